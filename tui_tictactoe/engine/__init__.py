@@ -1,0 +1,49 @@
+"""The game itself: board, rules, players and search. Pure Python: no UI, no I/O."""
+
+from .analysis import Analysis, InvalidPosition, MoveVerdict, analyse, side_to_move, status_of
+from .board import EMPTY, SYMBOLS, Cell, GameBoard, Outcome, Symbol, other
+from .geometry import STANDARD, Geometry, geometry
+from .players import AIPlayer, HumanPlayer, Player
+from .solver import NodeCounter, Solver, Verdict, alpha_beta, plain_minimax, shared_solver
+from .strategies import (
+    DIFFICULTIES,
+    Decision,
+    MinimaxStrategy,
+    MoveStrategy,
+    RandomStrategy,
+    strategy_for,
+)
+
+__all__ = [
+    "DIFFICULTIES",
+    "EMPTY",
+    "STANDARD",
+    "SYMBOLS",
+    "AIPlayer",
+    "Analysis",
+    "Cell",
+    "Decision",
+    "GameBoard",
+    "Geometry",
+    "HumanPlayer",
+    "InvalidPosition",
+    "MinimaxStrategy",
+    "MoveStrategy",
+    "MoveVerdict",
+    "NodeCounter",
+    "Outcome",
+    "Player",
+    "RandomStrategy",
+    "Solver",
+    "Symbol",
+    "Verdict",
+    "alpha_beta",
+    "analyse",
+    "geometry",
+    "other",
+    "plain_minimax",
+    "shared_solver",
+    "side_to_move",
+    "status_of",
+    "strategy_for",
+]

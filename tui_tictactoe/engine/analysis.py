@@ -1,0 +1,135 @@
+"""Verdicts for every move of a position: what the overlay, hints and `analyse` show."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from .board import SYMBOLS, Cell, GameBoard, Symbol, other
+from .solver import Solver, Verdict, shared_solver
+
+Status = Literal["in_progress", "X_wins", "O_wins", "draw"]
+
+
+class InvalidPosition(ValueError):
+    """A board that no game of alternating moves could have produced."""
+
+
+@dataclass(frozen=True)
+class MoveVerdict:
+    cell: Cell
+    verdict: Verdict
+    best: bool
+
+
+@dataclass(frozen=True)
+class Analysis:
+    board: str  # reading order, `.` for empty
+    to_move: Symbol
+    status: Status
+    moves: tuple[MoveVerdict, ...]  # empty once the game is over
+
+    @property
+    def best(self) -> tuple[Cell, ...]:
+        return tuple(move.cell for move in self.moves if move.best)
+
+    def verdict_at(self, cell: Cell) -> Verdict | None:
+        for move in self.moves:
+            if move.cell == cell:
+                return move.verdict
+        return None
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "board": self.board,
+            "to_move": self.to_move,
+            "status": self.status,
+            "moves": [
+                {
+                    "row": move.cell[0],
+                    "col": move.cell[1],
+                    "outcome": move.verdict.outcome,
+                    "plies": move.verdict.plies,
+                }
+                for move in self.moves
+            ],
+            "best": [list(cell) for cell in self.best],
+        }
+
+
+def status_of(board: GameBoard) -> Status:
+    outcome = board.outcome()
+    if outcome is None:
+        return "in_progress"
+    if outcome.winner is None:
+        return "draw"
+    return "X_wins" if outcome.winner == "X" else "O_wins"
+
+
+def side_to_move(board: GameBoard, to_move: str | None = None) -> Symbol:
+    """Who moves next, checking that the board could come from alternating moves.
+
+    The side with fewer marks moves; with equal counts X, unless `to_move` says
+    O (an O-first game). Raises InvalidPosition with a one-line reason.
+    """
+    if to_move is not None and to_move not in SYMBOLS:
+        raise InvalidPosition(f"side to move must be X or O, not {to_move!r}")
+    x_count, o_count = board.count("X"), board.count("O")
+    if abs(x_count - o_count) > 1:
+        raise InvalidPosition(f"impossible counts: {x_count} X and {o_count} O")
+    if x_count != o_count:
+        fewer: Symbol = "X" if x_count < o_count else "O"
+        if to_move is not None and to_move != fewer:
+            raise InvalidPosition(
+                f"{to_move} cannot be to move with {x_count} X and {o_count} O: {fewer} moves"
+            )
+        mover = fewer
+    x_won, o_won = board.is_winner("X"), board.is_winner("O")
+    if x_count == o_count:
+        if to_move is not None:
+            mover = to_move  # type: ignore[assignment]  # checked above
+        else:
+            # X unless X has just won an O-first game, in which case O is next.
+            mover = "O" if x_won and not o_won else "X"
+    if x_won and o_won:
+        raise InvalidPosition("both X and O have a line")
+    # The winner made the last move, so the loser must be the one to move now.
+    last = other(mover)
+    if (x_won and last != "X") or (o_won and last != "O"):
+        winner = "X" if x_won else "O"
+        raise InvalidPosition(f"{winner} has a line but moves were made after it won")
+    if x_won or o_won:
+        winner_mask = board.masks_for("X" if x_won else "O")[0]
+        if not _last_move_can_complete_all_lines(board, winner_mask):
+            raise InvalidPosition("two separate lines: moves were made after the game was won")
+    return mover
+
+
+def _last_move_can_complete_all_lines(board: GameBoard, mask: int) -> bool:
+    """A winner's lines must share a cell: the move that ended the game."""
+    lines = [line for line in board.geometry.line_masks if mask & line == line]
+    common = board.geometry.full_mask
+    for line in lines:
+        common &= line
+    return common != 0
+
+
+def analyse(board: GameBoard, to_move: str | None = None, solver: Solver | None = None) -> Analysis:
+    """Every legal move's verdict for the side to move, and which are best."""
+    mover = side_to_move(board, to_move)
+    status = status_of(board)
+    moves: tuple[MoveVerdict, ...] = ()
+    if status == "in_progress":
+        solver = solver if solver is not None else shared_solver(board.geometry)
+        me, them = board.masks_for(mover)
+        _, scores, best_cells = solver.entry(me, them)
+        empties = len(scores)
+        moves = tuple(
+            MoveVerdict(
+                cell=board.geometry.coords(cell),
+                verdict=Verdict.from_score(score, empties),
+                best=cell in best_cells,
+            )
+            for cell, score in scores
+        )
+    return Analysis(board.to_string(), mover, status, moves)

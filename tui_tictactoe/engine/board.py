@@ -1,0 +1,216 @@
+"""The board and the rules: who has won, what moves are left.
+
+`GameBoard.game_board` (rows of `"X"`, `"O"` or `" "`) is the single source of
+truth, so a position set up by writing into it directly is still read right;
+the compact key the search needs is derived from it on demand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from .geometry import STANDARD, Geometry
+
+Symbol = Literal["X", "O"]
+EMPTY = " "
+SYMBOLS: tuple[Symbol, Symbol] = ("X", "O")
+Cell = tuple[int, int]
+
+
+def other(symbol: str) -> Symbol:
+    """The opponent's symbol."""
+    if symbol == "X":
+        return "O"
+    if symbol == "O":
+        return "X"
+    raise ValueError(f"unknown symbol {symbol!r}: use X or O")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended: a winner and the line, or a draw (winner None)."""
+
+    winner: Symbol | None
+    line: tuple[Cell, ...] | None = None
+
+    @property
+    def is_draw(self) -> bool:
+        return self.winner is None
+
+    def __str__(self) -> str:
+        return "draw" if self.winner is None else f"{self.winner} wins"
+
+
+class GameBoard:
+    """A Tic-Tac-Toe board that knows its legal moves and its outcome.
+
+    It does not enforce turn order (any symbol may go on an empty cell): taking
+    turns is the controller's job, which lets tests and the analyser set up any
+    position.
+    """
+
+    def __init__(self, geometry: Geometry = STANDARD) -> None:
+        self.geometry = geometry
+        size = geometry.size
+        self.game_board: list[list[str]] = [[EMPTY] * size for _ in range(size)]
+        self._history: list[Cell] = []
+
+    # -- construction -------------------------------------------------------
+
+    @classmethod
+    def from_string(cls, text: str, geometry: Geometry = STANDARD) -> GameBoard:
+        """Parse cells in reading order: `X`, `O`, `.` (or space) for empty, `/` between rows.
+
+        Raises ValueError with a one-line reason for anything else.
+        """
+        cells = text.replace("/", "")
+        if len(cells) != geometry.cells:
+            raise ValueError(
+                f"board must have {geometry.cells} cells, got {len(cells)} in {text!r}"
+            )
+        board = cls(geometry)
+        for index, char in enumerate(cells.upper()):
+            if char in SYMBOLS:
+                row, col = geometry.coords(index)
+                board.game_board[row][col] = char
+            elif char not in ". ":
+                raise ValueError(f"bad cell {char!r} in {text!r}: use X, O or .")
+        return board
+
+    def copy(self) -> GameBoard:
+        clone = GameBoard(self.geometry)
+        clone.game_board = [row[:] for row in self.game_board]
+        clone._history = self._history[:]
+        return clone
+
+    # -- moves --------------------------------------------------------------
+
+    def make_move(self, row: int, col: int, symbol: str) -> tuple[bool, str]:
+        """Place `symbol`; on any problem return (False, reason) and change nothing."""
+        if symbol not in SYMBOLS:
+            return False, f"Unknown symbol {symbol!r}: use X or O."
+        if not (_is_int(row) and _is_int(col)) or not self.geometry.contains(row, col):
+            top = self.geometry.size - 1
+            return (
+                False,
+                f"Cell ({row}, {col}) is off the board: row and column go from 0 to {top}.",
+            )
+        taken = self.game_board[row][col]
+        if taken != EMPTY:
+            return False, f"Cell ({row}, {col}) is already taken by {taken}."
+        self.game_board[row][col] = symbol
+        self._history.append((row, col))
+        return True, f"{symbol} played ({row}, {col})."
+
+    def undo(self) -> Cell:
+        """Take back the last move made with `make_move`; IndexError if there is none."""
+        row, col = self._history.pop()
+        self.game_board[row][col] = EMPTY
+        return row, col
+
+    @property
+    def moves(self) -> tuple[Cell, ...]:
+        """Moves made through `make_move`, oldest first."""
+        return tuple(self._history)
+
+    def get_empty_cells(self) -> list[Cell]:
+        return [
+            (r, c)
+            for r, row in enumerate(self.game_board)
+            for c, cell in enumerate(row)
+            if cell == EMPTY
+        ]
+
+    def legal_moves(self) -> list[Cell]:
+        """Empty cells while the game is on; none once someone has won."""
+        return [] if self.winner() else self.get_empty_cells()
+
+    # -- state --------------------------------------------------------------
+
+    def key(self) -> tuple[int, int]:
+        """Compact immutable key: the X and O bitmasks (bit i = cell i in reading order)."""
+        x_mask = o_mask = 0
+        bit = 1
+        for row in self.game_board:
+            for cell in row:
+                if cell == "X":
+                    x_mask |= bit
+                elif cell == "O":
+                    o_mask |= bit
+                bit <<= 1
+        return x_mask, o_mask
+
+    def masks_for(self, symbol: str) -> tuple[int, int]:
+        """(mine, theirs) bitmasks from `symbol`'s point of view."""
+        x_mask, o_mask = self.key()
+        return (x_mask, o_mask) if symbol == "X" else (o_mask, x_mask)
+
+    def count(self, symbol: str) -> int:
+        return sum(row.count(symbol) for row in self.game_board)
+
+    def is_winner(self, symbol: str) -> bool:
+        return self._line_of(symbol) is not None
+
+    def winner(self) -> Symbol | None:
+        """The symbol with a full line (X checked first if a hand-made board has two)."""
+        for symbol in SYMBOLS:
+            if self.is_winner(symbol):
+                return symbol
+        return None
+
+    def winning_line(self) -> tuple[Cell, ...] | None:
+        for symbol in SYMBOLS:
+            line = self._line_of(symbol)
+            if line is not None:
+                return line
+        return None
+
+    def is_full(self) -> bool:
+        return all(cell != EMPTY for row in self.game_board for cell in row)
+
+    def is_game_over(self) -> bool:
+        return self.outcome() is not None
+
+    def outcome(self) -> Outcome | None:
+        """The result if the game has ended, else None."""
+        for symbol in SYMBOLS:
+            line = self._line_of(symbol)
+            if line is not None:
+                return Outcome(symbol, line)
+        if self.is_full():
+            return Outcome(None)
+        return None
+
+    def _line_of(self, symbol: str) -> tuple[Cell, ...] | None:
+        x_mask, o_mask = self.key()
+        line = self.geometry.winning_line(x_mask if symbol == "X" else o_mask)
+        if line is None:
+            return None
+        return tuple(self.geometry.coords(cell) for cell in line)
+
+    # -- text ---------------------------------------------------------------
+
+    def to_string(self) -> str:
+        """Cells in reading order, `.` for empty: the inverse of `from_string`."""
+        return "".join(cell if cell != EMPTY else "." for row in self.game_board for cell in row)
+
+    def __str__(self) -> str:
+        size = self.geometry.size
+        rows = [" " + " | ".join(row) for row in self.game_board]
+        rule = "\n" + "+".join(["---"] * size) + "\n"
+        return rule.join(rows)
+
+    def __repr__(self) -> str:
+        return f"GameBoard.from_string({self.to_string()!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GameBoard):
+            return NotImplemented
+        return self.geometry == other.geometry and self.game_board == other.game_board
+
+    __hash__ = None  # type: ignore[assignment]  # mutable: use key() for hashing
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)

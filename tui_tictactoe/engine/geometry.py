@@ -1,0 +1,93 @@
+"""Board shape and winning lines, computed once per (size, win_length).
+
+Everything else in the engine reads cells, lines and bitmasks from here, so a
+4x4 or 5x5 board is a different `Geometry`, not a rewrite.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """A square board of `size` x `size` cells where `win_length` in a row wins.
+
+    Cells are numbered in reading order (0 = top-left); bit `i` of a mask is cell `i`.
+    """
+
+    size: int = 3
+    win_length: int = 3
+    lines: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+    line_masks: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    lines_through: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.size < 1 or not 1 <= self.win_length <= self.size:
+            raise ValueError(f"invalid geometry: size={self.size}, win_length={self.win_length}")
+        lines = tuple(_winning_lines(self.size, self.win_length))
+        masks = tuple(sum(1 << cell for cell in line) for line in lines)
+        through = tuple(
+            tuple(mask for line, mask in zip(lines, masks, strict=True) if cell in line)
+            for cell in range(self.cells)
+        )
+        object.__setattr__(self, "lines", lines)
+        object.__setattr__(self, "line_masks", masks)
+        object.__setattr__(self, "lines_through", through)
+
+    @property
+    def cells(self) -> int:
+        return self.size * self.size
+
+    @property
+    def full_mask(self) -> int:
+        return (1 << self.cells) - 1
+
+    def index(self, row: int, col: int) -> int:
+        return row * self.size + col
+
+    def coords(self, index: int) -> tuple[int, int]:
+        return divmod(index, self.size)
+
+    def contains(self, row: int, col: int) -> bool:
+        return 0 <= row < self.size and 0 <= col < self.size
+
+    def completes_line(self, mask: int, cell: int) -> bool:
+        """True if `mask` (which holds `cell`) has a full line through `cell`.
+
+        Only lines through the last move can be new, so this is the cheap test
+        the search uses after each move.
+        """
+        return any(mask & line == line for line in self.lines_through[cell])
+
+    def winning_line(self, mask: int) -> tuple[int, ...] | None:
+        for line, line_mask in zip(self.lines, self.line_masks, strict=True):
+            if mask & line_mask == line_mask:
+                return line
+        return None
+
+
+def _winning_lines(size: int, length: int) -> list[tuple[int, ...]]:
+    """Every run of `length` cells in a row, column or diagonal."""
+    directions = ((0, 1), (1, 0), (1, 1), (1, -1))
+    lines = []
+    for row in range(size):
+        for col in range(size):
+            for d_row, d_col in directions:
+                end_row = row + d_row * (length - 1)
+                end_col = col + d_col * (length - 1)
+                if 0 <= end_row < size and 0 <= end_col < size:
+                    lines.append(
+                        tuple((row + d_row * k) * size + col + d_col * k for k in range(length))
+                    )
+    return lines
+
+
+@cache
+def geometry(size: int = 3, win_length: int = 3) -> Geometry:
+    """Shared instances, so solvers and boards of one shape share their tables."""
+    return Geometry(size, win_length)
+
+
+STANDARD = geometry(3, 3)

@@ -1,0 +1,37 @@
+"""The two kinds of player: a person who picks cells and an AI that asks its strategy."""
+
+from __future__ import annotations
+
+from .board import SYMBOLS, Cell, GameBoard, Symbol
+from .strategies import MinimaxStrategy, MoveStrategy
+
+
+class Player:
+    """Someone who plays one symbol."""
+
+    def __init__(self, symbol: str) -> None:
+        if symbol not in SYMBOLS:
+            raise ValueError(f"unknown symbol {symbol!r}: use X or O")
+        self.symbol: Symbol = symbol  # type: ignore[assignment]  # checked just above
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.symbol!r})"
+
+
+class HumanPlayer(Player):
+    """A person: the cell comes from outside (mouse, keys, a test)."""
+
+    def make_move(self, board: GameBoard, row: int, col: int) -> tuple[bool, str]:
+        return board.make_move(row, col, self.symbol)
+
+
+class AIPlayer(Player):
+    """A computer player; perfect minimax unless given another strategy."""
+
+    def __init__(self, symbol: str, strategy: MoveStrategy | None = None) -> None:
+        super().__init__(symbol)
+        self.strategy = strategy if strategy is not None else MinimaxStrategy()
+
+    def find_best_move(self, board: GameBoard) -> Cell:
+        """The cell this player would take; the board is not modified."""
+        return self.strategy.find_best_move(board, self)
