@@ -90,7 +90,12 @@ class GameBoard:
         """Place `symbol`; on any problem return (False, reason) and change nothing."""
         if symbol not in SYMBOLS:
             return False, f"Unknown symbol {symbol!r}: use X or O."
-        if not (_is_int(row) and _is_int(col)) or not self.geometry.contains(row, col):
+        if not (_is_int(row) and _is_int(col)):
+            return (
+                False,
+                f"Cell ({row!r}, {col!r}) is not on the board: row and column must be whole numbers.",
+            )
+        if not self.geometry.contains(row, col):
             top = self.geometry.size - 1
             return (
                 False,
