@@ -119,6 +119,9 @@ class RandomStrategy(MoveStrategy):
         self.rng = rng if rng is not None else random.Random()
 
     def find_best_move(self, board: GameBoard, player: Player | str) -> Cell:
+        symbol = player if isinstance(player, str) else player.symbol
+        if symbol not in SYMBOLS:
+            raise ValueError(f"unknown symbol {symbol!r}: use X or O")
         moves = board.legal_moves()
         if not moves:
             raise ValueError("the game is over: there is no move to make")
