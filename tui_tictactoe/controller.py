@@ -169,8 +169,10 @@ class GameController:
     # -- teaching aids ------------------------------------------------------
 
     def analysis(self) -> Analysis:
-        """Verdicts of every move for the side to move now."""
-        return analyse(self.board, self.current_player.symbol)
+        """Verdicts of every move for the side to move now (none once the round is over)."""
+        # After the last move the turn does not pass, so the side to move is the other one.
+        mover = self.current_player.symbol
+        return analyse(self.board, other(mover) if self.game_over else mover)
 
     def hint(self) -> Cell | None:
         """A best move for the human (random among equals, from the seeded RNG); None off-turn."""
