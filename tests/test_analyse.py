@@ -1,0 +1,323 @@
+"""`tui-tictactoe analyse`: every verdict checked against an independent brute-force solver.
+
+The reference below knows nothing of the engine: it recurses over a 9-character
+string, plays every continuation to the end and reports, for the side making a
+move, how the game ends under best play and how many moves are left in it
+(this one included). Best play means: win as fast as possible, else draw, else
+lose as slowly as possible.
+
+The exhaustive checks run in-process through `cli.main([...])` (the same code
+path as the console script, minus the interpreter start); `test_cli.py` covers
+the real subprocesses, exit codes and stderr.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from functools import cache
+
+import pytest
+
+from tui_tictactoe.cli import main
+from tui_tictactoe.engine.analysis import InvalidPosition, analyse
+from tui_tictactoe.engine.board import GameBoard
+
+LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
+EMPTY_BOARD = "." * 9
+
+
+def other(symbol: str) -> str:
+    return "O" if symbol == "X" else "X"
+
+
+def has_line(board: str, symbol: str) -> bool:
+    return any(all(board[i] == symbol for i in line) for line in LINES)
+
+
+def status(board: str) -> str:
+    if has_line(board, "X"):
+        return "X_wins"
+    if has_line(board, "O"):
+        return "O_wins"
+    return "draw" if "." not in board else "in_progress"
+
+
+def play(board: str, cell: int, symbol: str) -> str:
+    return board[:cell] + symbol + board[cell + 1 :]
+
+
+@cache
+def move_result(board: str, cell: int, mover: str) -> tuple[str, int]:
+    """(outcome for `mover`, moves left including this one) after `mover` plays `cell`."""
+    after = play(board, cell, mover)
+    if has_line(after, mover):
+        return "win", 1
+    if "." not in after:
+        return "draw", 1
+    reply_outcome, reply_plies = best_result(after, other(mover))
+    flipped = {"win": "loss", "loss": "win", "draw": "draw"}[reply_outcome]
+    return flipped, reply_plies + 1
+
+
+def rank(result: tuple[str, int]) -> tuple[int, int]:
+    """Bigger is better: fast wins, then draws, then slow losses."""
+    outcome, plies = result
+    if outcome == "win":
+        return 2, -plies
+    if outcome == "draw":
+        return 1, 0
+    return 0, plies
+
+
+@cache
+def best_result(board: str, mover: str) -> tuple[str, int]:
+    results = [move_result(board, cell, mover) for cell, c in enumerate(board) if c == "."]
+    return max(results, key=rank)
+
+
+def reachable(first: str) -> dict[str, str]:
+    """Every position of a game where `first` moves first, mapped to the side to move next."""
+    seen: dict[str, str] = {}
+
+    def visit(board: str, mover: str) -> None:
+        if board in seen:
+            return
+        seen[board] = mover
+        if status(board) != "in_progress":
+            return
+        for cell, c in enumerate(board):
+            if c == ".":
+                visit(play(board, cell, mover), other(mover))
+
+    visit(EMPTY_BOARD, first)
+    return seen
+
+
+X_FIRST = reachable("X")
+O_FIRST = reachable("O")
+
+
+def expected_json(board: str, mover: str) -> dict[str, object]:
+    state = status(board)
+    moves: list[dict[str, object]] = []
+    best: list[list[int]] = []
+    if state == "in_progress":
+        results = {
+            cell: move_result(board, cell, mover) for cell, c in enumerate(board) if c == "."
+        }
+        top = max(rank(result) for result in results.values())
+        for cell, (outcome, plies) in results.items():
+            moves.append({"row": cell // 3, "col": cell % 3, "outcome": outcome, "plies": plies})
+        best = [[cell // 3, cell % 3] for cell, result in results.items() if rank(result) == top]
+    return {"board": board, "to_move": mover, "status": state, "moves": moves, "best": best}
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, object]:
+    code = main(["analyse", *args, "--json"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert err == ""
+    assert out.endswith("\n") and out.count("\n") == 1, "one JSON object on one line"
+    return json.loads(out)
+
+
+# -- the reference itself --------------------------------------------------------
+
+
+def test_reference_solver_knows_the_classic_facts() -> None:
+    assert len(X_FIRST) == 5478  # the well-known count of reachable positions
+    assert best_result(EMPTY_BOARD, "X") == ("draw", 9)
+    # Every opening move draws with best play.
+    assert {move_result(EMPTY_BOARD, cell, "X") for cell in range(9)} == {("draw", 9)}
+    # X to move can win at once in the top row; O threatens nothing.
+    assert move_result("XX.OO....", 2, "X") == ("win", 1)
+    # X.O/.X./..O with X to move: anything but blocking at 6 (row 1, col 2) loses.
+    assert move_result("X.O.X...O", 5, "X") == ("draw", 5)
+    assert move_result("X.O.X...O", 1, "X") == ("loss", 2)
+
+
+# -- exhaustive agreement --------------------------------------------------------
+
+
+def o_first_args(board: str, mover: str) -> list[str]:
+    """Arguments for an O-first position: equal counts would mean X, so say that O moves."""
+    x_count, o_count = board.count("X"), board.count("O")
+    return [board, "--to-move", mover] if x_count == o_count else [board]
+
+
+def engine_json(*args: str) -> dict[str, object]:
+    """What `analyse --json` prints, straight from the engine (the CLI adds only json.dumps)."""
+    board, to_move = args[0], (args[2] if len(args) > 2 else None)
+    return json.loads(json.dumps(analyse(GameBoard.from_string(board), to_move).to_json()))
+
+
+def test_every_move_of_every_x_first_position() -> None:
+    for board, mover in X_FIRST.items():
+        # Without --to-move the side comes from the counts (equal: X).
+        assert engine_json(board) == expected_json(board, mover), board
+
+
+def test_every_move_of_every_o_first_position() -> None:
+    with_flag = 0
+    for board, mover in O_FIRST.items():
+        args = o_first_args(board, mover)
+        with_flag += len(args) > 1
+        assert engine_json(*args) == expected_json(board, mover), board
+    assert with_flag > 2000
+
+
+def test_the_command_agrees_on_a_sample_of_both_games(capsys: pytest.CaptureFixture[str]) -> None:
+    # Building the argument parser costs ~1 ms a call: every 7th position keeps this quick.
+    for board, mover in itertools.islice(X_FIRST.items(), 0, None, 7):
+        assert run_json(capsys, board) == expected_json(board, mover), board
+        # A --to-move that agrees with the counts changes nothing.
+        assert run_json(capsys, board, "--to-move", mover) == expected_json(board, mover)
+    for board, mover in itertools.islice(O_FIRST.items(), 3, None, 7):
+        assert run_json(capsys, *o_first_args(board, mover)) == expected_json(board, mover)
+
+
+def test_rows_may_be_separated_by_slashes(capsys: pytest.CaptureFixture[str]) -> None:
+    result = run_json(capsys, "X.O/.X./..O")
+    # X.O/.X./..O has two X and two O: X moves, and only blocking at (1, 2) saves the game.
+    assert result["board"] == "X.O.X...O"
+    assert result["to_move"] == "X"
+    assert result["best"] == [[1, 2]]
+    assert result == expected_json("X.O.X...O", "X")
+
+
+def test_finished_games_list_no_moves(capsys: pytest.CaptureFixture[str]) -> None:
+    cases = {
+        "XXX/OO./...": "X_wins",
+        "XO./XO./X..": "X_wins",
+        "OOO/XX./X..": "O_wins",
+        "OXX/.O./X.O": "O_wins",
+        "XOX/XOO/OXX": "draw",
+    }
+    for board, state in cases.items():
+        result = run_json(capsys, board)
+        assert result["status"] == state
+        assert result["moves"] == []
+        assert result["best"] == []
+
+
+# -- which boards are refused ----------------------------------------------------
+
+ALL_BOARDS = ["".join(cells) for cells in itertools.product("XO.", repeat=9)]
+
+
+def engine_accepts(board: str, to_move: str | None) -> str | None:
+    """The side the engine says moves, or None if it refuses the board."""
+    try:
+        return analyse(GameBoard.from_string(board), to_move).to_move
+    except InvalidPosition:
+        return None
+
+
+def test_exactly_the_reachable_boards_are_accepted_with_to_move() -> None:
+    # A board is valid with T to move iff some game (X-first or O-first) reaches it with T next.
+    for to_move in ("X", "O"):
+        for board in ALL_BOARDS:
+            expected = to_move if _reached_with(board, to_move) else None
+            assert engine_accepts(board, to_move) == expected, (board, to_move)
+
+
+def _reached_with(board: str, mover: str) -> bool:
+    return X_FIRST.get(board) == mover or O_FIRST.get(board) == mover
+
+
+def test_exactly_the_reachable_boards_are_accepted_without_to_move() -> None:
+    for board in ALL_BOARDS:
+        x_count, o_count = board.count("X"), board.count("O")
+        if x_count != o_count:
+            mover = "X" if x_count < o_count else "O"
+        elif has_line(board, "X") and not has_line(board, "O"):
+            # Equal counts and X has a line: X cannot have moved last in an X-first
+            # game, so the engine reads it as an O-first game X has just won (O next).
+            mover = "O"
+        else:
+            mover = "X"
+        expected = mover if _reached_with(board, mover) else None
+        assert engine_accepts(board, None) == expected, board
+
+
+@pytest.mark.parametrize(
+    ("board", "reason"),
+    [
+        ("X.O/.X./.O", "9 cells"),
+        ("X.O/.X./..O/X", "9 cells"),
+        ("", "9 cells"),
+        ("X.O.X.Z.O", "bad cell"),
+        ("X.O-X...O", "bad cell"),
+        ("XXX......", "impossible counts"),
+        ("OO.......", "impossible counts"),
+        ("XXX/OOO/...", "both X and O"),
+        ("XXX/OO./OO.", "after it won"),  # O moved after X's line (X to move by counts)
+        ("OOO/XX./XX.", "after it won"),  # X moved after O's line
+        ("XXX/OOO/XO.", "both X and O"),
+        ("XXX/O.O/XXX", "impossible counts"),
+        ("xo", "9 cells"),
+    ],
+)
+def test_invalid_boards_exit_2_with_a_one_line_error(
+    capsys: pytest.CaptureFixture[str], board: str, reason: str
+) -> None:
+    for extra in ([], ["--json"]):
+        assert main(["analyse", board, *extra]) == 2
+        out, err = capsys.readouterr()
+        assert out == ""
+        assert err.startswith("tui-tictactoe analyse: error: ")
+        assert err.count("\n") == 1 and err.endswith("\n")
+        assert reason in err
+
+
+def test_to_move_that_contradicts_the_counts_is_refused(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Three X, two O: O must move.
+    assert main(["analyse", "XX./OO./X..", "--to-move", "X"]) == 2
+    _, err = capsys.readouterr()
+    assert err.count("\n") == 1 and "O moves" in err
+
+
+def test_o_first_win_by_x_needs_no_flag_but_refuses_x_to_move(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # O, X, O, X, O, X: X completes the top row; counts are equal.
+    board = "XXX/OO./O.."
+    assert run_json(capsys, board)["to_move"] == "O"
+    assert run_json(capsys, board, "--to-move", "O")["status"] == "X_wins"
+    assert main(["analyse", board, "--to-move", "X"]) == 2
+    capsys.readouterr()
+
+
+# -- the text output -------------------------------------------------------------
+
+
+def test_text_output_lists_every_move_and_the_best(capsys: pytest.CaptureFixture[str]) -> None:
+    for board in ("X.O.X...O", EMPTY_BOARD, "XO.XO....", "....X...."):
+        mover = X_FIRST[board]
+        assert main(["analyse", board]) == 0
+        out, _ = capsys.readouterr()
+        lines = out.splitlines()
+        assert lines[:3] == [" ".join(board[r * 3 : r * 3 + 3]) for r in range(3)]
+        assert f"{mover} to move." in lines
+        expected = expected_json(board, mover)
+        rows = [line.split() for line in lines if line[:2].strip().isdigit()]
+        assert len(rows) == len(expected["moves"])  # type: ignore[arg-type]
+        for row, move in zip(rows, expected["moves"], strict=True):  # type: ignore[call-overload]
+            key, r, c, *verdict = row
+            assert (int(r), int(c)) == (move["row"], move["col"])
+            assert int(key) == move["row"] * 3 + move["col"] + 1
+            assert verdict[0] == move["outcome"]
+            if move["outcome"] != "draw":
+                assert verdict[2] == str(move["plies"])
+            assert (verdict[-1] == "best") == ([move["row"], move["col"]] in expected["best"])
+        assert lines[-1].startswith("Best: ")
+
+
+def test_text_output_of_a_finished_game(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["analyse", "XOX/XOO/OXX"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "It's a draw."
+    assert main(["analyze", "XXX/OO./..."]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "X has won."
