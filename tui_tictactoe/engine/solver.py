@@ -171,9 +171,13 @@ class Solver:
         return size
 
 
-@cache
 def shared_solver(geometry: Geometry = STANDARD) -> Solver:
     """One solver per board shape for the whole process: the game's solution never changes."""
+    return _solver_for(geometry)
+
+
+@cache  # keyed on the geometry itself, so shared_solver() and shared_solver(STANDARD) agree
+def _solver_for(geometry: Geometry) -> Solver:
     return Solver(geometry)
 
 
