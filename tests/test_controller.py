@@ -1,0 +1,448 @@
+"""GameController: turns, who starts, refused moves, stale AI replies, rounds, the tally, hints."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from itertools import pairwise
+
+import pytest
+
+from tui_tictactoe.controller import GameController, Score
+from tui_tictactoe.engine import (
+    GameBoard,
+    MinimaxStrategy,
+    MoveStrategy,
+    Player,
+    RandomStrategy,
+    strategy_for,
+)
+
+Cell = tuple[int, int]
+
+
+class Scripted(MoveStrategy):
+    """Plays the first still-empty cell of a fixed list: a predictable AI for scripted rounds."""
+
+    def __init__(self, cells: Sequence[int]) -> None:
+        self.cells = [divmod(i, 3) for i in cells]
+
+    def find_best_move(self, board: GameBoard, player: Player | str) -> Cell:
+        return next(cell for cell in self.cells if cell in board.get_empty_cells())
+
+
+def state(controller: GameController) -> tuple[object, ...]:
+    return (
+        controller.board.to_string(),
+        controller.board.moves,
+        controller.current_player,
+        controller.round,
+        controller.generation,
+        controller.score,
+    )
+
+
+def play_round(controller: GameController, human: Sequence[int]) -> tuple[bool, str]:
+    """Play human cells (reading-order indexes) in turn, the AI answering, until the round ends."""
+    moves = iter(human)
+    result = (False, "")
+    while not controller.game_over:
+        if controller.is_human_turn:
+            result = controller.play_human_move(*divmod(next(moves), 3))
+        else:
+            result = controller.play_ai_move(*controller.find_best_ai_move())
+        assert result[0], result
+    return result
+
+
+# Scripts with the human as X moving first and a Scripted AI as O.
+HUMAN_WINS = ([0, 1, 2], [3, 4])  # X takes the top row
+AI_WINS = ([0, 1, 8], [3, 4, 5])  # O takes the middle row
+DRAW = ([0, 8, 7, 2, 3], [4, 1, 6, 5])  # X 0 8 7 2 3 / O 4 1 6 5: no line for either
+
+
+def scripted(human_first_ai_cells: Sequence[int], **kwargs: object) -> GameController:
+    return GameController(strategy=Scripted(human_first_ai_cells), **kwargs)  # type: ignore[arg-type]
+
+
+# -- setting up ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("human_symbol", ["X", "O"])
+@pytest.mark.parametrize("first", ["human", "ai"])
+def test_either_symbol_and_either_side_first(human_symbol: str, first: str) -> None:
+    controller = GameController(human_symbol=human_symbol, first=first, rng=random.Random(0))
+    ai_symbol = "O" if human_symbol == "X" else "X"
+    assert controller.human_symbol == human_symbol and controller.ai_symbol == ai_symbol
+    assert controller.starter == first
+    assert controller.is_human_turn is (first == "human")
+    assert controller.is_ai_turn is (first == "ai")
+    assert controller.current_player is (controller.human if first == "human" else controller.ai)
+
+    rng = random.Random(1)
+    while not controller.game_over:
+        if controller.is_human_turn:
+            assert controller.play_human_move(*rng.choice(controller.board.get_empty_cells()))[0]
+        else:
+            assert controller.play_ai_move(*controller.find_best_ai_move())[0]
+    # The starter's symbol went first and the symbols alternated.
+    starter_symbol = human_symbol if first == "human" else ai_symbol
+    symbols = [controller.board.game_board[r][c] for r, c in controller.board.moves]
+    assert symbols[0] == starter_symbol
+    assert all(a != b for a, b in pairwise(symbols))
+    # The hard AI never loses, whoever starts.
+    outcome = controller.outcome
+    assert outcome is not None and outcome.winner != human_symbol
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"first": "nobody"},
+        {"difficulty": "impossible"},
+        {"human_symbol": "Z"},
+        {"human_symbol": "x"},
+    ],
+)
+def test_invalid_setup_is_a_value_error(kwargs: dict[str, str]) -> None:
+    with pytest.raises(ValueError):
+        GameController(**kwargs)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("difficulty", ["easy", "medium", "hard"])
+def test_difficulty_selects_the_named_strategy(difficulty: str) -> None:
+    controller = GameController(difficulty=difficulty)
+    assert controller.difficulty == difficulty
+    assert controller.minimax is not None
+    assert controller.minimax.depth == strategy_for(difficulty).depth
+
+
+def test_custom_strategy_is_used_and_is_not_minimax() -> None:
+    strategy = RandomStrategy(random.Random(0))
+    controller = GameController(strategy=strategy)
+    assert controller.strategy is strategy
+    assert controller.minimax is None
+
+
+# -- turns -----------------------------------------------------------------------
+
+
+def test_switch_player_alternates() -> None:
+    controller = GameController()
+    assert controller.current_player is controller.human
+    controller.switch_player()
+    assert controller.current_player is controller.ai
+    assert controller.is_ai_turn and not controller.is_human_turn
+    controller.switch_player()
+    assert controller.current_player is controller.human
+
+
+def test_human_move_passes_the_turn() -> None:
+    controller = GameController(rng=random.Random(0))
+    ok, message = controller.play_human_move(1, 1)
+    assert ok and "X" in message
+    assert controller.board.game_board[1][1] == "X"
+    assert controller.is_ai_turn
+
+
+def test_human_move_out_of_turn_is_refused_and_changes_nothing() -> None:
+    controller = GameController(first="ai", rng=random.Random(0))
+    before = state(controller)
+    ok, message = controller.play_human_move(0, 0)
+    assert not ok and "not your turn" in message.lower()
+    assert state(controller) == before
+
+
+def test_invalid_human_move_is_refused_and_the_turn_stays() -> None:
+    controller = GameController(rng=random.Random(0))
+    assert controller.play_human_move(0, 0)[0]
+    controller.play_ai_move(*controller.find_best_ai_move())
+    taken = controller.board.moves[-1]
+    before = state(controller)
+    for row, col, reason in [(*taken, "already taken"), (3, 0, "off the board")]:
+        ok, message = controller.play_human_move(row, col)
+        assert not ok and reason in message
+        assert state(controller) == before
+        assert controller.is_human_turn
+
+
+def test_ai_move_on_the_humans_turn_is_refused() -> None:
+    controller = GameController()
+    before = state(controller)
+    ok, message = controller.play_ai_move(0, 0)
+    assert not ok and "not the AI's turn" in message
+    assert state(controller) == before
+
+
+def test_invalid_ai_move_is_refused_and_the_turn_stays() -> None:
+    controller = GameController(first="ai")
+    before = state(controller)
+    ok, message = controller.play_ai_move(9, 9, generation=controller.generation)
+    assert not ok and "off the board" in message
+    assert state(controller) == before and controller.is_ai_turn
+
+
+# -- the AI's move, computed elsewhere -----------------------------------------------
+
+
+def test_ai_request_is_a_tagged_copy() -> None:
+    controller = GameController(first="ai", rng=random.Random(0))
+    request = controller.ai_request()
+    assert request.generation == controller.generation
+    assert request.board == controller.board and request.board is not controller.board
+    request.board.make_move(0, 0, "O")
+    assert controller.board == GameBoard()
+
+
+def test_find_best_ai_move_changes_nothing() -> None:
+    controller = GameController(first="ai", rng=random.Random(0))
+    before = state(controller)
+    cell = controller.find_best_ai_move()
+    assert cell in controller.board.get_empty_cells()
+    request = controller.ai_request()
+    assert controller.find_best_ai_move(request.board) in request.board.get_empty_cells()
+    assert state(controller) == before
+
+
+def test_ai_move_from_a_request_lands() -> None:
+    controller = GameController(first="ai", rng=random.Random(0))
+    request = controller.ai_request()
+    row, col = controller.find_best_ai_move(request.board)
+    ok, _ = controller.play_ai_move(row, col, generation=request.generation)
+    assert ok
+    assert controller.board.game_board[row][col] == controller.ai_symbol
+    assert controller.is_human_turn
+
+
+@pytest.mark.parametrize("alternate", [False, True])
+def test_stale_ai_move_after_a_new_round_is_rejected(alternate: bool) -> None:
+    controller = GameController(first="ai", alternate=alternate, rng=random.Random(0))
+    request = controller.ai_request()
+    row, col = controller.find_best_ai_move(request.board)
+    controller.new_round()  # the player resets while the AI is thinking
+    before = state(controller)
+    ok, message = controller.play_ai_move(row, col, generation=request.generation)
+    assert not ok and "earlier round" in message
+    assert state(controller) == before
+    assert controller.board == GameBoard()
+    if not alternate:
+        # The AI starts the new round too, so the stale move would have been legal:
+        # only the generation stops it. A fresh request is accepted.
+        assert controller.is_ai_turn
+        fresh = controller.ai_request()
+        assert controller.play_ai_move(row, col, generation=fresh.generation)[0]
+
+
+# -- game over -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("script", "expected_message", "expected_score"),
+    [
+        (HUMAN_WINS, "You win with X!", Score(human=1)),
+        (AI_WINS, "The AI wins with O.", Score(ai=1)),
+        (DRAW, "It's a draw.", Score(draws=1)),
+    ],
+    ids=["human-wins", "ai-wins", "draw"],
+)
+def test_round_result_message_and_tally(
+    script: tuple[list[int], list[int]], expected_message: str, expected_score: Score
+) -> None:
+    human, ai = script
+    controller = scripted(ai)
+    assert controller.check_game_over() == (False, "")
+    ok, message = play_round(controller, human)
+    assert ok and message == expected_message
+    assert controller.check_game_over() == (True, expected_message)
+    assert controller.score == expected_score
+    assert controller.board.count("X") + controller.board.count("O") == len(human) + len(ai)
+
+
+def test_human_symbol_o_messages() -> None:
+    # Human is O and moves first; the scripted AI (X) takes the middle row.
+    controller = scripted([3, 4, 5], human_symbol="O")
+    assert play_round(controller, [0, 1, 8]) == (True, "The AI wins with X.")
+    assert controller.score == Score(ai=1)
+    controller.new_round()
+    assert play_round(controller, [0, 1, 2]) == (True, "You win with O!")
+    assert controller.score == Score(human=1, ai=1)
+
+
+def test_nothing_is_played_or_counted_after_game_over() -> None:
+    controller = scripted(HUMAN_WINS[1])
+    play_round(controller, HUMAN_WINS[0])
+    before = state(controller)
+    for _ in range(3):
+        assert controller.check_game_over()[0]
+    ok, message = controller.play_human_move(2, 2)
+    assert not ok and "round is over" in message
+    ok, message = controller.play_ai_move(2, 2, generation=controller.generation)
+    assert not ok and "round is over" in message.lower()
+    assert not controller.is_human_turn and not controller.is_ai_turn
+    assert controller.hint() is None
+    assert state(controller) == before
+    assert controller.score == Score(human=1)
+
+
+def test_tally_over_several_rounds_counts_each_round_once() -> None:
+    ai_cells = {"human": HUMAN_WINS[1], "ai": AI_WINS[1], "draw": DRAW[1]}
+    human_cells = {"human": HUMAN_WINS[0], "ai": AI_WINS[0], "draw": DRAW[0]}
+    expected = Score()
+    plan = ["human", "draw", "ai", "ai", "draw", "human", "draw"]
+    controller = scripted([])
+    for number, result in enumerate(plan, start=1):
+        if number > 1:
+            controller.new_round()
+        assert controller.round == number
+        controller.ai.strategy = Scripted(ai_cells[result])
+        play_round(controller, human_cells[result])
+        controller.check_game_over()
+        field = "draws" if result == "draw" else result
+        setattr(expected, field, getattr(expected, field) + 1)
+        assert controller.score == expected
+    assert controller.score == Score(human=2, ai=2, draws=3)
+
+
+def test_an_unfinished_round_counts_nothing() -> None:
+    controller = GameController(rng=random.Random(0))
+    controller.play_human_move(0, 0)
+    controller.new_round()
+    assert controller.score == Score()
+
+
+# -- rounds ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("first", ["human", "ai"])
+def test_alternate_switches_the_starter_every_round(first: str) -> None:
+    controller = GameController(first=first, alternate=True, rng=random.Random(0))
+    other_side = "ai" if first == "human" else "human"
+    starters = [controller.starter]
+    for _ in range(4):
+        controller.new_round()
+        starters.append(controller.starter)
+        assert controller.is_human_turn is (controller.starter == "human")
+    assert starters == [first, other_side, first, other_side, first]
+
+
+@pytest.mark.parametrize("first", ["human", "ai"])
+def test_without_alternate_the_same_side_always_starts(first: str) -> None:
+    controller = GameController(first=first, rng=random.Random(0))
+    for _ in range(3):
+        controller.new_round()
+        assert controller.starter == first
+
+
+def test_alternating_starter_after_finished_rounds() -> None:
+    controller = GameController(alternate=True, rng=random.Random(2))
+    rng = random.Random(3)
+    first_symbols = []
+    for _ in range(4):
+        while not controller.game_over:
+            if controller.is_human_turn:
+                controller.play_human_move(*rng.choice(controller.board.get_empty_cells()))
+            else:
+                controller.play_ai_move(*controller.find_best_ai_move())
+        row, col = controller.board.moves[0]
+        first_symbols.append(controller.board.game_board[row][col])
+        controller.new_round()
+    # Human is X: X opens, then the AI's O, and so on.
+    assert first_symbols == ["X", "O", "X", "O"]
+    assert controller.score.human == 0
+    assert controller.score.ai + controller.score.draws == 4
+
+
+def test_new_round_resets_the_board_and_advances_round_and_generation() -> None:
+    controller = GameController(rng=random.Random(0))
+    controller.play_human_move(1, 1)
+    round_, generation = controller.round, controller.generation
+    controller.new_round()
+    assert controller.board == GameBoard() and controller.board.moves == ()
+    assert controller.round == round_ + 1 and controller.generation == generation + 1
+    assert controller.is_human_turn and not controller.game_over
+
+
+# -- hints and analysis ----------------------------------------------------------------
+
+
+def test_hint_is_one_of_the_best_moves_for_the_human() -> None:
+    controller = scripted([4, 8])  # AI (O): centre, then corner
+    controller.play_human_move(0, 0)
+    controller.play_ai_move(*controller.find_best_ai_move())
+    controller.play_human_move(0, 1)
+    controller.play_ai_move(*controller.find_best_ai_move())
+    # X X . / . O . / . . O  O did not block: the only best move is to win at (0, 2).
+    assert controller.hint() == (0, 2)
+    assert controller.analysis().best == ((0, 2),)
+
+
+def test_hint_blocks_a_threat() -> None:
+    controller = scripted([4, 3])  # AI (O) takes 4 then 3, threatening (1, 2)
+    controller.play_human_move(0, 0)
+    controller.play_ai_move(*controller.find_best_ai_move())
+    controller.play_human_move(2, 2)
+    controller.play_ai_move(*controller.find_best_ai_move())
+    assert controller.hint() == (1, 2)
+
+
+def test_hint_is_none_off_turn_and_seeded() -> None:
+    controller = GameController(first="ai", rng=random.Random(0))
+    assert controller.hint() is None
+    # On an empty board every cell is best; the seeded RNG makes the hint repeatable.
+    hints = [GameController(rng=random.Random(9)).hint() for _ in range(3)]
+    assert len(set(hints)) == 1 and hints[0] is not None
+    assert {GameController(rng=random.Random(seed)).hint() for seed in range(30)} != {hints[0]}
+
+
+def test_analysis_is_for_the_side_to_move() -> None:
+    controller = GameController(human_symbol="O", first="human", rng=random.Random(0))
+    analysis = controller.analysis()
+    assert analysis.to_move == "O" and analysis.status == "in_progress"
+    assert len(analysis.moves) == 9
+    controller.play_human_move(1, 1)
+    analysis = controller.analysis()
+    assert analysis.to_move == "X" and len(analysis.moves) == 8
+    assert analysis.board == "....O...."
+
+
+@pytest.mark.parametrize(
+    ("script", "status"),
+    [(HUMAN_WINS, "X_wins"), (AI_WINS, "O_wins"), (DRAW, "draw")],
+    ids=["human-wins", "ai-wins", "draw"],
+)
+@pytest.mark.parametrize("human_symbol", ["X", "O"])
+def test_analysis_after_the_round_ends(
+    script: tuple[list[int], list[int]], status: str, human_symbol: str
+) -> None:
+    human, ai = script
+    controller = scripted(ai, human_symbol=human_symbol)
+    play_round(controller, human)
+    analysis = controller.analysis()
+    if human_symbol == "O":  # the same cells, colours swapped
+        status = {"X_wins": "O_wins", "O_wins": "X_wins", "draw": "draw"}[status]
+    assert analysis.status == status
+    assert analysis.moves == () and analysis.best == ()
+
+
+def test_analysis_after_the_ai_wins_moving_first() -> None:
+    # The AI (O) starts and wins with more marks than the human: the human would move next.
+    controller = scripted([0, 1, 2], human_symbol="X", first="ai")
+    play_round(controller, [3, 4])
+    analysis = controller.analysis()
+    assert analysis.status == "O_wins" and analysis.to_move == "X"
+
+
+def test_minimax_controller_uses_a_seeded_rng_for_repeatable_rounds() -> None:
+    def game(seed: int) -> tuple[Cell, ...]:
+        controller = GameController(first="ai", rng=random.Random(seed))
+        other = MinimaxStrategy(rng=random.Random(seed))
+        while not controller.game_over:
+            if controller.is_human_turn:
+                cell = other.find_best_move(controller.board, controller.human_symbol)
+                controller.play_human_move(*cell)
+            else:
+                controller.play_ai_move(*controller.find_best_ai_move())
+        return controller.board.moves
+
+    assert game(4) == game(4)
+    assert len({game(seed) for seed in range(10)}) > 1
