@@ -1,0 +1,285 @@
+"""How fast the engine plays, against the textbook baseline measured in the same run.
+
+Run by hand from the repository root:
+
+    python benchmarks/bench_engine.py
+
+Prints one markdown table (medians over repeats) for the README, then the results of exhaustive
+play: the AI against every sequence of opponent moves, counting losses and wins it took more
+slowly than it could have. Takes well under a minute.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tui_tictactoe.engine import (  # noqa: E402  (after the path tweak, to run from a checkout)
+    AIPlayer,
+    GameBoard,
+    NodeCounter,
+    Solver,
+    alpha_beta,
+    other,
+    plain_minimax,
+    strategy_for,
+)
+
+COLD_RUNS = 15
+LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
+
+# The child imports the package first (not timed), then times the very first move.
+COLD_CHILD = """
+import time
+import tui_tictactoe
+board = tui_tictactoe.GameBoard()
+ai = tui_tictactoe.AIPlayer("X")
+start = time.perf_counter()
+ai.find_best_move(board)
+print(time.perf_counter() - start)
+"""
+
+
+def has_line(mask: int) -> bool:
+    return any(mask & sum(1 << i for i in line) == sum(1 << i for i in line) for line in LINES)
+
+
+def reachable_in_play() -> list[tuple[int, int]]:
+    """(mover, other) bitmasks of every non-terminal position reachable from the empty board.
+
+    Symbol-blind, so this one list covers X-first and O-first games alike: 4,520 positions.
+    """
+    seen = set()
+    stack = [(0, 0)]
+    while stack:
+        me, them = stack.pop()
+        if (me, them) in seen:
+            continue
+        seen.add((me, them))
+        for i in range(9):
+            bit = 1 << i
+            if (me | them) & bit:
+                continue
+            mine = me | bit
+            if not has_line(mine) and (mine | them) != 0x1FF:
+                stack.append((them, mine))
+    return sorted(seen)
+
+
+def board_from_masks(me: int, them: int) -> tuple[GameBoard, str]:
+    """A GameBoard with the side to move playing X if the counts are equal, else the fewer."""
+    mover, waiting = ("X", "O") if me.bit_count() <= them.bit_count() else ("O", "X")
+    board = GameBoard()
+    for i in range(9):
+        symbol = mover if me >> i & 1 else waiting if them >> i & 1 else None
+        if symbol:
+            board.game_board[i // 3][i % 3] = symbol
+    return board, mover
+
+
+def per_call(func: Callable[[], object], number: int, repeat: int) -> float:
+    """Median over `repeat` runs of the mean time of one call, in seconds."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for _ in range(number):
+            func()
+        times.append((time.perf_counter() - start) / number)
+    return statistics.median(times)
+
+
+def once(func: Callable[[], object], repeat: int) -> float:
+    return per_call(func, 1, repeat)
+
+
+# -- measurements -------------------------------------------------------------------
+
+
+def cold_first_move() -> float:
+    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    runs = []
+    for _ in range(COLD_RUNS):
+        out = subprocess.run(
+            [sys.executable, "-c", COLD_CHILD],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=ROOT,
+            env=env,
+        )
+        runs.append(float(out.stdout.strip()))
+    return statistics.median(runs)
+
+
+def later_moves(positions: list[tuple[int, int]]) -> float:
+    """Median over all positions of one warm `AIPlayer.find_best_move` call."""
+    players = {symbol: AIPlayer(symbol, strategy_for("hard", random.Random(0))) for symbol in "XO"}
+    medians = []
+    for me, them in positions:
+        board, mover = board_from_masks(me, them)
+        player = players[mover]
+        medians.append(per_call(lambda b=board, p=player: p.find_best_move(b), 20, 3))
+    return statistics.median(medians)
+
+
+def ai_vs_ai_game(seed: int = 0) -> None:
+    board = GameBoard()
+    players = {s: AIPlayer(s, strategy_for("hard", random.Random(seed))) for s in "XO"}
+    mover = "X"
+    while not board.is_game_over():
+        board.make_move(*players[mover].find_best_move(board), mover)
+        mover = other(mover)
+
+
+def solve_everything(positions: list[tuple[int, int]]) -> None:
+    solver = Solver()
+    for me, them in positions:
+        solver.entry(me, them)
+
+
+def exhaustive_play() -> tuple[int, int, int, int]:
+    """The hard AI, one seeded move per turn, against every opponent sequence.
+
+    Four set-ups: X-first and O-first games, the AI moving first and second. A decision counts
+    as a slower win when the chosen move wins but another move wins sooner; each move's value
+    comes from the alpha-beta search (separate code from the solver the AI uses).
+    """
+    games = losses = slow_wins = decisions = 0
+
+    def score_of(me: int, them: int, cell: int) -> int:
+        empties = 9 - (me | them).bit_count()
+        mine = me | 1 << cell
+        if has_line(mine):
+            return empties
+        if empties == 1:
+            return 0
+        return -alpha_beta(them, mine)
+
+    def walk(board: GameBoard, mover: str, ai: AIPlayer) -> None:
+        nonlocal games, losses, slow_wins, decisions
+        outcome = board.outcome()
+        if outcome is not None:
+            games += 1
+            losses += outcome.winner == other(ai.symbol)
+            return
+        if mover == ai.symbol:
+            row, col = ai.find_best_move(board)
+            me, them = board.masks_for(mover)
+            scores = {i: score_of(me, them, i) for i in range(9) if not (me | them) >> i & 1}
+            chosen, best = scores[row * 3 + col], max(scores.values())
+            decisions += 1
+            slow_wins += 0 < chosen < best
+            moves = [(row, col)]
+        else:
+            moves = board.get_empty_cells()
+        for row, col in moves:
+            board.make_move(row, col, mover)
+            walk(board, other(mover), ai)
+            board.undo()
+
+    for first in "XO":
+        for ai_symbol in "XO":
+            walk(GameBoard(), first, AIPlayer(ai_symbol, strategy_for("hard", random.Random(1))))
+    return games, decisions, slow_wins, losses
+
+
+# -- report ---------------------------------------------------------------------------
+
+
+def fmt(seconds: float) -> str:
+    if seconds >= 1:
+        return f"{seconds:.2f} s"
+    if seconds >= 1e-3:
+        return f"{seconds * 1e3:.1f} ms"
+    return f"{seconds * 1e6:.2f} µs"
+
+
+def main() -> None:
+    started = time.perf_counter()
+    positions = reachable_in_play()
+    assert len(positions) == 4520
+
+    cold = cold_first_move()
+
+    # Warm: fill the shared table first (the cold run above happened in other processes).
+    empty = GameBoard()
+    x_player, o_player = AIPlayer("X"), AIPlayer("O")
+    x_player.find_best_move(empty)
+    warm_first = per_call(lambda: x_player.find_best_move(empty), 2000, 7)
+    corner = GameBoard()
+    corner.make_move(0, 0, "X")
+    warm_corner = per_call(lambda: o_player.find_best_move(corner), 2000, 7)
+    later = later_moves(positions)
+    game = per_call(ai_vs_ai_game, 200, 7)
+    solve_all = once(lambda: solve_everything(positions), 7)
+
+    plain_nodes, pruned_nodes = NodeCounter(), NodeCounter()
+    plain_minimax(0, 0, counter=plain_nodes)
+    alpha_beta(0, 0, counter=pruned_nodes)
+    plain = once(lambda: plain_minimax(0, 0), 3)
+    pruned = once(lambda: alpha_beta(0, 0), 7)
+
+    games, decisions, slow_wins, losses = exhaustive_play()
+
+    def ratio(seconds: float) -> str:
+        return f"{plain / seconds:,.0f}x"
+
+    rows = [
+        (
+            f"first move on an empty board, cold (fresh process, median of {COLD_RUNS})",
+            cold,
+            ratio(cold),
+            "≤ 10 ms",
+        ),
+        ("first move on an empty board, warm", warm_first, ratio(warm_first), ""),
+        ("reply to a corner opening, warm", warm_corner, ratio(warm_corner), ""),
+        (
+            f"any later move: median over all {len(positions):,} positions in play",
+            later,
+            "",
+            "≤ 5 µs",
+        ),
+        ("a whole AI-vs-AI game (9 moves, warm)", game, "", ""),
+        (f"solve all {len(positions):,} positions, fresh solver (cold)", solve_all, "", ""),
+        (
+            f"baseline: plain minimax, first move ({plain_nodes.nodes:,} nodes)",
+            plain,
+            "1x",
+            "",
+        ),
+        (
+            f"alpha-beta, no memory, first move ({pruned_nodes.nodes:,} nodes)",
+            pruned,
+            ratio(pruned),
+            "",
+        ),
+    ]
+
+    print(
+        f"Engine benchmark: Python {platform.python_version()} on {platform.machine()}, "
+        f"{os.cpu_count()} CPUs, {time.strftime('%Y-%m-%d')}\n"
+    )
+    print("| measurement | median | speed-up vs plain minimax | target |")
+    print("|---|---:|---:|---|")
+    for label, seconds, speedup, target in rows:
+        print(f"| {label} | {fmt(seconds)} | {speedup} | {target} |")
+    print(
+        f"\nExhaustive play (hard AI vs every opponent sequence; X-first and O-first, AI first "
+        f"and second): {games:,} games, {decisions:,} AI decisions, "
+        f"{slow_wins} slower-than-possible wins, {losses} losses."
+    )
+    print(f"\n(benchmark ran in {time.perf_counter() - started:.1f} s)")
+
+
+if __name__ == "__main__":
+    main()
