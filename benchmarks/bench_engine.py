@@ -50,8 +50,11 @@ print(time.perf_counter() - start)
 """
 
 
+LINE_MASKS = tuple(sum(1 << i for i in line) for line in LINES)
+
+
 def has_line(mask: int) -> bool:
-    return any(mask & sum(1 << i for i in line) == sum(1 << i for i in line) for line in LINES)
+    return any(mask & line == line for line in LINE_MASKS)
 
 
 def reachable_in_play() -> list[tuple[int, int]]:

@@ -298,10 +298,18 @@ def test_game_counts_are_the_same_with_colours_swapped() -> None:
 
 
 @pytest.mark.parametrize(("first", "ai_symbol"), GAME_SETUPS)
-@pytest.mark.parametrize("seed", [0, 1, 2])
-def test_hard_level_never_loses_one_choice_per_turn(first: str, ai_symbol: str, seed: int) -> None:
-    """As the app plays it: strategy_for("hard"), one move per turn, every opponent sequence."""
-    ai = AIPlayer(ai_symbol, strategy_for("hard", random.Random(seed)))
+@pytest.mark.parametrize("seed", [0, 1, 2, None], ids=["seed0", "seed1", "seed2", "default"])
+def test_hard_level_never_loses_one_choice_per_turn(
+    first: str, ai_symbol: str, seed: int | None
+) -> None:
+    """As the app plays it: one move per turn, every opponent sequence.
+
+    Seeded strategy_for("hard"), and the default AIPlayer (MinimaxStrategy() with no arguments).
+    """
+    if seed is None:
+        ai = AIPlayer(ai_symbol)
+    else:
+        ai = AIPlayer(ai_symbol, strategy_for("hard", random.Random(seed)))
     results = engine_games(GameBoard(), first, ai, lambda b: [index_of(ai.find_best_move(b))])
     assert results["loss"] == 0
     games = sum(results.values())
