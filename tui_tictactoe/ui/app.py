@@ -1,0 +1,84 @@
+"""`TicTacToeApp`: the Textual application around a `GameController`."""
+
+from __future__ import annotations
+
+import random
+from typing import ClassVar
+
+from textual.app import App
+from textual.binding import Binding, BindingType
+
+from ..controller import GameController
+from ..engine.strategies import MoveStrategy
+from .screens.game_screen import GameScreen
+from .screens.new_game_screen import GameOptions
+
+
+class TicTacToeApp(App[None]):
+    """Tic-Tac-Toe against a minimax AI.
+
+    `seed` makes the AI's choice between equally good moves repeatable;
+    `strategy` replaces the AI's brain (tests inject slow, failing or scripted
+    ones) and is kept across new games.
+    """
+
+    CSS_PATH = "tictactoe.tcss"
+    TITLE = "Tic-Tac-Toe"
+    # Priority, like the game's keys, so a burst of keys is taken in order.
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("question_mark", "help", "Help", key_display="?", priority=True),
+        Binding("q", "quit", "Quit", priority=True),
+    ]
+
+    def __init__(
+        self,
+        symbol: str = "X",
+        first: str = "human",
+        difficulty: str = "hard",
+        seed: int | None = None,
+        alternate: bool = False,
+        strategy: MoveStrategy | None = None,
+    ) -> None:
+        super().__init__()
+        self.rng = random.Random(seed)
+        self.strategy = strategy
+        self._options = GameOptions(symbol, first, difficulty, alternate)
+        # Built here so bad options fail before the terminal is taken over.
+        self._first_controller = self.make_controller(self._options)
+
+    def make_controller(self, options: GameOptions) -> GameController:
+        """A controller for `options`; every game of this app shares one random generator."""
+        return GameController(
+            human_symbol=options.symbol,
+            first=options.first,
+            difficulty=options.difficulty,
+            rng=self.rng,
+            alternate=options.alternate,
+            strategy=self.strategy,
+        )
+
+    def get_default_screen(self) -> GameScreen:
+        return GameScreen(self._first_controller, self._options, self.make_controller)
+
+    @property
+    def game(self) -> GameScreen:
+        """The game screen, wherever it is in the screen stack."""
+        screen = self.screen_stack[0]
+        assert isinstance(screen, GameScreen)
+        return screen
+
+    @property
+    def controller(self) -> GameController:
+        """The controller of the game being played (replaced by a new game)."""
+        return self.game.controller
+
+    def action_help(self) -> None:
+        """Open the help, or close it when it is already open."""
+        # Imported on demand: the Markdown widget is the heaviest import of the
+        # app and start-up should not pay for it.
+        from .screens.help_screen import HelpScreen
+
+        if isinstance(self.screen, HelpScreen):
+            self.pop_screen()
+        else:
+            self.push_screen(HelpScreen())

@@ -1,0 +1,1 @@
+"""The game screen and the screens pushed over it (help, new-game options)."""

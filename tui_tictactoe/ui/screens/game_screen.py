@@ -1,0 +1,377 @@
+"""The game: board, score, status and buttons, wired to a `GameController`.
+
+Every human move goes through `play_at`, whether it came from a click, Enter,
+Space or a digit. The keyboard cursor is this screen's own state rather than
+"whatever has focus", because `focus()` is deferred and keys arrive in bursts
+over SSH and tmux: `down right enter` typed at once must play the same cell as
+typed slowly. For the same reason every key binding is a priority binding (see
+`BINDINGS`).
+
+The AI thinks in a thread worker. Its reply comes back as a message tagged
+with the controller and round generation it was computed for, so a reply that
+outlives a reset or a new game is dropped instead of landing on the new board.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import ClassVar
+
+from textual import events, on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.geometry import Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Button, Footer, Header, Static
+from textual.worker import get_current_worker
+
+from ...controller import AIRequest, GameController
+from ...engine.board import Cell
+from ..widgets import GameCell, GameGrid, ReasoningPanel, Scoreboard, StatusLine
+from .new_game_screen import GameOptions, NewGameScreen
+
+MIN_WIDTH, MIN_HEIGHT = 50, 16
+"""Below this the board cannot be drawn properly: a message asks for a larger terminal."""
+
+CONTROL_ROW = 3
+"""The keyboard cursor's row for the buttons under the board (rows 0-2 are the grid)."""
+
+CONTROLS: tuple[tuple[str, str, str], ...] = (
+    # (id, label, action): one button under each column of the board.
+    ("reset", "Reset", "screen.new_round"),
+    ("new-game", "New game", "screen.new_game"),
+    ("exit", "Exit", "app.quit"),
+)
+
+ControllerFactory = Callable[[GameOptions], GameController]
+
+
+def step(cursor: Cell, drow: int, dcol: int) -> Cell:
+    """Move the cursor one place, stopping at the edges; row 3 is the row of buttons."""
+    row = min(max(cursor[0] + drow, 0), CONTROL_ROW)
+    col = min(max(cursor[1] + dcol, 0), 2)
+    return row, col
+
+
+class GameScreen(Screen[None]):
+    """The board and everything around it."""
+
+    # All priority: priority bindings run as the app reads each key, in order,
+    # while other keys are first forwarded to the focused widget and bubble
+    # back up through several message queues. Mixing the two reorders a burst
+    # (`down enter` would play before moving).
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "navigate(-1, 0)", "Up", show=False, priority=True),
+        Binding("down", "navigate(1, 0)", "Down", show=False, priority=True),
+        Binding("left", "navigate(0, -1)", "Left", show=False, priority=True),
+        Binding("right", "navigate(0, 1)", "Right", show=False, priority=True),
+        Binding("enter,space", "select", "Play", show=False, priority=True),
+        *(
+            Binding(str(key), f"play({key})", f"Play {key}", show=False, priority=True)
+            for key in range(1, 10)
+        ),
+        Binding("r", "new_round", "Reset", priority=True),
+        Binding("n", "new_game", "New game", priority=True),
+        Binding("a", "toggle_analysis", "Analysis", priority=True),
+        Binding("h", "hint", "Hint", priority=True),
+        Binding("i", "toggle_info", "Info", priority=True),
+    ]
+
+    show_analysis: reactive[bool] = reactive(False, init=False)
+    show_info: reactive[bool] = reactive(False, init=False)
+
+    class AIMoved(Message):
+        """The AI thread's answer, for the round it was asked about."""
+
+        def __init__(self, controller: GameController, generation: int, cell: Cell) -> None:
+            super().__init__()
+            self.controller = controller
+            self.generation = generation
+            self.cell = cell
+
+    class AIFailed(Message):
+        """The AI thread raised instead of answering."""
+
+        def __init__(self, controller: GameController, generation: int, error: str) -> None:
+            super().__init__()
+            self.controller = controller
+            self.generation = generation
+            self.error = error
+
+    def __init__(
+        self,
+        controller: GameController,
+        options: GameOptions,
+        new_controller: ControllerFactory,
+    ) -> None:
+        super().__init__()
+        self.controller = controller
+        self.options = options
+        self.new_controller = new_controller
+        self.cursor: Cell = (1, 1)
+        self.hint: Cell | None = None
+        self.ai_error: str | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Vertical(id="game"):
+            yield Scoreboard(id="scoreboard")
+            with Horizontal(id="main"):
+                with Vertical(id="play"):
+                    yield GameGrid(id="grid")
+                    yield StatusLine(id="status")
+                    with Horizontal(id="controls"):
+                        for id, label, action in CONTROLS:
+                            yield Button(label, id=id, action=action, classes="control")
+                yield ReasoningPanel(id="info")
+        yield Static(id="too-small")
+        yield Footer(show_command_palette=False, compact=True)
+
+    @property
+    def grid(self) -> GameGrid:
+        return self.query_one(GameGrid)
+
+    @property
+    def status(self) -> StatusLine:
+        return self.query_one(StatusLine)
+
+    def on_mount(self) -> None:
+        self._begin_round()
+        self._focus_cursor()
+
+    # -- moves --------------------------------------------------------------
+
+    def play_at(self, row: int, col: int) -> None:
+        """Play the human's move: the one path for clicks, Enter, Space and digits."""
+        if self.ai_error is not None:
+            self._show_status()
+            return
+        ok, message = self.controller.play_human_move(row, col)
+        if not ok:
+            self.status.say(message, "refused")
+            return
+        self.hint = None
+        self._after_move()
+
+    @on(Button.Pressed, "GameCell")
+    def _cell_pressed(self, event: Button.Pressed) -> None:
+        cell = event.button
+        assert isinstance(cell, GameCell)
+        self.cursor = (cell.row, cell.col)
+        self.play_at(cell.row, cell.col)
+
+    def _after_move(self) -> None:
+        self._show_all()
+        if self.controller.is_ai_turn:
+            self._think(self.controller, self.controller.ai_request())
+
+    # -- the AI -------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="ai", exit_on_error=False)
+    def _think(self, controller: GameController, request: AIRequest) -> None:
+        """Find the AI's move off the UI thread; never touches a widget."""
+        reply: Message
+        try:
+            cell = controller.find_best_ai_move(request.board)
+        except Exception as error:
+            reply = self.AIFailed(
+                controller, request.generation, f"{type(error).__name__}: {error}"
+            )
+        else:
+            reply = self.AIMoved(controller, request.generation, cell)
+        if not get_current_worker().is_cancelled:
+            self.post_message(reply)
+
+    def _is_current(self, reply: AIMoved | AIFailed) -> bool:
+        return (
+            reply.controller is self.controller
+            and reply.generation == self.controller.generation
+            and self.controller.is_ai_turn
+        )
+
+    @on(AIMoved)
+    def _ai_moved(self, reply: AIMoved) -> None:
+        if not self._is_current(reply):
+            return  # computed for a round that has since been reset or replaced
+        ok, message = self.controller.play_ai_move(*reply.cell, generation=reply.generation)
+        if not ok:
+            self.ai_error = message  # a broken strategy: say so rather than hang
+        if self.show_info:
+            self._show_info()
+        self._show_all()
+
+    @on(AIFailed)
+    def _ai_failed(self, reply: AIFailed) -> None:
+        if self._is_current(reply):
+            self.ai_error = reply.error
+            self._show_status()
+
+    def _cancel_ai(self) -> None:
+        self.workers.cancel_group(self, "ai")
+
+    # -- rounds and games ---------------------------------------------------
+
+    def _begin_round(self) -> None:
+        self.hint = None
+        self.ai_error = None
+        self.sub_title = (
+            f"you {self.controller.human_symbol} vs AI {self.controller.ai_symbol}"
+            f" · {self.options.difficulty}"
+        )
+        self._after_move()
+
+    def action_new_round(self) -> None:
+        self._cancel_ai()
+        self.controller.new_round()
+        self._begin_round()
+
+    def action_new_game(self) -> None:
+        self.app.push_screen(NewGameScreen(self.options), self._apply_options)
+
+    def _apply_options(self, options: GameOptions | None) -> None:
+        if options is None:
+            return
+        self._cancel_ai()
+        self.options = options
+        self.controller = self.new_controller(options)
+        self._show_info()
+        self._begin_round()
+
+    # -- keyboard -----------------------------------------------------------
+
+    def action_navigate(self, drow: int, dcol: int) -> None:
+        self.cursor = step(self.cursor, drow, dcol)
+        self._focus_cursor()
+
+    async def action_select(self) -> None:
+        row, col = self.cursor
+        if row == CONTROL_ROW:
+            await self.app.run_action(CONTROLS[col][2], default_namespace=self)
+        else:
+            self.play_at(row, col)
+
+    def action_play(self, key: int) -> None:
+        self.cursor = divmod(key - 1, 3)
+        self._focus_cursor()
+        self.play_at(*self.cursor)
+
+    def _widget_at(self, cursor: Cell) -> Widget:
+        row, col = cursor
+        if row == CONTROL_ROW:
+            return self.query_one(f"#{CONTROLS[col][0]}")
+        return self.grid.cell(row, col)
+
+    def _focus_cursor(self) -> None:
+        # set_focus is immediate, unlike Widget.focus(), so the next key in a
+        # burst already sees the new focus.
+        self.set_focus(self._widget_at(self.cursor))
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """Let the cursor follow focus moved by the mouse or Tab."""
+        widget = event.widget
+        if widget is not self.focused:
+            return  # a later key has moved on already
+        if isinstance(widget, GameCell):
+            self.cursor = (widget.row, widget.col)
+        else:
+            for col, (id, _, _) in enumerate(CONTROLS):
+                if widget.id == id:
+                    self.cursor = (CONTROL_ROW, col)
+
+    # -- teaching aids ------------------------------------------------------
+
+    def action_toggle_analysis(self) -> None:
+        self.show_analysis = not self.show_analysis
+
+    def watch_show_analysis(self) -> None:
+        self._show_overlays()
+
+    def action_hint(self) -> None:
+        cell = self.controller.hint()
+        if cell is None:
+            if self.controller.game_over:
+                self.status.say("The round is over: press r for a new round.", "refused")
+            else:
+                self.status.say("No hint now: it is the AI's turn.", "refused")
+            return
+        self.hint = cell
+        self.grid.show_hint(cell)
+        row, col = cell
+        self.status.say(f"Hint: cell {row * 3 + col + 1} is a best move.", "hint")
+
+    def action_toggle_info(self) -> None:
+        self.show_info = not self.show_info
+
+    def watch_show_info(self, show: bool) -> None:
+        self.query_one(ReasoningPanel).set_class(show, "-visible")
+        if show:
+            self._show_info()
+
+    # -- showing the state --------------------------------------------------
+
+    def _show_all(self) -> None:
+        controller = self.controller
+        self.grid.show_board(controller.board)
+        self.query_one(Scoreboard).show(
+            controller.score, controller.round, controller.human_symbol, controller.ai_symbol
+        )
+        self._show_overlays()
+        self._show_status()
+
+    def _show_overlays(self) -> None:
+        controller = self.controller
+        # Only on the human's turn: the AI's view would flash for the instant it thinks.
+        on = self.show_analysis and controller.is_human_turn
+        self.grid.show_analysis(controller.analysis() if on else None)
+        self.grid.show_hint(self.hint)
+
+    def _show_status(self) -> None:
+        controller = self.controller
+        over, result = controller.check_game_over()
+        if over:
+            outcome = controller.outcome
+            assert outcome is not None
+            if outcome.winner is None:
+                tone = "draw"
+            elif outcome.winner == controller.human_symbol:
+                tone = "win"
+            else:
+                tone = "loss"
+            self.status.say(f"{result} Press r for a new round.", tone)
+        elif self.ai_error is not None:
+            self.status.say(f"The AI failed ({self.ai_error}). Press r to restart.", "error")
+        elif controller.is_ai_turn:
+            self.status.say("AI is thinking…", "thinking")
+        else:
+            self.status.say(f"Your turn: you play {controller.human_symbol}.", "turn")
+
+    def _show_info(self) -> None:
+        """Read the AI's last decision here, on the UI thread, after its move was applied."""
+        minimax = self.controller.minimax
+        self.query_one(ReasoningPanel).show(
+            minimax.last_decision if minimax is not None else None, explains=minimax is not None
+        )
+
+    # -- terminal size ------------------------------------------------------
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._check_size(event.size)
+
+    def on_screen_resume(self) -> None:
+        self._check_size(self.app.size)
+
+    def _check_size(self, size: Size) -> None:
+        too_small = size.width < MIN_WIDTH or size.height < MIN_HEIGHT
+        if too_small:
+            self.query_one("#too-small", Static).update(
+                f"Please enlarge the terminal to play: it needs at least {MIN_WIDTH} columns"
+                f" and {MIN_HEIGHT} rows (it has {size.width} and {size.height})."
+            )
+        recovered = self.has_class("-too-small") and not too_small
+        self.set_class(too_small, "-too-small")
+        if recovered:
+            self.call_after_refresh(self._focus_cursor)

@@ -1,0 +1,54 @@
+"""The "how the AI decided" panel: what its last search found and what it cost."""
+
+from __future__ import annotations
+
+from textual.content import Content
+from textual.widgets import Static
+
+from ...engine.strategies import Decision
+
+
+def format_seconds(seconds: float) -> str:
+    """Microseconds or milliseconds: a table lookup and a full search differ by 1000x."""
+    if seconds < 1e-3:
+        return f"{seconds * 1e6:.0f} µs"
+    if seconds < 1:
+        return f"{seconds * 1e3:.1f} ms"
+    return f"{seconds:.2f} s"
+
+
+def describe(decision: Decision) -> list[tuple[str, str]]:
+    """(label, value) rows for one decision."""
+    row, col = decision.move
+    if decision.positions_searched == 0:
+        searched = "0: answered from its memo table"
+    else:
+        searched = f"{decision.positions_searched:,} positions"
+    depth = "to the end" if decision.depth is None else f"{decision.depth} plies"
+    return [
+        ("Played", f"cell {row * 3 + col + 1} ({row}, {col})"),
+        ("Verdict", str(decision.verdict)),
+        ("Searched", searched),
+        ("Time", format_seconds(decision.seconds)),
+        ("Plain minimax", f"{decision.plain_nodes:,} nodes"),
+        ("Looks ahead", depth),
+    ]
+
+
+class ReasoningPanel(Static):
+    """Shows the AI's last `Decision`; hidden until toggled on."""
+
+    BORDER_TITLE = "AI's last move"
+
+    def show(self, decision: Decision | None, explains: bool = True) -> None:
+        """`explains` is False for strategies that keep no record of their search."""
+        if not explains:
+            self.update("This AI does not report how it chose its moves.")
+        elif decision is None:
+            self.update("The AI has not moved yet.")
+        else:
+            lines = [
+                Content.assemble((f"{label}\n", "$text-muted"), (f"  {value}", "bold"))
+                for label, value in describe(decision)
+            ]
+            self.update(Content("\n").join(lines))

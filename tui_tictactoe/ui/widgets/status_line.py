@@ -1,0 +1,25 @@
+"""The line that says whose turn it is, what happened and why a move was refused."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from textual.widgets import Static
+
+Tone = Literal["turn", "thinking", "win", "loss", "draw", "refused", "hint", "error"]
+TONES: tuple[Tone, ...] = ("turn", "thinking", "win", "loss", "draw", "refused", "hint", "error")
+
+
+class StatusLine(Static):
+    """A single message at a time, coloured by its tone through a CSS class."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__("", id=id, markup=False)
+        self.text = ""
+        self.tone: Tone = "turn"
+
+    def say(self, text: str, tone: Tone = "turn") -> None:
+        self.text, self.tone = text, tone
+        self.update(text)
+        for name in TONES:
+            self.set_class(name == tone, f"-{name}")
