@@ -1,0 +1,507 @@
+"""Pilot tests: the app played through clicks and keys, as a person would."""
+
+from __future__ import annotations
+
+import asyncio
+
+from textual import events
+from textual.pilot import Pilot
+from textual.widgets import Button, Markdown, Static
+
+from tui_tictactoe.engine.strategies import RandomStrategy
+from tui_tictactoe.ui.app import TicTacToeApp
+from tui_tictactoe.ui.screens.game_screen import MIN_HEIGHT, MIN_WIDTH, GameScreen
+from tui_tictactoe.ui.screens.help_screen import HelpScreen
+from tui_tictactoe.ui.screens.new_game_screen import NewGameScreen
+from tui_tictactoe.ui.widgets import GameCell, GameGrid, Scoreboard
+
+SIZE = (80, 24)
+
+
+def board(app: TicTacToeApp) -> str:
+    """The board as the player sees it (cell labels in reading order, `.` for empty).
+
+    Also checks that what is shown is what the controller holds.
+    """
+    shown = "".join(
+        str(app.query_one(f"#cell-{row}-{col}", GameCell).label) or "."
+        for row in range(3)
+        for col in range(3)
+    )
+    assert shown == app.controller.board.to_string()
+    return shown
+
+
+def status(app: TicTacToeApp) -> str:
+    return app.game.status.text
+
+
+def cell(app: TicTacToeApp, row: int, col: int) -> GameCell:
+    return app.query_one(f"#cell-{row}-{col}", GameCell)
+
+
+async def settle(pilot: Pilot) -> None:
+    """Let the AI worker finish and its reply be applied."""
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def press(pilot: Pilot, *keys: str) -> None:
+    """Press keys one at a time, letting the AI answer after each."""
+    for key in keys:
+        await pilot.press(key)
+        await settle(pilot)
+
+
+async def until_thinking(strategy) -> None:
+    """Wait (in a thread, without sleeping) until the AI thread has started its search."""
+    assert await asyncio.to_thread(strategy.started.wait, 5)
+
+
+# -- the start ---------------------------------------------------------------
+
+
+async def test_start_shows_empty_board_your_turn_and_zero_score(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE):
+        ids = sorted(cell.id for cell in app.query(GameCell))
+        assert ids == [f"cell-{r}-{c}" for r in range(3) for c in range(3)]
+        assert board(app) == "........."
+        assert status(app) == "Your turn: you play X."
+        scoreboard = app.query_one(Scoreboard)
+        assert (scoreboard.human, scoreboard.ai, scoreboard.draws, scoreboard.round) == (0, 0, 0, 1)
+        assert str(app.query_one("#reset", Button).label) == "Reset"
+        assert str(app.query_one("#exit", Button).label) == "Exit"
+        assert app.focused is cell(app, 1, 1)
+
+
+async def test_ai_that_starts_moves_at_once(make_app) -> None:
+    app = make_app(first="ai", symbol="O")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert board(app).count("X") == 1
+        assert board(app).count("O") == 0
+        assert status(app) == "Your turn: you play O."
+
+
+# -- playing -----------------------------------------------------------------
+
+
+async def test_click_plays_and_ai_answers(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert await pilot.click("#cell-0-0")
+        await settle(pilot)
+        shown = board(app)
+        assert shown[0] == "X"
+        assert shown.count("O") == 1
+        assert status(app) == "Your turn: you play X."
+        assert app.game.cursor == (0, 0)
+
+
+async def test_arrows_move_the_cursor_and_enter_or_space_play(make_app) -> None:
+    app = make_app(strategy=RandomStrategy())
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "up", "left", "enter")
+        assert board(app)[0] == "X"
+        assert app.focused is cell(app, 0, 0)
+        empty = board(app).index(".", 1)  # the first empty cell after the top-left one
+        await press(pilot, *["right"] * (empty % 3), *["down"] * (empty // 3), "space")
+        assert board(app)[empty] == "X"
+
+
+async def test_arrows_stop_at_the_edges(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "up", "up", "up", "left", "left", "left")
+        assert app.game.cursor == (0, 0)
+        assert app.focused is cell(app, 0, 0)
+
+
+async def test_digits_play_the_cells_in_reading_order(make_app) -> None:
+    app = make_app(strategy=RandomStrategy())
+    async with app.run_test(size=SIZE) as pilot:
+        for key in range(1, 10):
+            await press(pilot, str(key))
+            assert board(app)[key - 1] == "X"
+            assert board(app).count("X") == 1
+            assert app.game.cursor == divmod(key - 1, 3)
+            await press(pilot, "r")
+
+
+async def test_keys_in_a_burst_act_like_keys_typed_slowly(make_app) -> None:
+    """`down right enter` arriving at once (SSH, paste, tmux) plays the bottom-right cell."""
+
+    async def play(burst: bool) -> str:
+        app = make_app()
+        async with app.run_test(size=SIZE) as pilot:
+            for keys in (["down", "right", "enter"], ["up", "up", "left", "space"]):
+                if burst:
+                    for key in keys:
+                        app.post_message(events.Key(key, " " if key == "space" else None))
+                    await pilot.pause()
+                else:
+                    for key in keys:
+                        await pilot.press(key)
+                await settle(pilot)
+            return board(app)
+
+    slow = await play(burst=False)
+    assert slow[8] == "X"
+    assert slow[1] == "X"
+    assert await play(burst=True) == slow
+
+
+async def test_digits_in_a_burst_are_taken_in_order(make_app, gated) -> None:
+    """A digit typed while the AI thinks is refused, even when it arrived in the same burst."""
+    strategy = gated((0, 0))
+    app = make_app(strategy=strategy)
+    async with app.run_test(size=SIZE) as pilot:
+        for key in "52":
+            app.post_message(events.Key(key, key))
+        await pilot.pause()
+        await until_thinking(strategy)
+        await pilot.pause()
+        assert board(app) == "....X...."
+        assert status(app) == "Not your turn: the AI is thinking."
+        strategy.gate.set()
+        await settle(pilot)
+        assert board(app) == "O...X...."
+
+
+# -- the end of a round ---------------------------------------------------------
+
+
+async def test_a_win_highlights_the_line_and_counts(make_app, scripted) -> None:
+    app = make_app(strategy=scripted((1, 0), (1, 1)))
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "1", "2", "3")
+        assert board(app) == "XXXOO...."
+        assert status(app) == "You win with X! Press r for a new round."
+        winning = {c.id for c in app.query(GameCell) if c.has_class("-winning")}
+        assert winning == {"cell-0-0", "cell-0-1", "cell-0-2"}
+        assert app.game.status.has_class("-win")
+        assert app.query_one(Scoreboard).human == 1
+        assert app.controller.score.human == 1
+
+
+async def test_a_loss_highlights_the_ai_line_and_counts(make_app, scripted) -> None:
+    app = make_app(strategy=scripted((0, 0), (0, 1), (0, 2)))
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "9", "8", "4")
+        assert board(app) == "OOOX...XX"
+        assert status(app) == "The AI wins with O. Press r for a new round."
+        winning = {c.id for c in app.query(GameCell) if c.has_class("-winning")}
+        assert winning == {"cell-0-0", "cell-0-1", "cell-0-2"}
+        assert app.game.status.has_class("-loss")
+        assert app.query_one(Scoreboard).ai == 1
+
+
+async def test_a_draw_is_shown_as_such_and_counts(make_app, scripted) -> None:
+    app = make_app(strategy=scripted((0, 0), (2, 1), (1, 2), (2, 0)))
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "5", "2", "4", "9", "3")
+        assert board(app) == "OXXXXOOOX"
+        assert status(app) == "It's a draw. Press r for a new round."
+        assert app.query_one(GameGrid).has_class("-draw")
+        assert not any(c.has_class("-winning") for c in app.query(GameCell))
+        assert app.query_one(Scoreboard).draws == 1
+
+
+async def test_easy_ai_can_be_beaten(make_app) -> None:
+    """Easy sees only its own wins, so taking the hint every move beats it (seeded game)."""
+    app = make_app(difficulty="easy", seed=3)
+    async with app.run_test(size=SIZE) as pilot:
+        while not app.controller.game_over:
+            move = app.controller.hint()
+            assert move is not None
+            await press(pilot, str(move[0] * 3 + move[1] + 1))
+        assert board(app) == "X.OX.OX.."
+        assert status(app) == "You win with X! Press r for a new round."
+        assert app.query_one(Scoreboard).human == 1
+
+
+# -- moves that change nothing ----------------------------------------------------
+
+
+async def test_occupied_cell_changes_nothing_and_says_why(make_app, scripted) -> None:
+    app = make_app(strategy=scripted((0, 0)))
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "5")
+        before = board(app)
+        for key in ("5", "1", "5"):
+            await press(pilot, key)
+            assert board(app) == before
+        assert await pilot.click("#cell-1-1")
+        await settle(pilot)
+        assert board(app) == before
+        assert status(app) == "Cell (1, 1) is already taken by X."
+        assert app.game.status.has_class("-refused")
+        assert not app._notifications  # one status line, no pile of toasts
+
+
+async def test_moves_after_the_end_change_nothing(make_app, scripted) -> None:
+    app = make_app(strategy=scripted((1, 0), (1, 1)))
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "1", "2", "3")
+        before, score = board(app), app.controller.score.human
+        await press(pilot, "9", "down", "enter")
+        assert await pilot.click("#cell-2-0")
+        await settle(pilot)
+        assert board(app) == before
+        assert app.controller.score.human == score
+        assert status(app) == "The round is over: start a new round to play again."
+
+
+async def test_moves_while_the_ai_thinks_change_nothing(make_app, gated) -> None:
+    strategy = gated((0, 0))
+    app = make_app(strategy=strategy)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("5")
+        await until_thinking(strategy)
+        await pilot.pause()
+        assert status(app) == "AI is thinking…"
+        await pilot.press("1")
+        assert await pilot.click("#cell-2-2")
+        await pilot.pause()
+        assert board(app) == "....X...."
+        assert status(app) == "Not your turn: the AI is thinking."
+        strategy.gate.set()
+        await settle(pilot)
+        assert board(app) == "O...X...."
+        assert status(app) == "Your turn: you play X."
+
+
+# -- the AI thread ---------------------------------------------------------------
+
+
+async def test_reset_while_thinking_drops_the_stale_move(make_app, gated) -> None:
+    strategy = gated((0, 0))
+    app = make_app(strategy=strategy)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("5")
+        await until_thinking(strategy)
+        await pilot.press("r")
+        assert board(app) == "........."
+        assert app.controller.round == 2
+        strategy.gate.set()
+        await settle(pilot)
+        assert board(app) == "........."
+        assert status(app) == "Your turn: you play X."
+        await press(pilot, "9")  # the new round plays normally
+        assert board(app) == "O.......X"
+
+
+async def test_reset_while_the_starting_ai_thinks_keeps_only_the_new_move(make_app, gated) -> None:
+    """Both searches finish after the reset: only the new round's move may land."""
+    strategy = gated((1, 1))
+    app = make_app(strategy=strategy, first="ai")
+    async with app.run_test(size=SIZE) as pilot:
+        await until_thinking(strategy)
+        await pilot.press("r")
+        strategy.gate.set()
+        await settle(pilot)
+        await settle(pilot)
+        assert board(app) == "....O...."
+        assert app.controller.round == 2
+
+
+async def test_a_reply_for_an_earlier_round_is_ignored(make_app) -> None:
+    """Even one that slips past the worker's cancellation check."""
+    app = make_app(first="ai", strategy=RandomStrategy())
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        old = app.controller
+        await press(pilot, "r")
+        await settle(pilot)
+        before = board(app)
+        free = before.index(".")
+        app.game.post_message(GameScreen.AIMoved(old, old.generation - 1, divmod(free, 3)))
+        app.game.post_message(GameScreen.AIFailed(old, old.generation - 1, "stale"))
+        await pilot.pause()
+        assert board(app) == before
+        assert status(app) == "Your turn: you play X."
+
+
+async def test_new_game_while_thinking_drops_the_stale_move(make_app, gated) -> None:
+    strategy = gated((0, 0))
+    app = make_app(strategy=strategy)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("5")
+        await until_thinking(strategy)
+        old = app.controller
+        await pilot.press("n")
+        assert isinstance(app.screen, NewGameScreen)
+        await pilot.click("#start")
+        await pilot.pause()
+        assert app.controller is not old
+        strategy.gate.set()
+        await settle(pilot)
+        assert board(app) == "........."
+        assert status(app) == "Your turn: you play X."
+
+
+async def test_an_ai_exception_is_shown_not_raised(make_app, failing) -> None:
+    app = make_app(strategy=failing())
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "5")
+        assert status(app).startswith("The AI failed (RuntimeError: the AI tripped")
+        assert app.game.status.has_class("-error")
+        await press(pilot, "1")
+        assert board(app) == "....X...."
+        assert "The AI failed" in status(app)
+        await press(pilot, "r")
+        assert board(app) == "........."
+        assert status(app) == "Your turn: you play X."
+
+
+async def test_quit_while_thinking_ends_the_app(make_app, gated) -> None:
+    strategy = gated((0, 0))
+    app = make_app(strategy=strategy)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("5")
+        await until_thinking(strategy)
+        controller = app.controller
+        await pilot.press("q")
+        assert app._exit
+        strategy.gate.set()  # a thread cannot be killed: it finishes, its reply is dropped
+    assert controller.board.to_string() == "....X...."
+
+
+# -- rounds and games ------------------------------------------------------------
+
+
+async def test_reset_button_starts_a_new_round_and_keeps_the_score(make_app, scripted) -> None:
+    app = make_app(strategy=scripted((1, 0), (1, 1)))
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "1", "2", "3")
+        assert await pilot.click("#reset")
+        await settle(pilot)
+        assert board(app) == "........."
+        assert app.query_one(Scoreboard).round == 2
+        assert app.query_one(Scoreboard).human == 1
+
+
+async def test_arrows_reach_the_buttons_and_enter_presses_them(make_app) -> None:
+    app = make_app(strategy=RandomStrategy())
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "5")
+        await press(pilot, "down", "down", "left")
+        assert app.focused is app.query_one("#reset")
+        await press(pilot, "enter")
+        assert board(app) == "........."
+        assert app.controller.round == 2
+        await press(pilot, "up")
+        assert app.focused is cell(app, 2, 0)
+
+
+async def test_alternate_lets_the_ai_start_the_next_round(make_app, scripted) -> None:
+    app = make_app(strategy=scripted((1, 1)), alternate=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "1", "r")
+        assert board(app) == "....O...."
+
+
+async def test_exit_button_and_q_and_ctrl_q_quit(make_app) -> None:
+    for how in ("#exit", "q", "ctrl+q"):
+        app = make_app()
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            if how.startswith("#"):
+                assert await pilot.click(how)
+            else:
+                await pilot.press(how)
+            await pilot.pause()
+            assert app._exit, how
+
+
+# -- screens ---------------------------------------------------------------------
+
+
+async def test_help_opens_and_closes(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        text = app.screen.query_one(Markdown).source
+        assert "How the AI thinks" in text
+        assert "minimax" in text
+        await pilot.press("5")  # game keys do nothing under the help
+        await pilot.press("escape")
+        assert isinstance(app.screen, GameScreen)
+        assert board(app) == "........."
+        await pilot.press("question_mark", "question_mark")
+        assert isinstance(app.screen, GameScreen)
+
+
+async def test_new_game_options_apply_and_reset_the_score(make_app, scripted) -> None:
+    app = make_app(strategy=scripted((1, 0), (1, 1)))
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "1", "2", "3")
+        assert app.controller.score.human == 1
+        await pilot.press("n")
+        assert isinstance(app.screen, NewGameScreen)
+        # Symbol O; the AI starts; easy; alternate. By keyboard only.
+        await pilot.press("right", "enter", "tab", "right", "enter")
+        await pilot.press("tab", "left", "left", "enter", "tab", "space", "tab", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, GameScreen)
+        options = app.game.options
+        assert (options.symbol, options.first, options.difficulty, options.alternate) == (
+            "O",
+            "ai",
+            "easy",
+            True,
+        )
+        controller = app.controller
+        assert controller.human_symbol == "O"
+        assert controller.score.human == 0
+        assert controller.round == 1
+        assert board(app) == "...X....."  # the AI, now X, started: its script says (1, 0)
+        assert status(app) == "Your turn: you play O."
+        assert "you O vs AI X · easy" in app.game.sub_title
+
+
+async def test_new_game_cancelled_changes_nothing(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "5")
+        before, controller = board(app), app.controller
+        await pilot.press("n", "escape")
+        assert isinstance(app.screen, GameScreen)
+        assert app.controller is controller
+        assert board(app) == before
+
+
+# -- terminal size -----------------------------------------------------------------
+
+
+async def test_too_small_shows_a_message_and_recovers(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "3")
+        await pilot.resize_terminal(MIN_WIDTH - 1, 20)
+        await pilot.pause()
+        screen = app.game
+        message = screen.query_one("#too-small", Static)
+        assert screen.has_class("-too-small")
+        assert message.display and not screen.query_one("#game").display
+        assert "enlarge the terminal" in str(message.content)
+        await pilot.resize_terminal(60, MIN_HEIGHT - 1)
+        await pilot.pause()
+        assert screen.has_class("-too-small")
+        await pilot.resize_terminal(60, 20)
+        await pilot.pause()
+        assert not screen.has_class("-too-small")
+        assert not message.display and screen.query_one("#game").display
+        assert app.focused is cell(app, 0, 2)
+        await press(pilot, "left", "enter")  # still playable where it left off
+        assert board(app)[1] == "X"
+
+
+async def test_starting_too_small_shows_the_message(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(40, 12)) as pilot:
+        await pilot.pause()
+        assert app.game.has_class("-too-small")
