@@ -34,7 +34,7 @@ from ...engine.board import Cell
 from ..widgets import GameCell, GameGrid, ReasoningPanel, Scoreboard, StatusLine
 from .new_game_screen import GameOptions, NewGameScreen
 
-MIN_WIDTH, MIN_HEIGHT = 50, 16
+MIN_WIDTH, MIN_HEIGHT = 50, 18
 """Below this the board cannot be drawn properly: a message asks for a larger terminal."""
 
 CONTROL_ROW = 3

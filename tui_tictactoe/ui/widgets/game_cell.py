@@ -71,6 +71,6 @@ class GameCell(Button):
 
     def _fit_subtitle(self) -> None:
         move = self.verdict
-        # The border's corners and a space either side of the text leave width - 4.
-        room = self.outer_size.width - 4
+        # The border keeps its corners, a line and a space either side of the text.
+        room = self.outer_size.width - 6
         self.border_subtitle = verdict_text(move.verdict, room) if move is not None else ""
