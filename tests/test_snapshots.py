@@ -1,0 +1,87 @@
+"""Snapshot tests: what the player sees, at fixed sizes, with seeded AIs.
+
+Plain `def` tests: `snap_compare` runs the app itself. Update with
+`pytest tests/test_snapshots.py --snapshot-update` and look at every SVG
+before committing it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from textual.pilot import Pilot
+
+SIZE = (80, 24)
+SMALL = (60, 20)
+
+
+def play(*keys: str) -> Callable[[Pilot], Awaitable[None]]:
+    """A `run_before` that presses `keys` one at a time and lets the AI answer each."""
+
+    async def run_before(pilot: Pilot) -> None:
+        await pilot.pause()
+        for key in keys:
+            await pilot.press(key)
+            await pilot.app.workers.wait_for_complete()
+            await pilot.pause()
+
+    return run_before
+
+
+def test_start(snap_compare, make_app) -> None:
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=play())
+
+
+def test_start_60x20(snap_compare, make_app) -> None:
+    assert snap_compare(make_app(), terminal_size=SMALL, run_before=play())
+
+
+def test_mid_game(snap_compare, make_app) -> None:
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=play("1", "9"))
+
+
+def test_mid_game_60x20_playing_o(snap_compare, make_app) -> None:
+    app = make_app(symbol="O", first="ai")
+    assert snap_compare(app, terminal_size=SMALL, run_before=play("1"))
+
+
+def test_win_highlights_the_line(snap_compare, make_app, scripted) -> None:
+    app = make_app(strategy=scripted((1, 0), (1, 1)))
+    assert snap_compare(app, terminal_size=SIZE, run_before=play("1", "2", "3"))
+
+
+def test_loss_60x20(snap_compare, make_app, scripted) -> None:
+    app = make_app(strategy=scripted((0, 0), (0, 1), (0, 2)))
+    assert snap_compare(app, terminal_size=SMALL, run_before=play("9", "8", "4"))
+
+
+def test_draw(snap_compare, make_app, scripted) -> None:
+    app = make_app(strategy=scripted((0, 0), (2, 1), (1, 2), (2, 0)))
+    assert snap_compare(app, terminal_size=SIZE, run_before=play("5", "2", "4", "9", "3"))
+
+
+def test_refused_move(snap_compare, make_app, scripted) -> None:
+    app = make_app(strategy=scripted((0, 0)))
+    assert snap_compare(app, terminal_size=SIZE, run_before=play("5", "1"))
+
+
+def test_ai_error(snap_compare, make_app, failing) -> None:
+    app = make_app(strategy=failing())
+    assert snap_compare(app, terminal_size=SIZE, run_before=play("5"))
+
+
+def test_help_screen(snap_compare, make_app) -> None:
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=play("question_mark"))
+
+
+def test_new_game_dialog(snap_compare, make_app) -> None:
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=play("n"))
+
+
+def test_new_game_dialog_60x20(snap_compare, make_app) -> None:
+    app = make_app(symbol="O", difficulty="medium", alternate=True)
+    assert snap_compare(app, terminal_size=SMALL, run_before=play("n"))
+
+
+def test_too_small(snap_compare, make_app) -> None:
+    assert snap_compare(make_app(), terminal_size=(40, 12), run_before=play())
