@@ -26,12 +26,12 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Button, Footer, Header, Static
+from textual.widgets import Button, Header, Static
 from textual.worker import get_current_worker
 
 from ...controller import AIRequest, GameController
 from ...engine.board import Cell
-from ..widgets import GameCell, GameGrid, ReasoningPanel, Scoreboard, StatusLine
+from ..widgets import GameCell, GameFooter, GameGrid, ReasoningPanel, Scoreboard, StatusLine
 from .new_game_screen import GameOptions, NewGameScreen
 
 MIN_WIDTH, MIN_HEIGHT = 50, 18
@@ -129,7 +129,7 @@ class GameScreen(Screen[None]):
                             yield Button(label, id=id, action=action, classes="control")
                 yield ReasoningPanel(id="info")
         yield Static(id="too-small")
-        yield Footer(show_command_palette=False, compact=True)
+        yield GameFooter(show_command_palette=False, compact=True)
 
     @property
     def grid(self) -> GameGrid:

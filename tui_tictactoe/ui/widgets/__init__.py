@@ -1,9 +1,10 @@
 """The game's widgets, one concern per module."""
 
 from .game_cell import GameCell
+from .game_footer import GameFooter
 from .game_grid import GameGrid
 from .reasoning_panel import ReasoningPanel
 from .scoreboard import Scoreboard
 from .status_line import StatusLine
 
-__all__ = ["GameCell", "GameGrid", "ReasoningPanel", "Scoreboard", "StatusLine"]
+__all__ = ["GameCell", "GameFooter", "GameGrid", "ReasoningPanel", "Scoreboard", "StatusLine"]
