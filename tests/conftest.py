@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import random
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -9,7 +11,8 @@ from typing import Any
 import pytest
 
 from tui_tictactoe.engine.board import Cell, GameBoard
-from tui_tictactoe.engine.strategies import MoveStrategy
+from tui_tictactoe.engine.solver import Solver
+from tui_tictactoe.engine.strategies import Decision, MinimaxStrategy, MoveStrategy
 
 
 class ScriptedStrategy(MoveStrategy):
@@ -45,6 +48,22 @@ class FailingStrategy(MoveStrategy):
         raise RuntimeError("the AI tripped over its own feet")
 
 
+class SteadyMinimax(MinimaxStrategy):
+    """Perfect minimax with its own cold table and a stopped clock: a repeatable info panel.
+
+    The shared solver's table fills up as other tests run, and search times vary, so
+    a snapshot of the panel needs both pinned.
+    """
+
+    def __init__(self, seed: int = 1) -> None:
+        super().__init__(rng=random.Random(seed), solver=Solver())
+
+    @property
+    def last_decision(self) -> Decision | None:
+        decision = super().last_decision
+        return None if decision is None else dataclasses.replace(decision, seconds=0.000_412)
+
+
 @pytest.fixture
 def make_app() -> Callable[..., Any]:
     """`make_app(**options)`: a seeded TicTacToeApp with animations off, for repeatable runs."""
@@ -72,3 +91,8 @@ def gated() -> type[GatedStrategy]:
 @pytest.fixture
 def failing() -> type[FailingStrategy]:
     return FailingStrategy
+
+
+@pytest.fixture
+def steady() -> type[SteadyMinimax]:
+    return SteadyMinimax

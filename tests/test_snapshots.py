@@ -85,3 +85,35 @@ def test_new_game_dialog_60x20(snap_compare, make_app) -> None:
 
 def test_too_small(snap_compare, make_app) -> None:
     assert snap_compare(make_app(), terminal_size=(40, 12), run_before=play())
+
+
+# -- teaching aids -------------------------------------------------------------
+
+
+def test_analysis_on_the_empty_board(snap_compare, make_app) -> None:
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=play("a"))
+
+
+def test_analysis_with_a_win_a_draw_and_losses(snap_compare, make_app, scripted) -> None:
+    app = make_app(strategy=scripted((1, 0), (1, 1)))
+    assert snap_compare(app, terminal_size=SIZE, run_before=play("1", "2", "a"))
+
+
+def test_analysis_playing_o_60x20(snap_compare, make_app) -> None:
+    app = make_app(symbol="O", first="ai", seed=5)
+    assert snap_compare(app, terminal_size=SMALL, run_before=play("a", "2"))
+
+
+def test_hint(snap_compare, make_app, scripted) -> None:
+    app = make_app(strategy=scripted((1, 0), (2, 2)))
+    assert snap_compare(app, terminal_size=SIZE, run_before=play("1", "5", "h"))
+
+
+def test_info_panel(snap_compare, make_app, steady) -> None:
+    app = make_app(strategy=steady())
+    assert snap_compare(app, terminal_size=SIZE, run_before=play("i", "5"))
+
+
+def test_info_panel_and_analysis_60x20(snap_compare, make_app, steady) -> None:
+    app = make_app(strategy=steady())
+    assert snap_compare(app, terminal_size=SMALL, run_before=play("i", "a", "1", "h"))

@@ -1,0 +1,238 @@
+"""Pilot tests for the teaching aids: the analysis overlay, hints and the AI info panel."""
+
+from __future__ import annotations
+
+import asyncio
+
+from textual.pilot import Pilot
+
+from tui_tictactoe.engine.solver import Verdict
+from tui_tictactoe.engine.strategies import Decision, RandomStrategy
+from tui_tictactoe.ui.app import TicTacToeApp
+from tui_tictactoe.ui.widgets import GameCell, ReasoningPanel
+from tui_tictactoe.ui.widgets.game_cell import verdict_text
+from tui_tictactoe.ui.widgets.reasoning_panel import describe, format_seconds
+
+SIZE = (80, 24)
+
+
+async def settle(pilot: Pilot) -> None:
+    """Let the AI worker finish and its reply be applied."""
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def press(pilot: Pilot, *keys: str) -> None:
+    for key in keys:
+        await pilot.press(key)
+        await settle(pilot)
+
+
+def cells(app: TicTacToeApp) -> dict[tuple[int, int], GameCell]:
+    return {(cell.row, cell.col): cell for cell in app.query(GameCell)}
+
+
+def shown_verdicts(app: TicTacToeApp) -> dict[tuple[int, int], str]:
+    return {position: str(cell.border_subtitle) for position, cell in cells(app).items()}
+
+
+def assert_overlay_matches_the_engine(app: TicTacToeApp) -> None:
+    """Every empty cell shows the engine's verdict and best marks; marks keep bare labels."""
+    analysis = app.controller.analysis()
+    expected = {move.cell: str(move.verdict) for move in analysis.moves}
+    assert expected, "the overlay is only checked while the human is to move"
+    for position, cell in cells(app).items():
+        assert str(cell.border_subtitle) == expected.get(position, "")
+        assert cell.has_class("-best") == (position in analysis.best)
+        assert str(cell.label) in ("", "X", "O")
+        if position in expected:
+            outcome = analysis.verdict_at(position).outcome
+            assert cell.has_class(f"-{outcome}")
+
+
+def info_text(app: TicTacToeApp) -> str:
+    return str(app.query_one(ReasoningPanel).content)
+
+
+# -- the analysis overlay -----------------------------------------------------
+
+
+async def test_overlay_shows_the_verdict_of_every_empty_cell(make_app, scripted) -> None:
+    app = make_app(strategy=scripted((1, 0), (1, 1)))
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "1", "2", "a")
+        assert_overlay_matches_the_engine(app)
+        verdicts = shown_verdicts(app)
+        assert verdicts[0, 2] == "win in 1"
+        assert verdicts[2, 0] == "loss in 2"
+        assert verdicts[1, 2] == "draw"
+        assert cells(app)[0, 2].has_class("-best")
+        assert not cells(app)[2, 0].has_class("-best")
+
+
+async def test_overlay_follows_every_move_and_the_reset(make_app) -> None:
+    app = make_app(strategy=RandomStrategy())
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "a")
+        assert set(shown_verdicts(app).values()) == {"draw"}  # the empty board
+        for key in "159":
+            if app.controller.game_over:
+                break
+            if app.controller.board.to_string()[int(key) - 1] != ".":
+                continue
+            await press(pilot, key)
+            if not app.controller.game_over:
+                assert_overlay_matches_the_engine(app)
+        await press(pilot, "r")
+        assert set(shown_verdicts(app).values()) == {"draw"}
+        assert app.controller.board.to_string() == "........."
+
+
+async def test_overlay_clears_when_the_round_ends_and_when_turned_off(make_app, scripted) -> None:
+    app = make_app(strategy=scripted((1, 0), (1, 1)))
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "a", "1", "2")
+        assert any(shown_verdicts(app).values())
+        await press(pilot, "3")  # wins
+        assert not any(shown_verdicts(app).values())
+        await press(pilot, "r")
+        assert any(shown_verdicts(app).values())
+        await press(pilot, "a")
+        assert not any(shown_verdicts(app).values())
+        assert not any(cell.has_class("-best") for cell in cells(app).values())
+
+
+async def test_overlay_waits_while_the_ai_thinks(make_app, gated) -> None:
+    """The side to move is then the AI: its verdicts would only flash, so none are shown."""
+    strategy = gated((0, 0))
+    app = make_app(strategy=strategy)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("a", "5")
+        assert await asyncio.to_thread(strategy.started.wait, 5)
+        await pilot.pause()
+        assert not any(shown_verdicts(app).values())
+        strategy.gate.set()
+        await settle(pilot)
+        assert_overlay_matches_the_engine(app)
+
+
+def test_verdicts_shorten_to_fit_narrow_cells() -> None:
+    loss = Verdict("loss", 2)
+    assert [verdict_text(loss, room) for room in (9, 8, 6, 2, 0)] == [
+        "loss in 2",
+        "loss 2",
+        "loss 2",
+        "L2",
+        "L2",
+    ]
+    assert verdict_text(Verdict("draw", 5), 4) == "draw"
+    assert verdict_text(Verdict("draw", 5), 3) == "D"
+
+
+# -- hints -------------------------------------------------------------------------
+
+
+async def test_hint_marks_a_best_move_until_the_next_move(make_app, scripted) -> None:
+    app = make_app(strategy=scripted((1, 0), (1, 1), (2, 2)))
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "1", "2", "h")
+        hinted = [position for position, cell in cells(app).items() if cell.has_class("-hint")]
+        assert hinted == [(0, 2)]  # the only best move: it wins at once
+        assert app.game.status.text == "Hint: cell 3 is a best move."
+        await press(pilot, "6")  # ignore the hint: block instead
+        assert not any(cell.has_class("-hint") for cell in cells(app).values())
+        await press(pilot, "h")
+        (hinted,) = [pos for pos, cell in cells(app).items() if cell.has_class("-hint")]
+        assert hinted in app.controller.analysis().best
+
+
+async def test_hint_is_refused_off_turn_and_after_the_round(make_app, gated, scripted) -> None:
+    strategy = gated((0, 0))
+    app = make_app(strategy=strategy)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("5")
+        assert await asyncio.to_thread(strategy.started.wait, 5)
+        await pilot.press("h")
+        assert app.game.status.text == "No hint now: it is the AI's turn."
+        assert not any(cell.has_class("-hint") for cell in cells(app).values())
+        strategy.gate.set()
+        await settle(pilot)
+
+    app = make_app(strategy=scripted((1, 0), (1, 1)))
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "1", "2", "3", "h")
+        assert app.game.status.text == "The round is over: press r for a new round."
+        await press(pilot, "r", "h")
+        assert sum(cell.has_class("-hint") for cell in cells(app).values()) == 1
+
+
+async def test_hints_are_repeatable_with_a_seed(make_app) -> None:
+    async def hint_cell(seed: int) -> tuple[int, int]:
+        app = make_app(seed=seed)
+        async with app.run_test(size=SIZE) as pilot:
+            await press(pilot, "h")
+            return next(pos for pos, cell in cells(app).items() if cell.has_class("-hint"))
+
+    assert await hint_cell(11) == await hint_cell(11)
+
+
+# -- the AI info panel --------------------------------------------------------------
+
+
+async def test_info_panel_toggles_and_shows_the_last_decision(make_app, steady) -> None:
+    app = make_app(strategy=steady())
+    async with app.run_test(size=SIZE) as pilot:
+        panel = app.query_one(ReasoningPanel)
+        assert not panel.display
+        await press(pilot, "i")
+        assert panel.display
+        assert info_text(app) == "The AI has not moved yet."
+        await press(pilot, "1")
+        decision = app.controller.minimax.last_decision
+        row, col = decision.move
+        assert app.controller.board.game_board[row][col] == "O"
+        text = info_text(app)
+        assert f"cell {row * 3 + col + 1} ({row}, {col})" in text
+        assert str(decision.verdict) in text
+        assert f"{decision.positions_searched:,} positions" in text
+        assert "412 µs" in text
+        assert f"{decision.plain_nodes:,} nodes" in text
+        await press(pilot, "i")
+        assert not panel.display
+
+
+async def test_info_panel_updates_after_each_ai_move_and_new_game(make_app, steady) -> None:
+    app = make_app(strategy=steady())
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "i", "1")
+        first = info_text(app)
+        free = app.controller.board.to_string().index(".")
+        await press(pilot, str(free + 1))
+        assert info_text(app) != first
+        await press(pilot, "n")
+        await pilot.click("#start")
+        await pilot.pause()
+        assert app.controller.minimax is not None
+
+
+async def test_info_panel_for_an_ai_without_reasoning(make_app) -> None:
+    app = make_app(strategy=RandomStrategy())
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "i", "5")
+        assert info_text(app) == "This AI does not report how it chose its moves."
+
+
+def test_info_panel_wording() -> None:
+    assert format_seconds(0.000_000_4) == "0 µs"
+    assert format_seconds(0.000_412) == "412 µs"
+    assert format_seconds(0.0123) == "12.3 ms"
+    assert format_seconds(2.5) == "2.50 s"
+    memo = Decision((1, 1), Verdict("draw", 8), 0, 1e-6, 59_705, None)
+    rows = dict(describe(memo))
+    assert rows["Searched"] == "0: answered from its memo table"
+    assert rows["Played"] == "cell 5 (1, 1)"
+    assert rows["Plain minimax"] == "59,705 nodes"
+    assert rows["Looks ahead"] == "to the end"
+    shallow = Decision((0, 0), Verdict("win", 1), 7, 1e-6, 10, 2)
+    assert dict(describe(shallow))["Looks ahead"] == "2 plies"
+    assert dict(describe(shallow))["Searched"] == "7 positions"
