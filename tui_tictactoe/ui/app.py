@@ -10,8 +10,7 @@ from textual.binding import Binding, BindingType
 
 from ..controller import GameController
 from ..engine.strategies import MoveStrategy
-from .screens.game_screen import GameScreen
-from .screens.new_game_screen import GameOptions
+from .screens.game_screen import GameOptions, GameScreen
 
 
 class TicTacToeApp(App[None]):

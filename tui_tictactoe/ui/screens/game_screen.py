@@ -15,6 +15,7 @@ outlives a reset or a new game is dropped instead of landing on the new board.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import ClassVar
 
 from textual import events, on, work
@@ -32,7 +33,6 @@ from textual.worker import get_current_worker
 from ...controller import AIRequest, GameController
 from ...engine.board import Cell
 from ..widgets import GameCell, GameFooter, GameGrid, ReasoningPanel, Scoreboard, StatusLine
-from .new_game_screen import GameOptions, NewGameScreen
 
 MIN_WIDTH, MIN_HEIGHT = 50, 18
 """Below this the board cannot be drawn properly: a message asks for a larger terminal."""
@@ -46,6 +46,17 @@ CONTROLS: tuple[tuple[str, str, str], ...] = (
     ("new-game", "New game", "screen.new_game"),
     ("exit", "Exit", "app.quit"),
 )
+
+
+@dataclass(frozen=True)
+class GameOptions:
+    """What a game is set up with; the new-game dialog returns a changed copy."""
+
+    symbol: str = "X"
+    first: str = "human"
+    difficulty: str = "hard"
+    alternate: bool = False
+
 
 ControllerFactory = Callable[[GameOptions], GameController]
 
@@ -230,6 +241,9 @@ class GameScreen(Screen[None]):
         self._begin_round()
 
     def action_new_game(self) -> None:
+        # Imported on demand, like the help: start-up does not need the dialog.
+        from .new_game_screen import NewGameScreen
+
         self.app.push_screen(NewGameScreen(self.options), self._apply_options)
 
     def _apply_options(self, options: GameOptions | None) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
 from textual import on
@@ -13,6 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Footer, Label, RadioButton, RadioSet
 
 from ...engine.strategies import DIFFICULTIES
+from .game_screen import GameOptions
 
 FIRST_LABELS = {"human": "You", "ai": "AI"}
 
@@ -27,16 +27,6 @@ class OptionSet(RadioSet):
 
     def _cursor_to_pressed(self) -> None:
         self._selected = self.pressed_index if self.pressed_index >= 0 else 0
-
-
-@dataclass(frozen=True)
-class GameOptions:
-    """What a new game is set up with; the dialog's result."""
-
-    symbol: str = "X"
-    first: str = "human"
-    difficulty: str = "hard"
-    alternate: bool = False
 
 
 class NewGameScreen(ModalScreen[GameOptions | None]):
