@@ -92,6 +92,10 @@ class GameScreen(Screen[None]):
         Binding("i", "toggle_info", "Info", priority=True),
     ]
 
+    AUTO_FOCUS = ""
+    """No automatic focus: `on_mount` focuses the cursor's cell (focusing the first
+    cell on the way would restyle it twice)."""
+
     show_analysis: reactive[bool] = reactive(False, init=False)
     show_info: reactive[bool] = reactive(False, init=False)
 
@@ -137,7 +141,10 @@ class GameScreen(Screen[None]):
                     yield StatusLine(id="status")
                     with Horizontal(id="controls"):
                         for id, label, action in CONTROLS:
-                            yield Button(label, id=id, action=action, classes="control")
+                            # "-style-default" is Button's own class (see GameCell).
+                            yield Button(
+                                label, id=id, action=action, classes="control -style-default"
+                            )
                 yield ReasoningPanel(id="info")
         yield Static(id="too-small")
         yield GameFooter(show_command_palette=False, compact=True)

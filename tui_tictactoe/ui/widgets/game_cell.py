@@ -38,7 +38,9 @@ class GameCell(Button):
     verdict: reactive[MoveVerdict | None] = reactive(None)
 
     def __init__(self, row: int, col: int) -> None:
-        super().__init__("", id=self.cell_id(row, col), classes="cell")
+        # Button adds "-style-default" when it mounts, which restyles it a
+        # second time; with the class from the start the first styling is final.
+        super().__init__("", id=self.cell_id(row, col), classes="cell -style-default")
         self.row = row
         self.col = col
         # The mark appearing is feedback enough; a 0.2 s flash would also make

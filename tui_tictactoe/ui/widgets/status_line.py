@@ -14,7 +14,8 @@ class StatusLine(Static):
     """A single message at a time, coloured by its tone through a CSS class."""
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__("", id=id, markup=False)
+        # Born with the class of its first tone, so the first `say` restyles nothing.
+        super().__init__("", id=id, markup=False, classes="-turn")
         self.text = ""
         self.tone: Tone = "turn"
 
