@@ -7,7 +7,6 @@ paying the UI's start-up cost.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 
@@ -123,6 +122,8 @@ def run_analyse(text: str, to_move: str | None, as_json: bool) -> int:
         print(f"{PROG} analyse: error: {error}", file=sys.stderr)
         return 2
     if as_json:
+        import json  # only `analyse --json` needs it; the game starts without it
+
         print(json.dumps(result.to_json()))
     else:
         print(format_analysis(result))
