@@ -33,7 +33,11 @@ def _add_play_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
 
     group = parser.add_argument_group("game options")
     group.add_argument(
-        "--symbol", type=_symbol, default=default("X"), help="your symbol: X or O (default X)"
+        "--symbol",
+        type=_symbol,
+        metavar="{X,O}",
+        default=default("X"),
+        help="your symbol: X or O (default X)",
     )
     group.add_argument(
         "--first",
@@ -70,7 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     _add_play_options(parser, defaults=True)
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands = parser.add_subparsers(dest="command", metavar="[COMMAND]", title="commands")
     play = commands.add_parser("play", help="play the game (the default)")
     _add_play_options(play, defaults=False)
     analyse_parser = commands.add_parser(
@@ -87,6 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
     analyse_parser.add_argument(
         "--to-move",
         type=_symbol,
+        metavar="{X,O}",
         help="who moves next when the counts are equal (default X)",
     )
     analyse_parser.add_argument("--json", action="store_true", help="print one JSON object")
