@@ -10,11 +10,14 @@ typed slowly. For the same reason every key binding is a priority binding (see
 The AI thinks in a thread worker. Its reply comes back as a message tagged
 with the controller and round generation it was computed for, so a reply that
 outlives a reset or a new game is dropped instead of landing on the new board.
+While it thinks the screen holds back its frames (see `_hold_frames`), so the
+human's move and the AI's reply reach the terminal as one small update.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -36,6 +39,9 @@ from ..widgets import GameCell, GameFooter, GameGrid, ReasoningPanel, Scoreboard
 
 MIN_WIDTH, MIN_HEIGHT = 50, 18
 """Below this the board cannot be drawn properly: a message asks for a larger terminal."""
+
+REPLY_WAIT = 0.1
+"""Seconds the screen holds its frames for the AI's reply; a slower AI is then shown thinking."""
 
 CONTROL_ROW = 3
 """The keyboard cursor's row for the buttons under the board (rows 0-2 are the grid)."""
@@ -130,6 +136,7 @@ class GameScreen(Screen[None]):
         self.cursor: Cell = (1, 1)
         self.hint: Cell | None = None
         self.ai_error: str | None = None
+        self._frame_hold: ExitStack | None = None
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -185,6 +192,7 @@ class GameScreen(Screen[None]):
     def _after_move(self) -> None:
         self._show_all()
         if self.controller.is_ai_turn:
+            self._hold_frames()
             self._think(self.controller, self.controller.ai_request())
 
     # -- the AI -------------------------------------------------------------
@@ -221,15 +229,72 @@ class GameScreen(Screen[None]):
         if self.show_info:
             self._show_info()
         self._show_all()
+        self._release_frames_when_refreshed()
 
     @on(AIFailed)
     def _ai_failed(self, reply: AIFailed) -> None:
         if self._is_current(reply):
             self.ai_error = reply.error
             self._show_status()
+            self._release_frames_when_refreshed()
 
     def _cancel_ai(self) -> None:
         self.workers.cancel_group(self, "ai")
+        self._release_frames()
+
+    # -- one frame for the move and the reply ---------------------------------
+
+    def _hold_frames(self) -> None:
+        """Hold back painting until the AI's reply is on the widgets.
+
+        The reply comes back from the thread a few milliseconds after the move,
+        but the screen paints as soon as the UI is idle, so the human's mark
+        went out alone (and the paint delayed the reply further). Textual's
+        frame limiter then held the AI's mark back for a frame period or two:
+        17-33 ms later, in a second update. Held, both marks go out in one
+        small partial update. Only painting waits: keys and widget state are
+        handled as usual. An AI still thinking after `REPLY_WAIT` is let
+        through, to show "AI is thinking…".
+        """
+        if self._frame_hold is None:
+            hold = ExitStack()
+            hold.enter_context(self.app.batch_update())
+            hold.callback(self.set_timer(REPLY_WAIT, self._release_frames).stop)
+            self._frame_hold = hold
+
+    def _release_frames(self) -> None:
+        hold, self._frame_hold = self._frame_hold, None
+        if hold is not None:
+            hold.close()
+            # Paint now, even if every repaint request reached the screen while held.
+            self.check_idle()
+
+    def _release_frames_when_refreshed(self) -> None:
+        """Release the hold once the widgets' repaints have reached the screen.
+
+        A widget asks the screen for a repaint only when its message queue has
+        drained (in its idle step), not when it is changed: released straight
+        from `_ai_moved`, the screen would paint the human's mark and leave the
+        AI's to the next frame. So, like Pilot waiting for a screen to settle,
+        queue a callback on every widget and release when the last has run:
+        each widget goes on to its idle step in the same turn of the event
+        loop, before the screen's next turn.
+        """
+        hold = self._frame_hold
+        if hold is None:
+            return
+        waiting = 0
+
+        def settled() -> None:
+            nonlocal waiting
+            waiting -= 1
+            if waiting == 0 and self._frame_hold is hold:
+                self._release_frames()
+
+        # call_later is False for a widget that is closing: do not wait for it.
+        waiting = sum(widget.call_later(settled) for widget in self.walk_children(Widget))
+        if not waiting:
+            self._release_frames()
 
     # -- rounds and games ---------------------------------------------------
 

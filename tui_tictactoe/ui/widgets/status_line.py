@@ -21,6 +21,7 @@ class StatusLine(Static):
 
     def say(self, text: str, tone: Tone = "turn") -> None:
         self.text, self.tone = text, tone
-        self.update(text)
-        for name in TONES:
-            self.set_class(name == tone, f"-{name}")
+        # Its size is fixed by CSS: no relayout of the screen, only this line repaints.
+        self.update(text, layout=False)
+        # One restyle for the whole swap (set_class would restyle twice).
+        self.update_classes({f"-{name}": name == tone for name in TONES})
