@@ -236,7 +236,7 @@ async def test_occupied_cell_changes_nothing_and_says_why(make_app, scripted) ->
         assert await pilot.click("#cell-1-1")
         await settle(pilot)
         assert board(app) == before
-        assert status(app) == "Cell (1, 1) is already taken by X."
+        assert status(app) == "Cell 5 is already taken by X."
         assert app.game.status.has_class("-refused")
         assert not app._notifications  # one status line, no pile of toasts
 

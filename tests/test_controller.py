@@ -159,7 +159,9 @@ def test_invalid_human_move_is_refused_and_the_turn_stays() -> None:
     controller.play_ai_move(*controller.find_best_ai_move())
     taken = controller.board.moves[-1]
     before = state(controller)
-    for row, col, reason in [(*taken, "already taken"), (3, 0, "off the board")]:
+    number = taken[0] * 3 + taken[1] + 1  # the key that plays the cell
+    refusals = [(*taken, f"Cell {number} is already taken by O."), (3, 0, "off the board")]
+    for row, col, reason in refusals:
         ok, message = controller.play_human_move(row, col)
         assert not ok and reason in message
         assert state(controller) == before

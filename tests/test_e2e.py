@@ -238,7 +238,7 @@ def test_full_round_with_digit_keys(terminal: Callable[..., Terminal]) -> None:
             # Press a cell the AI has just taken: refused, and nothing changes.
             taken = next(c for c, mark in board.items() if mark == "O")
             term.send(str(taken[0] * 3 + taken[1] + 1))
-            term.wait_for_text(f"Cell {taken} is already taken by O.")
+            term.wait_for_text(f"Cell {taken[0] * 3 + taken[1] + 1} is already taken by O.")
             assert term.board() == board
             refused_once = True
     assert refused_once

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from .engine.analysis import Analysis, analyse
-from .engine.board import Cell, GameBoard, Outcome, Symbol, other
+from .engine.board import EMPTY, Cell, GameBoard, Outcome, Symbol, other
 from .engine.players import AIPlayer, HumanPlayer, Player
 from .engine.strategies import DIFFICULTIES, MinimaxStrategy, MoveStrategy, strategy_for
 
@@ -122,7 +122,20 @@ class GameController:
             return False, "The round is over: start a new round to play again."
         if self.current_player is not self.human:
             return False, "Not your turn: the AI is thinking."
+        taken = self._mark_at(row, col)
+        if taken is not None:
+            # Players name cells by their key (1 top-left .. 9 bottom-right), not (row, col).
+            number = row * self.board.geometry.size + col + 1
+            return False, f"Cell {number} is already taken by {taken}."
         return self._play(self.human, row, col)
+
+    def _mark_at(self, row: int, col: int) -> str | None:
+        """The mark on an existing, occupied cell; None for an empty or invalid cell."""
+        valid = all(isinstance(v, int) and not isinstance(v, bool) for v in (row, col))
+        if not valid or not self.board.geometry.contains(row, col):
+            return None
+        mark = self.board.game_board[row][col]
+        return None if mark == EMPTY else mark
 
     def ai_request(self) -> AIRequest:
         """A snapshot for computing the AI's move elsewhere (a worker thread)."""
