@@ -17,6 +17,14 @@ HELP_PATH = Path(__file__).parent.parent / "help.md"
 class HelpScreen(Screen[None]):
     """The help text, scrollable; Escape or ? goes back to the game."""
 
+    # Parsed when the help first opens, not at start-up (see NewGameScreen).
+    SCOPED_CSS = False
+    DEFAULT_CSS = """
+    #help {
+        padding: 0 2;
+    }
+    """
+
     # `?` toggles the help from the app's bindings.
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "app.pop_screen", "Back to the game")

@@ -32,6 +32,65 @@ class OptionSet(RadioSet):
 class NewGameScreen(ModalScreen[GameOptions | None]):
     """Pick the options of a new game; Start returns them, Escape or Cancel returns None."""
 
+    # Here rather than in tictactoe.tcss: parsed when the dialog first opens, not
+    # at start-up. Every rule names #dialog (or the screen), so none is outranked
+    # by a widget's own CSS.
+    SCOPED_CSS = False
+    DEFAULT_CSS = """
+    NewGameScreen {
+        align: center middle;
+    }
+
+    #dialog {
+        width: 56;
+        height: auto;
+        max-height: 100%;
+        border: round $primary;
+        border-title-color: $text-primary;
+        border-title-style: bold;
+        background: $surface;
+        padding: 0 1;
+    }
+
+    #dialog .option {
+        height: auto;
+    }
+
+    #dialog .option-label {
+        width: 12;
+        padding: 1 0;
+    }
+
+    #dialog RadioSet {
+        layout: horizontal;
+        width: 1fr;
+    }
+
+    #dialog RadioButton {
+        width: auto;
+        margin-right: 3;
+    }
+
+    /* Only the focused set shows its cursor: a highlight elsewhere reads as a choice. */
+    #dialog RadioSet:blur > RadioButton.-selected > .toggle--label {
+        background: transparent;
+    }
+
+    #dialog Checkbox {
+        width: 1fr;
+    }
+
+    #dialog-buttons {
+        height: auto;
+        align-horizontal: right;
+    }
+
+    #dialog-buttons Button {
+        min-width: 10;
+        margin-left: 1;
+    }
+    """
+
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, options: GameOptions) -> None:
