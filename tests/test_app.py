@@ -75,6 +75,21 @@ async def test_start_shows_empty_board_your_turn_and_zero_score(make_app) -> Non
         assert app.focused is cell(app, 1, 1)
 
 
+async def test_first_appearance_keeps_the_styles_from_mounting(make_app) -> None:
+    """The game screen skips Textual's restyle when it first appears: it must change nothing."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        nodes = list(app.game.walk_children(with_self=True))
+
+        def styles() -> list[dict]:
+            return [dict(node.styles.base.get_rules()) for node in nodes]
+
+        mounted = styles()
+        app.stylesheet.update_nodes(nodes, animate=False)
+        assert styles() == mounted
+
+
 async def test_ai_that_starts_moves_at_once(make_app) -> None:
     app = make_app(first="ai", symbol="O")
     async with app.run_test(size=SIZE) as pilot:

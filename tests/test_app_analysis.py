@@ -182,10 +182,11 @@ async def test_hints_are_repeatable_with_a_seed(make_app) -> None:
 async def test_info_panel_toggles_and_shows_the_last_decision(make_app, steady) -> None:
     app = make_app(strategy=steady())
     async with app.run_test(size=SIZE) as pilot:
-        panel = app.query_one(ReasoningPanel)
-        assert not panel.display
+        # Mounted on the first toggle: start-up does not pay for a hidden panel.
+        assert not app.game.query(ReasoningPanel)
         await press(pilot, "i")
-        assert panel.display
+        panel = app.query_one(ReasoningPanel)
+        assert panel.display and panel.parent is app.query_one("#main")
         assert info_text(app) == "The AI has not moved yet."
         await press(pilot, "1")
         decision = app.controller.minimax.last_decision
@@ -199,6 +200,9 @@ async def test_info_panel_toggles_and_shows_the_last_decision(make_app, steady) 
         assert f"{decision.plain_nodes:,} nodes" in text
         await press(pilot, "i")
         assert not panel.display
+        await press(pilot, "i")  # shown again: the same panel, still up to date
+        assert panel.display and app.query_one(ReasoningPanel) is panel
+        assert f"cell {row * 3 + col + 1} ({row}, {col})" in info_text(app)
 
 
 async def test_info_panel_updates_after_each_ai_move_and_new_game(make_app, steady) -> None:

@@ -16,6 +16,7 @@ human's move and the AI's reply reach the terminal as one small update.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -137,23 +138,24 @@ class GameScreen(Screen[None]):
         self.hint: Cell | None = None
         self.ai_error: str | None = None
         self._frame_hold: ExitStack | None = None
+        self._resumed = False
+        # Mounted when first needed: start-up does not pay for them.
+        self._info: ReasoningPanel | None = None
+        self._too_small: Static | None = None
 
     def compose(self) -> ComposeResult:
         yield Header()
         with Vertical(id="game"):
             yield Scoreboard(id="scoreboard")
-            with Horizontal(id="main"):
-                with Vertical(id="play"):
-                    yield GameGrid(id="grid")
-                    yield StatusLine(id="status")
-                    with Horizontal(id="controls"):
-                        for id, label, action in CONTROLS:
-                            # "-style-default" is Button's own class (see GameCell).
-                            yield Button(
-                                label, id=id, action=action, classes="control -style-default"
-                            )
-                yield ReasoningPanel(id="info")
-        yield Static(id="too-small")
+            # The AI info panel (#info) is mounted in #main, beside #play, when first
+            # shown, and the too-small message (#too-small) on the screen when needed.
+            with Horizontal(id="main"), Vertical(id="play"):
+                yield GameGrid(id="grid")
+                yield StatusLine(id="status")
+                with Horizontal(id="controls"):
+                    for id, label, action in CONTROLS:
+                        # "-style-default" is Button's own class (see GameCell).
+                        yield Button(label, id=id, action=action, classes="control -style-default")
         yield GameFooter(show_command_palette=False, compact=True)
 
     @property
@@ -393,7 +395,12 @@ class GameScreen(Screen[None]):
         self.show_info = not self.show_info
 
     def watch_show_info(self, show: bool) -> None:
-        self.query_one(ReasoningPanel).set_class(show, "-visible")
+        if self._info is None:
+            if not show:
+                return
+            self._info = ReasoningPanel(id="info")
+            self.query_one("#main").mount(self._info)
+        self._info.set_class(show, "-visible")
         if show:
             self._show_info()
 
@@ -437,8 +444,10 @@ class GameScreen(Screen[None]):
 
     def _show_info(self) -> None:
         """Read the AI's last decision here, on the UI thread, after its move was applied."""
+        if self._info is None:
+            return  # filled in when it is first shown
         minimax = self.controller.minimax
-        self.query_one(ReasoningPanel).show(
+        self._info.show(
             minimax.last_decision if minimax is not None else None, explains=minimax is not None
         )
 
@@ -447,13 +456,35 @@ class GameScreen(Screen[None]):
     def on_resize(self, event: events.Resize) -> None:
         self._check_size(event.size)
 
+    @on(events.ScreenResume)
+    def _keep_styles_on_first_resume(self, event: events.ScreenResume) -> None:
+        """Skip Textual's restyle of the whole screen when it first appears (~10 ms).
+
+        Textual restyles a resumed screen because the CSS may have changed while
+        it was covered. The first resume comes right after the widgets were
+        mounted, each styled as it was registered and again on every change of
+        class or focus since, so it would recompute the same styles for all of
+        them in the middle of the first frame. Later resumes (after the help or
+        the new-game dialog) still restyle. Runs before `Screen._on_screen_resume`,
+        which reads the flag.
+        """
+        if not self._resumed:
+            self._resumed = True
+            event.refresh_styles = False
+            # `TicTacToeApp.run` held back garbage collection for the start-up:
+            # the first frame is painted by the end of this event.
+            self.call_later(gc.enable)
+
     def on_screen_resume(self) -> None:
         self._check_size(self.app.size)
 
     def _check_size(self, size: Size) -> None:
         too_small = size.width < MIN_WIDTH or size.height < MIN_HEIGHT
         if too_small:
-            self.query_one("#too-small", Static).update(
+            if self._too_small is None:
+                self._too_small = Static(id="too-small")
+                self.mount(self._too_small)
+            self._too_small.update(
                 f"Please enlarge the terminal to play: it needs at least {MIN_WIDTH} columns"
                 f" and {MIN_HEIGHT} rows (it has {size.width} and {size.height})."
             )
