@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
+from pilot_steps import SIZE, press, settle
 from textual import events
-from textual.pilot import Pilot
 from textual.widgets import Button, Markdown, Static
 
 from tui_tictactoe.engine.strategies import RandomStrategy
@@ -14,8 +14,6 @@ from tui_tictactoe.ui.screens.game_screen import MIN_HEIGHT, MIN_WIDTH, GameScre
 from tui_tictactoe.ui.screens.help_screen import HelpScreen
 from tui_tictactoe.ui.screens.new_game_screen import NewGameScreen
 from tui_tictactoe.ui.widgets import GameCell, GameGrid, Scoreboard
-
-SIZE = (80, 24)
 
 
 def board(app: TicTacToeApp) -> str:
@@ -38,19 +36,6 @@ def status(app: TicTacToeApp) -> str:
 
 def cell(app: TicTacToeApp, row: int, col: int) -> GameCell:
     return app.query_one(f"#cell-{row}-{col}", GameCell)
-
-
-async def settle(pilot: Pilot) -> None:
-    """Let the AI worker finish and its reply be applied."""
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-
-
-async def press(pilot: Pilot, *keys: str) -> None:
-    """Press keys one at a time, letting the AI answer after each."""
-    for key in keys:
-        await pilot.press(key)
-        await settle(pilot)
 
 
 async def until_thinking(strategy) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from textual.pilot import Pilot
+from pilot_steps import SIZE, press, settle
 
 from tui_tictactoe.engine.solver import Verdict
 from tui_tictactoe.engine.strategies import Decision, RandomStrategy
@@ -12,20 +12,6 @@ from tui_tictactoe.ui.app import TicTacToeApp
 from tui_tictactoe.ui.widgets import GameCell, ReasoningPanel
 from tui_tictactoe.ui.widgets.game_cell import verdict_text
 from tui_tictactoe.ui.widgets.reasoning_panel import describe, format_seconds
-
-SIZE = (80, 24)
-
-
-async def settle(pilot: Pilot) -> None:
-    """Let the AI worker finish and its reply be applied."""
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-
-
-async def press(pilot: Pilot, *keys: str) -> None:
-    for key in keys:
-        await pilot.press(key)
-        await settle(pilot)
 
 
 def cells(app: TicTacToeApp) -> dict[tuple[int, int], GameCell]:
