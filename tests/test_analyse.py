@@ -1,10 +1,9 @@
 """`tui-tictactoe analyse`: every verdict checked against an independent brute-force solver.
 
-The reference below knows nothing of the engine: it recurses over a 9-character
-string, plays every continuation to the end and reports, for the side making a
-move, how the game ends under best play and how many moves are left in it
-(this one included). Best play means: win as fast as possible, else draw, else
-lose as slowly as possible.
+The reference (`tests/reference.py`) knows nothing of the engine: it recurses
+over a 9-character string, plays every continuation to the end and reports, for
+the side making a move, how the game ends under best play and how many moves
+are left in it (this one included).
 
 The exhaustive checks run in-process through `cli.main([...])` (the same code
 path as the console script, minus the interpreter start); `test_cli.py` covers
@@ -15,84 +14,21 @@ from __future__ import annotations
 
 import itertools
 import json
-from functools import cache
 
 import pytest
+from reference import (
+    EMPTY_BOARD,
+    has_line,
+    move_value,
+    position_value,
+    rank,
+    reachable,
+    status,
+)
 
 from tui_tictactoe.cli import main
 from tui_tictactoe.engine.analysis import InvalidPosition, analyse
 from tui_tictactoe.engine.board import GameBoard
-
-LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
-EMPTY_BOARD = "." * 9
-
-
-def other(symbol: str) -> str:
-    return "O" if symbol == "X" else "X"
-
-
-def has_line(board: str, symbol: str) -> bool:
-    return any(all(board[i] == symbol for i in line) for line in LINES)
-
-
-def status(board: str) -> str:
-    if has_line(board, "X"):
-        return "X_wins"
-    if has_line(board, "O"):
-        return "O_wins"
-    return "draw" if "." not in board else "in_progress"
-
-
-def play(board: str, cell: int, symbol: str) -> str:
-    return board[:cell] + symbol + board[cell + 1 :]
-
-
-@cache
-def move_result(board: str, cell: int, mover: str) -> tuple[str, int]:
-    """(outcome for `mover`, moves left including this one) after `mover` plays `cell`."""
-    after = play(board, cell, mover)
-    if has_line(after, mover):
-        return "win", 1
-    if "." not in after:
-        return "draw", 1
-    reply_outcome, reply_plies = best_result(after, other(mover))
-    flipped = {"win": "loss", "loss": "win", "draw": "draw"}[reply_outcome]
-    return flipped, reply_plies + 1
-
-
-def rank(result: tuple[str, int]) -> tuple[int, int]:
-    """Bigger is better: fast wins, then draws, then slow losses."""
-    outcome, plies = result
-    if outcome == "win":
-        return 2, -plies
-    if outcome == "draw":
-        return 1, 0
-    return 0, plies
-
-
-@cache
-def best_result(board: str, mover: str) -> tuple[str, int]:
-    results = [move_result(board, cell, mover) for cell, c in enumerate(board) if c == "."]
-    return max(results, key=rank)
-
-
-def reachable(first: str) -> dict[str, str]:
-    """Every position of a game where `first` moves first, mapped to the side to move next."""
-    seen: dict[str, str] = {}
-
-    def visit(board: str, mover: str) -> None:
-        if board in seen:
-            return
-        seen[board] = mover
-        if status(board) != "in_progress":
-            return
-        for cell, c in enumerate(board):
-            if c == ".":
-                visit(play(board, cell, mover), other(mover))
-
-    visit(EMPTY_BOARD, first)
-    return seen
-
 
 X_FIRST = reachable("X")
 O_FIRST = reachable("O")
@@ -103,9 +39,7 @@ def expected_json(board: str, mover: str) -> dict[str, object]:
     moves: list[dict[str, object]] = []
     best: list[list[int]] = []
     if state == "in_progress":
-        results = {
-            cell: move_result(board, cell, mover) for cell, c in enumerate(board) if c == "."
-        }
+        results = {cell: move_value(board, cell, mover) for cell, c in enumerate(board) if c == "."}
         top = max(rank(result) for result in results.values())
         for cell, (outcome, plies) in results.items():
             moves.append({"row": cell // 3, "col": cell % 3, "outcome": outcome, "plies": plies})
@@ -127,14 +61,14 @@ def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, object
 
 def test_reference_solver_knows_the_classic_facts() -> None:
     assert len(X_FIRST) == 5478  # the well-known count of reachable positions
-    assert best_result(EMPTY_BOARD, "X") == ("draw", 9)
+    assert position_value(EMPTY_BOARD, "X") == ("draw", 9)
     # Every opening move draws with best play.
-    assert {move_result(EMPTY_BOARD, cell, "X") for cell in range(9)} == {("draw", 9)}
+    assert {move_value(EMPTY_BOARD, cell, "X") for cell in range(9)} == {("draw", 9)}
     # X to move can win at once in the top row; O threatens nothing.
-    assert move_result("XX.OO....", 2, "X") == ("win", 1)
+    assert move_value("XX.OO....", 2, "X") == ("win", 1)
     # X.O/.X./..O with X to move: anything but blocking at 6 (row 1, col 2) loses.
-    assert move_result("X.O.X...O", 5, "X") == ("draw", 5)
-    assert move_result("X.O.X...O", 1, "X") == ("loss", 2)
+    assert move_value("X.O.X...O", 5, "X") == ("draw", 5)
+    assert move_value("X.O.X...O", 1, "X") == ("loss", 2)
 
 
 # -- exhaustive agreement --------------------------------------------------------

@@ -1,8 +1,7 @@
 """Every reachable position and every game: the perfect AI checked against a brute-force solver.
 
-The reference solver here is deliberately naive and shares nothing with the engine: boards are
-9-character strings, the lines are written out by hand, and a position's value is found by trying
-every move to the end of the game. Its only trick is a cache, which changes no answer.
+The reference solver (`tests/reference.py`) is deliberately naive and shares nothing with the
+engine.
 """
 
 from __future__ import annotations
@@ -10,10 +9,21 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Iterator
-from functools import cache
-from typing import Literal
 
 import pytest
+from reference import (
+    EMPTY_BOARD,
+    best_moves,
+    empties,
+    has_line,
+    is_terminal,
+    move_value,
+    opponent,
+    play,
+    position_value,
+    rank,
+    reachable,
+)
 
 from tui_tictactoe.engine import (
     AIPlayer,
@@ -26,93 +36,16 @@ from tui_tictactoe.engine import (
     strategy_for,
 )
 
-Result = Literal["win", "draw", "loss"]
-Value = tuple[Result, int]  # outcome for the side that moves, and plies until the game ends
 
-EMPTY_BOARD = "........."
-LINES = (
-    (0, 1, 2),
-    (3, 4, 5),
-    (6, 7, 8),
-    (0, 3, 6),
-    (1, 4, 7),
-    (2, 5, 8),
-    (0, 4, 8),
-    (2, 4, 6),
-)
-FLIP: dict[Result, Result] = {"win": "loss", "loss": "win", "draw": "draw"}
+def to_move(first: str) -> dict[str, str | None]:
+    """Every reachable position, mapped to the side to move (None: the game is over)."""
+    return {
+        board: None if is_terminal(board) else mover for board, mover in reachable(first).items()
+    }
 
 
-def opponent(symbol: str) -> str:
-    return "O" if symbol == "X" else "X"
-
-
-def has_line(board: str, symbol: str) -> bool:
-    return any(board[a] == board[b] == board[c] == symbol for a, b, c in LINES)
-
-
-def is_terminal(board: str) -> bool:
-    return has_line(board, "X") or has_line(board, "O") or "." not in board
-
-
-def play(board: str, index: int, symbol: str) -> str:
-    return board[:index] + symbol + board[index + 1 :]
-
-
-def empties(board: str) -> list[int]:
-    return [i for i, char in enumerate(board) if char == "."]
-
-
-@cache
-def move_value(board: str, index: int, mover: str) -> Value:
-    """What playing `index` is worth to `mover` when both sides then play perfectly."""
-    after = play(board, index, mover)
-    if has_line(after, mover):
-        return "win", 1
-    if "." not in after:
-        return "draw", 1
-    result, plies = position_value(after, opponent(mover))
-    return FLIP[result], plies + 1
-
-
-def rank(value: Value) -> tuple[int, int]:
-    """Order of preference: fast win > slow win > draw > slow loss > fast loss."""
-    result, plies = value
-    if result == "win":
-        return 2, -plies
-    if result == "draw":
-        return 1, 0
-    return 0, plies
-
-
-@cache
-def position_value(board: str, mover: str) -> Value:
-    return max((move_value(board, i, mover) for i in empties(board)), key=rank)
-
-
-def best_moves(board: str, mover: str) -> set[int]:
-    best = rank(position_value(board, mover))
-    return {i for i in empties(board) if rank(move_value(board, i, mover)) == best}
-
-
-def reachable(first: str) -> dict[str, str | None]:
-    """Every position of games that start with `first`, mapped to the side to move (None: over)."""
-    seen: dict[str, str | None] = {}
-    frontier = [(EMPTY_BOARD, first)]
-    while frontier:
-        board, mover = frontier.pop()
-        if board in seen:
-            continue
-        if is_terminal(board):
-            seen[board] = None
-            continue
-        seen[board] = mover
-        frontier.extend((play(board, i, mover), opponent(mover)) for i in empties(board))
-    return seen
-
-
-X_FIRST = reachable("X")
-O_FIRST = reachable("O")
+X_FIRST = to_move("X")
+O_FIRST = to_move("O")
 
 
 def swap_colours(board: str) -> str:
