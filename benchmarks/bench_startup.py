@@ -51,7 +51,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -109,10 +109,8 @@ class Session:
     def text(self) -> str:
         return "\n".join(self.screen.display)
 
-    def wait_for(self, condition: Callable[[str], bool], what: str) -> float:
-        """Time at which the chunk that made `condition` true was read."""
-        if self.last_read is not None and condition(self.text()):
-            return self.last_read  # an earlier chunk already did it
+    def chunks(self) -> Iterator[tuple[bytes, float]]:
+        """Output as it is read, with the time each chunk arrived, until EOF or TIMEOUT."""
         deadline = time.perf_counter() + TIMEOUT
         while time.perf_counter() < deadline:
             try:
@@ -120,8 +118,15 @@ class Session:
             except pexpect.TIMEOUT:
                 continue
             except pexpect.EOF:
-                break
-            self.last_read = time.perf_counter()
+                return
+            yield data, time.perf_counter()
+
+    def wait_for(self, condition: Callable[[str], bool], what: str) -> float:
+        """Time at which the chunk that made `condition` true was read."""
+        if self.last_read is not None and condition(self.text()):
+            return self.last_read  # an earlier chunk already did it
+        for data, arrived in self.chunks():
+            self.last_read = arrived
             self.stream.feed(data)
             if condition(self.text()):
                 return self.last_read
@@ -136,15 +141,7 @@ class Session:
         """
         wanted = marker.encode()
         raw = b""
-        deadline = time.perf_counter() + TIMEOUT
-        while time.perf_counter() < deadline:
-            try:
-                data = self.child.read_nonblocking(65536, timeout=0.5)
-            except pexpect.TIMEOUT:
-                continue
-            except pexpect.EOF:
-                break
-            arrived = time.perf_counter()
+        for data, arrived in self.chunks():
             raw += data
             if wanted in raw[-len(data) - len(wanted) :]:
                 self.last_read = arrived
