@@ -75,6 +75,37 @@ async def test_first_appearance_keeps_the_styles_from_mounting(make_app) -> None
         assert styles() == mounted
 
 
+async def test_buttons_keep_their_look_without_buttons_css(make_app) -> None:
+    """Cells and command buttons are styled by the game's CSS alone, on every screen.
+
+    Button's own CSS is never parsed (it was the largest start-up cost), and the
+    buttons look the same after the dialog and the help have been open.
+    """
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        buttons = list(app.query(Button))
+        assert len(buttons) == 12
+
+        def looks() -> list[tuple]:
+            return [
+                (b.styles.border, b.styles.background, b.styles.color, b.styles.text_style)
+                for b in buttons
+            ]
+
+        before = looks()
+        await pilot.press("n")
+        assert isinstance(app.screen, NewGameScreen)
+        assert len(app.screen.query(Button)) == 2
+        await pilot.press("escape", "question_mark", "question_mark")
+        await settle(pilot)
+        assert isinstance(app.screen, GameScreen)
+        assert looks() == before
+        loaded = [location[1] for location in app.stylesheet.source]
+        assert "Button.DEFAULT_CSS" not in loaded
+        assert "ActionButton.DEFAULT_CSS" in loaded
+
+
 async def test_ai_that_starts_moves_at_once(make_app) -> None:
     app = make_app(first="ai", symbol="O")
     async with app.run_test(size=SIZE) as pilot:

@@ -36,7 +36,15 @@ from textual.worker import get_current_worker
 
 from ...controller import AIRequest, GameController
 from ...engine.board import Cell
-from ..widgets import GameCell, GameFooter, GameGrid, ReasoningPanel, Scoreboard, StatusLine
+from ..widgets import (
+    ActionButton,
+    GameCell,
+    GameFooter,
+    GameGrid,
+    ReasoningPanel,
+    Scoreboard,
+    StatusLine,
+)
 
 MIN_WIDTH, MIN_HEIGHT = 50, 18
 """Below this the board cannot be drawn properly: a message asks for a larger terminal."""
@@ -155,7 +163,9 @@ class GameScreen(Screen[None]):
                 with Horizontal(id="controls"):
                     for id, label, action in CONTROLS:
                         # "-style-default" is Button's own class (see GameCell).
-                        yield Button(label, id=id, action=action, classes="control -style-default")
+                        yield ActionButton(
+                            label, id=id, action=action, classes="control -style-default"
+                        )
         yield GameFooter(show_command_palette=False, compact=True)
 
     @property

@@ -12,6 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Footer, Label, RadioButton, RadioSet
 
 from ...engine.strategies import DIFFICULTIES
+from ..widgets import ActionButton
 from .game_screen import GameOptions
 
 FIRST_LABELS = {"human": "You", "ai": "AI"}
@@ -85,7 +86,7 @@ class NewGameScreen(ModalScreen[GameOptions | None]):
         align-horizontal: right;
     }
 
-    #dialog-buttons Button {
+    #dialog-buttons ActionButton {
         min-width: 10;
         margin-left: 1;
     }
@@ -118,8 +119,8 @@ class NewGameScreen(ModalScreen[GameOptions | None]):
                         yield RadioButton(level, value=options.difficulty == level, name=level)
             yield Checkbox("Alternate who starts each round", options.alternate, id="alternate")
             with Horizontal(id="dialog-buttons"):
-                yield Button("Start", variant="primary", id="start")
-                yield Button("Cancel", id="cancel")
+                yield ActionButton("Start", variant="primary", id="start")
+                yield ActionButton("Cancel", id="cancel")
         yield Footer(show_command_palette=False, compact=True)
 
     def chosen(self) -> GameOptions:

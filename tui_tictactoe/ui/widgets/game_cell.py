@@ -9,6 +9,7 @@ from textual.widgets import Button
 from ...engine.analysis import MoveVerdict
 from ...engine.board import EMPTY
 from ...engine.solver import Verdict
+from .action_button import matched_as_button
 
 OUTCOMES = ("win", "draw", "loss")
 
@@ -27,11 +28,13 @@ def verdict_text(verdict: Verdict, room: int) -> str:
     return next((text for text in candidates if len(text) <= room), candidates[-1])
 
 
-class GameCell(Button):
+@matched_as_button
+class GameCell(Button, inherit_css=False):
     """A button that knows its row and column; its label is exactly `X`, `O` or nothing.
 
     Everything else a cell shows (the winning line, the analysis verdict, a hint)
     is a CSS class or the border subtitle, so the label always reads as the board.
+    Styled wholly by tictactoe.tcss, without Button's CSS (see `ActionButton`).
     """
 
     symbol: reactive[str] = reactive(EMPTY)
