@@ -517,7 +517,7 @@ async def test_too_small_shows_a_message_and_recovers(make_app) -> None:
         screen = app.game
         message = screen.query_one("#too-small", Static)
         assert screen.has_class("-too-small")
-        assert message.display and not screen.query_one("#game").display
+        assert message.display and not screen.query_one("#play").display
         assert "enlarge the terminal" in str(message.content)
         await pilot.resize_terminal(60, MIN_HEIGHT - 1)
         await pilot.pause()
@@ -525,7 +525,7 @@ async def test_too_small_shows_a_message_and_recovers(make_app) -> None:
         await pilot.resize_terminal(60, 20)
         await pilot.pause()
         assert not screen.has_class("-too-small")
-        assert not message.display and screen.query_one("#game").display
+        assert not message.display and screen.query_one("#play").display
         assert app.focused is cell(app, 0, 2)
         await press(pilot, "left", "enter")  # still playable where it left off
         assert board(app)[1] == "X"

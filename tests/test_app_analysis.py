@@ -172,7 +172,8 @@ async def test_info_panel_toggles_and_shows_the_last_decision(make_app, steady) 
         assert not app.game.query(ReasoningPanel)
         await press(pilot, "i")
         panel = app.query_one(ReasoningPanel)
-        assert panel.display and panel.parent is app.query_one("#main")
+        await pilot.pause()
+        assert panel.display and panel.region.x >= app.query_one("#play").region.right
         assert info_text(app) == "The AI has not moved yet."
         await press(pilot, "1")
         decision = app.controller.minimax.last_decision

@@ -153,19 +153,20 @@ class GameScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        with Vertical(id="game"):
+        # One container between the screen and the game's widgets: each level of
+        # nesting costs a whole-area render in the first frame. The screen lays out
+        # horizontally: the AI info panel (#info) is mounted beside #play when first
+        # shown, and the too-small message (#too-small) when needed.
+        with Vertical(id="play"):
             yield Scoreboard(id="scoreboard")
-            # The AI info panel (#info) is mounted in #main, beside #play, when first
-            # shown, and the too-small message (#too-small) on the screen when needed.
-            with Horizontal(id="main"), Vertical(id="play"):
-                yield GameGrid(id="grid")
-                yield StatusLine(id="status")
-                with Horizontal(id="controls"):
-                    for id, label, action in CONTROLS:
-                        # "-style-default" is Button's own class (see GameCell).
-                        yield ActionButton(
-                            label, id=id, action=action, classes="control -style-default"
-                        )
+            yield GameGrid(id="grid")
+            yield StatusLine(id="status")
+            with Horizontal(id="controls"):
+                for id, label, action in CONTROLS:
+                    # "-style-default" is Button's own class (see GameCell).
+                    yield ActionButton(
+                        label, id=id, action=action, classes="control -style-default"
+                    )
         yield GameFooter(show_command_palette=False, compact=True)
 
     @property
@@ -409,7 +410,7 @@ class GameScreen(Screen[None]):
             if not show:
                 return
             self._info = ReasoningPanel(id="info")
-            self.query_one("#main").mount(self._info)
+            self.mount(self._info)
         self._info.set_class(show, "-visible")
         if show:
             self._show_info()
