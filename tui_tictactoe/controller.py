@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from .engine.analysis import Analysis, analyse
 from .engine.board import EMPTY, Cell, GameBoard, Outcome, Symbol, other
@@ -29,8 +29,7 @@ class Score:
     draws: int = 0
 
 
-@dataclass(frozen=True)
-class AIRequest:
+class AIRequest(NamedTuple):
     """What the AI thread needs: its own copy of the board and the round it belongs to."""
 
     generation: int

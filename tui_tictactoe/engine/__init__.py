@@ -1,4 +1,10 @@
-"""The game itself: board, rules, players and search. Pure Python: no UI, no I/O."""
+"""The game itself: board, rules, players and search. Pure Python: no UI, no I/O.
+
+Small immutable records (`Outcome`, `Verdict`, `Decision`, `MoveVerdict`,
+`Analysis`) are `NamedTuple`s rather than frozen dataclasses: a dataclass
+compiles its generated methods when its module is imported (~3.5M
+instructions each), a cost the app's start-up would pay before its first frame.
+"""
 
 from .analysis import Analysis, InvalidPosition, MoveVerdict, analyse, side_to_move, status_of
 from .board import EMPTY, SYMBOLS, Cell, GameBoard, Outcome, Symbol, other

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from .board import SYMBOLS, Cell, GameBoard, Symbol, other
 from .solver import Solver, Verdict, shared_solver
@@ -15,15 +14,13 @@ class InvalidPosition(ValueError):
     """A board that no game of alternating moves could have produced."""
 
 
-@dataclass(frozen=True)
-class MoveVerdict:
+class MoveVerdict(NamedTuple):
     cell: Cell
     verdict: Verdict
     best: bool
 
 
-@dataclass(frozen=True)
-class Analysis:
+class Analysis(NamedTuple):
     board: str  # reading order, `.` for empty
     to_move: Symbol
     status: Status

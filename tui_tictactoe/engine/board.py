@@ -7,8 +7,7 @@ the compact key the search needs is derived from it on demand.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from .geometry import STANDARD, Geometry
 
@@ -27,8 +26,7 @@ def other(symbol: str) -> Symbol:
     raise ValueError(f"unknown symbol {symbol!r}: use X or O")
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(NamedTuple):
     """How a finished game ended: a winner and the line, or a draw (winner None)."""
 
     winner: Symbol | None

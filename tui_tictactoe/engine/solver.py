@@ -10,17 +10,15 @@ cells left when it lands plus one, a loss the negative of that, a draw 0.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from .geometry import STANDARD, Geometry
 
 Outcome = Literal["win", "draw", "loss"]
 
 
-@dataclass(frozen=True, order=True)
-class Verdict:
+class Verdict(NamedTuple):
     """Result of a move under best play, for the side that makes it.
 
     `plies` counts the moves left in the game, this one included.

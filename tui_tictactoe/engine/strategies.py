@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
 from time import perf_counter
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from .board import SYMBOLS, Cell, GameBoard
 from .solver import NodeCounter, Solver, Verdict, limited_scores, shared_solver
@@ -30,8 +29,7 @@ class MoveStrategy(ABC):
         """Return (row, col) of an empty cell; ValueError if the game is already over."""
 
 
-@dataclass(frozen=True)
-class Decision:
+class Decision(NamedTuple):
     """What the AI did last and what it cost, for the "how the AI thinks" panel."""
 
     move: Cell

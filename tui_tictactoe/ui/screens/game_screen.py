@@ -19,8 +19,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable
 from contextlib import ExitStack
-from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 from textual import events, on, work
 from textual.app import ComposeResult
@@ -63,8 +62,7 @@ CONTROLS: tuple[tuple[str, str, str], ...] = (
 )
 
 
-@dataclass(frozen=True)
-class GameOptions:
+class GameOptions(NamedTuple):
     """What a game is set up with; the new-game dialog returns a changed copy."""
 
     symbol: str = "X"
