@@ -24,7 +24,7 @@ from typing import ClassVar, NamedTuple
 from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Container
 from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
@@ -151,20 +151,18 @@ class GameScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        # One container between the screen and the game's widgets: each level of
-        # nesting costs a whole-area render in the first frame. The screen lays out
-        # horizontally: the AI info panel (#info) is mounted beside #play when first
-        # shown, and the too-small message (#too-small) when needed.
-        with Vertical(id="play"):
+        # One container between the screen and the game's widgets, a grid whose
+        # three columns put each button under a column of the board: every level
+        # of nesting costs a whole-area render in the first frame. The screen lays
+        # out horizontally: the AI info panel (#info) is mounted beside #play when
+        # first shown, and the too-small message (#too-small) when needed.
+        with Container(id="play"):
             yield Scoreboard(id="scoreboard")
             yield GameGrid(id="grid")
             yield StatusLine(id="status")
-            with Horizontal(id="controls"):
-                for id, label, action in CONTROLS:
-                    # "-style-default" is Button's own class (see GameCell).
-                    yield ActionButton(
-                        label, id=id, action=action, classes="control -style-default"
-                    )
+            for id, label, action in CONTROLS:
+                # "-style-default" is Button's own class (see GameCell).
+                yield ActionButton(label, id=id, action=action, classes="control -style-default")
         yield GameFooter(show_command_palette=False, compact=True)
 
     @property
