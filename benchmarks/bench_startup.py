@@ -33,6 +33,12 @@ machine load hits both alike; medians are reported. Memory is the resident set
 size (VmRSS) of the child right after its first frame, read from /proc (Linux
 only; shown as "n/a" elsewhere).
 
+`--callgrind` also counts, under valgrind's callgrind, the instructions each
+app executes from process start to its first frame (the child ends itself the
+moment the frame holding its mark is written). Wall times on a shared machine
+move by 20% from run to run; instruction counts move by well under 1%, so they
+show what a change is worth.
+
 Bytecode: by default the children write and reuse .pyc files in a temporary
 PYTHONPYCACHEPREFIX (filled by the warm-up run), as an installed wheel would
 have them. An editable install under PYTHONDONTWRITEBYTECODE=1 would otherwise
@@ -82,6 +88,28 @@ READY_MARK = "Your turn: you play X."
 # A mark alone in a cell box: "│      O      │" (round, heavy or double borders).
 CELL_MARK = re.compile(r"[│┃║]\s+{}\s+[│┃║]")
 
+
+# For --callgrind: run an app and end the process the moment the first frame
+# holding its mark has been written, so callgrind counts exactly the start-up.
+FIRST_FRAME_CHILD = """
+import os, sys
+from textual.drivers import linux_driver
+
+which, mark = sys.argv[1], sys.argv[2]
+write = linux_driver.LinuxDriver.write
+
+def write_then_exit(self, data):
+    write(self, data)
+    if mark in data:
+        os._exit(0)
+
+linux_driver.LinuxDriver.write = write_then_exit
+if which == "app":
+    from tui_tictactoe.cli import main
+    main(["--seed", "1", "--first", "human", "--difficulty", "hard"])
+else:
+    exec(sys.argv[3], {"__name__": "__main__"})
+"""
 
 EXTRA_ENV: dict[str, str] = {}
 
@@ -221,6 +249,51 @@ def run_app(samples: Samples) -> None:
     session.quit()
 
 
+def callgrind_instructions(which: str) -> float:
+    """Instructions (millions) from process start to the first frame, counted by callgrind.
+
+    Unlike wall time this does not move with the load of a shared machine, so
+    it shows what a change to the start-up is worth in one run of each app.
+    """
+    with tempfile.TemporaryDirectory(prefix="bench-callgrind-") as tmp:
+        out = Path(tmp) / "callgrind.out"
+        mark = READY_MARK if which == "app" else MINIMAL_MARK
+        session = Session(
+            [
+                "valgrind",
+                "--tool=callgrind",
+                f"--callgrind-out-file={out}",
+                sys.executable,
+                "-c",
+                FIRST_FRAME_CHILD,
+                which,
+                mark,
+                MINIMAL_APP,
+            ]
+        )
+        session.child.expect(pexpect.EOF, timeout=600)
+        session.child.close()
+        totals = re.search(r"^(?:totals|summary): (\d+)", out.read_text(), re.MULTILINE)
+        if totals is None:
+            raise RuntimeError(f"callgrind wrote no totals for {which}")
+        return int(totals.group(1)) / 1e6
+
+
+def report_callgrind() -> None:
+    if shutil.which("valgrind") is None:
+        print("\n--callgrind: valgrind is not installed (apt-get install valgrind)")
+        return
+    for which in ("minimal", "app"):
+        callgrind_instructions(which)  # warm-up: fills the .pyc cache outside the count
+    minimal, app = callgrind_instructions("minimal"), callgrind_instructions("app")
+    print("\nInstructions from process start to the first frame (callgrind, one run each)\n")
+    print("| app | instructions (millions) |")
+    print("|---|---:|")
+    print(f"| minimal Textual app (one Label) | {minimal:,.0f} |")
+    print(f"| tui-tictactoe | {app:,.0f} |")
+    print(f"| ratio tui-tictactoe / minimal (target ≤ 1.2) | {app / minimal:.2f}x |")
+
+
 def ms(values: list[float]) -> str:
     return f"{statistics.median(values) * 1000:.0f}" if values else "n/a"
 
@@ -242,6 +315,11 @@ def main() -> None:
         "--no-pyc",
         action="store_true",
         help="keep the environment's bytecode settings (e.g. PYTHONDONTWRITEBYTECODE=1)",
+    )
+    parser.add_argument(
+        "--callgrind",
+        action="store_true",
+        help="also count the start-up's instructions under valgrind (slow, but not noisy)",
     )
     options = parser.parse_args()
     runs = options.runs
@@ -284,6 +362,8 @@ def main() -> None:
     )
     print(f"| tui-tictactoe: key 5 → X on screen | {ms(app.echo)} | {spread(app.echo)} | |")
     print(f"| tui-tictactoe: key 5 → AI's O on screen | {ms(app.reply)} | {spread(app.reply)} | |")
+    if options.callgrind:
+        report_callgrind()
 
 
 if __name__ == "__main__":
