@@ -505,6 +505,47 @@ async def test_new_game_cancelled_changes_nothing(make_app) -> None:
         assert board(app) == before
 
 
+# -- the command palette ------------------------------------------------------------
+
+
+async def test_command_palette_survives_keys_in_a_burst(make_app) -> None:
+    """Textual's palette crashed on `ctrl+p pageup` and `ctrl+p enter enter` typed fast."""
+    from tui_tictactoe.ui.screens.command_palette import GameCommandPalette
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        for keys in (["ctrl+p", "pageup"], ["ctrl+p", "pagedown", "escape"], ["enter", "enter"]):
+            for key in keys:
+                app.post_message(events.Key(key, None))
+            await pilot.pause(0.2)
+        # The first Enter ran the palette's first command and closed it; the second
+        # was dropped instead of closing it again.
+        assert isinstance(app.screen, GameScreen)
+        assert app.is_running
+        await pilot.press("ctrl+p")
+        assert isinstance(app.screen, GameCommandPalette)
+        await pilot.press("escape")
+        await press(pilot, "5")
+        assert board(app)[4] == "X"
+
+
+async def test_theme_palette_is_the_steady_one_and_changes_the_theme(make_app) -> None:
+    from tui_tictactoe.ui.screens.command_palette import GameCommandPalette
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        app.action_change_theme()
+        await pilot.pause()
+        assert isinstance(app.screen, GameCommandPalette)
+        for key in ("n", "o", "r", "d", "enter", "enter"):
+            app.post_message(events.Key(key, None if key == "enter" else key))
+        await pilot.pause(0.3)
+        assert isinstance(app.screen, GameScreen)
+        assert app.theme == "nord"
+
+
 # -- terminal size -----------------------------------------------------------------
 
 

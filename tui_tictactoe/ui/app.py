@@ -88,6 +88,26 @@ class TicTacToeApp(App[None]):
         """The controller of the game being played (replaced by a new game)."""
         return self.game.controller
 
+    # Both command palettes the app opens (ctrl+p, and the theme list of its "Theme"
+    # command) are the burst-proof one: see GameCommandPalette.
+
+    def action_command_palette(self) -> None:
+        from textual.command import CommandPalette
+
+        from .screens.command_palette import GameCommandPalette
+
+        if self.use_command_palette and not CommandPalette.is_open(self):
+            self.push_screen(GameCommandPalette(id="--command-palette"))
+
+    def search_themes(self) -> None:
+        from textual.theme import ThemeProvider
+
+        from .screens.command_palette import GameCommandPalette
+
+        self.push_screen(
+            GameCommandPalette(providers=[ThemeProvider], placeholder="Search for themes…")
+        )
+
     def action_help(self) -> None:
         """Open the help, or close it when it is already open."""
         # Imported on demand: the Markdown widget is the heaviest import of the
