@@ -85,6 +85,7 @@ Minimal().run()
 """
 MINIMAL_MARK = "MINIMAL-APP-READY"
 READY_MARK = "Your turn: you play X."
+APP_ARGS = ["--seed", "1", "--first", "human", "--difficulty", "hard"]
 # A mark alone in a cell box: "│      O      │" (round, heavy or double borders).
 CELL_MARK = re.compile(r"[│┃║]\s+{}\s+[│┃║]")
 
@@ -106,7 +107,7 @@ def write_then_exit(self, data):
 linux_driver.LinuxDriver.write = write_then_exit
 if which == "app":
     from tui_tictactoe.cli import main
-    main(["--seed", "1", "--first", "human", "--difficulty", "hard"])
+    main(sys.argv[4:])
 else:
     exec(sys.argv[3], {"__name__": "__main__"})
 """
@@ -213,14 +214,20 @@ class Samples:
     reply: list[float] = field(default_factory=list)
 
 
-def run_minimal(samples: Samples) -> None:
-    session = Session([sys.executable, "-c", MINIMAL_APP])
-    ready = session.wait_for_bytes(MINIMAL_MARK)
+def start(argv: list[str], mark: str, samples: Samples) -> Session:
+    """Start a child, record its time to the first frame (holding `mark`) and its memory."""
+    session = Session(argv)
+    ready = session.wait_for_bytes(mark)
     samples.startup.append(ready - session.started)
     rss = session.rss_mb()
     if rss is not None:
         samples.rss.append(rss)
     session.wait_until_idle()
+    return session
+
+
+def run_minimal(samples: Samples) -> None:
+    session = start([sys.executable, "-c", MINIMAL_APP], MINIMAL_MARK, samples)
     pressed = time.perf_counter()
     session.child.send("5")
     echo = session.wait_for(lambda text: "KEY-5" in text, "repaint")
@@ -229,14 +236,7 @@ def run_minimal(samples: Samples) -> None:
 
 
 def run_app(samples: Samples) -> None:
-    session = Session([*app_command(), "--seed", "1", "--first", "human", "--difficulty", "hard"])
-    ready = session.wait_for_bytes(READY_MARK)
-    samples.startup.append(ready - session.started)
-    rss = session.rss_mb()
-    if rss is not None:
-        samples.rss.append(rss)
-
-    session.wait_until_idle()
+    session = start([*app_command(), *APP_ARGS], READY_MARK, samples)
     pressed = time.perf_counter()
     session.child.send("5")
     x_mark, o_mark = CELL_MARK.pattern.format("X"), CELL_MARK.pattern.format("O")
@@ -269,6 +269,7 @@ def callgrind_instructions(which: str) -> float:
                 which,
                 mark,
                 MINIMAL_APP,
+                *APP_ARGS,
             ]
         )
         session.child.expect(pexpect.EOF, timeout=600)
