@@ -6,7 +6,7 @@ from itertools import product
 
 import pytest
 
-from tui_tictactoe.engine import EMPTY, STANDARD, GameBoard, Outcome, other
+from tui_tictactoe.engine import EMPTY, STANDARD, GameBoard, Outcome, geometry, other
 
 Cell = tuple[int, int]
 
@@ -360,3 +360,26 @@ def test_standard_geometry_has_the_eight_lines() -> None:
     # Lines through each cell: 4 for the centre, 3 for corners, 2 for edges.
     through = [len(STANDARD.lines_through[i]) for i in range(9)]
     assert through == [3, 2, 3, 2, 4, 2, 3, 2, 3]
+
+
+# -- one vocabulary for cells ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", [3, 4, 5])
+def test_geometry_converts_between_cell_index_and_key(size: int) -> None:
+    shape = geometry(size, min(size, 4))
+    cells = shape.all_cells()
+    assert cells == tuple((row, col) for row in range(size) for col in range(size))
+    for index, (row, col) in enumerate(cells):
+        assert shape.index(row, col) == index
+        assert shape.coords(index) == (row, col)
+        assert shape.key(row, col) == index + 1  # players count from 1, in reading order
+        assert shape.cell_of_key(index + 1) == (row, col)
+    for bad in (0, -1, size * size + 1):
+        with pytest.raises(ValueError, match="cell keys go from 1"):
+            shape.cell_of_key(bad)
+
+
+def test_keys_of_the_standard_board_are_the_digits_in_reading_order() -> None:
+    assert [STANDARD.key(*cell) for cell in STANDARD.all_cells()] == list(range(1, 10))
+    assert STANDARD.cell_of_key(7) == (2, 0)

@@ -14,7 +14,10 @@ from functools import cache
 class Geometry:
     """A square board of `size` x `size` cells where `win_length` in a row wins.
 
-    Cells are numbered in reading order (0 = top-left); bit `i` of a mask is cell `i`.
+    It owns the one vocabulary for cells. Code names a cell by (row, col), 0-based;
+    the search by its index in reading order (0 = top-left; bit `i` of a mask is
+    cell `i`); players by its key, the index plus one (1 top-left .. 9 bottom-right
+    on 3x3). Every conversion between the three is here.
     """
 
     size: int = 3
@@ -49,6 +52,20 @@ class Geometry:
 
     def coords(self, index: int) -> tuple[int, int]:
         return divmod(index, self.size)
+
+    def key(self, row: int, col: int) -> int:
+        """The number players call a cell by: 1 top-left, in reading order."""
+        return self.index(row, col) + 1
+
+    def cell_of_key(self, key: int) -> tuple[int, int]:
+        """(row, col) of the cell players call `key`; ValueError if there is none."""
+        if not 1 <= key <= self.cells:
+            raise ValueError(f"cell keys go from 1 to {self.cells}, not {key}")
+        return self.coords(key - 1)
+
+    def all_cells(self) -> tuple[tuple[int, int], ...]:
+        """Every (row, col), in reading order."""
+        return tuple(self.coords(index) for index in range(self.cells))
 
     def contains(self, row: int, col: int) -> bool:
         return 0 <= row < self.size and 0 <= col < self.size
