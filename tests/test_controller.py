@@ -8,8 +8,9 @@ from itertools import pairwise
 
 import pytest
 
-from tui_tictactoe.controller import GameController, Score
+from tui_tictactoe.controller import AIReply, GameController, GameOptions, Score
 from tui_tictactoe.engine import (
+    STANDARD,
     GameBoard,
     MinimaxStrategy,
     MoveStrategy,
@@ -25,7 +26,7 @@ class Scripted(MoveStrategy):
     """Plays the first still-empty cell of a fixed list: a predictable AI for scripted rounds."""
 
     def __init__(self, cells: Sequence[int]) -> None:
-        self.cells = [divmod(i, 3) for i in cells]
+        self.cells = [STANDARD.coords(i) for i in cells]
 
     def find_best_move(self, board: GameBoard, player: Player | str) -> Cell:
         return next(cell for cell in self.cells if cell in board.get_empty_cells())
@@ -48,7 +49,7 @@ def play_round(controller: GameController, human: Sequence[int]) -> tuple[bool, 
     result = (False, "")
     while not controller.game_over:
         if controller.is_human_turn:
-            result = controller.play_human_move(*divmod(next(moves), 3))
+            result = controller.play_human_move(*STANDARD.coords(next(moves)))
         else:
             result = controller.play_ai_move(*controller.find_best_ai_move())
         assert result[0], result
@@ -224,7 +225,7 @@ def test_stale_ai_move_after_a_new_round_is_rejected(alternate: bool) -> None:
     controller.new_round()  # the player resets while the AI is thinking
     before = state(controller)
     ok, message = controller.play_ai_move(row, col, generation=request.generation)
-    assert not ok and "earlier round" in message
+    assert not ok and "earlier position" in message
     assert state(controller) == before
     assert controller.board == GameBoard()
     if not alternate:
@@ -233,6 +234,125 @@ def test_stale_ai_move_after_a_new_round_is_rejected(alternate: bool) -> None:
         assert controller.is_ai_turn
         fresh = controller.ai_request()
         assert controller.play_ai_move(row, col, generation=fresh.generation)[0]
+
+
+def test_request_computes_a_reply_that_lands_once() -> None:
+    controller = GameController(first="ai", rng=random.Random(0))
+    request = controller.ai_request()
+    assert request is not None
+    reply = request.compute()
+    assert reply.generation == request.generation and reply.error is None
+    assert reply.move in controller.board.get_empty_cells()
+    assert controller.apply_ai_reply(reply)
+    assert controller.board.count(controller.ai_symbol) == 1
+    assert controller.is_human_turn
+    assert controller.ai_request() is None  # nothing to ask on the human's turn
+    before = state(controller)
+    assert not controller.apply_ai_reply(reply)  # the same reply twice: stale now
+    assert state(controller) == before
+
+
+@pytest.mark.parametrize("change", ["new_round", "new_game", "human_move"])
+def test_a_reply_to_an_earlier_position_changes_nothing(change: str) -> None:
+    """Whatever happened since the request (a reset, a new game, any move), its reply is dropped."""
+    controller = GameController(first="ai", rng=random.Random(0), strategy=Scripted([4, 0, 1]))
+    request = controller.ai_request()
+    if change == "new_round":
+        controller.new_round()
+    elif change == "new_game":
+        controller.new_game(controller.options)
+    else:
+        assert controller.apply_ai_reply(request.compute())
+        assert controller.play_human_move(2, 2)[0]
+        assert controller.apply_ai_reply(controller.ai_request().compute())
+    before = state(controller)
+    # The stale reply would be legal on the new board: only its generation stops it.
+    empty = controller.board.get_empty_cells()[0]
+    assert not controller.apply_ai_reply(AIReply(request.generation, empty))
+    assert not controller.apply_ai_reply(AIReply(request.generation, None, "boom"))
+    assert state(controller) == before
+    assert controller.ai_error is None
+
+
+def test_a_failed_or_illegal_reply_stops_the_round_with_the_reason() -> None:
+    controller = GameController(first="ai", rng=random.Random(0))
+    request = controller.ai_request()
+    assert controller.apply_ai_reply(AIReply(request.generation, None, "ValueError: no"))
+    assert controller.ai_error == "ValueError: no"
+    assert not controller.is_ai_turn and controller.ai_request() is None
+    ok, message = controller.play_human_move(0, 0)
+    assert not ok and "ValueError: no" in message
+    controller.new_round()
+    assert controller.ai_error is None and controller.is_ai_turn
+    controller.board.make_move(1, 1, "X")
+    controller.generation += 1  # a position made by hand: the test plays the UI's part
+    request = controller.ai_request()
+    assert controller.apply_ai_reply(AIReply(request.generation, (1, 1)))
+    assert controller.ai_error is not None and "already taken" in controller.ai_error
+
+
+def test_a_strategy_that_raises_is_reported_in_the_reply() -> None:
+    class Broken(MoveStrategy):
+        def find_best_move(self, board: GameBoard, player: Player | str) -> Cell:
+            raise RuntimeError("bug")
+
+    controller = GameController(first="ai", strategy=Broken())
+    reply = controller.ai_request().compute()
+    assert reply.move is None and reply.error == "RuntimeError: bug"
+
+
+def test_new_game_starts_over_in_place_and_keeps_the_rng_and_the_strategy() -> None:
+    strategy = Scripted([4, 0, 1])
+    rng = random.Random(3)
+    controller = scripted(HUMAN_WINS[1], rng=rng)
+    play_round(controller, HUMAN_WINS[0])
+    assert controller.score == Score(human=1)
+    options = GameOptions(symbol="O", first="ai", difficulty="easy", alternate=True)
+    controller.new_game(options)
+    assert controller.options == options
+    assert (controller.human_symbol, controller.ai_symbol) == ("O", "X")
+    assert controller.score == Score() and controller.round == 1
+    assert controller.is_ai_turn and controller.board == GameBoard()
+    assert controller.rng is rng
+    plain = GameController(strategy=strategy)
+    plain.new_game(GameOptions(difficulty="easy"))
+    assert plain.strategy is strategy  # an injected strategy outlives new games
+    fresh = GameController(difficulty="hard")
+    fresh.new_game(GameOptions(difficulty="easy"))
+    assert fresh.minimax is not None and fresh.minimax.depth == 1
+    assert fresh.minimax.rng is fresh.rng
+
+
+@pytest.mark.parametrize(
+    ("options", "named"),
+    [
+        (GameOptions(symbol="x"), "symbol"),  # type: ignore[arg-type]
+        (GameOptions(first="nobody"), "first"),  # type: ignore[arg-type]
+        (GameOptions(difficulty="impossible"), "difficulty"),
+        (GameOptions(alternate="yes"), "alternate"),  # type: ignore[arg-type]
+        (GameOptions(difficulty="9" * 5000), "difficulty"),
+    ],
+)
+def test_bad_options_are_refused_once_with_a_short_reason(options: GameOptions, named: str) -> None:
+    controller = GameController()
+    before = state(controller), controller.options
+    with pytest.raises(ValueError, match=f"^{named} must be") as error:
+        controller.new_game(options)
+    assert len(str(error.value)) < 120
+    assert (state(controller), controller.options) == before
+
+
+def test_every_allowed_option_value_starts_a_game() -> None:
+    from itertools import product
+
+    from tui_tictactoe.controller import CHOICES
+
+    for values in product(
+        CHOICES["symbol"], CHOICES["first"], CHOICES["difficulty"], (False, True)
+    ):
+        controller = GameController()
+        controller.new_game(GameOptions(*values))  # type: ignore[arg-type]
+        assert controller.options == values
 
 
 # -- game over -------------------------------------------------------------------

@@ -1,25 +1,16 @@
-"""Turns, rounds and the score: the game as the app sees it, without any UI.
-
-The AI's move is split in two so the UI can compute it off the main thread:
-`ai_request()` hands out a copy of the board tagged with the round's
-generation number, and `play_ai_move()` drops a reply whose generation is no
-longer current. A reset while the AI thinks therefore never lets the stale
-move land, whatever the timing.
-"""
+"""`GameController`: turns, rounds and the score, the game as the app sees it, without UI."""
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Literal, NamedTuple
 
-from .engine.analysis import Analysis, analyse
-from .engine.board import EMPTY, Cell, GameBoard, Outcome, Symbol, other
-from .engine.players import AIPlayer, HumanPlayer, Player
-from .engine.strategies import DIFFICULTIES, MinimaxStrategy, MoveStrategy, strategy_for
-
-Side = Literal["human", "ai"]
-SIDES: tuple[Side, Side] = ("human", "ai")
+from ..engine.analysis import Analysis, analyse
+from ..engine.board import EMPTY, Cell, GameBoard, Outcome, Symbol, other
+from ..engine.players import AIPlayer, HumanPlayer, Player
+from ..engine.strategies import MinimaxStrategy, MoveStrategy, strategy_for
+from .ai_turn import AIReply, AIRequest
+from .options import GameOptions, Side
 
 
 @dataclass
@@ -29,15 +20,12 @@ class Score:
     draws: int = 0
 
 
-class AIRequest(NamedTuple):
-    """What the AI thread needs: its own copy of the board and the round it belongs to."""
-
-    generation: int
-    board: GameBoard
-
-
 class GameController:
-    """Owns the board, both players, whose turn it is, the round and the score."""
+    """Owns the board, both players, whose turn it is, the round and the score.
+
+    `rng` breaks the AI's ties and picks hints (seed it for repeatable games);
+    `strategy` replaces the AI's brain for every game of this controller.
+    """
 
     def __init__(
         self,
@@ -48,42 +36,66 @@ class GameController:
         alternate: bool = False,
         strategy: MoveStrategy | None = None,
     ) -> None:
-        if first not in SIDES:
-            raise ValueError(f"first must be 'human' or 'ai', not {first!r}")
-        if difficulty not in DIFFICULTIES:
-            raise ValueError(
-                f"unknown difficulty {difficulty!r}: choose from {', '.join(DIFFICULTIES)}"
-            )
         self.rng = rng if rng is not None else random.Random()
-        self.human = HumanPlayer(human_symbol)
-        self.ai = AIPlayer(other(human_symbol), strategy or strategy_for(difficulty, self.rng))
-        self.difficulty = difficulty
-        self.first: Side = first  # type: ignore[assignment]  # checked above
-        self.alternate = alternate
+        self.injected_strategy = strategy
+        self.generation = 0
+        options = GameOptions(human_symbol, first, difficulty, alternate)  # type: ignore[arg-type]
+        self.new_game(options)
+
+    @classmethod
+    def from_options(
+        cls,
+        options: GameOptions,
+        rng: random.Random | None = None,
+        strategy: MoveStrategy | None = None,
+    ) -> GameController:
+        return cls(*options[:3], rng=rng, alternate=options.alternate, strategy=strategy)
+
+    # -- games and rounds ---------------------------------------------------
+
+    def new_game(self, options: GameOptions) -> None:
+        """Start over in place with `options`: new players, score 0, round 1.
+
+        The random generator and an injected strategy are kept, so a seeded
+        session stays repeatable across new games.
+        """
+        self.options = options.validated()
+        self.human = HumanPlayer(options.symbol)
+        brain = self.injected_strategy or strategy_for(options.difficulty, self.rng)
+        self.ai = AIPlayer(other(options.symbol), brain)
         self.score = Score()
         self.round = 0
-        self.generation = 0
-        self.board = GameBoard()
-        self.starter: Side = self.first
-        self.current_player: Player = self.human
-        self._recorded = False
+        self.starter: Side = options.first
         self.new_round()
-
-    # -- rounds -------------------------------------------------------------
 
     def new_round(self) -> None:
         """A fresh board; with `alternate`, the side that did not start last time starts."""
         self.round += 1
-        self.generation += 1
-        if self.round == 1 or not self.alternate:
-            self.starter = self.first
-        else:
+        if self.round > 1 and self.options.alternate:
             self.starter = "ai" if self.starter == "human" else "human"
         self.board = GameBoard()
-        self.current_player = self.human if self.starter == "human" else self.ai
+        self.current_player: Player = self.human if self.starter == "human" else self.ai
+        self.ai_error: str | None = None
         self._recorded = False
+        self._changed()
+
+    def _changed(self) -> None:
+        """The position changed: any AI reply still on its way is now stale."""
+        self.generation += 1
 
     # -- turns --------------------------------------------------------------
+
+    @property
+    def difficulty(self) -> str:
+        return self.options.difficulty
+
+    @property
+    def first(self) -> Side:
+        return self.options.first
+
+    @property
+    def alternate(self) -> bool:
+        return self.options.alternate
 
     @property
     def is_human_turn(self) -> bool:
@@ -91,7 +103,8 @@ class GameController:
 
     @property
     def is_ai_turn(self) -> bool:
-        return self.current_player is self.ai and not self.game_over
+        """The AI is to move and has not failed: a request is waiting for its reply."""
+        return self.current_player is self.ai and not self.game_over and self.ai_error is None
 
     @property
     def game_over(self) -> bool:
@@ -116,16 +129,17 @@ class GameController:
         return True, f"The AI wins with {outcome.winner}."
 
     def play_human_move(self, row: int, col: int) -> tuple[bool, str]:
-        """Play the human's move; refuse it (changing nothing) after game over or out of turn."""
+        """Play the human's move; refuse it (changing nothing) with the reason why."""
         if self.game_over:
-            return False, "The round is over: start a new round to play again."
+            return False, "The round is over: press r for a new round."
+        if self.ai_error is not None:
+            return False, f"The AI failed ({self.ai_error}). Press r for a new round."
         if self.current_player is not self.human:
             return False, "Not your turn: the AI is thinking."
         taken = self._mark_at(row, col)
         if taken is not None:
-            # Players name cells by their key (1 top-left .. 9 bottom-right), not (row, col).
-            number = row * self.board.geometry.size + col + 1
-            return False, f"Cell {number} is already taken by {taken}."
+            key = self.board.geometry.key(row, col)
+            return False, f"Cell {key} is already taken by {taken}."
         return self._play(self.human, row, col)
 
     def _mark_at(self, row: int, col: int) -> str | None:
@@ -136,18 +150,40 @@ class GameController:
         mark = self.board.game_board[row][col]
         return None if mark == EMPTY else mark
 
-    def ai_request(self) -> AIRequest:
-        """A snapshot for computing the AI's move elsewhere (a worker thread)."""
-        return AIRequest(self.generation, self.board.copy())
+    # -- the AI's turn --------------------------------------------------------
+
+    def ai_request(self) -> AIRequest | None:
+        """What the AI must answer now (run `compute()` anywhere); None off its turn."""
+        if not self.is_ai_turn:
+            return None
+        return AIRequest(self.generation, self.board.copy(), self.ai)
+
+    def apply_ai_reply(self, reply: AIReply) -> bool:
+        """Apply the AI's reply; False, changing nothing, if it answers an earlier position.
+
+        A reply that is current but has no legal move (the strategy raised, or
+        chose an occupied cell) ends the AI's turn with `ai_error` set, so the
+        player is told instead of waiting forever.
+        """
+        if reply.generation != self.generation or not self.is_ai_turn:
+            return False
+        if reply.move is None:
+            self.ai_error = reply.error or "no move"
+        else:
+            ok, message = self._play(self.ai, *reply.move)
+            if not ok:
+                self.ai_error = f"it chose an illegal move. {message}"
+        self._changed()
+        return True
 
     def find_best_ai_move(self, board: GameBoard | None = None) -> Cell:
         """The AI's choice on `board` (default: the current board); changes nothing."""
         return self.ai.find_best_move(board if board is not None else self.board)
 
     def play_ai_move(self, row: int, col: int, generation: int | None = None) -> tuple[bool, str]:
-        """Apply the AI's move, unless it was computed for an earlier round."""
+        """Apply the AI's move directly, unless it was computed for an earlier position."""
         if generation is not None and generation != self.generation:
-            return False, "Ignored a move computed for an earlier round."
+            return False, "Ignored a move computed for an earlier position."
         if self.game_over:
             return False, "The round is over."
         if self.current_player is not self.ai:
@@ -158,6 +194,7 @@ class GameController:
         ok, message = self.board.make_move(row, col, player.symbol)
         if not ok:
             return False, message
+        self._changed()
         over, result = self.check_game_over()
         if over:
             self._record()

@@ -1,0 +1,68 @@
+"""The status line's wording, as pure functions of the game: no app, no Pilot."""
+
+from __future__ import annotations
+
+import random
+
+from tui_tictactoe.controller import AIReply, GameController, hint_status, refused, turn_status
+
+
+def played(human: list[tuple[int, int]], ai: list[tuple[int, int]]) -> GameController:
+    """A controller after the human's moves, each answered by the AI's next reply (if due)."""
+    controller = GameController(rng=random.Random(0))
+    replies = iter(ai)
+    for move in human:
+        assert controller.play_human_move(*move)[0]
+        request = controller.ai_request()
+        if request is not None:
+            assert controller.apply_ai_reply(AIReply(request.generation, next(replies)))
+    return controller
+
+
+WON = ([(0, 0), (0, 1), (0, 2)], [(1, 0), (1, 1)])
+
+
+def test_your_turn_names_your_symbol() -> None:
+    assert turn_status(GameController()) == ("Your turn: you play X.", "turn")
+    assert turn_status(GameController("O")) == ("Your turn: you play O.", "turn")
+
+
+def test_the_ais_turn_says_it_is_thinking() -> None:
+    assert turn_status(GameController(first="ai")) == ("AI is thinking…", "thinking")
+
+
+def test_each_ending_has_its_words_and_tone() -> None:
+    assert turn_status(played(*WON)) == ("You win with X! Press r for a new round.", "win")
+    loss = played([(0, 0), (0, 1), (2, 2)], [(1, 0), (1, 1), (1, 2)])
+    assert turn_status(loss) == ("The AI wins with O. Press r for a new round.", "loss")
+    draw = played([(1, 1), (0, 1), (1, 0), (2, 2), (0, 2)], [(0, 0), (2, 1), (1, 2), (2, 0)])
+    assert turn_status(draw) == ("It's a draw. Press r for a new round.", "draw")
+
+
+def test_an_ai_failure_is_an_error_with_its_reason() -> None:
+    controller = GameController(first="ai")
+    controller.apply_ai_reply(AIReply(controller.generation, None, "RuntimeError: oops"))
+    assert turn_status(controller) == (
+        "The AI failed (RuntimeError: oops). Press r for a new round.",
+        "error",
+    )
+
+
+def test_hint_names_the_cell_by_its_key() -> None:
+    controller = GameController()
+    assert hint_status(controller, (2, 0)) == ("Hint: cell 7 is a best move.", "hint")
+    assert hint_status(controller, (0, 0)).text == "Hint: cell 1 is a best move."
+
+
+def test_no_hint_says_why() -> None:
+    over = played(*WON)
+    assert hint_status(over, None) == refused("The round is over: press r for a new round.")
+    thinking = GameController(first="ai")
+    assert hint_status(thinking, None) == refused("No hint now: it is the AI's turn.")
+
+
+def test_a_refusal_after_the_round_uses_the_same_words_as_the_hint() -> None:
+    over = played(*WON)
+    ok, message = over.play_human_move(2, 2)
+    assert not ok
+    assert refused(message) == hint_status(over, None)

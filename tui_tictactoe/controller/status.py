@@ -1,0 +1,54 @@
+"""What the status line says, as pure functions of the game: testable without a UI."""
+
+from __future__ import annotations
+
+from typing import Literal, NamedTuple
+
+from ..engine.board import Cell
+from .game import GameController
+
+Tone = Literal["turn", "thinking", "win", "loss", "draw", "refused", "hint", "error"]
+TONES: tuple[Tone, ...] = ("turn", "thinking", "win", "loss", "draw", "refused", "hint", "error")
+
+
+class Status(NamedTuple):
+    """One message for the player and its tone (the UI colours it by tone)."""
+
+    text: str
+    tone: Tone
+
+
+def turn_status(game: GameController) -> Status:
+    """Where the round stands: its result, the AI's failure, or whose turn it is."""
+    over, result = game.check_game_over()
+    if over:
+        outcome = game.outcome
+        assert outcome is not None
+        if outcome.winner is None:
+            tone: Tone = "draw"
+        elif outcome.winner == game.human_symbol:
+            tone = "win"
+        else:
+            tone = "loss"
+        return Status(f"{result} Press r for a new round.", tone)
+    if game.ai_error is not None:
+        return Status(f"The AI failed ({game.ai_error}). Press r for a new round.", "error")
+    if game.is_ai_turn:
+        return Status("AI is thinking…", "thinking")
+    return Status(f"Your turn: you play {game.human_symbol}.", "turn")
+
+
+def refused(reason: str) -> Status:
+    """A move or request that changed nothing, and why."""
+    return Status(reason, "refused")
+
+
+def hint_status(game: GameController, hint: Cell | None) -> Status:
+    """The hint for the human, or why there is none now."""
+    if hint is not None:
+        return Status(f"Hint: cell {game.board.geometry.key(*hint)} is a best move.", "hint")
+    if game.game_over:
+        return refused("The round is over: press r for a new round.")
+    if game.ai_error is not None:
+        return refused(f"The AI failed ({game.ai_error}). Press r for a new round.")
+    return refused("No hint now: it is the AI's turn.")
