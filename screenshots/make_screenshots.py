@@ -22,23 +22,14 @@ from textual.pilot import Pilot
 from tui_tictactoe.ui.app import TicTacToeApp
 
 HERE = Path(__file__).resolve().parent
-SIZE = (80, 24)
+# The Pilot steps are the tests' own (tests/support.py): one copy of them.
+sys.path.insert(0, str(HERE.parent / "tests"))
+from support import SIZE, make_app, press, settle  # noqa: E402
+
 SEED = 3
 
 Pick = Callable[[TicTacToeApp], tuple[int, int]]
 Steps = Callable[[Pilot], Awaitable[None]]
-
-
-async def settle(pilot: Pilot) -> None:
-    """Let the AI's worker finish and the screen catch up."""
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-
-
-async def press(pilot: Pilot, *keys: str) -> None:
-    for key in keys:
-        await pilot.press(key)
-        await settle(pilot)
 
 
 def best(app: TicTacToeApp) -> tuple[int, int]:
@@ -61,8 +52,7 @@ def play_round(pick: Pick) -> Steps:
         app = pilot.app
         assert isinstance(app, TicTacToeApp)
         while not app.controller.game_over:
-            row, col = pick(app)
-            await press(pilot, str(row * 3 + col + 1))
+            await press(pilot, str(app.controller.board.geometry.key(*pick(app))))
 
     return steps
 
@@ -74,8 +64,7 @@ def moves(pick: Pick, count: int) -> Steps:
         app = pilot.app
         assert isinstance(app, TicTacToeApp)
         for _ in range(count):
-            row, col = pick(app)
-            await press(pilot, str(row * 3 + col + 1))
+            await press(pilot, str(app.controller.board.geometry.key(*pick(app))))
 
     return steps
 
@@ -138,8 +127,7 @@ SHOTS: dict[str, tuple[str, dict[str, object], Steps, str | None]] = {
 async def shoot(
     name: str, title: str, options: dict[str, object], steps: Steps, expect: str | None
 ) -> Path:
-    app = TicTacToeApp(seed=SEED, **options)  # type: ignore[arg-type]
-    app.animation_level = "none"
+    app = make_app(seed=SEED, **options)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await steps(pilot)

@@ -2,46 +2,15 @@
 
 from __future__ import annotations
 
-import asyncio
-
-from pilot_steps import SIZE, press, settle
-from textual import events
+from support import SIZE, ai_thinking, board, burst, cell, press, settle, status, under_cursor
 from textual.widgets import Button, Markdown, Static
 
+from tui_tictactoe.controller import AIReply
 from tui_tictactoe.engine.strategies import RandomStrategy
-from tui_tictactoe.ui.app import TicTacToeApp
 from tui_tictactoe.ui.screens.game_screen import MIN_HEIGHT, MIN_WIDTH, GameScreen
 from tui_tictactoe.ui.screens.help_screen import HelpScreen
 from tui_tictactoe.ui.screens.new_game_screen import NewGameScreen
 from tui_tictactoe.ui.widgets import GameCell, GameGrid, Scoreboard
-
-
-def board(app: TicTacToeApp) -> str:
-    """The board as the player sees it (cell labels in reading order, `.` for empty).
-
-    Also checks that what is shown is what the controller holds.
-    """
-    shown = "".join(
-        str(app.query_one(f"#cell-{row}-{col}", GameCell).label) or "."
-        for row in range(3)
-        for col in range(3)
-    )
-    assert shown == app.controller.board.to_string()
-    return shown
-
-
-def status(app: TicTacToeApp) -> str:
-    return app.game.status.text
-
-
-def cell(app: TicTacToeApp, row: int, col: int) -> GameCell:
-    return app.query_one(f"#cell-{row}-{col}", GameCell)
-
-
-async def until_thinking(strategy) -> None:
-    """Wait (in a thread, without sleeping) until the AI thread has started its search."""
-    assert await asyncio.to_thread(strategy.started.wait, 5)
-
 
 # -- the start ---------------------------------------------------------------
 
@@ -57,30 +26,12 @@ async def test_start_shows_empty_board_your_turn_and_zero_score(make_app) -> Non
         assert (scoreboard.human, scoreboard.ai, scoreboard.draws, scoreboard.round) == (0, 0, 0, 1)
         assert str(app.query_one("#reset", Button).label) == "Reset"
         assert str(app.query_one("#exit", Button).label) == "Exit"
-        assert app.focused is cell(app, 1, 1)
+        assert under_cursor(app) is cell(app, 1, 1)
+        assert app.focused is None  # nothing takes focus: the cursor is drawn
 
 
-async def test_first_appearance_keeps_the_styles_from_mounting(make_app) -> None:
-    """The game screen skips Textual's restyle when it first appears: it must change nothing."""
-    app = make_app()
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        nodes = list(app.game.walk_children(with_self=True))
-
-        def styles() -> list[dict]:
-            return [dict(node.styles.base.get_rules()) for node in nodes]
-
-        mounted = styles()
-        app.stylesheet.update_nodes(nodes, animate=False)
-        assert styles() == mounted
-
-
-async def test_buttons_keep_their_look_without_buttons_css(make_app) -> None:
-    """Cells and command buttons are styled by the game's CSS alone, on every screen.
-
-    Button's own CSS is never parsed (it was the largest start-up cost), and the
-    buttons look the same after the dialog and the help have been open.
-    """
+async def test_buttons_keep_their_look_after_the_dialog_and_help(make_app) -> None:
+    """Cells and buttons are plain `Button` subclasses styled by the game's CSS, on every screen."""
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
@@ -101,9 +52,24 @@ async def test_buttons_keep_their_look_without_buttons_css(make_app) -> None:
         await settle(pilot)
         assert isinstance(app.screen, GameScreen)
         assert looks() == before
-        loaded = [location[1] for location in app.stylesheet.source]
-        assert "Button.DEFAULT_CSS" not in loaded
-        assert "ActionButton.DEFAULT_CSS" in loaded
+
+
+async def test_the_cursor_is_drawn_on_one_widget_and_nothing_takes_focus(make_app) -> None:
+    app = make_app(strategy=RandomStrategy())
+    async with app.run_test(size=SIZE) as pilot:
+        for keys, expected in (
+            (["up"], "#cell-0-1"),
+            (["left", "down", "down"], "#cell-2-0"),
+            (["down"], "#reset"),
+            (["right", "right", "right"], "#exit"),
+            (["up"], "#cell-2-2"),
+        ):
+            await press(pilot, *keys)
+            assert under_cursor(app) is app.game.query_one(expected)
+            assert app.focused is None
+        assert await pilot.click("#cell-0-0")
+        await settle(pilot)
+        assert under_cursor(app) is cell(app, 0, 0)
 
 
 async def test_ai_that_starts_moves_at_once(make_app) -> None:
@@ -136,7 +102,7 @@ async def test_arrows_move_the_cursor_and_enter_or_space_play(make_app) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await press(pilot, "up", "left", "enter")
         assert board(app)[0] == "X"
-        assert app.focused is cell(app, 0, 0)
+        assert under_cursor(app) is cell(app, 0, 0)
         empty = board(app).index(".", 1)  # the first empty cell after the top-left one
         await press(pilot, *["right"] * (empty % 3), *["down"] * (empty // 3), "space")
         assert board(app)[empty] == "X"
@@ -147,7 +113,7 @@ async def test_arrows_stop_at_the_edges(make_app) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await press(pilot, "up", "up", "up", "left", "left", "left")
         assert app.game.cursor == (0, 0)
-        assert app.focused is cell(app, 0, 0)
+        assert under_cursor(app) is cell(app, 0, 0)
 
 
 async def test_digits_play_the_cells_in_reading_order(make_app) -> None:
@@ -157,31 +123,29 @@ async def test_digits_play_the_cells_in_reading_order(make_app) -> None:
             await press(pilot, str(key))
             assert board(app)[key - 1] == "X"
             assert board(app).count("X") == 1
-            assert app.game.cursor == divmod(key - 1, 3)
+            assert app.game.cursor == app.controller.board.geometry.cell_of_key(key)
             await press(pilot, "r")
 
 
 async def test_keys_in_a_burst_act_like_keys_typed_slowly(make_app) -> None:
     """`down right enter` arriving at once (SSH, paste, tmux) plays the bottom-right cell."""
 
-    async def play(burst: bool) -> str:
+    async def play(typed_together: bool) -> str:
         app = make_app()
         async with app.run_test(size=SIZE) as pilot:
             for keys in (["down", "right", "enter"], ["up", "up", "left", "space"]):
-                if burst:
-                    for key in keys:
-                        app.post_message(events.Key(key, " " if key == "space" else None))
-                    await pilot.pause()
+                if typed_together:
+                    await burst(pilot, keys)
                 else:
                     for key in keys:
                         await pilot.press(key)
                 await settle(pilot)
             return board(app)
 
-    slow = await play(burst=False)
+    slow = await play(typed_together=False)
     assert slow[8] == "X"
     assert slow[1] == "X"
-    assert await play(burst=True) == slow
+    assert await play(typed_together=True) == slow
 
 
 async def test_digits_in_a_burst_are_taken_in_order(make_app, gated) -> None:
@@ -189,10 +153,8 @@ async def test_digits_in_a_burst_are_taken_in_order(make_app, gated) -> None:
     strategy = gated((0, 0))
     app = make_app(strategy=strategy)
     async with app.run_test(size=SIZE) as pilot:
-        for key in "52":
-            app.post_message(events.Key(key, key))
-        await pilot.pause()
-        await until_thinking(strategy)
+        await burst(pilot, "52")
+        await strategy.until_thinking()
         await pilot.pause()
         assert board(app) == "....X...."
         assert status(app) == "Not your turn: the AI is thinking."
@@ -247,7 +209,7 @@ async def test_easy_ai_can_be_beaten(make_app) -> None:
         while not app.controller.game_over:
             move = app.controller.hint()
             assert move is not None
-            await press(pilot, str(move[0] * 3 + move[1] + 1))
+            await press(pilot, str(app.controller.board.geometry.key(*move)))
         assert board(app) == "X.OX.OX.."
         assert status(app) == "You win with X! Press r for a new round."
         assert app.query_one(Scoreboard).human == 1
@@ -269,7 +231,7 @@ async def test_occupied_cell_changes_nothing_and_says_why(make_app, scripted) ->
         assert board(app) == before
         assert status(app) == "Cell 5 is already taken by X."
         assert app.game.status.has_class("-refused")
-        assert not app._notifications  # one status line, no pile of toasts
+        assert not app.screen.query("Toast")  # one status line, no pile of toasts
 
 
 async def test_moves_after_the_end_change_nothing(make_app, scripted) -> None:
@@ -282,15 +244,11 @@ async def test_moves_after_the_end_change_nothing(make_app, scripted) -> None:
         await settle(pilot)
         assert board(app) == before
         assert app.controller.score.human == score
-        assert status(app) == "The round is over: start a new round to play again."
+        assert status(app) == "The round is over: press r for a new round."
 
 
-async def test_moves_while_the_ai_thinks_change_nothing(make_app, gated) -> None:
-    strategy = gated((0, 0))
-    app = make_app(strategy=strategy)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("5")
-        await until_thinking(strategy)
+async def test_moves_while_the_ai_thinks_change_nothing() -> None:
+    async with ai_thinking((0, 0)) as (app, pilot, strategy):
         await pilot.pause()
         assert status(app) == "AI is thinking…"
         await pilot.press("1")
@@ -307,12 +265,8 @@ async def test_moves_while_the_ai_thinks_change_nothing(make_app, gated) -> None
 # -- the AI thread ---------------------------------------------------------------
 
 
-async def test_reset_while_thinking_drops_the_stale_move(make_app, gated) -> None:
-    strategy = gated((0, 0))
-    app = make_app(strategy=strategy)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("5")
-        await until_thinking(strategy)
+async def test_reset_while_thinking_drops_the_stale_move() -> None:
+    async with ai_thinking((0, 0)) as (app, pilot, strategy):
         await pilot.press("r")
         assert board(app) == "........."
         assert app.controller.round == 2
@@ -324,12 +278,9 @@ async def test_reset_while_thinking_drops_the_stale_move(make_app, gated) -> Non
         assert board(app) == "O.......X"
 
 
-async def test_reset_while_the_starting_ai_thinks_keeps_only_the_new_move(make_app, gated) -> None:
+async def test_reset_while_the_starting_ai_thinks_keeps_only_the_new_move() -> None:
     """Both searches finish after the reset: only the new round's move may land."""
-    strategy = gated((1, 1))
-    app = make_app(strategy=strategy, first="ai")
-    async with app.run_test(size=SIZE) as pilot:
-        await until_thinking(strategy)
+    async with ai_thinking((1, 1), keys=(), first="ai") as (app, pilot, strategy):
         await pilot.press("r")
         strategy.gate.set()
         await settle(pilot)
@@ -343,30 +294,26 @@ async def test_a_reply_for_an_earlier_round_is_ignored(make_app) -> None:
     app = make_app(first="ai", strategy=RandomStrategy())
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        old = app.controller
+        stale = app.controller.generation
         await press(pilot, "r")
         await settle(pilot)
         before = board(app)
-        free = before.index(".")
-        app.game.post_message(GameScreen.AIMoved(old, old.generation - 1, divmod(free, 3)))
-        app.game.post_message(GameScreen.AIFailed(old, old.generation - 1, "stale"))
+        free = app.controller.board.get_empty_cells()[0]
+        app.game.post_message(GameScreen.AIReplied(AIReply(stale, free)))
+        app.game.post_message(GameScreen.AIReplied(AIReply(stale, None, "stale")))
         await pilot.pause()
         assert board(app) == before
         assert status(app) == "Your turn: you play X."
 
 
-async def test_new_game_while_thinking_drops_the_stale_move(make_app, gated) -> None:
-    strategy = gated((0, 0))
-    app = make_app(strategy=strategy)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("5")
-        await until_thinking(strategy)
-        old = app.controller
+async def test_new_game_while_thinking_drops_the_stale_move() -> None:
+    async with ai_thinking((0, 0)) as (app, pilot, strategy):
         await pilot.press("n")
         assert isinstance(app.screen, NewGameScreen)
         await pilot.click("#start")
         await pilot.pause()
-        assert app.controller is not old
+        assert app.controller.round == 1
+        assert board(app) == "........."
         strategy.gate.set()
         await settle(pilot)
         assert board(app) == "........."
@@ -381,21 +328,19 @@ async def test_an_ai_exception_is_shown_not_raised(make_app, failing) -> None:
         assert app.game.status.has_class("-error")
         await press(pilot, "1")
         assert board(app) == "....X...."
-        assert "The AI failed" in status(app)
+        assert status(app).startswith("The AI failed (RuntimeError: the AI tripped")
+        assert app.game.status.has_class("-refused")
         await press(pilot, "r")
         assert board(app) == "........."
         assert status(app) == "Your turn: you play X."
 
 
-async def test_quit_while_thinking_ends_the_app(make_app, gated) -> None:
-    strategy = gated((0, 0))
-    app = make_app(strategy=strategy)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("5")
-        await until_thinking(strategy)
+async def test_quit_while_thinking_ends_the_app() -> None:
+    async with ai_thinking((0, 0)) as (app, pilot, strategy):
         controller = app.controller
         await pilot.press("q")
-        assert app._exit
+        await pilot.pause()
+        assert not app.is_running
         strategy.gate.set()  # a thread cannot be killed: it finishes, its reply is dropped
     assert controller.board.to_string() == "....X...."
 
@@ -419,12 +364,12 @@ async def test_arrows_reach_the_buttons_and_enter_presses_them(make_app) -> None
     async with app.run_test(size=SIZE) as pilot:
         await press(pilot, "5")
         await press(pilot, "down", "down", "left")
-        assert app.focused is app.query_one("#reset")
+        assert under_cursor(app) is app.query_one("#reset")
         await press(pilot, "enter")
         assert board(app) == "........."
         assert app.controller.round == 2
         await press(pilot, "up")
-        assert app.focused is cell(app, 2, 0)
+        assert under_cursor(app) is cell(app, 2, 0)
 
 
 async def test_alternate_lets_the_ai_start_the_next_round(make_app, scripted) -> None:
@@ -444,7 +389,7 @@ async def test_exit_button_and_q_and_ctrl_q_quit(make_app) -> None:
             else:
                 await pilot.press(how)
             await pilot.pause()
-            assert app._exit, how
+            assert not app.is_running, how
 
 
 # -- screens ---------------------------------------------------------------------
@@ -473,12 +418,13 @@ async def test_new_game_options_apply_and_reset_the_score(make_app, scripted) ->
         assert app.controller.score.human == 1
         await pilot.press("n")
         assert isinstance(app.screen, NewGameScreen)
-        # Symbol O; the AI starts; easy; alternate. By keyboard only.
-        await pilot.press("right", "enter", "tab", "right", "enter")
-        await pilot.press("tab", "left", "left", "enter", "tab", "space", "tab", "enter")
+        # Symbol O; the AI starts; easy; alternate. By keyboard only: Up/Down move
+        # between the rows, Left/Right change a row, Enter starts from anywhere.
+        await pilot.press("right", "down", "left", "down", "right")  # both wrap around
+        await pilot.press("down", "left", "enter")
         await settle(pilot)
         assert isinstance(app.screen, GameScreen)
-        options = app.game.options
+        options = app.controller.options
         assert (options.symbol, options.first, options.difficulty, options.alternate) == (
             "O",
             "ai",
@@ -498,10 +444,10 @@ async def test_new_game_cancelled_changes_nothing(make_app) -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await press(pilot, "5")
-        before, controller = board(app), app.controller
-        await pilot.press("n", "escape")
+        before, options = board(app), app.controller.options
+        await pilot.press("n", "right", "down", "right", "escape")
         assert isinstance(app.screen, GameScreen)
-        assert app.controller is controller
+        assert app.controller.options == options
         assert board(app) == before
 
 
@@ -516,8 +462,7 @@ async def test_command_palette_survives_keys_in_a_burst(make_app) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         for keys in (["ctrl+p", "pageup"], ["ctrl+p", "pagedown", "escape"], ["enter", "enter"]):
-            for key in keys:
-                app.post_message(events.Key(key, None))
+            await burst(pilot, keys)
             await pilot.pause(0.2)
         # The first Enter ran the palette's first command and closed it; the second
         # was dropped instead of closing it again.
@@ -539,8 +484,7 @@ async def test_theme_palette_is_the_steady_one_and_changes_the_theme(make_app) -
         app.action_change_theme()
         await pilot.pause()
         assert isinstance(app.screen, GameCommandPalette)
-        for key in ("n", "o", "r", "d", "enter", "enter"):
-            app.post_message(events.Key(key, None if key == "enter" else key))
+        await burst(pilot, ["n", "o", "r", "d", "enter", "enter"])
         await pilot.pause(0.3)
         assert isinstance(app.screen, GameScreen)
         assert app.theme == "nord"
@@ -567,7 +511,7 @@ async def test_too_small_shows_a_message_and_recovers(make_app) -> None:
         await pilot.pause()
         assert not screen.has_class("-too-small")
         assert not message.display and screen.query_one("#play").display
-        assert app.focused is cell(app, 0, 2)
+        assert under_cursor(app) is cell(app, 0, 2)
         await press(pilot, "left", "enter")  # still playable where it left off
         assert board(app)[1] == "X"
 

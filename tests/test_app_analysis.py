@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import asyncio
+from support import SIZE, ai_thinking, press, settle
 
-from pilot_steps import SIZE, press, settle
-
+from tui_tictactoe.engine.geometry import STANDARD
 from tui_tictactoe.engine.solver import Verdict
 from tui_tictactoe.engine.strategies import Decision, RandomStrategy
 from tui_tictactoe.ui.app import TicTacToeApp
-from tui_tictactoe.ui.widgets import GameCell, ReasoningPanel
+from tui_tictactoe.ui.widgets import GameCell
 from tui_tictactoe.ui.widgets.game_cell import verdict_text
-from tui_tictactoe.ui.widgets.reasoning_panel import describe, format_seconds
+from tui_tictactoe.ui.widgets.reasoning_panel import ReasoningPanel, describe, format_seconds
 
 
 def cells(app: TicTacToeApp) -> dict[tuple[int, int], GameCell]:
@@ -88,13 +87,9 @@ async def test_overlay_clears_when_the_round_ends_and_when_turned_off(make_app, 
         assert not any(cell.has_class("-best") for cell in cells(app).values())
 
 
-async def test_overlay_waits_while_the_ai_thinks(make_app, gated) -> None:
+async def test_overlay_waits_while_the_ai_thinks() -> None:
     """The side to move is then the AI: its verdicts would only flash, so none are shown."""
-    strategy = gated((0, 0))
-    app = make_app(strategy=strategy)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("a", "5")
-        assert await asyncio.to_thread(strategy.started.wait, 5)
+    async with ai_thinking((0, 0), keys=("a", "5")) as (app, pilot, strategy):
         await pilot.pause()
         assert not any(shown_verdicts(app).values())
         strategy.gate.set()
@@ -132,12 +127,8 @@ async def test_hint_marks_a_best_move_until_the_next_move(make_app, scripted) ->
         assert hinted in app.controller.analysis().best
 
 
-async def test_hint_is_refused_off_turn_and_after_the_round(make_app, gated, scripted) -> None:
-    strategy = gated((0, 0))
-    app = make_app(strategy=strategy)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("5")
-        assert await asyncio.to_thread(strategy.started.wait, 5)
+async def test_hint_is_refused_off_turn_and_after_the_round(make_app, scripted) -> None:
+    async with ai_thinking((0, 0)) as (app, pilot, strategy):
         await pilot.press("h")
         assert app.game.status.text == "No hint now: it is the AI's turn."
         assert not any(cell.has_class("-hint") for cell in cells(app).values())
@@ -180,7 +171,7 @@ async def test_info_panel_toggles_and_shows_the_last_decision(make_app, steady) 
         row, col = decision.move
         assert app.controller.board.game_board[row][col] == "O"
         text = info_text(app)
-        assert f"cell {row * 3 + col + 1} ({row}, {col})" in text
+        assert f"cell {STANDARD.key(row, col)} ({row}, {col})" in text
         assert str(decision.verdict) in text
         assert f"{decision.positions_searched:,} positions" in text
         assert "412 µs" in text
@@ -189,7 +180,7 @@ async def test_info_panel_toggles_and_shows_the_last_decision(make_app, steady) 
         assert not panel.display
         await press(pilot, "i")  # shown again: the same panel, still up to date
         assert panel.display and app.query_one(ReasoningPanel) is panel
-        assert f"cell {row * 3 + col + 1} ({row}, {col})" in info_text(app)
+        assert f"cell {STANDARD.key(row, col)} ({row}, {col})" in info_text(app)
 
 
 async def test_info_panel_updates_after_each_ai_move_and_new_game(make_app, steady) -> None:
@@ -219,11 +210,11 @@ def test_info_panel_wording() -> None:
     assert format_seconds(0.0123) == "12.3 ms"
     assert format_seconds(2.5) == "2.50 s"
     memo = Decision((1, 1), Verdict("draw", 8), 0, 1e-6, 59_705, None)
-    rows = dict(describe(memo))
+    rows = dict(describe(memo, STANDARD))
     assert rows["Searched"] == "0: answered from its memo table"
     assert rows["Played"] == "cell 5 (1, 1)"
     assert rows["Plain minimax"] == "59,705 nodes"
     assert rows["Looks ahead"] == "to the end"
     shallow = Decision((0, 0), Verdict("win", 1), 7, 1e-6, 10, 2)
-    assert dict(describe(shallow))["Looks ahead"] == "2 plies"
-    assert dict(describe(shallow))["Searched"] == "7 positions"
+    assert dict(describe(shallow, STANDARD))["Looks ahead"] == "2 plies"
+    assert dict(describe(shallow, STANDARD))["Searched"] == "7 positions"

@@ -12,14 +12,13 @@ from __future__ import annotations
 import random
 
 import pytest
-from pilot_steps import SIZE, press, settle
-from textual import events
+from support import SIZE, board, burst, press, settle
 from textual.pilot import Pilot
 from textual.widgets import Button
 
 from tui_tictactoe.ui.app import TicTacToeApp
 from tui_tictactoe.ui.screens.game_screen import GameScreen
-from tui_tictactoe.ui.widgets import GameCell, Scoreboard
+from tui_tictactoe.ui.widgets import Scoreboard
 
 # Every key the app binds anywhere, some it does not, and none that quits
 # (quitting by the Exit button is still possible: see `step`).
@@ -29,15 +28,13 @@ KEYS = [
     *["r", "n", "a", "h", "i", "question_mark", "escape"],
     *["x", "z", "0", "home", "end", "pageup", "delete", "backspace", "f1", "ctrl+p"],
 ]
-CHARACTERS = {"space": " ", "question_mark": "?"}
 
 
 def check(app: TicTacToeApp) -> None:
     """What the game screen shows agrees with the controller, whatever screen is on top."""
     game = app.game
     controller = game.controller
-    shown = "".join(str(cell.label) or "." for cell in game.query(GameCell))
-    assert shown == controller.board.to_string()
+    assert board(app) == controller.board.to_string()
     assert len(game.query(Button)) == 12
     scoreboard = game.query_one(Scoreboard)
     score = controller.score
@@ -56,10 +53,7 @@ async def step(pilot: Pilot, rng: random.Random) -> None:
     if roll < 0.70:
         await pilot.press(rng.choice(KEYS))
     elif roll < 0.85:
-        # A burst: posted without waiting, as keys arrive over SSH.
-        for key in rng.choices(KEYS, k=rng.randint(2, 6)):
-            app.post_message(events.Key(key, CHARACTERS.get(key, key if len(key) == 1 else None)))
-        await pilot.pause()
+        await burst(pilot, rng.choices(KEYS, k=rng.randint(2, 6)))
     elif roll < 0.95:
         width, height = app.size
         await pilot.click(offset=(rng.randrange(width), rng.randrange(height)))

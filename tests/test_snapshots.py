@@ -7,25 +7,7 @@ before committing it.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-
-from textual.pilot import Pilot
-
-SIZE = (80, 24)
-SMALL = (60, 20)
-
-
-def play(*keys: str) -> Callable[[Pilot], Awaitable[None]]:
-    """A `run_before` that presses `keys` one at a time and lets the AI answer each."""
-
-    async def run_before(pilot: Pilot) -> None:
-        await pilot.pause()
-        for key in keys:
-            await pilot.press(key)
-            await pilot.app.workers.wait_for_complete()
-            await pilot.pause()
-
-    return run_before
+from support import SIZE, SMALL, play
 
 
 def test_start(snap_compare, make_app) -> None:

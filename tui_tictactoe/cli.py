@@ -11,17 +11,19 @@ import sys
 from collections.abc import Sequence
 
 from . import __version__
+from .controller.options import CHOICES
 from .engine.analysis import Analysis, InvalidPosition, analyse
 from .engine.board import GameBoard
-from .engine.strategies import DIFFICULTIES
+from .engine.geometry import Geometry
 
 PROG = "tui-tictactoe"
 
 
 def _symbol(text: str) -> str:
     symbol = text.upper()
-    if symbol not in ("X", "O"):
-        raise argparse.ArgumentTypeError(f"invalid choice: {text!r} (choose from X, O)")
+    if symbol not in CHOICES["symbol"]:
+        choices = ", ".join(CHOICES["symbol"])
+        raise argparse.ArgumentTypeError(f"invalid choice: {text[:20]!r} (choose from {choices})")
     return symbol
 
 
@@ -41,13 +43,13 @@ def _add_play_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
     )
     group.add_argument(
         "--first",
-        choices=("human", "ai"),
+        choices=CHOICES["first"],
         default=default("human"),
         help="who moves first in the first round (default human)",
     )
     group.add_argument(
         "--difficulty",
-        choices=DIFFICULTIES,
+        choices=CHOICES["difficulty"],
         default=default("hard"),
         help="easy looks 1 move ahead, medium 2, hard plays perfectly (default hard)",
     )
@@ -122,7 +124,8 @@ def run_play(args: argparse.Namespace) -> int:
 
 def run_analyse(text: str, to_move: str | None, as_json: bool) -> int:
     try:
-        result = analyse(GameBoard.from_string(text), to_move)
+        board = GameBoard.from_string(text)
+        result = analyse(board, to_move)
     except (InvalidPosition, ValueError) as error:
         print(f"{PROG} analyse: error: {error}", file=sys.stderr)
         return 2
@@ -131,13 +134,13 @@ def run_analyse(text: str, to_move: str | None, as_json: bool) -> int:
 
         print(json.dumps(result.to_json()))
     else:
-        print(format_analysis(result))
+        print(format_analysis(result, board.geometry))
     return 0
 
 
-def format_analysis(result: Analysis) -> str:
-    board = result.board
-    lines = [" ".join(board[row * 3 : row * 3 + 3]) for row in range(3)]
+def format_analysis(result: Analysis, geometry: Geometry) -> str:
+    board, size = result.board, geometry.size
+    lines = [" ".join(board[row * size : (row + 1) * size]) for row in range(size)]
     if result.status != "in_progress":
         ending = "It's a draw." if result.status == "draw" else f"{result.status[0]} has won."
         return "\n".join([*lines, "", ending])
@@ -145,10 +148,11 @@ def format_analysis(result: Analysis) -> str:
     for move in result.moves:
         row, col = move.cell
         marker = "  best" if move.best else ""
-        lines.append(
-            f" {row * 3 + col + 1}    {row}   {col}   {move.verdict!s:<10}{marker}".rstrip()
-        )
-    best = ", ".join(f"{row * 3 + col + 1} (row {row}, col {col})" for row, col in result.best)
+        key = geometry.key(row, col)
+        lines.append(f" {key}    {row}   {col}   {move.verdict!s:<10}{marker}".rstrip())
+    best = ", ".join(
+        f"{geometry.key(*cell)} (row {cell[0]}, col {cell[1]})" for cell in result.best
+    )
     lines.append(f"Best: {best}")
     return "\n".join(lines)
 

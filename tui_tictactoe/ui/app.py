@@ -9,9 +9,9 @@ from typing import Any, ClassVar
 from textual.app import App
 from textual.binding import Binding, BindingType
 
-from ..controller import GameController
+from ..controller import GameController, GameOptions
 from ..engine.strategies import MoveStrategy
-from .screens.game_screen import GameOptions, GameScreen
+from .screens.game_screen import GameScreen
 
 
 class TicTacToeApp(App[None]):
@@ -40,41 +40,19 @@ class TicTacToeApp(App[None]):
         strategy: MoveStrategy | None = None,
     ) -> None:
         super().__init__()
-        self.rng = random.Random(seed)
-        self.strategy = strategy
-        self._options = GameOptions(symbol, first, difficulty, alternate)
+        options = GameOptions(symbol, first, difficulty, alternate)  # type: ignore[arg-type]
         # Built here so bad options fail before the terminal is taken over.
-        self._first_controller = self.make_controller(self._options)
+        self.controller = GameController.from_options(options, random.Random(seed), strategy)
 
-    def make_controller(self, options: GameOptions) -> GameController:
-        """A controller for `options`; every game of this app shares one random generator."""
-        return GameController(
-            human_symbol=options.symbol,
-            first=options.first,
-            difficulty=options.difficulty,
-            rng=self.rng,
-            alternate=options.alternate,
-            strategy=self.strategy,
-        )
-
-    def run(self, *args: Any, **kwargs: Any) -> None:
-        # Everything created so far (modules, classes, parsed tables) lives as
-        # long as the process. Freezing it keeps the cyclic garbage collector
-        # from walking all of it again in its full collections, one of which
-        # otherwise lands in the middle of building the first frame (~18 ms).
+    def run(self, *args: Any, **kwargs: Any) -> Any:
+        # Everything made so far (modules, classes, parsed tables) lives as long
+        # as the process: freezing it keeps the garbage collector from walking
+        # all of it again in every full collection.
         gc.freeze()
-        # And no collections at all until the first frame is on screen (the game
-        # screen turns them back on): start-up makes many objects but little
-        # garbage, and ~30 young-generation collections (~6 ms) would otherwise
-        # run before the first frame.
-        gc.disable()
-        try:
-            return super().run(*args, **kwargs)
-        finally:
-            gc.enable()
+        return super().run(*args, **kwargs)
 
     def get_default_screen(self) -> GameScreen:
-        return GameScreen(self._first_controller, self._options, self.make_controller)
+        return GameScreen(self.controller)
 
     @property
     def game(self) -> GameScreen:
@@ -82,11 +60,6 @@ class TicTacToeApp(App[None]):
         screen = self.screen_stack[0]
         assert isinstance(screen, GameScreen)
         return screen
-
-    @property
-    def controller(self) -> GameController:
-        """The controller of the game being played (replaced by a new game)."""
-        return self.game.controller
 
     # Both command palettes the app opens (ctrl+p, and the theme list of its "Theme"
     # command) are the burst-proof one: see GameCommandPalette.

@@ -1,37 +1,78 @@
-"""The new-game dialog: symbol, who starts, difficulty and alternating starts."""
+"""The new-game dialog: symbol, who starts, difficulty and alternating starts, all by keys."""
 
 from __future__ import annotations
 
 from typing import ClassVar
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.reactive import reactive
 from textual.screen import ModalScreen
-from textual.widgets import Button, Checkbox, Footer, Label, RadioButton, RadioSet
+from textual.widget import Widget
+from textual.widgets import Button, Footer
 
-from ...engine.strategies import DIFFICULTIES
-from ..widgets import ActionButton
-from .game_screen import GameOptions
+from ...controller import CHOICES, GameOptions
 
-FIRST_LABELS = {"human": "You", "ai": "AI"}
+LABEL_WIDTH = 12
+GAP = "   "
+
+# What the player reads for each allowed value; the values come from CHOICES.
+SHOWN = {"human": "You", "ai": "AI", False: "no", True: "yes"}
 
 
-class OptionSet(RadioSet):
-    """A RadioSet whose keyboard cursor starts on the chosen option rather than the first."""
+class ChoiceRow(Widget, can_focus=True):
+    """One option: its name and every choice in a row; Left/Right or a click change it.
 
-    def on_mount(self) -> None:
-        # RadioSet's own mount handler, which runs after this one, puts the
-        # cursor on the first button: move it once that has happened.
-        self.call_later(self._cursor_to_pressed)
+    The chosen value is marked by shape (● against ○) as well as colour, so it
+    reads without colour too.
+    """
 
-    def _cursor_to_pressed(self) -> None:
-        self._selected = self.pressed_index if self.pressed_index >= 0 else 0
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "change(-1)", "Change", key_display="←→"),
+        Binding("right", "change(1)", "Change", show=False),
+    ]
+
+    value: reactive[object] = reactive(None)
+
+    def __init__(self, label: str, choices: tuple[object, ...], value: object, id: str) -> None:
+        super().__init__(id=id)
+        self.label = label
+        self.choices = choices
+        self.set_reactive(ChoiceRow.value, value)
+
+    def action_change(self, delta: int) -> None:
+        """The next (or previous) choice, wrapping around: two presses never get stuck."""
+        index = self.choices.index(self.value)
+        self.value = self.choices[(index + delta) % len(self.choices)]
+
+    def _pieces(self) -> list[tuple[object, int, str]]:
+        """(value, first column, text) of each choice, as drawn."""
+        pieces, x = [], LABEL_WIDTH
+        for choice in self.choices:
+            text = f"{'●' if choice == self.value else '○'} {SHOWN.get(choice, choice)}"
+            pieces.append((choice, x, text))
+            x += len(text) + len(GAP)
+        return pieces
+
+    def render(self) -> Content:
+        parts: list[tuple[str, str] | str] = [(self.label.ljust(LABEL_WIDTH), "$text-muted")]
+        for index, (choice, _, text) in enumerate(self._pieces()):
+            if index:
+                parts.append(GAP)
+            parts.append((text, "bold $text-accent" if choice == self.value else ""))
+        return Content.assemble(*parts)
+
+    def on_click(self, event: events.Click) -> None:
+        for choice, start, text in self._pieces():
+            if start <= event.x < start + len(text):
+                self.value = choice
 
 
 class NewGameScreen(ModalScreen[GameOptions | None]):
-    """Pick the options of a new game; Start returns them, Escape or Cancel returns None."""
+    """Pick the options of a new game; Enter or Start returns them, Escape or Cancel None."""
 
     # Here rather than in tictactoe.tcss: parsed when the dialog first opens, not
     # at start-up. Every rule names #dialog (or the screen), so none is outranked
@@ -44,6 +85,7 @@ class NewGameScreen(ModalScreen[GameOptions | None]):
 
     #dialog {
         width: 56;
+        max-width: 100%;
         height: auto;
         max-height: 100%;
         border: round $primary;
@@ -53,46 +95,37 @@ class NewGameScreen(ModalScreen[GameOptions | None]):
         padding: 0 1;
     }
 
-    #dialog .option {
-        height: auto;
+    #dialog ChoiceRow {
+        height: 1;
+        margin: 1 0 0 0;
+        padding: 0 1;
     }
 
-    #dialog .option-label {
-        width: 12;
-        padding: 1 0;
-    }
-
-    #dialog RadioSet {
-        layout: horizontal;
-        width: 1fr;
-    }
-
-    #dialog RadioButton {
-        width: auto;
-        margin-right: 3;
-    }
-
-    /* Only the focused set shows its cursor: a highlight elsewhere reads as a choice. */
-    #dialog RadioSet:blur > RadioButton.-selected > .toggle--label {
-        background: transparent;
-    }
-
-    #dialog Checkbox {
-        width: 1fr;
+    #dialog ChoiceRow:focus {
+        background: $block-cursor-blurred-background;
+        text-style: bold;
     }
 
     #dialog-buttons {
         height: auto;
+        margin-top: 1;
         align-horizontal: right;
     }
 
-    #dialog-buttons ActionButton {
+    #dialog-buttons Button {
         min-width: 10;
         margin-left: 1;
     }
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "app.focus_previous", "Next option", key_display="↑↓"),
+        Binding("down", "app.focus_next", "Option", show=False),
+        Binding("left", "app.focus_previous", "Previous", show=False),
+        Binding("right", "app.focus_next", "Next", show=False),
+        Binding("enter", "start", "Start"),
+        Binding("escape", "cancel", "Cancel"),
+    ]
 
     def __init__(self, options: GameOptions) -> None:
         super().__init__()
@@ -102,46 +135,32 @@ class NewGameScreen(ModalScreen[GameOptions | None]):
         options = self.options
         with Vertical(id="dialog") as dialog:
             dialog.border_title = "New game"
-            with Horizontal(classes="option"):
-                yield Label("You play", classes="option-label")
-                with OptionSet(id="symbol"):
-                    for symbol in ("X", "O"):
-                        yield RadioButton(symbol, value=options.symbol == symbol, name=symbol)
-            with Horizontal(classes="option"):
-                yield Label("First move", classes="option-label")
-                with OptionSet(id="first"):
-                    for side, label in FIRST_LABELS.items():
-                        yield RadioButton(label, value=options.first == side, name=side)
-            with Horizontal(classes="option"):
-                yield Label("Difficulty", classes="option-label")
-                with OptionSet(id="difficulty"):
-                    for level in DIFFICULTIES:
-                        yield RadioButton(level, value=options.difficulty == level, name=level)
-            yield Checkbox("Alternate who starts each round", options.alternate, id="alternate")
+            yield ChoiceRow("You play", CHOICES["symbol"], options.symbol, id="symbol")
+            yield ChoiceRow("First move", CHOICES["first"], options.first, id="first")
+            yield ChoiceRow(
+                "Difficulty", CHOICES["difficulty"], options.difficulty, id="difficulty"
+            )
+            yield ChoiceRow("Alternate", (False, True), options.alternate, id="alternate")
             with Horizontal(id="dialog-buttons"):
-                yield ActionButton("Start", variant="primary", id="start")
-                yield ActionButton("Cancel", id="cancel")
+                yield Button("Start", variant="primary", id="start")
+                yield Button("Cancel", id="cancel")
         yield Footer(show_command_palette=False, compact=True)
 
     def chosen(self) -> GameOptions:
         """The options as currently set in the dialog."""
 
-        def pick(radio_set_id: str) -> str:
-            pressed = self.query_one(f"#{radio_set_id}", RadioSet).pressed_button
-            assert pressed is not None and pressed.name is not None  # one is always pressed
-            return pressed.name
+        def pick(name: str) -> object:
+            return self.query_one(f"#{name}", ChoiceRow).value
 
-        return GameOptions(
-            symbol=pick("symbol"),
-            first=pick("first"),
-            difficulty=pick("difficulty"),
-            alternate=self.query_one("#alternate", Checkbox).value,
-        )
+        options = GameOptions(pick("symbol"), pick("first"), pick("difficulty"), pick("alternate"))  # type: ignore[arg-type]
+        return options.validated()
 
     @on(Button.Pressed, "#start")
-    def start(self) -> None:
-        self.dismiss(self.chosen())
+    def action_start(self) -> None:
+        if self.is_active:  # Enter and a click together must not start twice
+            self.dismiss(self.chosen())
 
     @on(Button.Pressed, "#cancel")
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        if self.is_active:
+            self.dismiss(None)

@@ -1,19 +1,17 @@
 """The game's widgets, one concern per module."""
 
-from .action_button import ActionButton
+from .control_button import ControlButton
 from .game_cell import GameCell
-from .game_footer import GameFooter
 from .game_grid import GameGrid
-from .reasoning_panel import ReasoningPanel
 from .scoreboard import Scoreboard
 from .status_line import StatusLine
+from .title_bar import TitleBar
 
 __all__ = [
-    "ActionButton",
+    "ControlButton",
     "GameCell",
-    "GameFooter",
     "GameGrid",
-    "ReasoningPanel",
     "Scoreboard",
     "StatusLine",
+    "TitleBar",
 ]

@@ -9,7 +9,6 @@ from textual.widgets import Button
 from ...engine.analysis import MoveVerdict
 from ...engine.board import EMPTY
 from ...engine.solver import Verdict
-from .action_button import matched_as_button
 
 OUTCOMES = ("win", "draw", "loss")
 
@@ -28,36 +27,29 @@ def verdict_text(verdict: Verdict, room: int) -> str:
     return next((text for text in candidates if len(text) <= room), candidates[-1])
 
 
-@matched_as_button
-class GameCell(Button, inherit_css=False):
-    """A button that knows its row and column; its label is exactly `X`, `O` or nothing.
+class GameCell(Button, can_focus=False):
+    """A button that knows its place on the board.
 
-    Everything else a cell shows (the winning line, the analysis verdict, a hint)
-    is a CSS class or the border subtitle, so the label always reads as the board.
-    Styled wholly by tictactoe.tcss, without Button's CSS (see `ActionButton`).
+    `symbol` is the cell's mark (`"X"`, `"O"` or `" "` for empty): tests and the
+    screen read the board from it, never from drawn text. Everything else a cell
+    shows (the cursor, the winning line, a hint, the analysis verdict) is a CSS
+    class or the border subtitle. It never takes focus: the keyboard cursor is
+    the game screen's own state (see `GameScreen`).
     """
 
     symbol: reactive[str] = reactive(EMPTY)
     verdict: reactive[MoveVerdict | None] = reactive(None)
 
-    def __init__(self, row: int, col: int) -> None:
-        # Button adds "-style-default" when it mounts, which restyles it a
-        # second time; with the class from the start the first styling is final.
-        super().__init__("", id=self.cell_id(row, col), classes="cell -style-default")
+    # The mark appearing is feedback enough; a 0.2 s flash would also swallow a
+    # quick second click on the same cell and make screenshots unstable.
+    active_effect_duration = 0
+
+    def __init__(self, row: int, col: int, key: int) -> None:
+        super().__init__("", id=f"cell-{row}-{col}", classes="cell")
         self.row = row
         self.col = col
-        # The mark appearing is feedback enough; a 0.2 s flash would also make
-        # a quick second click on the same cell vanish and screenshots unstable.
-        self.active_effect_duration = 0
-
-    @staticmethod
-    def cell_id(row: int, col: int) -> str:
-        return f"cell-{row}-{col}"
-
-    @property
-    def key(self) -> int:
-        """The digit that plays this cell (1 = top-left, 9 = bottom-right)."""
-        return self.row * 3 + self.col + 1
+        self.key = key
+        """The number players call this cell by (1 top-left, in reading order)."""
 
     def watch_symbol(self, symbol: str) -> None:
         self.label = "" if symbol == EMPTY else symbol

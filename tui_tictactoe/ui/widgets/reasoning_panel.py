@@ -5,6 +5,7 @@ from __future__ import annotations
 from textual.content import Content
 from textual.widgets import Static
 
+from ...engine.geometry import Geometry
 from ...engine.strategies import Decision
 
 
@@ -17,7 +18,7 @@ def format_seconds(seconds: float) -> str:
     return f"{seconds:.2f} s"
 
 
-def describe(decision: Decision) -> list[tuple[str, str]]:
+def describe(decision: Decision, geometry: Geometry) -> list[tuple[str, str]]:
     """(label, value) rows for one decision."""
     row, col = decision.move
     if decision.positions_searched == 0:
@@ -26,7 +27,7 @@ def describe(decision: Decision) -> list[tuple[str, str]]:
         searched = f"{decision.positions_searched:,} positions"
     depth = "to the end" if decision.depth is None else f"{decision.depth} plies"
     return [
-        ("Played", f"cell {row * 3 + col + 1} ({row}, {col})"),
+        ("Played", f"cell {geometry.key(row, col)} ({row}, {col})"),
         ("Verdict", str(decision.verdict)),
         ("Searched", searched),
         ("Time", format_seconds(decision.seconds)),
@@ -40,7 +41,7 @@ class ReasoningPanel(Static):
 
     BORDER_TITLE = "AI's last move"
 
-    def show(self, decision: Decision | None, explains: bool = True) -> None:
+    def show(self, decision: Decision | None, geometry: Geometry, explains: bool = True) -> None:
         """`explains` is False for strategies that keep no record of their search."""
         if not explains:
             self.update("This AI does not report how it chose its moves.")
@@ -49,6 +50,6 @@ class ReasoningPanel(Static):
         else:
             lines = [
                 Content.assemble((f"{label}\n", "$text-muted"), (f"  {value}", "bold"))
-                for label, value in describe(decision)
+                for label, value in describe(decision, geometry)
             ]
             self.update(Content("\n").join(lines))

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Literal
-
 from textual.widgets import Static
 
-Tone = Literal["turn", "thinking", "win", "loss", "draw", "refused", "hint", "error"]
-TONES: tuple[Tone, ...] = ("turn", "thinking", "win", "loss", "draw", "refused", "hint", "error")
+from ...controller import TONES, Status
 
 
 class StatusLine(Static):
@@ -16,12 +13,18 @@ class StatusLine(Static):
     def __init__(self, *, id: str | None = None) -> None:
         # Born with the class of its first tone, so the first `say` restyles nothing.
         super().__init__("", id=id, markup=False, classes="-turn")
-        self.text = ""
-        self.tone: Tone = "turn"
+        self.status = Status("", "turn")
 
-    def say(self, text: str, tone: Tone = "turn") -> None:
-        self.text, self.tone = text, tone
+    @property
+    def text(self) -> str:
+        return self.status.text
+
+    @property
+    def tone(self) -> str:
+        return self.status.tone
+
+    def say(self, status: Status) -> None:
+        self.status = status
         # Its size is fixed by CSS: no relayout of the screen, only this line repaints.
-        self.update(text, layout=False)
-        # One restyle for the whole swap (set_class would restyle twice).
-        self.update_classes({f"-{name}": name == tone for name in TONES})
+        self.update(status.text, layout=False)
+        self.update_classes({f"-{tone}": tone == status.tone for tone in TONES})

@@ -1,0 +1,169 @@
+"""What the UI tests share: AI strategies the tests control, Pilot steps, and views of the screen.
+
+One copy for every test file (and the screenshot script): `conftest.py` only
+exposes these as fixtures.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import threading
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from contextlib import asynccontextmanager
+from typing import Any
+
+from textual import events
+from textual.pilot import Pilot
+from textual.widget import Widget
+
+from tui_tictactoe.engine.board import Cell, GameBoard
+from tui_tictactoe.engine.solver import Solver
+from tui_tictactoe.engine.strategies import Decision, MinimaxStrategy, MoveStrategy
+from tui_tictactoe.ui.app import TicTacToeApp
+from tui_tictactoe.ui.widgets import GameCell
+
+SIZE = (80, 24)
+SMALL = (60, 20)
+CHARACTERS = {"space": " ", "question_mark": "?", "enter": None}
+
+
+# -- strategies ------------------------------------------------------------------
+
+
+class ScriptedStrategy(MoveStrategy):
+    """Plays the first still-empty cell of its script, else the first empty cell: forces a game."""
+
+    def __init__(self, *cells: Cell) -> None:
+        self.cells = cells
+
+    def find_best_move(self, board: GameBoard, player: Any) -> Cell:
+        empty = board.get_empty_cells()
+        return next((cell for cell in self.cells if cell in empty), empty[0])
+
+
+class GatedStrategy(ScriptedStrategy):
+    """A scripted AI that thinks until the test opens the gate: a slow AI with no sleeps."""
+
+    def __init__(self, *cells: Cell) -> None:
+        super().__init__(*cells)
+        self.started = threading.Event()
+        self.gate = threading.Event()
+
+    def find_best_move(self, board: GameBoard, player: Any) -> Cell:
+        self.started.set()
+        if not self.gate.wait(timeout=10):
+            raise TimeoutError("the test never opened the gate")
+        return super().find_best_move(board, player)
+
+    async def until_thinking(self) -> None:
+        """Wait (in a thread, without sleeping) until the AI thread has started its search."""
+        assert await asyncio.to_thread(self.started.wait, 5)
+
+
+class FailingStrategy(MoveStrategy):
+    """An AI with a bug."""
+
+    def find_best_move(self, board: GameBoard, player: Any) -> Cell:
+        raise RuntimeError("the AI tripped over its own feet")
+
+
+class SteadyMinimax(MinimaxStrategy):
+    """Perfect minimax with its own cold table and a stopped clock: a repeatable info panel.
+
+    The shared solver's table fills up as other tests run, and search times vary, so
+    a snapshot of the panel needs both pinned.
+    """
+
+    def __init__(self, seed: int = 1) -> None:
+        super().__init__(rng=random.Random(seed), solver=Solver())
+
+    @property
+    def last_decision(self) -> Decision | None:
+        decision = super().last_decision
+        return None if decision is None else decision._replace(seconds=0.000_412)
+
+
+def make_app(**options: Any) -> TicTacToeApp:
+    """A seeded TicTacToeApp with animations off, for repeatable runs."""
+    options.setdefault("seed", 7)
+    app = TicTacToeApp(**options)
+    app.animation_level = "none"
+    return app
+
+
+@asynccontextmanager
+async def ai_thinking(
+    *script: Cell, keys: Iterable[str] = ("5",), **options: Any
+) -> AsyncIterator[tuple[TicTacToeApp, Pilot, GatedStrategy]]:
+    """An app whose gated AI is thinking after `keys`: the test opens `strategy.gate`."""
+    strategy = GatedStrategy(*script)
+    app = make_app(strategy=strategy, **options)
+    async with app.run_test(size=SIZE) as pilot:
+        for key in keys:
+            await pilot.press(key)
+        await strategy.until_thinking()
+        yield app, pilot, strategy
+
+
+# -- Pilot steps -----------------------------------------------------------------
+
+
+async def settle(pilot: Pilot) -> None:
+    """Let the AI worker finish and its reply be applied."""
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def press(pilot: Pilot, *keys: str) -> None:
+    """Press keys one at a time, letting the AI answer after each."""
+    for key in keys:
+        await pilot.press(key)
+        await settle(pilot)
+
+
+async def burst(pilot: Pilot, keys: Iterable[str]) -> None:
+    """Keys posted without waiting between them, as they arrive over SSH or from a paste."""
+    for key in keys:
+        character = CHARACTERS.get(key, key if len(key) == 1 else None)
+        pilot.app.post_message(events.Key(key, character))
+    await pilot.pause()
+
+
+def play(*keys: str) -> Callable[[Pilot], Awaitable[None]]:
+    """A snapshot's `run_before`: press `keys` one at a time and let the AI answer each."""
+
+    async def run_before(pilot: Pilot) -> None:
+        await pilot.pause()
+        await press(pilot, *keys)
+
+    return run_before
+
+
+# -- what the screen shows ---------------------------------------------------------
+
+
+def cell(app: TicTacToeApp, row: int, col: int) -> GameCell:
+    return app.game.query_one(f"#cell-{row}-{col}", GameCell)
+
+
+def board(app: TicTacToeApp) -> str:
+    """The board as the cells hold it (`GameCell.symbol`, reading order, `.` for empty).
+
+    Also checks that what is shown is what the controller holds.
+    """
+    cells = app.game.grid.cells
+    shown = "".join(cell.symbol if cell.symbol != " " else "." for cell in cells)
+    assert shown == "".join(str(cell.label) or "." for cell in cells)
+    assert shown == app.controller.board.to_string()
+    return shown
+
+
+def status(app: TicTacToeApp) -> str:
+    return app.game.status.text
+
+
+def under_cursor(app: TicTacToeApp) -> Widget:
+    """The one widget the keyboard cursor is drawn on."""
+    (widget,) = app.game.query(".-cursor")
+    return widget

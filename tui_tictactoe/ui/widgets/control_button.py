@@ -1,0 +1,13 @@
+"""The buttons under the board (Reset, New game, Exit)."""
+
+from __future__ import annotations
+
+from textual.widgets import Button
+
+
+class ControlButton(Button, can_focus=False):
+    """A button the keyboard reaches by the game's cursor (the CSS class `-cursor`), not by focus.
+
+    Nothing on the game screen takes focus, so a burst of keys is never ahead of
+    a focus change (see `GameScreen`).
+    """
