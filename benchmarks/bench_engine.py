@@ -269,7 +269,7 @@ def exhaustive_play() -> tuple[int, int, int, int]:
             row, col = ai.find_best_move(board)
             me, them = board.masks_for(mover)
             scores = {i: score_of(me, them, i) for i in range(9) if not (me | them) >> i & 1}
-            chosen, best = scores[row * 3 + col], max(scores.values())
+            chosen, best = scores[board.geometry.index(row, col)], max(scores.values())
             decisions += 1
             slow_wins += 0 < chosen < best
             moves = [(row, col)]

@@ -160,7 +160,7 @@ def test_invalid_human_move_is_refused_and_the_turn_stays() -> None:
     controller.play_ai_move(*controller.find_best_ai_move())
     taken = controller.board.moves[-1]
     before = state(controller)
-    number = taken[0] * 3 + taken[1] + 1  # the key that plays the cell
+    number = STANDARD.key(*taken)  # the key that plays the cell
     refusals = [(*taken, f"Cell {number} is already taken by O."), (3, 0, "off the board")]
     for row, col, reason in refusals:
         ok, message = controller.play_human_move(row, col)
