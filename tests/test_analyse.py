@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 
 import pytest
 from reference import (
@@ -181,8 +182,11 @@ def test_exactly_the_reachable_boards_are_accepted_without_to_move() -> None:
         ("X.O/.X./.O", "9 cells"),
         ("X.O/.X./..O/X", "9 cells"),
         ("", "9 cells"),
-        ("X.O.X.Z.O", "bad cell"),
-        ("X.O-X...O", "bad cell"),
+        ("X.O.X.Z.O", "bad character 'Z' at position 7"),
+        ("X.O-X...O", "bad character '-' at position 4"),
+        ("X.ß......", "bad character 'ß' at position 3"),
+        ("/////X////........", "misplaced '/' at position 1"),
+        ("X.O/.X./..O/", "misplaced '/' at position 12"),
         ("XXX......", "impossible counts"),
         ("OO.......", "impossible counts"),
         ("XXX/OOO/...", "both X and O"),
@@ -203,6 +207,115 @@ def test_invalid_boards_exit_2_with_a_one_line_error(
         assert err.startswith("tui-tictactoe analyse: error: ")
         assert err.count("\n") == 1 and err.endswith("\n")
         assert reason in err
+
+
+# -- the board syntax (`GameBoard.from_string`) ----------------------------------
+
+
+def cells_of(board: GameBoard) -> str:
+    return board.to_string()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "X.O.X...O",  # 9 cells in reading order
+        "X.O/.X./..O",  # 3 rows of 3, one / between rows
+        "x.o.X...o",  # either case
+        "X O X   O",  # a space is an empty cell, like .
+        "X O/ X / .O",
+    ],
+)
+def test_accepted_board_syntax(text: str) -> None:
+    assert cells_of(GameBoard.from_string(text)) == "X.O.X...O"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        # Characters other than X, O, x, o, '.', ' ' and '/': the first one, as typed.
+        ("X.O.X.Z.O", "bad character 'Z' at position 7 of 'X.O.X.Z.O'"),
+        ("X.O.X...0", "bad character '0' at position 9 of 'X.O.X...0'"),
+        # .upper() would turn ß into SS (and make it look like an 'S' cell).
+        ("X.ß......", "bad character 'ß' at position 3 of 'X.ß......'"),
+        ("ẞ........", "bad character 'ẞ' at position 1"),
+        ("X.O\tX...O", "bad character '\\t' at position 4"),
+        ("X.O\nX...O", "bad character '\\n' at position 4"),
+        ("\x1b[2J....", "bad character '\\x1b' at position 1"),
+        ("X.O|.X.|..O", "bad character '|' at position 4"),
+        ("X.O,.X.,..O", "bad character ',' at position 4"),
+        # Wrong number of cells.
+        ("", "board must have 9 cells, got 0 in ''"),
+        ("X.O.X...", "board must have 9 cells, got 8 in 'X.O.X...'"),
+        ("X.O.X...O.", "board must have 9 cells, got 10"),
+        ("X.O/.X./.O", "board must have 9 cells, got 8"),
+        ("X.O/.X./..O/X", "board must have 9 cells, got 10"),
+        (" X.O.X...O", "board must have 9 cells, got 10"),  # no trimming: a space is a cell
+        ("X.O.X...O\n", "bad character '\\n' at position 10"),
+        # '/' only between every two rows: not at the ends, not doubled, not inside a row.
+        ("/////X////........", "misplaced '/' at position 1 of '/////X////........'"),
+        ("/X.O/.X./..O", "misplaced '/' at position 1"),
+        ("X.O/.X./..O/", "misplaced '/' at position 12"),
+        ("X.O//.X...O", "misplaced '/' at position 5"),
+        ("XX/X.O./..O", "misplaced '/' at position 3"),
+        ("X.O.X.../O", "misplaced '/' at position 9"),
+        # Some rows separated, some not.
+        ("X.O/.X...O", "missing '/' at position 8 of 'X.O/.X...O'"),
+        ("X.O.X./..O", "missing '/' at position 4"),
+    ],
+)
+def test_rejected_board_syntax(text: str, message: str) -> None:
+    with pytest.raises(ValueError) as caught:
+        GameBoard.from_string(text)
+    text_of_error = str(caught.value)
+    assert message in text_of_error
+    assert "\n" not in text_of_error and "\x1b" not in text_of_error  # one line, no raw escapes
+    assert not isinstance(caught.value, InvalidPosition)  # syntax, not an impossible position
+
+
+def test_exactly_the_two_documented_forms_are_accepted() -> None:
+    # Every string of '.' and '/' up to 13 characters: where the slashes may go
+    # does not depend on which cells hold what.
+    documented = re.compile(r"[XxOo. ]{9}|[XxOo. ]{3}/[XxOo. ]{3}/[XxOo. ]{3}")
+    accepted = 0
+    for length in range(14):
+        for chars in itertools.product("./", repeat=length):
+            text = "".join(chars)
+            try:
+                GameBoard.from_string(text)
+            except ValueError as error:
+                assert not documented.fullmatch(text), (text, error)
+                assert "/" in str(error) or "9 cells" in str(error)
+            else:
+                assert documented.fullmatch(text), text
+                accepted += 1
+    assert accepted == 2
+
+
+def test_rejections_never_quote_more_than_40_characters_of_the_input() -> None:
+    for text in ("a" * 5000, "." * 5000, "/" * 5000, "X" + "/" * 4999, "X.O/" * 1250, "ß" * 5000):
+        with pytest.raises(ValueError) as caught:
+            GameBoard.from_string(text)
+        message = str(caught.value)
+        assert len(message) < 200, message
+        quoted = message.split(" of ", 1)[-1] if " of " in message else message.split(" in ", 1)[1]
+        assert quoted.index("…") <= 42, message  # at most ~40 characters of input, then …
+
+
+def test_a_bad_character_far_in_is_still_named_with_its_position() -> None:
+    with pytest.raises(ValueError, match="bad character 'Z' at position 5000 of '"):
+        GameBoard.from_string("." * 4999 + "Z")
+
+
+def test_the_command_quotes_the_bad_character_as_typed(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["analyse", "XOß......"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith("tui-tictactoe analyse: error: bad character 'ß' at position 3")
+    assert "'S'" not in err and err.count("\n") == 1
+    assert main(["analyse", "ß" * 5000, "--json"]) == 2
+    _, err = capsys.readouterr()
+    assert err.count("\n") == 1 and len(err) < 250
 
 
 def test_to_move_that_contradicts_the_counts_is_refused(

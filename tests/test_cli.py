@@ -97,7 +97,9 @@ def test_analyse_text_and_to_move_from_a_real_process() -> None:
     ("command", "board", "extra", "needle"),
     [
         ("module", "X.O/.X./.O", [], "9 cells"),
-        ("script", "X.O.X.?.O", ["--json"], "bad cell"),
+        ("script", "X.O.X.?.O", ["--json"], "bad character '?' at position 7"),
+        ("module", "X.ß......", [], "bad character 'ß' at position 3"),
+        ("script", "/////X////........", [], "misplaced '/' at position 1"),
         ("module", "XXX/...", [], "9 cells"),
         ("script", "XXXX.O.O.", [], "impossible counts"),
         ("module", "XXX/OOO/...", ["--json"], "both X and O"),
@@ -161,6 +163,83 @@ def test_bad_play_options_are_argparse_errors(args: list[str], needle: str) -> N
     assert result.stderr.startswith("usage: tui-tictactoe")
 
 
+LONG = "9" * 5000
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (
+            ["--seed", LONG],
+            "argument --seed: must be a whole number of at most 40 digits, not '9999",
+        ),
+        (["--seed", "1e3"], "argument --seed: must be a whole number"),
+        (["--seed", "1_000"], "argument --seed: must be a whole number"),
+        (["--seed", "٣"], "argument --seed: must be a whole number"),  # not an ASCII digit
+        (["--symbol", "ß" * 5000], "argument --symbol: invalid choice: 'ßßß"),
+        (["--first", "x" * 5000], "argument --first: invalid choice: 'xxx"),
+        (["--difficulty", "x" * 5000], "argument --difficulty: invalid choice: 'xxx"),
+        (["play", "--difficulty", "x" * 5000], "argument --difficulty: invalid choice: 'xxx"),
+        (["analyse", "X" * 9, "--to-move", "x" * 5000], "argument --to-move: invalid choice"),
+        # argparse's own messages that quote what was typed.
+        (["x" * 5000], "argument [COMMAND]: invalid choice: 'xxx"),
+        (["play", "x" * 5000], "unrecognized arguments: xxx"),
+        (["--alternate=" + "x" * 5000], "argument --alternate: ignored explicit argument"),
+        (["--s=" + "x" * 5000], "ambiguous option: --s=xxx"),
+        (["play", "a\nb\x1b[2J"], "unrecognized arguments: a\\nb\\x1b[2J"),
+    ],
+)
+def test_argparse_errors_are_one_short_line(args: list[str], needle: str) -> None:
+    result = run(console_script(), *args)
+    assert_one_line_error(result, needle)
+    error_line = result.stderr.splitlines()[-1]
+    assert error_line.startswith("tui-tictactoe")
+    assert len(error_line) <= 190, error_line
+    assert "\x1b" not in result.stderr
+    assert result.stderr.count("\n") <= 6  # the usage (a few lines) and the one error line
+
+
+@pytest.mark.parametrize("text", ["0", "7", "-7", "+7", "1" * 40])
+def test_seed_accepts_whole_numbers(played: list[dict[str, object]], text: str) -> None:
+    assert cli.main([f"--seed={text}"]) == 0
+    assert played[-1]["seed"] == int(text)
+
+
+def test_bad_values_are_quoted_short_in_process(
+    played: list[dict[str, object]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    cases = [
+        ["--seed", "1" * 41],
+        ["--seed", "x" * 5000],
+        ["--symbol", "x" * 5000],
+        ["--first", "x" * 5000],
+        ["--difficulty", "x" * 5000],
+        ["x" * 5000],
+        ["play", *["y" * 100] * 100],
+    ]
+    for args in cases:
+        with pytest.raises(SystemExit) as exit_info:
+            cli.main(args)
+        assert exit_info.value.code == 2
+        out, err = capsys.readouterr()
+        assert out == ""
+        (error_line,) = [line for line in err.splitlines() if "error:" in line]
+        assert len(error_line) <= 190, error_line  # "tui-tictactoe: error: " + at most 160
+        assert error_line.count("…") >= 1, error_line
+    assert played == []
+
+
+def test_choices_still_come_from_the_one_list(capsys: pytest.CaptureFixture[str]) -> None:
+    from tui_tictactoe.controller.options import CHOICES
+
+    help_text = cli.build_parser().format_help()
+    for name in ("symbol", "first", "difficulty"):
+        assert "{" + ",".join(CHOICES[name]) + "}" in help_text
+        with pytest.raises(SystemExit):
+            cli.main([f"--{name}", "nope"])
+        assert f"(choose from {', '.join(CHOICES[name])})" in capsys.readouterr().err
+
+
 def test_help_works_and_does_not_start_the_ui() -> None:
     for command in (console_script(), MODULE):
         result = run(command, "--help")
@@ -215,3 +294,113 @@ def test_options_before_and_after_play_both_count(played: list[dict[str, object]
         {"symbol": "O", "first": "human", "difficulty": "easy", "seed": 7, "alternate": False},
         {"symbol": "X", "first": "ai", "difficulty": "hard", "seed": None, "alternate": True},
     ]
+
+
+# -- the terminal check (the real terminals are in test_cli_terminal.py) ----------
+
+
+class FakeStream:
+    def __init__(self, encoding: str | None) -> None:
+        self.encoding = encoding
+
+
+@pytest.fixture
+def terminal(monkeypatch: pytest.MonkeyPatch) -> dict[str, object]:
+    """A good terminal for `terminal_problem`, which each test then spoils one way."""
+    state: dict[str, object] = {"ttys": {0, 1, 2}}
+    monkeypatch.setattr(cli.os, "isatty", lambda fd: fd in state["ttys"])  # type: ignore[operator]
+    monkeypatch.setenv("TERM", "xterm-256color")
+    monkeypatch.delenv("PYTHONIOENCODING", raising=False)
+    monkeypatch.setattr(cli.sys, "__stderr__", FakeStream("utf-8"))
+    monkeypatch.setattr(cli.sys, "platform", "linux")
+    monkeypatch.delenv("TEXTUAL_DRIVER", raising=False)
+    return state
+
+
+def test_a_good_terminal_has_no_problem(terminal: dict[str, object]) -> None:
+    assert cli.terminal_problem() is None
+
+
+@pytest.mark.parametrize(
+    ("ttys", "what"),
+    [
+        ({1, 2}, "standard input is not a terminal"),
+        ({0, 2}, "standard output is not a terminal"),
+        ({0, 1}, "standard error is not a terminal"),
+        ({2}, "standard input and standard output are not terminals"),
+        (set(), "standard input, standard output and standard error are not terminals"),
+    ],
+)
+def test_every_standard_stream_must_be_a_terminal(
+    terminal: dict[str, object], ttys: set[int], what: str
+) -> None:
+    terminal["ttys"] = ttys
+    assert cli.terminal_problem() == f"the game needs a terminal: {what} (over SSH use ssh -t)"
+
+
+@pytest.mark.parametrize(
+    ("term", "what"), [("dumb", "TERM is 'dumb'"), ("DUMB", "TERM is 'DUMB'"), ("", "TERM is ''")]
+)
+def test_a_dumb_or_missing_term_is_refused(
+    terminal: dict[str, object], monkeypatch: pytest.MonkeyPatch, term: str, what: str
+) -> None:
+    monkeypatch.setenv("TERM", term)
+    problem = cli.terminal_problem()
+    assert problem is not None
+    assert problem.startswith(f"the game needs a full-screen terminal, but {what} ")
+    monkeypatch.delenv("TERM")
+    assert "TERM is not set" in (cli.terminal_problem() or "")
+
+
+def test_another_textual_driver_needs_no_terminal(
+    terminal: dict[str, object], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # textual-serve runs the app with pipes and TEXTUAL_DRIVER=...:WebDriver.
+    terminal["ttys"] = set()
+    monkeypatch.delenv("TERM")
+    monkeypatch.setattr(cli.sys, "__stderr__", FakeStream("ascii"))
+    monkeypatch.setenv("TEXTUAL_DRIVER", "textual.drivers.web_driver:WebDriver")
+    assert cli.terminal_problem() is None
+
+
+def test_windows_needs_no_term(
+    terminal: dict[str, object], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("TERM")
+    monkeypatch.setattr(cli.sys, "platform", "win32")
+    assert cli.terminal_problem() is None
+
+
+@pytest.mark.parametrize(
+    ("encoding", "name"),
+    [("ascii", "ascii"), ("ANSI_X3.4-1968", "ascii"), ("latin-1", "iso8859-1"), (None, "unknown")],
+)
+def test_a_stream_that_is_not_utf8_is_refused(
+    terminal: dict[str, object], monkeypatch: pytest.MonkeyPatch, encoding: str | None, name: str
+) -> None:
+    monkeypatch.setattr(cli.sys, "__stderr__", FakeStream(encoding))
+    problem = cli.terminal_problem() or ""
+    assert problem.startswith(
+        f"the game needs a UTF-8 terminal, but the output encoding is {name} "
+    )
+    assert "LANG=C.UTF-8" in problem
+    monkeypatch.setenv("PYTHONIOENCODING", "ascii")
+    assert "PYTHONIOENCODING is 'ascii': unset it" in (cli.terminal_problem() or "")
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "UTF-8", "utf8", "U8"])
+def test_utf8_in_any_spelling_is_fine(
+    terminal: dict[str, object], monkeypatch: pytest.MonkeyPatch, encoding: str
+) -> None:
+    monkeypatch.setattr(cli.sys, "__stderr__", FakeStream(encoding))
+    assert cli.terminal_problem() is None
+
+
+def test_a_refusal_is_one_line_exit_2_and_imports_no_textual(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(cli, "terminal_problem", lambda: "the game needs a terminal: test")
+    assert cli.main(["--seed", "3"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == "tui-tictactoe: the game needs a terminal: test\n"

@@ -1,14 +1,19 @@
 """Command line: `tui-tictactoe [play] [options]` starts the game, `analyse BOARD` prints verdicts.
 
-Textual is imported only on the `play` path, so `analyse` answers without
-paying the UI's start-up cost.
+Textual is imported only on the `play` path, and only once the terminal has
+been checked, so `analyse`, `--help` and a refusal answer without paying the
+UI's start-up cost.
 """
 
 from __future__ import annotations
 
 import argparse
+import codecs
+import os
+import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import NoReturn
 
 from . import __version__
 from .controller.options import CHOICES
@@ -19,12 +24,86 @@ from .engine.geometry import Geometry
 PROG = "tui-tictactoe"
 
 
-def _symbol(text: str) -> str:
-    symbol = text.upper()
-    if symbol not in CHOICES["symbol"]:
-        choices = ", ".join(CHOICES["symbol"])
-        raise argparse.ArgumentTypeError(f"invalid choice: {text[:20]!r} (choose from {choices})")
-    return symbol
+# Exit status when stdout is closed under us (`| head -1`): 128 + SIGPIPE (13), the
+# status a shell reports for a C tool killed by SIGPIPE, which is what scripts
+# running with `set -o pipefail` already tolerate (`|| [ $? -eq 141 ]`).
+EXIT_BROKEN_PIPE = 141
+
+ECHO_LIMIT = 20  # characters of a user's value that an error message quotes
+MESSAGE_LIMIT = 160  # characters of any argparse error message (its long words cut first)
+WORD_LIMIT = 40  # characters of one word of an argparse error message
+
+
+def _echo(text: str, limit: int = ECHO_LIMIT) -> str:
+    """`text` quoted for an error message: repr (control characters escaped), and at
+    most `limit` characters of it, the cut marked with an ellipsis."""
+    if len(text) <= limit:
+        return repr(text)
+    return repr(text[: limit - 1]) + "…"
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with bounded, one-line error messages.
+
+    The options' own type functions already quote at most `ECHO_LIMIT` characters
+    of a bad value; this catches argparse's other messages that echo what was
+    typed (unrecognized arguments, an unknown command, `--opt=value` on a flag,
+    ambiguous abbreviations), which would otherwise print a 5,000-character
+    argument whole, or a raw newline or escape sequence.
+    """
+
+    def error(self, message: str) -> NoReturn:
+        super().error(_bounded(message))
+
+
+def _bounded(message: str) -> str:
+    # Non-printable characters (newlines, ESC...) are shown as escapes, long words
+    # are cut, and so is the whole.
+    message = "".join(
+        char if char.isprintable() else char.encode("unicode_escape").decode("ascii")
+        for char in message
+    )
+    message = re.sub(
+        rf"\S{{{WORD_LIMIT + 1},}}", lambda match: match.group()[: WORD_LIMIT - 1] + "…", message
+    )
+    if len(message) > MESSAGE_LIMIT:
+        message = message[: MESSAGE_LIMIT - 1] + "…"
+    return message
+
+
+def _choice(option: str, *, fold_case: bool = False) -> Callable[[str], str]:
+    """A `type=` for a choice from CHOICES[option]: quotes at most ECHO_LIMIT
+    characters of a bad value (argparse's own `choices=` quotes all of it)."""
+    allowed = CHOICES[option]
+
+    def parse(text: str) -> str:
+        value = text.upper() if fold_case else text
+        if value not in allowed:
+            raise argparse.ArgumentTypeError(
+                f"invalid choice: {_echo(text)} (choose from {', '.join(allowed)})"
+            )
+        return value
+
+    parse.__name__ = option  # argparse names the type in some messages
+    return parse
+
+
+def _metavar(option: str) -> str:
+    return "{" + ",".join(CHOICES[option]) + "}"
+
+
+_symbol = _choice("symbol", fold_case=True)
+
+SEED_DIGITS = 40  # 2**128 has 39 digits: enough for any seed anyone types
+
+
+def _seed(text: str) -> int:
+    """`--seed`: a whole number in ASCII digits, optionally signed, at most SEED_DIGITS long."""
+    if not re.fullmatch(rf"[+-]?[0-9]{{1,{SEED_DIGITS}}}", text):
+        raise argparse.ArgumentTypeError(
+            f"must be a whole number of at most {SEED_DIGITS} digits, not {_echo(text)}"
+        )
+    return int(text)
 
 
 def _add_play_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
@@ -37,25 +116,28 @@ def _add_play_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
     group.add_argument(
         "--symbol",
         type=_symbol,
-        metavar="{X,O}",
+        metavar=_metavar("symbol"),
         default=default("X"),
         help="your symbol: X or O (default X)",
     )
     group.add_argument(
         "--first",
-        choices=CHOICES["first"],
+        type=_choice("first"),
+        metavar=_metavar("first"),
         default=default("human"),
         help="who moves first in the first round (default human)",
     )
     group.add_argument(
         "--difficulty",
-        choices=CHOICES["difficulty"],
+        type=_choice("difficulty"),
+        metavar=_metavar("difficulty"),
         default=default("hard"),
         help="easy looks 1 move ahead, medium 2, hard plays perfectly (default hard)",
     )
     group.add_argument(
         "--seed",
-        type=int,
+        type=_seed,
+        metavar="N",
         default=default(None),
         help="seed the AI's random choice between equally good moves, for repeatable games",
     )
@@ -68,7 +150,7 @@ def _add_play_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog=PROG,
         description="Tic-Tac-Toe against a minimax AI, in the terminal.",
         epilog="Run without a command to play. Keys in the game: arrows, Enter/Space, 1-9, "
@@ -88,12 +170,13 @@ def build_parser() -> argparse.ArgumentParser:
     analyse_parser.add_argument(
         "board",
         metavar="BOARD",
-        help="9 cells in reading order, each X, O or '.'; '/' between rows is allowed (X.O/.X./..O)",
+        help="9 cells in reading order, each X, O (either case) or '.' for empty (X.O.X...O), "
+        "or 3 rows of 3 cells with one '/' between rows (X.O/.X./..O)",
     )
     analyse_parser.add_argument(
         "--to-move",
         type=_symbol,
-        metavar="{X,O}",
+        metavar=_metavar("symbol"),
         help="who moves next when the counts are equal (default X)",
     )
     analyse_parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -101,6 +184,26 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        try:
+            return _main(argv)
+        finally:
+            # Flush here, inside the handler, not at interpreter exit: there a
+            # closed pipe could only print "Exception ignored ... BrokenPipeError".
+            # (This also covers --help and --version, which leave by SystemExit.)
+            if sys.stdout is not None:
+                sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader went away (`| head -1`): stop quietly, as command-line tools
+        # do. Whatever is still buffered for stdout or stderr goes to devnull, so
+        # the flush at exit cannot fail again (the recipe in Python's `signal` docs).
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+        os.dup2(devnull, 2)
+        return EXIT_BROKEN_PIPE
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command in ("analyse", "analyze"):
@@ -108,7 +211,77 @@ def main(argv: Sequence[str] | None = None) -> int:
     return run_play(args)
 
 
+STREAMS = ((0, "standard input"), (1, "standard output"), (2, "standard error"))
+
+
+def terminal_problem() -> str | None:
+    """Why the game cannot run in this process's terminal, in one line; None if it can.
+
+    Checked before Textual is imported, so a refusal is as fast as `--help`.
+    """
+    # TEXTUAL_DRIVER picks a driver other than the terminal's: textual-serve and
+    # textual-web set it and talk to the app through pipes, so none of this applies.
+    if os.environ.get("TEXTUAL_DRIVER"):
+        return None
+    # All three standard streams must be the terminal, because Textual 8 uses all
+    # three: it reads keys from stdin (a pipe or /dev/null there makes its input
+    # thread spin at 100% CPU forever, even after an SSH client has gone), draws
+    # the screen on stderr (`2>/dev/null` blanks it, `2>log` fills the log with
+    # escape codes), and takes the window size from stdout (redirected, the app is
+    # drawn 80x24 whatever the window's size, and resizes are never seen).
+    missing = [name for fd, name in STREAMS if not os.isatty(fd)]
+    if missing:
+        if len(missing) == 1:
+            what = f"{missing[0]} is not a terminal"
+        else:
+            what = f"{', '.join(missing[:-1])} and {missing[-1]} are not terminals"
+        return f"the game needs a terminal: {what} (over SSH use ssh -t)"
+    # Textual never reads TERM to decide whether it may take over the screen: on a
+    # dumb terminal (Emacs' shell, some IDE consoles) or with TERM unset or empty it
+    # writes full-screen escape codes anyway, which show up as garbage. (On Windows
+    # TERM is usually unset and Textual drives the console through its own API.)
+    term = os.environ.get("TERM")
+    if sys.platform != "win32" and (term is None or term.strip().lower() in ("", "dumb")):
+        what = "TERM is not set" if term is None else f"TERM is {term!r}"
+        return (
+            f"the game needs a full-screen terminal, but {what} "
+            "(run it in a terminal emulator, or set TERM, e.g. TERM=xterm-256color)"
+        )
+    # Textual writes the screen as text to sys.__stderr__, which Python encodes in
+    # its own encoding with errors="backslashreplace": with an ASCII or Latin-1
+    # encoding every border comes out as the literal text `\u2502`. Only the user
+    # knows whether the terminal itself could show UTF-8 (a misconfigured locale)
+    # or not (a real Latin-1 terminal, where forcing UTF-8 would print mojibake),
+    # and Textual has no ASCII mode, so refuse and say what to change. A plain
+    # `LANG=C` or `LC_ALL=C` is fine: Python then runs in UTF-8 mode (PEP 538/540).
+    encoding = _stream_encoding(sys.__stderr__)
+    if encoding != "utf-8":
+        hint = (
+            f"PYTHONIOENCODING is {_echo(os.environ['PYTHONIOENCODING'])}: unset it"
+            if os.environ.get("PYTHONIOENCODING")
+            else "use a UTF-8 locale, e.g. LANG=C.UTF-8"
+        )
+        return (
+            f"the game needs a UTF-8 terminal, but the output encoding is {encoding} "
+            f"({hint}, in a terminal that shows UTF-8)"
+        )
+    return None
+
+
+def _stream_encoding(stream: object) -> str:
+    """The codec's canonical name ("utf-8", "ascii", "iso8859-1"...), or "unknown"."""
+    try:
+        return codecs.lookup(stream.encoding).name  # type: ignore[attr-defined]
+    except (AttributeError, LookupError, TypeError):
+        return "unknown"
+
+
 def run_play(args: argparse.Namespace) -> int:
+    problem = terminal_problem()
+    if problem is not None:
+        print(f"{PROG}: {problem}", file=sys.stderr)
+        return 2
+
     from .ui.app import TicTacToeApp
 
     app = TicTacToeApp(

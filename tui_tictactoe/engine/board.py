@@ -58,22 +58,66 @@ class GameBoard:
 
     @classmethod
     def from_string(cls, text: str, geometry: Geometry = STANDARD) -> GameBoard:
-        """Parse cells in reading order: `X`, `O`, `.` (or space) for empty, `/` between rows.
+        """Parse a board written as text; ValueError with a one-line reason otherwise.
 
-        Raises ValueError with a one-line reason for anything else.
+        The accepted syntax, for a board of `size` x `size` cells (3 x 3: 9 cells):
+
+        - a cell is `X` or `O` (either case) or an empty cell, written `.` or a space;
+        - either exactly `size * size` cells in reading order (`X.O.X...O`), or exactly
+          `size` rows of `size` cells with one `/` between rows (`X.O/.X./..O`):
+          no `/` at either end, no `//`, and every row or none separated.
+
+        Nothing else is accepted: no other character, no surrounding whitespace (a
+        space is a cell). The error names the first bad character as typed (never
+        upper-cased: `ß` stays `ß`) or the first misplaced or missing `/`, with its
+        1-based position, and quotes at most the first ~40 characters of `text`.
         """
-        cells = text.replace("/", "")
-        if len(cells) != geometry.cells:
+        size, cells = geometry.size, geometry.cells
+        for index, char in enumerate(text):
+            if char not in _CELL_CHARS and char != "/":
+                raise ValueError(
+                    f"bad character {char!r} at position {index + 1} of {_quote(text)}: {_SYNTAX}"
+                )
+        slashes = text.count("/")
+        if len(text) - slashes != cells:
             raise ValueError(
-                f"board must have {geometry.cells} cells, got {len(cells)} in {text!r}"
+                f"board must have {cells} cells, got {len(text) - slashes} in {_quote(text)}: "
+                f"{_SYNTAX}"
             )
+        if slashes:
+            # The one form with slashes: `size` rows of `size` cells, one `/` between
+            # every two rows. A '/' is in place when a whole number of rows comes
+            # before it, at least one and not all, and no '/' right before it. A
+            # misplaced '/' is reported first; else the first row end without one.
+            seen = 0  # cells before the current character
+            missing: int | None = None
+            previous = ""
+            for index, char in enumerate(text):
+                if char == "/":
+                    if seen % size or not 0 < seen < cells or previous == "/":
+                        raise ValueError(
+                            f"misplaced '/' at position {index + 1} of {_quote(text)}: {_ROWS}"
+                        )
+                else:
+                    at_row_end = 0 < seen < cells and seen % size == 0
+                    if at_row_end and previous != "/" and missing is None:
+                        missing = index
+                    seen += 1
+                previous = char
+            if missing is not None:
+                raise ValueError(
+                    f"missing '/' at position {missing + 1} of {_quote(text)}: {_ROWS}"
+                )
         board = cls(geometry)
-        for index, char in enumerate(cells.upper()):
-            if char in SYMBOLS:
+        index = 0
+        for char in text:
+            if char == "/":
+                continue
+            symbol = _CELL_CHARS[char]
+            if symbol != EMPTY:
                 row, col = geometry.coords(index)
-                board.game_board[row][col] = char
-            elif char not in ". ":
-                raise ValueError(f"bad cell {char!r} in {text!r}: use X, O or .")
+                board.game_board[row][col] = symbol
+            index += 1
         return board
 
     def copy(self) -> GameBoard:
@@ -217,3 +261,18 @@ class GameBoard:
 
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+# `from_string`'s vocabulary: each character a cell may be written as, and what it holds.
+_CELL_CHARS = {"X": "X", "x": "X", "O": "O", "o": "O", ".": EMPTY, " ": EMPTY}
+_SYNTAX = "cells are X, O or . (or a space), rows may be separated by / (X.O/.X./..O)"
+_ROWS = "'/' goes between every two rows of cells, or nowhere (X.O/.X./..O)"
+_QUOTE_LIMIT = 40
+
+
+def _quote(text: str) -> str:
+    """`text` quoted for an error message: repr (so control characters show as escapes),
+    cut to about `_QUOTE_LIMIT` characters of input with an ellipsis."""
+    if len(text) <= _QUOTE_LIMIT:
+        return repr(text)
+    return repr(text[: _QUOTE_LIMIT - 1]) + "…"
