@@ -2,14 +2,25 @@
 
 from __future__ import annotations
 
-from support import SIZE, ai_thinking, board, burst, cell, press, settle, status, under_cursor
+from support import (
+    SIZE,
+    ai_thinking,
+    board,
+    burst,
+    cell,
+    press,
+    settle,
+    status,
+    under_cursor,
+)
 from textual.widgets import Button, Markdown, Static
 
 from tui_tictactoe.controller import AIReply
 from tui_tictactoe.engine.strategies import RandomStrategy
-from tui_tictactoe.ui.screens.game_screen import MIN_HEIGHT, MIN_WIDTH, GameScreen
+from tui_tictactoe.ui.screens.game_screen import MIN_SIZE, GameScreen
 from tui_tictactoe.ui.screens.help_screen import HelpScreen
 from tui_tictactoe.ui.screens.new_game_screen import NewGameScreen
+from tui_tictactoe.ui.type_ahead import LIMIT, TOO_MANY
 from tui_tictactoe.ui.widgets import GameCell, GameGrid, Scoreboard
 
 # -- the start ---------------------------------------------------------------
@@ -148,8 +159,8 @@ async def test_keys_in_a_burst_act_like_keys_typed_slowly(make_app) -> None:
     assert await play(typed_together=True) == slow
 
 
-async def test_digits_in_a_burst_are_taken_in_order(make_app, gated) -> None:
-    """A digit typed while the AI thinks is refused, even when it arrived in the same burst."""
+async def test_digits_in_a_burst_are_all_played_in_order(make_app, gated) -> None:
+    """`5` and `2` in one write: 2 arrives while the AI thinks and is played after its reply."""
     strategy = gated((0, 0))
     app = make_app(strategy=strategy)
     async with app.run_test(size=SIZE) as pilot:
@@ -157,10 +168,13 @@ async def test_digits_in_a_burst_are_taken_in_order(make_app, gated) -> None:
         await strategy.until_thinking()
         await pilot.pause()
         assert board(app) == "....X...."
-        assert status(app) == "Not your turn: the AI is thinking."
+        assert status(app) == "AI is thinking…"
         strategy.gate.set()
         await settle(pilot)
-        assert board(app) == "O...X...."
+        await settle(pilot)
+        # O took 1 (its script), then the held 2 was played, then O answered it.
+        assert board(app) == "OXO.X...."
+        assert status(app) == "Your turn: you play X."
 
 
 # -- the end of a round ---------------------------------------------------------
@@ -247,19 +261,42 @@ async def test_moves_after_the_end_change_nothing(make_app, scripted) -> None:
         assert status(app) == "The round is over: press r for a new round."
 
 
-async def test_moves_while_the_ai_thinks_change_nothing() -> None:
-    async with ai_thinking((0, 0)) as (app, pilot, strategy):
+async def test_keys_and_clicks_while_the_ai_thinks_wait_for_its_reply() -> None:
+    async with ai_thinking((0, 0), (0, 1)) as (app, pilot, strategy):
         await pilot.pause()
         assert status(app) == "AI is thinking…"
-        await pilot.press("1")
+        await pilot.press("1")  # will be taken by the AI's reply: refused then
+        await pilot.press("up", "left")  # the cursor moves only after the reply, in order
         assert await pilot.click("#cell-2-2")
         await pilot.pause()
         assert board(app) == "....X...."
-        assert status(app) == "Not your turn: the AI is thinking."
+        assert under_cursor(app) is cell(app, 1, 1)
         strategy.gate.set()
         await settle(pilot)
-        assert board(app) == "O...X...."
+        await settle(pilot)
+        # O played 1, the held `1` was refused, the cursor went up and left, and the
+        # click played 9, which O answered with 2.
+        assert board(app) == "OO..X...X"
+        assert under_cursor(app) is cell(app, 2, 2)
         assert status(app) == "Your turn: you play X."
+
+
+async def test_a_burst_beyond_the_type_ahead_limit_is_cut_and_said() -> None:
+    async with ai_thinking((0, 0)) as (app, pilot, strategy):
+        await burst(pilot, ["left", "right"] * (LIMIT // 2) + ["9", "8"])
+        assert status(app) == TOO_MANY
+        strategy.gate.set()
+        await settle(pilot)
+        assert board(app) == "O...X...."  # the cursor keys replayed; 9 and 8 were dropped
+
+
+async def test_a_new_round_drops_the_keys_held_for_the_ai() -> None:
+    async with ai_thinking((0, 0)) as (app, pilot, strategy):
+        await pilot.press("9", "8", "r")
+        strategy.gate.set()
+        await settle(pilot)
+        assert board(app) == "........."
+        assert app.controller.round == 2
 
 
 # -- the AI thread ---------------------------------------------------------------
@@ -497,14 +534,14 @@ async def test_too_small_shows_a_message_and_recovers(make_app) -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await press(pilot, "3")
-        await pilot.resize_terminal(MIN_WIDTH - 1, 20)
+        await pilot.resize_terminal(MIN_SIZE.width - 1, 20)
         await pilot.pause()
         screen = app.game
         message = screen.query_one("#too-small", Static)
         assert screen.has_class("-too-small")
         assert message.display and not screen.query_one("#play").display
         assert "enlarge the terminal" in str(message.content)
-        await pilot.resize_terminal(60, MIN_HEIGHT - 1)
+        await pilot.resize_terminal(60, MIN_SIZE.height - 1)
         await pilot.pause()
         assert screen.has_class("-too-small")
         await pilot.resize_terminal(60, 20)

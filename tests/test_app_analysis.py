@@ -127,13 +127,16 @@ async def test_hint_marks_a_best_move_until_the_next_move(make_app, scripted) ->
         assert hinted in app.controller.analysis().best
 
 
-async def test_hint_is_refused_off_turn_and_after_the_round(make_app, scripted) -> None:
+async def test_hint_waits_for_the_ai_and_is_refused_after_the_round(make_app, scripted) -> None:
     async with ai_thinking((0, 0)) as (app, pilot, strategy):
-        await pilot.press("h")
-        assert app.game.status.text == "No hint now: it is the AI's turn."
+        await pilot.press("h")  # asked while the AI thinks: answered after its reply
+        assert app.game.status.text == "AI is thinking…"
         assert not any(cell.has_class("-hint") for cell in cells(app).values())
         strategy.gate.set()
         await settle(pilot)
+        (hinted,) = [pos for pos, cell in cells(app).items() if cell.has_class("-hint")]
+        assert hinted in app.controller.analysis().best
+        assert app.game.status.text.startswith("Hint: cell ")
 
     app = make_app(strategy=scripted((1, 0), (1, 1)))
     async with app.run_test(size=SIZE) as pilot:

@@ -2,16 +2,29 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
+import os
 import random
+from collections.abc import Iterable
 from typing import Any, ClassVar
 
-from textual.app import App
+from textual import events
+from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.command import CommandPalette
+from textual.screen import Screen
 
 from ..controller import GameController, GameOptions
 from ..engine.strategies import MoveStrategy
 from .screens.game_screen import GameScreen
+from .terminal import DaemonThreads, exit_soon, hung_up
+
+HANG_UP_CHECK = 0.2
+"""Seconds between checks that the terminal is still there."""
+
+HUNG_UP = 129
+"""Exit status after the terminal went away: what a shell reports for death by SIGHUP."""
 
 
 class TicTacToeApp(App[None]):
@@ -24,6 +37,9 @@ class TicTacToeApp(App[None]):
 
     CSS_PATH = "tictactoe.tcss"
     TITLE = "Tic-Tac-Toe"
+    # The game has no text worth selecting, and Textual 8.2.8's selection code raised
+    # AttributeError on two quick clicks on a notification or the keys panel.
+    ALLOW_SELECT = False
     # Priority, like the game's keys, so a burst of keys is taken in order.
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("question_mark", "help", "Help", key_display="?", priority=True),
@@ -43,6 +59,7 @@ class TicTacToeApp(App[None]):
         options = GameOptions(symbol, first, difficulty, alternate)  # type: ignore[arg-type]
         # Built here so bad options fail before the terminal is taken over.
         self.controller = GameController.from_options(options, random.Random(seed), strategy)
+        self._typed_ahead: list[events.InputEvent] | None = []
 
     def run(self, *args: Any, **kwargs: Any) -> Any:
         # Everything made so far (modules, classes, parsed tables) lives as long
@@ -61,15 +78,58 @@ class TicTacToeApp(App[None]):
         assert isinstance(screen, GameScreen)
         return screen
 
+    def on_load(self) -> None:
+        asyncio.get_running_loop().set_default_executor(DaemonThreads())
+
+    def on_mount(self) -> None:
+        if not self.is_headless and os.isatty(0):
+            self.set_interval(HANG_UP_CHECK, self._exit_if_hung_up)
+
+    def _exit_if_hung_up(self) -> None:
+        if hung_up(0):
+            self.exit(return_code=HUNG_UP)
+            exit_soon(HUNG_UP, grace=0.3)
+
+    # -- input at the edges of the app's life ------------------------------------
+
+    async def on_event(self, event: events.Event) -> None:
+        """Hold input until the game is on screen, and drop it once the app is quitting.
+
+        A key typed before the first frame (on a slow link, or typed ahead of the
+        command) reached the game screen's bindings before it had mounted; one typed
+        after `q` could open a screen while the app was closing. Held keys are replayed
+        in order when the game screen is ready, as if typed just after it appeared.
+        """
+        if isinstance(event, events.InputEvent) and not event.is_forwarded:
+            if self.return_code is not None:
+                return
+            if self._typed_ahead is not None:
+                self._typed_ahead.append(event)
+                return
+        await super().on_event(event)
+
+    async def on_game_screen_ready(self) -> None:
+        held, self._typed_ahead = self._typed_ahead or [], None
+        for event in held:
+            await self.on_event(event)
+
+    # -- screens over the game ------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Over the command palette, `?` and `q` are text for its search.
+        return not (action in ("help", "quit") and self._palette_open())
+
+    def _palette_open(self) -> bool:
+        """Is a command palette anywhere in the stack (not only on top)?"""
+        return any(isinstance(screen, CommandPalette) for screen in self.screen_stack)
+
     # Both command palettes the app opens (ctrl+p, and the theme list of its "Theme"
     # command) are the burst-proof one: see GameCommandPalette.
 
     def action_command_palette(self) -> None:
-        from textual.command import CommandPalette
-
         from .screens.command_palette import GameCommandPalette
 
-        if self.use_command_palette and not CommandPalette.is_open(self):
+        if self.use_command_palette and not self._palette_open():
             self.push_screen(GameCommandPalette(id="--command-palette"))
 
     def search_themes(self) -> None:
@@ -77,9 +137,25 @@ class TicTacToeApp(App[None]):
 
         from .screens.command_palette import GameCommandPalette
 
-        self.push_screen(
-            GameCommandPalette(providers=[ThemeProvider], placeholder="Search for themes…")
-        )
+        if not self._palette_open():
+            self.push_screen(
+                GameCommandPalette(providers=[ThemeProvider], placeholder="Search for themes…")
+            )
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        """The theme, the keys, quitting and the game's own actions: nothing that writes
+        files (Textual's "Screenshot" would write into the server's home on every use) or
+        blows a cell up to the whole screen ("Maximize")."""
+        yield SystemCommand("Theme", "Change the colour theme", self.action_change_theme)
+        if screen.query("HelpPanel"):
+            yield SystemCommand("Keys", "Hide the keys panel", self.action_hide_help_panel)
+        else:
+            yield SystemCommand("Keys", "Show the keys", self.action_show_help_panel)
+        yield SystemCommand("Quit", "Quit the game", self.action_quit)
+        if isinstance(screen, GameScreen):
+            from .screens.command_palette import game_commands
+
+            yield from game_commands(screen)
 
     def action_help(self) -> None:
         """Open the help, or close it when it is already open."""

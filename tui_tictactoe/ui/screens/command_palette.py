@@ -16,17 +16,44 @@ passes those two tests without it; re-check when the `textual<8.3` pin moves.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from contextlib import suppress
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import on
+from textual.app import SystemCommand
 from textual.binding import Binding, BindingType
 from textual.command import CommandList, CommandPalette
 from textual.widgets import Button, Input, OptionList
 
+if TYPE_CHECKING:
+    from .game_screen import GameScreen
+
+
+def game_commands(game: GameScreen) -> Iterator[SystemCommand]:
+    """The game's own actions, offered by the palette over the game screen."""
+    for key, name, action, help in (
+        ("r", "New round", game.action_new_round, "Start the round again; the score is kept"),
+        ("n", "New game", game.action_new_game, "Your symbol, who starts, difficulty"),
+        ("a", "Analysis", game.action_toggle_analysis, "Show or hide every move's verdict"),
+        ("h", "Hint", game.action_hint, "Mark a best move for you"),
+        ("i", "AI info", game.action_toggle_info, "How the AI chose its last move"),
+        ("?", "Help", game.app.action_help, "Rules, keys and how the AI thinks"),
+    ):
+        yield SystemCommand(name, f"{help} ({key})", action)
+
 
 class GameCommandPalette(CommandPalette):
-    """The command palette (ctrl+p) that a quick typist cannot crash."""
+    """The command palette (ctrl+p) that a quick typist or a tiny terminal cannot crash."""
+
+    # Textual 8.2.8 ends the app with ValueError ("range() arg 3 must not be zero", in
+    # Rich's chop_cells) when the palette opens in a terminal only a few columns wide:
+    # its list is laid out with no room for text. Below this width it is clipped instead.
+    DEFAULT_CSS = """
+    GameCommandPalette > Vertical {
+        min-width: 24;
+    }
+    """
 
     # The palette's own list-paging keys, sent through an action that tolerates
     # a list with no lines laid out yet.

@@ -9,11 +9,13 @@ no key waits for a focus change made by the key before it.
 The AI thinks in a thread worker. The controller hands out an `AIRequest`, the
 worker computes it and posts the `AIReply` back in one message, and the
 controller applies it or drops it as stale: this screen never checks rounds.
+Moves and cursor keys that arrive while it thinks wait for its reply (see
+`type_ahead`); a new round, a new game or a quit act at once.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import events, on, work
 from textual.app import ComposeResult
@@ -23,41 +25,22 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Static
-from textual.worker import get_current_worker
+from textual.widgets import Button, Footer
+from textual.worker import Worker, WorkerState, get_current_worker
 
 from ...controller import AIReply, AIRequest, GameController, GameOptions
 from ...controller.status import hint_status, refused, turn_status
 from ...engine.board import Cell
+from ..cursor import CONTROLS, step
+from ..type_ahead import TypeAhead, after_the_ai
 from ..widgets import ControlButton, GameCell, GameGrid, Scoreboard, StatusLine, TitleBar
+from ..widgets.too_small import TooSmall
 
 if TYPE_CHECKING:
     from ..widgets.reasoning_panel import ReasoningPanel
 
-MIN_WIDTH, MIN_HEIGHT = 50, 18
+MIN_SIZE = Size(50, 18)
 """Below this the board cannot be drawn properly: a message asks for a larger terminal."""
-
-
-class Control(NamedTuple):
-    """A button under the board; the keyboard cursor reaches it below the last row."""
-
-    id: str
-    label: str
-    action: str
-
-
-CONTROLS = (
-    Control("reset", "Reset", "screen.new_round"),
-    Control("new-game", "New game", "screen.new_game"),
-    Control("exit", "Exit", "app.quit"),
-)
-
-
-def step(cursor: Cell, drow: int, dcol: int, size: int) -> Cell:
-    """Move the cursor one place, stopping at the edges; row `size` is the row of buttons."""
-    row = min(max(cursor[0] + drow, 0), size)
-    last_col = len(CONTROLS) - 1 if row == size else size - 1
-    return row, min(max(cursor[1] + dcol, 0), last_col)
 
 
 class GameScreen(Screen[None]):
@@ -95,6 +78,9 @@ class GameScreen(Screen[None]):
             super().__init__()
             self.reply = reply
 
+    class Ready(Message):
+        """The game is on screen: keys typed ahead of it may act now."""
+
     def __init__(self, controller: GameController) -> None:
         super().__init__()
         self.controller = controller
@@ -102,9 +88,12 @@ class GameScreen(Screen[None]):
         middle = self.geometry.size // 2
         self.cursor: Cell = (middle, middle)
         self.hint: Cell | None = None
+        self.type_ahead = TypeAhead()
+        self.grid = GameGrid(self.geometry, id="grid")
+        self.status = StatusLine(id="status")
         # Mounted when first needed: start-up does not pay for them.
         self._info: ReasoningPanel | None = None
-        self._too_small: Static | None = None
+        self._too_small: TooSmall | None = None
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
@@ -113,22 +102,15 @@ class GameScreen(Screen[None]):
         # beside #play when first shown, and the too-small message when needed.
         with Container(id="play"):
             yield Scoreboard(id="scoreboard")
-            yield GameGrid(self.geometry, id="grid")
-            yield StatusLine(id="status")
+            yield self.grid
+            yield self.status
             for control in CONTROLS:
                 yield ControlButton(control.label, id=control.id, action=control.action)
         yield Footer(show_command_palette=False, compact=True)
 
-    @property
-    def grid(self) -> GameGrid:
-        return self.query_one(GameGrid)
-
-    @property
-    def status(self) -> StatusLine:
-        return self.query_one(StatusLine)
-
     def on_mount(self) -> None:
         self._begin_round()
+        self.app.post_message(self.Ready())
 
     # -- moves --------------------------------------------------------------
 
@@ -142,7 +124,8 @@ class GameScreen(Screen[None]):
         self._after_change()
 
     @on(Button.Pressed, "GameCell")
-    def _cell_pressed(self, event: Button.Pressed) -> None:
+    @after_the_ai
+    def _cell_clicked(self, event: Button.Pressed) -> None:
         cell = event.button
         assert isinstance(cell, GameCell)
         self.cursor = (cell.row, cell.col)
@@ -170,18 +153,23 @@ class GameScreen(Screen[None]):
         if self.controller.apply_ai_reply(message.reply):
             self._after_change()
 
+    async def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        # Replayed once the worker that brought the reply has finished: a move among
+        # the held keys starts the next one, which would cancel a worker still running.
+        if event.worker.group == "ai" and event.state == WorkerState.SUCCESS:
+            await self.type_ahead.replay(until=lambda: self.controller.is_ai_turn)
+
     # -- rounds and games ---------------------------------------------------
 
     def _begin_round(self) -> None:
         self.hint = None
-        controller = self.controller
-        self.sub_title = (
-            f"you {controller.human_symbol} vs AI {controller.ai_symbol} · {controller.difficulty}"
-        )
+        game = self.controller
+        self.sub_title = f"you {game.human_symbol} vs AI {game.ai_symbol} · {game.difficulty}"
         self._show_cursor()
         self._after_change()
 
     def action_new_round(self) -> None:
+        self.type_ahead.clear()
         self.workers.cancel_group(self, "ai")
         self.controller.new_round()
         self._begin_round()
@@ -195,6 +183,7 @@ class GameScreen(Screen[None]):
     def _apply_options(self, options: GameOptions | None) -> None:
         if options is None:
             return
+        self.type_ahead.clear()
         self.workers.cancel_group(self, "ai")
         self.controller.new_game(options)
         self._begin_round()
@@ -205,16 +194,19 @@ class GameScreen(Screen[None]):
     def _cursor_on_controls(self) -> bool:
         return self.cursor[0] == self.geometry.size
 
+    @after_the_ai
     def action_navigate(self, drow: int, dcol: int) -> None:
         self.cursor = step(self.cursor, drow, dcol, self.geometry.size)
         self._show_cursor()
 
+    @after_the_ai
     async def action_select(self) -> None:
         if self._cursor_on_controls:
             await self.run_action(CONTROLS[self.cursor[1]].action)
         else:
             self.play_at(*self.cursor)
 
+    @after_the_ai
     def action_play(self, key: int) -> None:
         if key > self.geometry.cells:
             return
@@ -237,6 +229,7 @@ class GameScreen(Screen[None]):
     def watch_show_analysis(self) -> None:
         self._show_overlays()
 
+    @after_the_ai
     def action_hint(self) -> None:
         self.hint = self.controller.hint()
         self.grid.show_marker("-hint", self.hint)
@@ -285,6 +278,10 @@ class GameScreen(Screen[None]):
 
     # -- terminal size ------------------------------------------------------
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """No game key acts while the game is hidden for want of room: no move unseen."""
+        return not self.has_class("-too-small")
+
     def on_resize(self, event: events.Resize) -> None:
         self._check_size(event.size)
 
@@ -292,13 +289,11 @@ class GameScreen(Screen[None]):
         self._check_size(self.app.size)
 
     def _check_size(self, size: Size) -> None:
-        too_small = size.width < MIN_WIDTH or size.height < MIN_HEIGHT
+        too_small = size.width < MIN_SIZE.width or size.height < MIN_SIZE.height
         if too_small:
             if self._too_small is None:
-                self._too_small = Static(id="too-small")
+                self._too_small = TooSmall(id="too-small")
                 self.mount(self._too_small)
-            self._too_small.update(
-                f"Please enlarge the terminal to play: it needs at least {MIN_WIDTH} columns"
-                f" and {MIN_HEIGHT} rows (it has {size.width} and {size.height})."
-            )
+            self._too_small.show(size, MIN_SIZE)
         self.set_class(too_small, "-too-small")
+        self.refresh_bindings()

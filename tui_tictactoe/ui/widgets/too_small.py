@@ -1,0 +1,36 @@
+"""The message shown instead of the game when the terminal is too small to draw it."""
+
+from __future__ import annotations
+
+from textual.geometry import Size
+from textual.widgets import Static
+
+PADDING = 1
+"""Columns kept free either side of the message (see #too-small in the CSS)."""
+
+
+def too_small_text(size: Size, needed: Size) -> str:
+    """The longest way of asking for `needed` that fits in `size`, wrapped at spaces."""
+    import textwrap  # only a terminal that is too small pays for it
+
+    have, need = f"{size.width}x{size.height}", f"{needed.width}x{needed.height}"
+    width = max(size.width - 2 * PADDING, 1)
+    for text in (
+        f"Please enlarge the terminal to play: it needs at least {needed.width} columns"
+        f" and {needed.height} rows (it has {size.width} and {size.height}).",
+        f"Enlarge the terminal: {need} needed, {have} now.",
+        f"Need {need}, have {have}",
+        f"Need {need}",
+        need,
+    ):
+        lines = textwrap.wrap(text, width, break_long_words=False)
+        if max(map(len, lines)) <= width and len(lines) <= size.height:
+            return text
+    return "…"
+
+
+class TooSmall(Static):
+    """Shown in place of the game (see `GameScreen.-too-small` in the CSS)."""
+
+    def show(self, size: Size, needed: Size) -> None:
+        self.update(too_small_text(size, needed))
