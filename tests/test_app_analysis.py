@@ -218,6 +218,14 @@ def test_info_panel_wording() -> None:
     assert rows["Played"] == "cell 5 (1, 1)"
     assert rows["Plain minimax"] == "59,705 nodes"
     assert rows["Looks ahead"] == "to the end"
-    shallow = Decision((0, 0), Verdict("win", 1), 7, 1e-6, 10, 2)
-    assert dict(describe(shallow, STANDARD))["Looks ahead"] == "2 plies"
-    assert dict(describe(shallow, STANDARD))["Searched"] == "7 positions"
+    shallow = Decision((0, 0), Verdict("win", 1), 7, 1e-6, 82, 2)
+    rows = dict(describe(shallow, STANDARD))
+    assert rows["Looks ahead"] == "2 plies"
+    assert rows["Searched"] == "7 positions"
+    assert rows["Plain, same depth"] == "82 nodes"  # not the whole game tree
+    one = dict(describe(Decision((0, 0), Verdict("win", 1), 1, 1e-6, 1, 1), STANDARD))
+    assert (one["Looks ahead"], one["Searched"], one["Plain, same depth"]) == (
+        "1 ply",
+        "1 position",
+        "1 node",
+    )

@@ -208,3 +208,16 @@ def test_every_level_beats_a_random_opponent(name: str) -> None:
 def test_against_a_random_opponent_higher_levels_lose_less() -> None:
     losses = [total(name, "random")["loss"] for name in DIFFICULTIES]
     assert losses[0] > losses[1] > losses[2] == 0
+
+
+@pytest.mark.parametrize("difficulty", ["easy", "medium", "hard"])
+def test_the_decision_compares_with_plain_minimax_at_the_same_depth(difficulty: str) -> None:
+    from tui_tictactoe.engine import GameBoard, Solver, strategy_for
+
+    strategy = strategy_for(difficulty, random.Random(1))
+    board = GameBoard.from_string("X...O....")
+    strategy.find_best_move(board, "X")
+    decision = strategy.last_decision
+    me, them = board.masks_for("X")
+    assert decision.plain_nodes == Solver().tree_size(me, them, strategy.depth)
+    assert (decision.plain_nodes < Solver().tree_size(me, them)) == (difficulty != "hard")

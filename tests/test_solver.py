@@ -36,17 +36,18 @@ def wins(mask: int) -> bool:
 
 
 @cache
-def count_tree(me: int, them: int) -> int:
-    """Independent count of game-tree nodes below (and including) a position in play."""
+def count_tree(me: int, them: int, depth: int = 9) -> int:
+    """Independent count of game-tree nodes below (and including) a position in play,
+    `depth` plies deep (a move at the last ply is a leaf, as for a shortsighted search)."""
     nodes = 1
     for i in range(9):
         if (me | them) >> i & 1:
             continue
         mine = me | 1 << i
-        if wins(mine) or (mine | them) == 0x1FF:
-            nodes += 1  # a finished game is a leaf
+        if wins(mine) or (mine | them) == 0x1FF or depth == 1:
+            nodes += 1  # a finished game, or the horizon, is a leaf
         else:
-            nodes += count_tree(them, mine)
+            nodes += count_tree(them, mine, depth - 1)
     return nodes
 
 
@@ -87,6 +88,16 @@ def test_plain_minimax_visits_the_whole_tree_from_the_empty_board() -> None:
 
 def test_solver_tree_size_agrees() -> None:
     assert Solver().tree_size(0, 0) == FULL_TREE
+
+
+@pytest.mark.parametrize("depth", range(1, 10))
+def test_tree_size_to_a_depth_matches_an_independent_count(depth: int) -> None:
+    """What the info panel compares a shortsighted level with: plain minimax as shortsighted."""
+    solver = Solver()
+    assert solver.tree_size(0, 0, depth) == count_tree(0, 0, depth)
+    for me, them in positions_with(3)[:40]:
+        assert solver.tree_size(me, them, depth) == count_tree(me, them, depth)
+    assert solver.tree_size(0, 0, 1) == 10 and solver.tree_size(0, 0, 2) == 82
 
 
 @pytest.mark.parametrize("first_cell", [0, 1, 4], ids=["corner", "edge", "centre"])

@@ -75,7 +75,7 @@ class Solver:
         ]
         self._values: dict[int, int] = {}
         self._entries: dict[int, Entry] = {}
-        self._tree_sizes: dict[int, int] = {}
+        self._tree_sizes: dict[tuple[int, int | None], int] = {}
 
     def __len__(self) -> int:
         """Positions solved so far."""
@@ -147,13 +147,14 @@ class Solver:
         values[key] = value
         return value
 
-    def tree_size(self, me: int, them: int) -> int:
-        """Nodes the plain minimax visits from here (this node and every finished leaf counted).
+    def tree_size(self, me: int, them: int, depth: int | None = None) -> int:
+        """Nodes the plain minimax visits from here (this node and every finished leaf counted),
+        looking `depth` plies ahead (None: to the end of the game).
 
         Memoised, so the info panel can say what pruning-free search would cost
         without paying for it.
         """
-        key = me | them << self.geometry.cells
+        key = (me | them << self.geometry.cells, depth)
         size = self._tree_sizes.get(key)
         if size is not None:
             return size
@@ -161,10 +162,10 @@ class Solver:
         size = 1
         for bit in moves:
             mine = me | bit
-            if self._has_line[mine] or len(moves) == 1:
+            if self._has_line[mine] or len(moves) == 1 or depth == 1:
                 size += 1
             else:
-                size += self.tree_size(them, mine)
+                size += self.tree_size(them, mine, None if depth is None else depth - 1)
         self._tree_sizes[key] = size
         return size
 

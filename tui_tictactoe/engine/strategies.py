@@ -36,7 +36,7 @@ class Decision(NamedTuple):
     verdict: Verdict  # of the chosen move under perfect play from both sides
     positions_searched: int  # new positions this decision had to search (0: all from memory)
     seconds: float
-    plain_nodes: int  # nodes a plain minimax with no pruning or memory visits for the same choice
+    plain_nodes: int  # nodes a plain minimax (no pruning, no memory) visits to the same depth
     depth: int | None  # plies looked ahead, None = to the end of the game
 
 
@@ -105,7 +105,7 @@ class MinimaxStrategy(MoveStrategy):
             verdict=Verdict.from_score(scores[cell], empties),
             positions_searched=searched,
             seconds=seconds,
-            plain_nodes=solver.tree_size(me, them),
+            plain_nodes=solver.tree_size(me, them, self.depth),
             depth=self.depth,
         )
 

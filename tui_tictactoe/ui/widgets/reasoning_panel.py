@@ -18,20 +18,29 @@ def format_seconds(seconds: float) -> str:
     return f"{seconds:.2f} s"
 
 
+def plural(count: int, one: str, many: str | None = None) -> str:
+    """ "1 node", "2 nodes", "1 ply", "2 plies"."""
+    return f"{count:,} {one if count == 1 else many or one + 's'}"
+
+
 def describe(decision: Decision, geometry: Geometry) -> list[tuple[str, str]]:
     """(label, value) rows for one decision."""
     row, col = decision.move
     if decision.positions_searched == 0:
         searched = "0: answered from its memo table"
     else:
-        searched = f"{decision.positions_searched:,} positions"
-    depth = "to the end" if decision.depth is None else f"{decision.depth} plies"
+        searched = plural(decision.positions_searched, "position")
+    depth = "to the end" if decision.depth is None else plural(decision.depth, "ply", "plies")
     return [
         ("Played", f"cell {geometry.key(row, col)} ({row}, {col})"),
         ("Verdict", str(decision.verdict)),
         ("Searched", searched),
         ("Time", format_seconds(decision.seconds)),
-        ("Plain minimax", f"{decision.plain_nodes:,} nodes"),
+        # A shortsighted level is compared with plain minimax as shortsighted as it.
+        (
+            "Plain minimax" if decision.depth is None else "Plain, same depth",
+            plural(decision.plain_nodes, "node"),
+        ),
         ("Looks ahead", depth),
     ]
 
