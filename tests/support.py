@@ -163,6 +163,13 @@ def status(app: TicTacToeApp) -> str:
     return app.game.status.text
 
 
+def ai_played(app: TicTacToeApp) -> str:
+    """How the status starts after the AI's move: "AI played 7. " (its cell's key)."""
+    move = app.controller.last_ai_move
+    assert move is not None, "the AI has not moved"
+    return f"AI played {app.controller.board.geometry.key(*move)}. "
+
+
 def under_cursor(app: TicTacToeApp) -> Widget:
     """The one widget the keyboard cursor is drawn on."""
     (widget,) = app.game.query(".-cursor")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from support import (
     SIZE,
+    ai_played,
     ai_thinking,
     board,
     burst,
@@ -89,7 +90,7 @@ async def test_ai_that_starts_moves_at_once(make_app) -> None:
         await settle(pilot)
         assert board(app).count("X") == 1
         assert board(app).count("O") == 0
-        assert status(app) == "Your turn: you play O."
+        assert status(app) == ai_played(app) + "Your turn: you play O."
 
 
 # -- playing -----------------------------------------------------------------
@@ -104,7 +105,7 @@ async def test_click_plays_and_ai_answers(make_app) -> None:
         shown = board(app)
         assert shown[0] == "X"
         assert shown.count("O") == 1
-        assert status(app) == "Your turn: you play X."
+        assert status(app) == ai_played(app) + "Your turn: you play X."
         assert app.game.cursor == (0, 0)
 
 
@@ -174,7 +175,22 @@ async def test_digits_in_a_burst_are_all_played_in_order(make_app, gated) -> Non
         await settle(pilot)
         # O took 1 (its script), then the held 2 was played, then O answered it.
         assert board(app) == "OXO.X...."
-        assert status(app) == "Your turn: you play X."
+        assert status(app) == "AI played 3. Your turn: you play X."
+
+
+async def test_the_ais_last_move_is_marked_and_named(make_app, scripted) -> None:
+    app = make_app(strategy=scripted((2, 0), (0, 2)))
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "5")
+        marked = [c for c in app.game.grid.cells if c.has_class("-last-ai")]
+        assert marked == [cell(app, 2, 0)]
+        assert status(app) == "AI played 7. Your turn: you play X."
+        await press(pilot, "1")
+        marked = [c for c in app.game.grid.cells if c.has_class("-last-ai")]
+        assert marked == [cell(app, 0, 2)]
+        assert status(app) == "AI played 3. Your turn: you play X."
+        await press(pilot, "r")
+        assert not any(c.has_class("-last-ai") for c in app.game.grid.cells)
 
 
 # -- the end of a round ---------------------------------------------------------
@@ -278,7 +294,7 @@ async def test_keys_and_clicks_while_the_ai_thinks_wait_for_its_reply() -> None:
         # click played 9, which O answered with 2.
         assert board(app) == "OO..X...X"
         assert under_cursor(app) is cell(app, 2, 2)
-        assert status(app) == "Your turn: you play X."
+        assert status(app) == "AI played 2. Your turn: you play X."
 
 
 async def test_a_burst_beyond_the_type_ahead_limit_is_cut_and_said() -> None:
@@ -340,7 +356,7 @@ async def test_a_reply_for_an_earlier_round_is_ignored(make_app) -> None:
         app.game.post_message(GameScreen.AIReplied(AIReply(stale, None, "stale")))
         await pilot.pause()
         assert board(app) == before
-        assert status(app) == "Your turn: you play X."
+        assert status(app) == ai_played(app) + "Your turn: you play X."
 
 
 async def test_new_game_while_thinking_drops_the_stale_move() -> None:
@@ -394,6 +410,22 @@ async def test_reset_button_starts_a_new_round_and_keeps_the_score(make_app, scr
         assert board(app) == "........."
         assert app.query_one(Scoreboard).round == 2
         assert app.query_one(Scoreboard).human == 1
+
+
+async def test_a_reset_mid_round_shows_as_abandoned_in_the_score(make_app, scripted) -> None:
+    app = make_app(strategy=scripted((1, 0), (1, 1)))
+    async with app.run_test(size=SIZE) as pilot:
+        scoreboard = app.query_one(Scoreboard)
+        assert "Abandoned" not in str(scoreboard.render())
+        await press(pilot, "1", "r")
+        assert app.controller.score.abandoned == 1
+        assert "Abandoned 1" in str(scoreboard.render())
+        assert "You (X) 0" in str(scoreboard.render())
+        await pilot.resize_terminal(50, 18)
+        await pilot.pause()
+        shown = str(scoreboard.render())
+        assert "Abandoned 1" in shown and "Round 2" in shown
+        assert len(shown) <= scoreboard.size.width  # the symbols make room at 50 columns
 
 
 async def test_arrows_reach_the_buttons_and_enter_presses_them(make_app) -> None:
@@ -473,7 +505,7 @@ async def test_new_game_options_apply_and_reset_the_score(make_app, scripted) ->
         assert controller.score.human == 0
         assert controller.round == 1
         assert board(app) == "...X....."  # the AI, now X, started: its script says (1, 0)
-        assert status(app) == "Your turn: you play O."
+        assert status(app) == "AI played 4. Your turn: you play O."
         assert "you O vs AI X · easy" in app.game.sub_title
 
 

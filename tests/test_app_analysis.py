@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from support import SIZE, ai_thinking, press, settle
+from support import SIZE, ai_thinking, burst, press, settle
 
 from tui_tictactoe.engine.geometry import STANDARD
 from tui_tictactoe.engine.solver import Verdict
@@ -85,6 +85,23 @@ async def test_overlay_clears_when_the_round_ends_and_when_turned_off(make_app, 
         await press(pilot, "a")
         assert not any(shown_verdicts(app).values())
         assert not any(cell.has_class("-best") for cell in cells(app).values())
+
+
+async def test_analysis_after_the_round_says_so_and_the_title_shows_it(make_app, scripted) -> None:
+    app = make_app(strategy=scripted((1, 0), (1, 1)))
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "1", "2", "3")
+        await press(pilot, "a")
+        assert app.game.status.text == "Analysis on: it shows in the next round (press r)."
+        assert app.game.sub_title.endswith("· analysis on")
+        await press(pilot, "r")
+        assert any(shown_verdicts(app).values())  # on in the new round
+        await pilot.press("ctrl+p")
+        await burst(pilot, "analysis")
+        await pilot.pause(0.3)
+        await press(pilot, "enter")
+        assert not any(shown_verdicts(app).values())  # off again, from the palette
+        assert not app.game.sub_title.endswith("· analysis on")
 
 
 async def test_overlay_waits_while_the_ai_thinks() -> None:

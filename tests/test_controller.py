@@ -425,11 +425,11 @@ def test_tally_over_several_rounds_counts_each_round_once() -> None:
     assert controller.score == Score(human=2, ai=2, draws=3)
 
 
-def test_an_unfinished_round_counts_nothing() -> None:
+def test_an_unfinished_round_counts_no_result_only_that_it_was_abandoned() -> None:
     controller = GameController(rng=random.Random(0))
     controller.play_human_move(0, 0)
     controller.new_round()
-    assert controller.score == Score()
+    assert controller.score == Score(abandoned=1)
 
 
 # -- rounds ------------------------------------------------------------------------
@@ -568,3 +568,19 @@ def test_minimax_controller_uses_a_seeded_rng_for_repeatable_rounds() -> None:
 
     assert game(4) == game(4)
     assert len({game(seed) for seed in range(10)}) > 1
+
+
+def test_a_new_round_in_the_middle_of_one_counts_it_as_abandoned() -> None:
+    controller = scripted(AI_WINS[1])
+    controller.new_round()  # nothing played yet: not abandoned
+    assert controller.score == Score()
+    controller.play_human_move(0, 0)
+    controller.play_ai_move(*controller.find_best_ai_move())
+    assert controller.in_progress
+    controller.new_round()  # a losing position left behind
+    assert controller.score == Score(abandoned=1)
+    play_round(controller, AI_WINS[0])
+    controller.new_round()  # a finished round is counted as its result, not abandoned
+    assert controller.score == Score(ai=1, abandoned=1)
+    controller.new_game(controller.options)
+    assert controller.score == Score()

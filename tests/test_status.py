@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import random
 
-from tui_tictactoe.controller import AIReply, GameController, hint_status, refused, turn_status
+from tui_tictactoe.controller import (
+    AIReply,
+    GameController,
+    analysis_status,
+    game_title,
+    hint_status,
+    refused,
+    turn_status,
+)
 
 
 def played(human: list[tuple[int, int]], ai: list[tuple[int, int]]) -> GameController:
@@ -66,3 +74,34 @@ def test_a_refusal_after_the_round_uses_the_same_words_as_the_hint() -> None:
     ok, message = over.play_human_move(2, 2)
     assert not ok
     assert refused(message) == hint_status(over, None)
+
+
+def test_the_ais_move_is_named_by_its_key_until_the_human_moves() -> None:
+    controller = played([(1, 1)], [(2, 0)])
+    assert turn_status(controller) == ("AI played 7. Your turn: you play X.", "turn")
+    assert controller.last_ai_move == (2, 0)
+    ai_first = GameController(first="ai")
+    assert controller.apply_ai_reply(AIReply(controller.generation, (0, 0))) is False
+    assert ai_first.apply_ai_reply(AIReply(ai_first.generation, (0, 2)))
+    assert turn_status(ai_first).text == "AI played 3. Your turn: you play X."
+    controller.new_round()
+    assert controller.last_ai_move is None
+    assert turn_status(controller).text == "Your turn: you play X."
+
+
+def test_the_title_says_when_analysis_is_on() -> None:
+    game = GameController("O", difficulty="easy")
+    assert game_title(game, analysis=False) == "you O vs AI X · easy"
+    assert game_title(game, analysis=True) == "you O vs AI X · easy · analysis on"
+
+
+def test_switching_analysis_says_why_nothing_shows_yet() -> None:
+    assert analysis_status(GameController(), True) is None  # the board shows it at once
+    thinking = GameController(first="ai")
+    assert analysis_status(thinking, True) == ("Analysis on: it shows on your turn.", "hint")
+    over = played(*WON)
+    assert analysis_status(over, True) == (
+        "Analysis on: it shows in the next round (press r).",
+        "hint",
+    )
+    assert analysis_status(over, False) == ("Analysis off.", "hint")

@@ -3,7 +3,16 @@
 from .ai_turn import AIReply, AIRequest
 from .game import GameController, Score
 from .options import CHOICES, SIDES, GameOptions, Side
-from .status import TONES, Status, Tone, hint_status, refused, turn_status
+from .status import (
+    TONES,
+    Status,
+    Tone,
+    analysis_status,
+    game_title,
+    hint_status,
+    refused,
+    turn_status,
+)
 
 __all__ = [
     "CHOICES",
@@ -17,6 +26,8 @@ __all__ = [
     "Side",
     "Status",
     "Tone",
+    "analysis_status",
+    "game_title",
     "hint_status",
     "refused",
     "turn_status",

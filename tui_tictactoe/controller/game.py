@@ -18,6 +18,7 @@ class Score:
     human: int = 0
     ai: int = 0
     draws: int = 0
+    abandoned: int = 0  # rounds left unfinished for a new one: no dodging a loss unseen
 
 
 class GameController:
@@ -68,8 +69,19 @@ class GameController:
         self.starter: Side = options.first
         self.new_round()
 
+    @property
+    def in_progress(self) -> bool:
+        """A move has been played and the round is not over."""
+        return bool(self.board.moves) and not self.game_over
+
     def new_round(self) -> None:
-        """A fresh board; with `alternate`, the side that did not start last time starts."""
+        """A fresh board; with `alternate`, the side that did not start last time starts.
+
+        A round left in progress counts as abandoned: a new round in the middle of a
+        lost position must not make the loss disappear from the score.
+        """
+        if self.round and self.in_progress:
+            self.score.abandoned += 1
         self.round += 1
         if self.round > 1 and self.options.alternate:
             self.starter = "ai" if self.starter == "human" else "human"
@@ -113,6 +125,14 @@ class GameController:
     @property
     def outcome(self) -> Outcome | None:
         return self.board.outcome()
+
+    @property
+    def last_ai_move(self) -> Cell | None:
+        """The AI's latest move of this round, if it has moved."""
+        for row, col in reversed(self.board.moves):
+            if self.board.game_board[row][col] == self.ai_symbol:
+                return row, col
+        return None
 
     def switch_player(self) -> None:
         self.current_player = self.ai if self.current_player is self.human else self.human

@@ -35,7 +35,11 @@ def turn_status(game: GameController) -> Status:
         return Status(f"The AI failed ({game.ai_error}). Press r for a new round.", "error")
     if game.is_ai_turn:
         return Status("AI is thinking…", "thinking")
-    return Status(f"Your turn: you play {game.human_symbol}.", "turn")
+    your_turn = f"Your turn: you play {game.human_symbol}."
+    moves = game.board.moves
+    if moves and moves[-1] == game.last_ai_move:
+        return Status(f"AI played {game.board.geometry.key(*moves[-1])}. {your_turn}", "turn")
+    return Status(your_turn, "turn")
 
 
 def refused(reason: str) -> Status:
@@ -52,3 +56,20 @@ def hint_status(game: GameController, hint: Cell | None) -> Status:
     if game.ai_error is not None:
         return refused(f"The AI failed ({game.ai_error}). Press r for a new round.")
     return refused("No hint now: it is the AI's turn.")
+
+
+def game_title(game: GameController, analysis: bool) -> str:
+    """The title bar's subtitle: who plays what, the level, and whether analysis is on."""
+    title = f"you {game.human_symbol} vs AI {game.ai_symbol} · {game.difficulty}"
+    return f"{title} · analysis on" if analysis else title
+
+
+def analysis_status(game: GameController, analysis: bool) -> Status | None:
+    """What to say when the overlay is switched; None when the board shows it at once."""
+    if game.is_human_turn:
+        return None
+    if not analysis:
+        return Status("Analysis off.", "hint")
+    if game.game_over:
+        return Status("Analysis on: it shows in the next round (press r).", "hint")
+    return Status("Analysis on: it shows on your turn.", "hint")

@@ -8,7 +8,8 @@ random-key tests in tests/test_app_monkey.py; both replayed by
   it has laid out its lines, and `OptionList` raises KeyError;
 * `ctrl+p enter enter` (or Enter twice on a theme): the second Enter reaches the
   palette after the first has closed it, which dismisses it again
-  (ScreenStackError) and runs the command twice.
+  (ScreenStackError) and runs the command twice; a double click outside the
+  palette does the same (the first click closes it, the second pops the game).
 
 Remove this module (and use `CommandPalette` again) once a Textual release
 passes those two tests without it; re-check when the `textual<8.3` pin moves.
@@ -18,12 +19,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import suppress
+from functools import partial
 from typing import TYPE_CHECKING, ClassVar
 
-from textual import on
+from textual import events, on
 from textual.app import SystemCommand
 from textual.binding import Binding, BindingType
 from textual.command import CommandList, CommandPalette
+from textual.css.query import NoMatches
 from textual.widgets import Button, Input, OptionList
 
 if TYPE_CHECKING:
@@ -35,9 +38,9 @@ def game_commands(game: GameScreen) -> Iterator[SystemCommand]:
     for key, name, action, help in (
         ("r", "New round", game.action_new_round, "Start the round again; the score is kept"),
         ("n", "New game", game.action_new_game, "Your symbol, who starts, difficulty"),
-        ("a", "Analysis", game.action_toggle_analysis, "Show or hide every move's verdict"),
+        ("a", "Analysis", partial(game.action_toggle, "show_analysis"), "Every move's verdict"),
         ("h", "Hint", game.action_hint, "Mark a best move for you"),
-        ("i", "AI info", game.action_toggle_info, "How the AI chose its last move"),
+        ("i", "AI info", partial(game.action_toggle, "show_info"), "How the AI chose its move"),
         ("?", "Help", game.app.action_help, "Rules, keys and how the AI thinks"),
     ):
         yield SystemCommand(name, f"{help} ({key})", action)
@@ -64,6 +67,15 @@ class GameCommandPalette(CommandPalette):
         Binding("pageup", "page_list('page_up')", "Previous page", show=False),
     ]
 
+    def _watch__list_visible(self) -> None:
+        # Textual 8.2.8: the palette's search worker shows or hides its list while the
+        # palette is still being built or already taken down (keys typed right after
+        # Ctrl+P, clicks as it closes), and the query raises NoMatches: CommandList.
+        # Found by tests/test_pty_chaos.py (seed 20240); remove with the rest of this
+        # module once that test passes without it.
+        with suppress(NoMatches):
+            super()._watch__list_visible()
+
     def action_page_list(self, action: str) -> None:
         with suppress(KeyError):  # no lines laid out yet: nothing to move through
             getattr(self.query_one(CommandList), f"action_{action}")()
@@ -71,8 +83,9 @@ class GameCommandPalette(CommandPalette):
     @on(Input.Submitted)
     @on(Button.Pressed)
     @on(OptionList.OptionSelected)
+    @on(events.Click)
     def _ignore_once_closed(
-        self, event: Input.Submitted | Button.Pressed | OptionList.OptionSelected
+        self, event: Input.Submitted | Button.Pressed | OptionList.OptionSelected | events.Click
     ) -> None:
         # Runs before CommandPalette's own handler, which prevent_default skips.
         if not self.is_active:

@@ -29,7 +29,7 @@ from textual.widgets import Button, Footer
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from ...controller import AIReply, AIRequest, GameController, GameOptions
-from ...controller.status import hint_status, refused, turn_status
+from ...controller.status import analysis_status, game_title, hint_status, refused, turn_status
 from ...engine.board import Cell
 from ..cursor import CONTROLS, step
 from ..type_ahead import TypeAhead, after_the_ai
@@ -61,9 +61,9 @@ class GameScreen(Screen[None]):
         ),
         Binding("r", "new_round", "Reset", priority=True),
         Binding("n", "new_game", "New game", priority=True),
-        Binding("a", "toggle_analysis", "Analysis", priority=True),
+        Binding("a", "toggle('show_analysis')", "Analysis", priority=True),
         Binding("h", "hint", "Hint", priority=True),
-        Binding("i", "toggle_info", "Info", priority=True),
+        Binding("i", "toggle('show_info')", "Info", priority=True),
     ]
 
     AUTO_FOCUS = None
@@ -91,15 +91,15 @@ class GameScreen(Screen[None]):
         self.type_ahead = TypeAhead()
         self.grid = GameGrid(self.geometry, id="grid")
         self.status = StatusLine(id="status")
-        # Mounted when first needed: start-up does not pay for them.
+        # Mounted when first shown: start-up does not pay for it.
         self._info: ReasoningPanel | None = None
-        self._too_small: TooSmall | None = None
+        self.too_small = TooSmall(id="too-small")
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
         # A grid whose columns put each button under a column of the board. The
         # screen lays out horizontally: the AI info panel (#info) is mounted
-        # beside #play when first shown, and the too-small message when needed.
+        # beside #play when first shown.
         with Container(id="play"):
             yield Scoreboard(id="scoreboard")
             yield self.grid
@@ -107,6 +107,7 @@ class GameScreen(Screen[None]):
             for control in CONTROLS:
                 yield ControlButton(control.label, id=control.id, action=control.action)
         yield Footer(show_command_palette=False, compact=True)
+        yield self.too_small  # hidden by the CSS unless the screen is too small
 
     def on_mount(self) -> None:
         self._begin_round()
@@ -163,8 +164,7 @@ class GameScreen(Screen[None]):
 
     def _begin_round(self) -> None:
         self.hint = None
-        game = self.controller
-        self.sub_title = f"you {game.human_symbol} vs AI {game.ai_symbol} · {game.difficulty}"
+        self.sub_title = game_title(self.controller, self.show_analysis)
         self._show_cursor()
         self._after_change()
 
@@ -223,20 +223,18 @@ class GameScreen(Screen[None]):
 
     # -- teaching aids ------------------------------------------------------
 
-    def action_toggle_analysis(self) -> None:
-        self.show_analysis = not self.show_analysis
-
-    def watch_show_analysis(self) -> None:
+    def watch_show_analysis(self, show: bool) -> None:
+        self.sub_title = game_title(self.controller, show)
         self._show_overlays()
+        said = analysis_status(self.controller, show)
+        if said is not None:
+            self.status.say(said)
 
     @after_the_ai
     def action_hint(self) -> None:
         self.hint = self.controller.hint()
         self.grid.show_marker("-hint", self.hint)
         self.status.say(hint_status(self.controller, self.hint))
-
-    def action_toggle_info(self) -> None:
-        self.show_info = not self.show_info
 
     def watch_show_info(self, show: bool) -> None:
         if self._info is None:
@@ -254,6 +252,7 @@ class GameScreen(Screen[None]):
     def _show_all(self) -> None:
         controller = self.controller
         self.grid.show_board(controller.board)
+        self.grid.show_marker("-last-ai", controller.last_ai_move)
         self.query_one(Scoreboard).show(
             controller.score, controller.round, controller.human_symbol, controller.ai_symbol
         )
@@ -291,9 +290,6 @@ class GameScreen(Screen[None]):
     def _check_size(self, size: Size) -> None:
         too_small = size.width < MIN_SIZE.width or size.height < MIN_SIZE.height
         if too_small:
-            if self._too_small is None:
-                self._too_small = TooSmall(id="too-small")
-                self.mount(self._too_small)
-            self._too_small.show(size, MIN_SIZE)
+            self.too_small.show(size, MIN_SIZE)
         self.set_class(too_small, "-too-small")
         self.refresh_bindings()
