@@ -7,7 +7,7 @@ thinks need a real terminal: see test_pty_regressions.py.)
 from __future__ import annotations
 
 import pytest
-from support import SIZE, ai_thinking, board, burst, press, settle, status
+from support import SIZE, ai_played, ai_thinking, board, burst, press, settle, status
 from textual.geometry import Size
 from textual.widgets import Input
 
@@ -62,7 +62,7 @@ async def test_no_help_and_no_quit_over_the_palette_before_its_search_has_focus(
         await pilot.pause()
         app.action_command_palette()
         assert not await app.run_action("help")
-        assert not await app.run_action("quit")
+        assert not await app.run_action("quit_by_key")  # `q`; Ctrl+Q still quits
         await pilot.pause()
         assert [type(screen) for screen in app.screen_stack] == [GameScreen, GameCommandPalette]
         assert app.is_running
@@ -112,7 +112,7 @@ async def test_no_key_plays_while_the_game_is_hidden(make_app) -> None:
         await pilot.resize_terminal(*SIZE)
         await press(pilot, "1")
         assert board(app)[0] == "X"
-        assert status(app) == "Your turn: you play X."
+        assert status(app) == ai_played(app) + "Your turn: you play X."
 
 
 @pytest.mark.parametrize(("width", "height"), [(w, h) for w in range(1, 50) for h in (1, 2, 3, 17)])

@@ -6,166 +6,43 @@ the screen a user would see: the marks in the cells and the status line. No
 fixed sleeps: every wait polls the emulated screen until a condition holds or
 a deadline passes (then the test fails and prints the screen).
 
-The board is located once, on the first frame, from the top-left corners of the
-nine cell boxes; afterwards each cell's interior is read at those coordinates.
+The board is located once, on the first frame, from the nine cell boxes;
+afterwards each cell's interior is read at those coordinates. The pty, the
+emulator and the waits live in `pty_terminal.py` (shared with the chaos test).
 """
 
 from __future__ import annotations
 
-import os
-import shutil
-import sys
-import time
 from collections.abc import Callable, Iterator
 
-import pexpect
-import pyte
 import pytest
-
-ROWS, COLS = 24, 80
-START_TIMEOUT = 30.0  # first frame; generous for cold CI machines
-STEP_TIMEOUT = 15.0  # each key's effect, the AI's reply included
+from pty_terminal import START_TIMEOUT, STEP_TIMEOUT, Board, Cell, Terminal
 
 RESULTS = ("You win with X!", "The AI wins with O.", "It's a draw.")
 YOUR_TURN = "Your turn: you play X."
-TOP_LEFT_CORNERS = "╭┏╔┌"  # round, heavy (focused), double, solid borders
-
-KEYS = {"up": "\x1b[A", "down": "\x1b[B", "right": "\x1b[C", "left": "\x1b[D", "enter": "\r"}
-
-Cell = tuple[int, int]
-Board = dict[Cell, str]  # (row, col) -> "X", "O" or ""
 
 
-def command() -> list[str]:
-    """The installed console script, else the module through this interpreter."""
-    beside = os.path.join(os.path.dirname(sys.executable), "tui-tictactoe")
-    found = beside if os.path.exists(beside) else shutil.which("tui-tictactoe")
-    return [found] if found else [sys.executable, "-m", "tui_tictactoe"]
+def status(term: Terminal) -> str:
+    """The status line: the line under the board saying whose turn it is or the result."""
+    for line in term.lines:
+        stripped = line.strip()
+        if any(result in stripped for result in RESULTS) or stripped.startswith(
+            (
+                "Your turn",
+                "AI played",
+                "AI is thinking",
+                "Cell ",
+                "The round is over",
+                "Not your turn",
+            )
+        ):
+            return stripped
+    return ""
 
 
-class Terminal:
-    """A child process in a pty, rendered by pyte."""
-
-    def __init__(self, *args: str) -> None:
-        env = {k: v for k, v in os.environ.items() if not k.startswith("TEXTUAL")}
-        env.update(TERM="xterm-256color", CI="true", LANG="C.UTF-8", LC_ALL="C.UTF-8")
-        env.pop("COLORTERM", None)
-        env.pop("NO_COLOR", None)
-        self.screen = pyte.Screen(COLS, ROWS)
-        self.stream = pyte.ByteStream(self.screen)
-        argv = [*command(), *args]
-        self.child = pexpect.spawn(argv[0], argv[1:], dimensions=(ROWS, COLS), env=env)
-        self.eof = False
-        self.cells: dict[Cell, tuple[int, int, int, int]] = {}
-
-    # -- reading ----------------------------------------------------------------
-
-    def pump(self, wait: float = 0.05) -> None:
-        """Feed whatever the child has written; waits at most `wait` for the first byte."""
-        while not self.eof:
-            try:
-                data = self.child.read_nonblocking(65536, timeout=wait)
-            except pexpect.TIMEOUT:
-                return
-            except pexpect.EOF:
-                self.eof = True
-                return
-            self.stream.feed(data)
-            wait = 0  # drain the rest without waiting
-
-    @property
-    def lines(self) -> list[str]:
-        return list(self.screen.display)
-
-    @property
-    def text(self) -> str:
-        return "\n".join(self.lines)
-
-    def wait_until(self, what: str, condition: Callable[[], bool], timeout: float) -> None:
-        deadline = time.monotonic() + timeout
-        while True:
-            self.pump()
-            if condition():
-                return
-            if self.eof or time.monotonic() > deadline:
-                reason = "the app exited" if self.eof else f"{timeout:.0f} s passed"
-                pytest.fail(f"waited for {what}, but {reason}; screen:\n{self.text}")
-
-    def wait_for_text(self, text: str, timeout: float = STEP_TIMEOUT) -> None:
-        self.wait_until(repr(text), lambda: text in self.text, timeout)
-
-    # -- the board --------------------------------------------------------------
-
-    def locate_board(self) -> bool:
-        """Find the nine cell boxes from their top-left corners; False if not drawn yet."""
-        lines = self.lines
-        corners = [
-            (y, x)
-            for y, line in enumerate(lines)
-            for x, char in enumerate(line)
-            if char in TOP_LEFT_CORNERS and x + 1 < COLS and line[x + 1] in "─━═"
-        ]
-        rows = sorted({y for y, _ in corners})
-        columns = sorted({x for _, x in corners})
-        if not (len(rows) == 3 and len(columns) == 3 and len(corners) == 9):
-            return False
-        # A box reaches down to the next row of boxes and right to the next column.
-        height = rows[1] - rows[0]
-        width = columns[1] - columns[0]
-        for r, y in enumerate(rows):
-            for c, x in enumerate(columns):
-                self.cells[r, c] = (y + 1, y + height - 2, x + 1, x + width - 2)
-        return True
-
-    def board(self) -> Board:
-        lines = self.lines
-        board: Board = {}
-        for cell, (top, bottom, left, right) in self.cells.items():
-            inside = "".join(lines[y][left:right] for y in range(top, bottom + 1))
-            marks = {char for char in inside if char in "XO"}
-            assert len(marks) <= 1, f"cell {cell} shows {marks}:\n{self.text}"
-            board[cell] = marks.pop() if marks else ""
-        return board
-
-    def focused(self) -> list[Cell]:
-        """Cells drawn with the heavy border of keyboard focus."""
-        lines = self.lines
-        return [
-            cell
-            for cell, (top, _, left, _) in self.cells.items()
-            if lines[top - 1][left - 1 : left + 1] == "┏━"
-        ]
-
-    def status(self) -> str:
-        """The status line: the line under the board saying whose turn it is or the result."""
-        for line in self.lines:
-            stripped = line.strip()
-            if any(result in stripped for result in RESULTS) or stripped.startswith(
-                ("Your turn", "AI is thinking", "Cell ", "The round is over", "Not your turn")
-            ):
-                return stripped
-        return ""
-
-    def result(self) -> str | None:
-        status = self.status()
-        return next((result for result in RESULTS if result in status), None)
-
-    # -- keys -------------------------------------------------------------------
-
-    def send(self, *keys: str) -> None:
-        """Send keys in ONE write: a burst, as over SSH or a paste."""
-        self.child.send("".join(KEYS.get(key, key) for key in keys))
-
-    def quit(self) -> int:
-        self.send("q")
-        self.wait_until("the app to exit", lambda: self.eof, STEP_TIMEOUT)
-        self.child.close()
-        assert self.child.signalstatus is None, f"killed by signal {self.child.signalstatus}"
-        return self.child.exitstatus
-
-    def close(self) -> None:
-        if self.child.isalive():
-            self.child.terminate(force=True)
+def shown_result(term: Terminal) -> str | None:
+    shown = status(term)
+    return next((result for result in RESULTS if result in shown), None)
 
 
 @pytest.fixture
@@ -205,14 +82,14 @@ def wait_for_reply(term: Terminal, before: Board, cell: Cell) -> Board:
             return False
         # A frame can arrive in pieces: wait until the board agrees with the status line.
         replied = counts(board)[1] == os_ + 1
-        result = term.result()
+        result = shown_result(term)
         if result == "You win with X!":
             return not replied
         if result == "The AI wins with O.":
             return replied
         if result == "It's a draw.":
             return all(board.values())
-        return replied and term.status() == YOUR_TURN
+        return replied and status(term).endswith(YOUR_TURN)  # "AI played 7. Your turn: ..."
 
     term.wait_until(f"X at {cell} and the AI's reply", settled, STEP_TIMEOUT)
     after = term.board()
@@ -227,14 +104,14 @@ def test_full_round_with_digit_keys(terminal: Callable[..., Terminal]) -> None:
     board = term.board()
     refused_once = False
     for digit in (5, 1, 2, 3, 4, 6, 7, 8, 9):
-        if term.result() is not None:
+        if shown_result(term) is not None:
             break
         cell = divmod(digit - 1, 3)
         if board[cell]:
             continue
         term.send(str(digit))
         board = wait_for_reply(term, board, cell)
-        if not refused_once and term.result() is None:
+        if not refused_once and shown_result(term) is None:
             # Press a cell the AI has just taken: refused, and nothing changes.
             taken = next(c for c, mark in board.items() if mark == "O")
             term.send(str(taken[0] * 3 + taken[1] + 1))
@@ -242,7 +119,7 @@ def test_full_round_with_digit_keys(terminal: Callable[..., Terminal]) -> None:
             assert term.board() == board
             refused_once = True
     assert refused_once
-    result = term.result()
+    result = shown_result(term)
     assert result in ("The AI wins with O.", "It's a draw."), term.text  # hard never loses
     assert "You win" not in term.text
     xs, os_ = counts(board)
@@ -277,7 +154,7 @@ def play_with_arrows(term: Terminal, burst: bool) -> None:
     cursor: Cell = (1, 1)  # the cursor starts in the centre (checked by the fixture)
     moves = 0
     for target in TARGETS:
-        if term.result() is not None:
+        if shown_result(term) is not None:
             break
         if board[target]:
             continue
@@ -297,7 +174,7 @@ def play_with_arrows(term: Terminal, burst: bool) -> None:
         board = wait_for_reply(term, board, target)
         moves += 1
     assert moves >= 3
-    assert term.result() in RESULTS, term.text
+    assert shown_result(term) in RESULTS, term.text
     assert term.quit() == 0
 
 

@@ -43,7 +43,7 @@ class TicTacToeApp(App[None]):
     # Priority, like the game's keys, so a burst of keys is taken in order.
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("question_mark", "help", "Help", key_display="?", priority=True),
-        Binding("q", "quit", "Quit", priority=True),
+        Binding("q", "quit_by_key", "Quit", priority=True),
     ]
 
     def __init__(
@@ -116,8 +116,9 @@ class TicTacToeApp(App[None]):
     # -- screens over the game ------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        # Over the command palette, `?` and `q` are text for its search.
-        return not (action in ("help", "quit") and self._palette_open())
+        # Over the command palette, `?` and `q` are text for its search (Ctrl+Q,
+        # Textual's own "quit", still quits).
+        return not (action in ("help", "quit_by_key") and self._palette_open())
 
     def _palette_open(self) -> bool:
         """Is a command palette anywhere in the stack (not only on top)?"""
@@ -156,6 +157,10 @@ class TicTacToeApp(App[None]):
             from .screens.command_palette import game_commands
 
             yield from game_commands(screen)
+
+    def action_quit_by_key(self) -> None:
+        """`q`: quit, like Ctrl+Q, but never over the palette, where it is text."""
+        self.exit()
 
     def action_help(self) -> None:
         """Open the help, or close it when it is already open."""
