@@ -17,6 +17,7 @@ from support import (
 from textual.widgets import Button, Markdown, Static
 
 from tui_tictactoe.controller import AIReply
+from tui_tictactoe.controller.status import QUIT_QUESTION
 from tui_tictactoe.engine.strategies import RandomStrategy
 from tui_tictactoe.ui.screens.game_screen import MIN_SIZE, GameScreen
 from tui_tictactoe.ui.screens.help_screen import HelpScreen
@@ -391,11 +392,63 @@ async def test_an_ai_exception_is_shown_not_raised(make_app, failing) -> None:
 async def test_quit_while_thinking_ends_the_app() -> None:
     async with ai_thinking((0, 0)) as (app, pilot, strategy):
         controller = app.controller
-        await pilot.press("q")
+        await pilot.press("q", "y")  # mid-round `q` asks first
         await pilot.pause()
         assert not app.is_running
         strategy.gate.set()  # a thread cannot be killed: it finishes, its reply is dropped
     assert controller.board.to_string() == "....X...."
+
+
+async def test_q_in_the_middle_of_a_round_asks_once(make_app) -> None:
+    for answer in ("q", "y"):
+        app = make_app()
+        async with app.run_test(size=SIZE) as pilot:
+            await press(pilot, "5", "q")
+            assert app.is_running
+            assert status(app) == QUIT_QUESTION.text
+            await pilot.press(answer)
+            await pilot.pause()
+            assert not app.is_running, answer
+
+
+async def test_any_other_key_after_the_question_plays_on(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "5", "q")
+        before = board(app)
+        free = before.index(".") + 1
+        await press(pilot, str(free), "y")  # the key acts; `y` is no longer an answer
+        assert app.is_running
+        assert board(app)[free - 1] == "X" and board(app) != before
+        await press(pilot, "q")  # asks again, once
+        assert app.is_running and status(app) == QUIT_QUESTION.text
+
+
+async def test_q_quits_at_once_before_the_first_move_and_after_the_round(
+    make_app, scripted
+) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "q")
+        assert not app.is_running
+    app = make_app(strategy=scripted((1, 0), (1, 1)))
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "1", "2", "3", "q")
+        assert not app.is_running
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "5", "ctrl+q")  # Ctrl+Q never asks
+        assert not app.is_running
+
+
+async def test_q_in_the_dialog_mid_round_asks_too(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "5", "n", "q")
+        assert isinstance(app.screen, NewGameScreen) and app.is_running
+        await pilot.press("y")
+        await pilot.pause()
+        assert not app.is_running
 
 
 # -- rounds and games ------------------------------------------------------------

@@ -80,7 +80,7 @@ def test_keys_typed_ahead_act_as_if_typed_after_the_first_frame(terminal) -> Non
     assert marks(term)[4] == "X"
     term.wait_for_text("AI's last move")  # the info panel, asked for before the first frame
     no_traceback(term)
-    assert term.quit() == 0
+    assert term.quit("ctrl+q") == 0
 
 
 # -- 2. a double click on a notification ------------------------------------------
@@ -180,7 +180,7 @@ def test_moves_typed_in_one_write_are_all_played(terminal) -> None:
     assert shown[4] == "X" and shown[1] in "XO"
     assert shown.count("X") == 2, term.text  # 2 was played unless the AI had taken it
     no_traceback(term)
-    assert term.quit() == 0
+    assert term.quit("ctrl+q") == 0
 
 
 # -- 6. quitting while the AI thinks -------------------------------------------------
@@ -207,8 +207,10 @@ def test_quit_does_not_wait_for_the_ai(terminal, monkeypatch) -> None:
     term.wait_for_first_frame()
     term.send("5")
     term.wait_for_text("AI is thinking")
+    term.send("q")  # in the middle of a round `q` asks first
+    term.wait_for_text("Quit in the middle")
     asked = time.monotonic()
-    assert term.quit() == 0
+    assert term.quit("y") == 0
     assert time.monotonic() - asked < 2.0  # the search would take 60 s
     no_traceback(term)
 

@@ -73,3 +73,10 @@ def analysis_status(game: GameController, analysis: bool) -> Status | None:
     if game.game_over:
         return Status("Analysis on: it shows in the next round (press r).", "hint")
     return Status("Analysis on: it shows on your turn.", "hint")
+
+
+QUIT_QUESTION = Status(
+    "Quit in the middle of the round? Press q again or y to quit; any other key plays on.",
+    "refused",
+)
+"""Asked once when `q` comes mid-round: a stray `q` must not end a game in play."""

@@ -16,6 +16,7 @@ from textual.command import CommandPalette
 from textual.screen import Screen
 
 from ..controller import GameController, GameOptions
+from ..controller.status import QUIT_QUESTION
 from ..engine.strategies import MoveStrategy
 from .screens.game_screen import GameScreen
 from .terminal import DaemonThreads, exit_soon, hung_up
@@ -44,6 +45,7 @@ class TicTacToeApp(App[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("question_mark", "help", "Help", key_display="?", priority=True),
         Binding("q", "quit_by_key", "Quit", priority=True),
+        Binding("y", "confirm_quit", "Quit", show=False, priority=True),
     ]
 
     def __init__(
@@ -60,6 +62,7 @@ class TicTacToeApp(App[None]):
         # Built here so bad options fail before the terminal is taken over.
         self.controller = GameController.from_options(options, random.Random(seed), strategy)
         self._typed_ahead: list[events.InputEvent] | None = []
+        self._quit_asked = False
 
     def run(self, *args: Any, **kwargs: Any) -> Any:
         # Everything made so far (modules, classes, parsed tables) lives as long
@@ -106,6 +109,9 @@ class TicTacToeApp(App[None]):
             if self._typed_ahead is not None:
                 self._typed_ahead.append(event)
                 return
+            if self._quit_asked and isinstance(event, events.Key) and event.key not in "qy":
+                self._quit_asked = False  # any other key plays on (and acts as usual)
+                self.game.show_turn()
         await super().on_event(event)
 
     async def on_game_screen_ready(self) -> None:
@@ -118,7 +124,9 @@ class TicTacToeApp(App[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Over the command palette, `?` and `q` are text for its search (Ctrl+Q,
         # Textual's own "quit", still quits).
-        return not (action in ("help", "quit_by_key") and self._palette_open())
+        if action == "confirm_quit" and not self._quit_asked:
+            return False  # `y` is only an answer
+        return not (action in ("help", "quit_by_key", "confirm_quit") and self._palette_open())
 
     def _palette_open(self) -> bool:
         """Is a command palette anywhere in the stack (not only on top)?"""
@@ -159,7 +167,17 @@ class TicTacToeApp(App[None]):
             yield from game_commands(screen)
 
     def action_quit_by_key(self) -> None:
-        """`q`: quit, like Ctrl+Q, but never over the palette, where it is text."""
+        """`q`: quit at once, but in the middle of a round ask first (Ctrl+Q never asks)."""
+        if self.controller.in_progress and not self._quit_asked:
+            self._quit_asked = True
+            if isinstance(self.screen, GameScreen):
+                self.game.status.say(QUIT_QUESTION)
+            else:
+                self.notify(QUIT_QUESTION.text, title="Quit?")
+            return
+        self.exit()
+
+    def action_confirm_quit(self) -> None:
         self.exit()
 
     def action_help(self) -> None:

@@ -260,6 +260,9 @@ class GameScreen(Screen[None]):
         self._show_info()
         self.status.say(turn_status(controller))
 
+    def show_turn(self) -> None:
+        self.status.say(turn_status(self.controller))
+
     def _show_overlays(self) -> None:
         controller = self.controller
         # Only on the human's turn: the AI's view would flash for the instant it thinks.
