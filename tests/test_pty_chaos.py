@@ -59,6 +59,7 @@ SETTLE_LIMIT = 1.0  # ... or after this long (a blinking cursor keeps writing)
 # behind fast input, and this lets it catch up, so checks see what the input led to.
 CATCH_UP = 20
 CATCH_UP_LIMIT = 2.0
+STOP_CATCH_UP_LIMIT = 15.0  # before a planned quit: a hung app goes quiet at once and fails
 EXIT_TIMEOUT = 10.0  # from the end of its output to the end of the process
 QUIT_TIMEOUT = 5.0  # from a planned q or Ctrl+Q to the end of the process
 PROCESS_ACTIONS = (80, 320)  # actions a process gets before a planned quit (uniform)
@@ -366,6 +367,11 @@ class Chaos:
             term = self.term
             assert term is not None
             self.budget -= 1
+            if action.kind == "stop":
+                # A planned quit is judged from when the app has caught up with the
+                # input queued before it (on a loaded machine that backlog alone can
+                # take longer than the quit's time limit).
+                term.settle(QUIET, STOP_CATCH_UP_LIMIT, idle_cpu=True)
             if action.kind in ("keys", "stop"):
                 term.send_bytes(action.data)
             elif action.kind == "click":
