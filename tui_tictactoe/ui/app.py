@@ -139,7 +139,8 @@ class TicTacToeApp(App[None]):
         from .screens.command_palette import GameCommandPalette
 
         if self.use_command_palette and not self._palette_open():
-            self.push_screen(GameCommandPalette(id="--command-palette"))
+            # No fixed id: a palette just closed can still be in the DOM (DuplicateIds).
+            self.push_screen(GameCommandPalette())
 
     def search_themes(self) -> None:
         from textual.theme import ThemeProvider
