@@ -89,7 +89,11 @@ def wait_for_reply(term: Terminal, before: Board, cell: Cell) -> Board:
             return replied
         if result == "It's a draw.":
             return all(board.values())
-        return replied and status(term).endswith(YOUR_TURN)  # "AI played 7. Your turn: ..."
+        # The status must name the AI's new move: a status line left from the previous
+        # turn ("AI played 3. Your turn...") can reach the screen after the board.
+        (new,) = [c for c in board if board[c] == "O" and before[c] != "O"] if replied else [None]
+        named = new is not None and status(term).startswith(f"AI played {new[0] * 3 + new[1] + 1}.")
+        return replied and named and status(term).endswith(YOUR_TURN)
 
     term.wait_until(f"X at {cell} and the AI's reply", settled, STEP_TIMEOUT)
     after = term.board()

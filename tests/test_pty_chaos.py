@@ -441,8 +441,13 @@ class Chaos:
         if planned or term.eof or not term.alive():
             self.check_exit(term, planned)
             return
-        if term.traceback():
+        traceback = term.traceback()
+        if traceback:
             term.wait_exit(2.0)  # let it finish writing
+            if "KeyboardInterrupt" in traceback and not term.alive():
+                self.check_exit(term, planned=False)  # judges Ctrl+C after a quit
+                self.close()
+                return
             self.fail("a traceback")
         board = term.visible_board()
         if board is None:
