@@ -573,43 +573,54 @@ async def test_new_game_cancelled_changes_nothing(make_app) -> None:
         assert board(app) == before
 
 
-# -- the command palette ------------------------------------------------------------
+# -- the menu (Ctrl+P) ----------------------------------------------------------------
 
 
-async def test_command_palette_survives_keys_in_a_burst(make_app) -> None:
+async def test_menu_survives_keys_in_a_burst(make_app) -> None:
     """Textual's palette crashed on `ctrl+p pageup` and `ctrl+p enter enter` typed fast."""
-    from tui_tictactoe.ui.screens.command_palette import GameCommandPalette
+    from tui_tictactoe.ui.screens.menu_screen import MenuScreen
 
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        for keys in (["ctrl+p", "pageup"], ["ctrl+p", "pagedown", "escape"], ["enter", "enter"]):
+        await press(pilot, "5")
+        for keys in (["ctrl+p", "pageup"], ["ctrl+p", "pagedown", "escape"]):
             await burst(pilot, keys)
             await pilot.pause(0.2)
-        # The first Enter ran the palette's first command and closed it; the second
-        # was dropped instead of closing it again.
         assert isinstance(app.screen, GameScreen)
-        assert app.is_running
+        await burst(pilot, ["ctrl+p", "home", "enter", "ctrl+p", "escape"])
+        await settle(pilot)
+        # Enter ran the first command (a new round) once, and closed the menu; the
+        # second Ctrl+P opened it again and Escape closed it.
+        assert isinstance(app.screen, GameScreen)
+        assert app.controller.round == 2 and board(app) == "........."
         await pilot.press("ctrl+p")
-        assert isinstance(app.screen, GameCommandPalette)
+        assert isinstance(app.screen, MenuScreen)
         await pilot.press("escape")
         await press(pilot, "5")
         assert board(app)[4] == "X"
 
 
-async def test_theme_palette_is_the_steady_one_and_changes_the_theme(make_app) -> None:
-    from tui_tictactoe.ui.screens.command_palette import GameCommandPalette
+async def test_theme_menu_shows_the_highlighted_theme_and_escape_goes_back(make_app) -> None:
+    from tui_tictactoe.ui.screens.menu_screen import ThemeMenu
 
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
+        original = app.theme
+        themes = sorted(app.available_themes)
         app.action_change_theme()
         await pilot.pause()
-        assert isinstance(app.screen, GameCommandPalette)
-        await burst(pilot, ["n", "o", "r", "d", "enter", "enter"])
-        await pilot.pause(0.3)
+        assert isinstance(app.screen, ThemeMenu)
+        await pilot.press("down")
+        assert app.theme == themes[themes.index(original) + 1]  # shown at once
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen) and app.theme == original
+        await pilot.press("ctrl+p", "t", "end")
+        await burst(pilot, ["enter", "enter"])
+        await settle(pilot)
         assert isinstance(app.screen, GameScreen)
-        assert app.theme == "nord"
+        assert app.theme == themes[-1]
 
 
 # -- terminal size -----------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""The app at its edges: the command palette, screens stacked fast, a terminal too small.
+"""The app at its edges: the menu, screens stacked fast, a terminal too small.
 
 (Keys typed before the first frame, a terminal that goes away and quitting while the AI
 thinks need a real terminal: see test_pty_regressions.py.)
@@ -9,79 +9,90 @@ from __future__ import annotations
 import pytest
 from support import SIZE, ai_played, ai_thinking, board, burst, press, settle, status
 from textual.geometry import Size
-from textual.widgets import Input
+from textual.widgets import OptionList
 
-from tui_tictactoe.ui.screens.command_palette import GameCommandPalette
 from tui_tictactoe.ui.screens.game_screen import MIN_SIZE, GameScreen
 from tui_tictactoe.ui.screens.help_screen import HelpScreen
+from tui_tictactoe.ui.screens.menu_screen import MenuScreen
+from tui_tictactoe.ui.screens.new_game_screen import NewGameScreen
 from tui_tictactoe.ui.widgets.too_small import too_small_text
 
-# -- the command palette -----------------------------------------------------------
+# -- the menu (Ctrl+P) ---------------------------------------------------------------
 
 
-async def test_the_palette_offers_the_game_and_nothing_that_writes_files(make_app) -> None:
+async def test_the_menu_offers_the_game_and_nothing_that_writes_files(make_app) -> None:
     app = make_app()
     async with app.run_test(size=SIZE):
-        titles = [command.title for command in app.get_system_commands(app.game)]
-        for title in ("Theme", "Keys", "Quit", "New round", "New game", "Analysis", "Hint"):
-            assert title in titles
-        assert "AI info" in titles and "Help" in titles
-        assert not {"Screenshot", "Maximize", "Minimize"} & set(titles)
+        names = [item.name for item in app.menu_items(app.game)]
+        for name in ("Theme", "Keys", "Quit", "Reset", "New game", "Analysis", "Hint"):
+            assert name in names
+        assert "AI info" in names and "Help" in names
+        assert not {"Screenshot", "Maximize", "Minimize"} & set(names)
+        keys = [item.key for item in app.menu_items(app.game)]
+        assert len(set(keys)) == len(keys)  # one key per command
 
 
-async def test_a_game_command_runs_from_the_palette(make_app) -> None:
+async def test_a_game_command_runs_from_the_menu_by_its_key(make_app) -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await press(pilot, "5")
         await pilot.press("ctrl+p")
-        await burst(pilot, "new round")
-        await pilot.pause(0.3)
-        await pilot.press("enter")
+        assert isinstance(app.screen, MenuScreen)
+        await pilot.press("r")
         await settle(pilot)
         assert isinstance(app.screen, GameScreen)
         assert board(app) == "........."
         assert app.controller.round == 2
 
 
-async def test_question_mark_and_q_are_text_in_the_palette(make_app) -> None:
+async def test_a_command_runs_from_the_menu_by_a_click(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "5")
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        menu = app.screen.query_one(OptionList)
+        # The second line of the list is the second command: "New game".
+        assert await pilot.click(menu, offset=(4, 1))
+        await settle(pilot)
+        assert isinstance(app.screen, NewGameScreen)
+
+
+async def test_a_click_outside_the_menu_closes_it(make_app) -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("ctrl+p")
-        await pilot.press("question_mark", "q")
         await pilot.pause()
-        assert isinstance(app.screen, GameCommandPalette)
-        assert app.screen.query_one(Input).value == "?q"
-        assert app.is_running
+        assert await pilot.click(offset=(0, 0))
+        await settle(pilot)
+        assert isinstance(app.screen, GameScreen) and board(app) == "........."
 
 
-async def test_no_help_and_no_quit_over_the_palette_before_its_search_has_focus(make_app) -> None:
-    """In a burst, `?` or `q` can arrive before the palette's search box has focus (once it
-    has, the box takes printable keys itself): they must not act over the palette."""
+async def test_help_over_the_menu_and_back(make_app) -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("ctrl+p", "question_mark")
         await pilot.pause()
-        app.action_command_palette()
-        assert not await app.run_action("help")
-        assert not await app.run_action("quit_by_key")  # `q`; Ctrl+Q still quits
-        await pilot.pause()
-        assert [type(screen) for screen in app.screen_stack] == [GameScreen, GameCommandPalette]
-        assert app.is_running
+        assert [type(screen) for screen in app.screen_stack] == [GameScreen, MenuScreen, HelpScreen]
+        await pilot.press("escape", "escape")
+        await settle(pilot)
+        assert isinstance(app.screen, GameScreen)
 
 
-async def test_a_second_palette_never_opens_whatever_is_on_top(make_app) -> None:
+async def test_a_second_menu_never_opens_whatever_is_on_top(make_app) -> None:
     """Help over an open palette, then Ctrl+P, crashed with DuplicateIds."""
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        app.action_command_palette()
+        app.action_open_menu()
         await pilot.pause()
         await app.push_screen(HelpScreen())  # however it got there
         await pilot.press("ctrl+p")
-        app.action_command_palette()
+        app.action_open_menu()
         app.search_themes()
         await pilot.pause(0.2)
         stack = [type(screen) for screen in app.screen_stack]
-        assert stack == [GameScreen, GameCommandPalette, HelpScreen]
+        assert stack == [GameScreen, MenuScreen, HelpScreen]
         assert app.is_running
 
 

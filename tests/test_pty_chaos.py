@@ -3,7 +3,7 @@
 A seeded RNG drives the real `tui-tictactoe` (see `pty_terminal.py`) with what a
 terminal can send: single keys, bursts of keys in one write, printable junk, SGR
 mouse clicks and double clicks anywhere (cells, buttons, dialogs, notices, the
-command palette), resizes from 1x1 to 200x60, and keys typed before the first
+menu), resizes from 1x1 to 200x60, and keys typed before the first
 frame (a fresh process is started and typed at at once).
 
 The actions come in steps of one to four, written back to back as a fast user
@@ -14,9 +14,9 @@ every 20th step waits until it is idle (no output and no CPU time) to let it cat
 up. After every step:
 
 * the process is alive, or it exited 0 shortly after an action that could quit it
-  (Enter or Space on Exit, a click on Exit or on the palette's Quit, a `q` typed
+  (Enter or Space on Exit, a click on Exit or on the menu's Quit, a `q` typed
   ahead), and a new one is started. Each process ends at a planned point with
-  Ctrl+Q or `q` (over the command palette `q` is text, so then Ctrl+Q follows):
+  Ctrl+Q or `q` (in the middle of a round `q` asks first, so then `y` follows):
   it must exit 0 within 5 s;
 * nothing it wrote contains "Traceback";
 * when the nine cells of the board are on the screen, uncovered, they hold a legal
@@ -24,8 +24,7 @@ up. After every step:
   line, and a side with a line has made at least as many moves as the other.
 
 `TUI_TICTACTOE_CHAOS_ACTIONS` sets the number of actions (default 1,000, about a
-minute), `TUI_TICTACTOE_CHAOS_SEED` the seed, `TUI_TICTACTOE_CHAOS_PALETTE=1` adds
-Ctrl+P (left out by default: see PALETTE). Timing is real, so a seed picks the
+minute), `TUI_TICTACTOE_CHAOS_SEED` the seed. Timing is real, so a seed picks the
 same actions only while the app behaves the same. A failure prints the seed, the
 last actions, the steps since the failing process started (a list `replay` takes),
 the screen and what the process wrote.
@@ -94,7 +93,7 @@ class Action:
 
     @property
     def may_quit(self) -> bool:
-        """Could this end the app cleanly? (Exit, the palette's Quit, a `q`.)"""
+        """Could this end the app cleanly? (Exit, the menu's Quit, a `q`.)"""
         if self.kind in ("stop", "click", "double"):
             return True
         return any(byte in self.data for byte in b"\r\n q")
@@ -188,16 +187,6 @@ JUNK = "".join(chr(c) for c in range(32, 127) if chr(c) != "q") + "éß✓漢€
 # has put the terminal in raw mode they are signals or end-of-file, as in any program.
 TYPEAHEAD = [k for k in SINGLE_KEYS if k != "\x03"] + ["q", "qi", "q5", "i", "?", "n", "\x10"]
 
-# Textual 8.2.8's command palette still crashes under chaotic input in ways the game
-# cannot yet work around from outside (its search worker querying a list that is gone,
-# a click on its option list past the end): see issue 9. CI leaves Ctrl+P out so that
-# it judges the game; TUI_TICTACTOE_CHAOS_PALETTE=1 puts it back for runs by hand. The
-# palette keeps its own tests (test_app.py, test_app_edges.py, test_pty_regressions.py).
-PALETTE = os.environ.get("TUI_TICTACTOE_CHAOS_PALETTE", "") not in ("", "0")
-if not PALETTE:
-    SINGLE_KEYS = [key for key in SINGLE_KEYS if key != "\x10"]
-    CANNED_BURSTS = [burst.replace("\x10", "") or "5" for burst in CANNED_BURSTS]
-    TYPEAHEAD = [key.replace("\x10", "") or "5" for key in TYPEAHEAD]
 WORDS = ["Reset", "New game", "Exit", "Start", "Cancel", "●", "○", "Quit", "Theme", "Keys"]
 SENSIBLE_SIZES = [(24, 80), (18, 50), (30, 100), (40, 120), (60, 200), (25, 90), (20, 60)]
 
@@ -270,7 +259,7 @@ class Chaos:
     def __init__(self, seed: int, cwd: Path | str, keep_going: bool = False) -> None:
         self.seed = seed
         self.rng = random.Random(seed)
-        self.cwd = str(cwd)  # the palette's screenshot command writes here
+        self.cwd = str(cwd)  # a screenshot command would write here
         self.keep_going = keep_going
         self.term: Terminal | None = None
         self.actions = 0
@@ -332,7 +321,7 @@ class Chaos:
             return keys(rng.choice(CANNED_BURSTS).encode())
         if roll < 0.61:
             junk = "".join(rng.choice(JUNK) for _ in range(rng.randint(1, 10)))
-            if PALETTE and rng.random() < 0.4:  # into the command palette's search box
+            if rng.random() < 0.4:  # into the menu, where letters run commands
                 junk = "\x10" + junk + rng.choice(["", "\r", "\x1b"])
             return keys(junk.encode())
         if roll < 0.80:
@@ -430,8 +419,8 @@ class Chaos:
         if planned and term.wait_exit(0.5 if by_q else QUIT_TIMEOUT) is None:
             if not by_q:
                 self.fail(f"still running {QUIT_TIMEOUT:.0f} s after Ctrl+Q")
-            # In the middle of a round `q` asks first, and `y` answers; over the command
-            # palette `q` is text for its search: then Ctrl+Q must quit.
+            # In the middle of a round `q` asks first, and `y` answers; failing that
+            # (a dialog had the `y`, say), Ctrl+Q must quit.
             self.stats["q did not quit at once"] += 1
             term.send_bytes(b"y")
             if term.wait_exit(0.5) is None:
@@ -555,7 +544,7 @@ def replay(steps: list[Step], cwd: Path | str = ".") -> Chaos:
     try:
         for step in steps:
             if chaos.term is None and step[0].kind != "start":
-                break  # the app quit cleanly (Exit, the palette's Quit) before the end
+                break  # the app quit cleanly (Exit, the menu's Quit) before the end
             chaos.budget = 10**9  # never a planned quit of its own
             chaos.run_step(step)
     finally:

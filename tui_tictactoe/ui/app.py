@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import inspect
 import os
 import random
-from collections.abc import Iterable
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events
-from textual.app import App, SystemCommand
+from textual.app import App
 from textual.binding import Binding, BindingType
-from textual.command import CommandPalette
 from textual.screen import Screen
 
 from ..controller import GameController, GameOptions
@@ -20,6 +19,9 @@ from ..controller.status import QUIT_QUESTION
 from ..engine.strategies import MoveStrategy
 from .screens.game_screen import GameScreen
 from .terminal import DaemonThreads, exit_soon, hung_up
+
+if TYPE_CHECKING:
+    from .screens.menu_screen import MenuItem
 
 HANG_UP_CHECK = 0.2
 """Seconds between checks that the terminal is still there."""
@@ -41,11 +43,14 @@ class TicTacToeApp(App[None]):
     # The game has no text worth selecting, and Textual 8.2.8's selection code raised
     # AttributeError on two quick clicks on a notification or the keys panel.
     ALLOW_SELECT = False
+    # Ctrl+P opens the game's own menu (see screens/menu_screen.py), not Textual's palette.
+    ENABLE_COMMAND_PALETTE = False
     # Priority, like the game's keys, so a burst of keys is taken in order.
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("question_mark", "help", "Help", key_display="?", priority=True),
         Binding("q", "quit_by_key", "Quit", priority=True),
         Binding("y", "confirm_quit", "Quit", show=False, priority=True),
+        Binding("ctrl+p", "open_menu", "Menu", show=False, priority=True),
     ]
 
     def __init__(
@@ -122,50 +127,57 @@ class TicTacToeApp(App[None]):
     # -- screens over the game ------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        # Over the command palette, `?` and `q` are text for its search (Ctrl+Q,
-        # Textual's own "quit", still quits).
-        if action == "confirm_quit" and not self._quit_asked:
-            return False  # `y` is only an answer
-        return not (action in ("help", "quit_by_key", "confirm_quit") and self._palette_open())
+        return action != "confirm_quit" or self._quit_asked  # `y` is only an answer
 
-    def _palette_open(self) -> bool:
-        """Is a command palette anywhere in the stack (not only on top)?"""
-        return any(isinstance(screen, CommandPalette) for screen in self.screen_stack)
+    def _menu_open(self) -> bool:
+        """Is a menu anywhere in the stack (not only on top)? Then Ctrl+P opens no other."""
+        from .screens.menu_screen import MenuScreen
 
-    # Both command palettes the app opens (ctrl+p, and the theme list of its "Theme"
-    # command) are the burst-proof one: see GameCommandPalette.
+        return any(isinstance(screen, MenuScreen) for screen in self.screen_stack)
 
-    def action_command_palette(self) -> None:
-        from .screens.command_palette import GameCommandPalette
+    def menu_items(self, screen: Screen) -> list[MenuItem]:
+        """The theme, the keys, help, quitting and the game's own commands: nothing that
+        writes files (Textual's "Screenshot" would write into the server's home on every
+        use) or blows a cell up to the whole screen ("Maximize")."""
+        from .screens.menu_screen import MenuItem, game_items
 
-        if self.use_command_palette and not self._palette_open():
-            # No fixed id: a palette just closed can still be in the DOM (DuplicateIds).
-            self.push_screen(GameCommandPalette())
+        items = list(game_items(screen)) if isinstance(screen, GameScreen) else []
+        keys_shown = bool(screen.query("HelpPanel"))
+        return [
+            *items,
+            MenuItem("?", "Help", "Rules, keys and how the AI thinks", self.action_help),
+            MenuItem("t", "Theme", "Change the colour theme", self.search_themes),
+            MenuItem(
+                "k",
+                "Keys",
+                "Hide the keys panel" if keys_shown else "Show every key",
+                self.action_hide_help_panel if keys_shown else self.action_show_help_panel,
+            ),
+            MenuItem("q", "Quit", "Quit the game", self.action_quit),
+        ]
+
+    def action_open_menu(self) -> None:
+        from .screens.menu_screen import MenuScreen
+
+        if not self._menu_open():
+            self.push_screen(MenuScreen(self.menu_items(self.screen)), self._run_menu_item)
+
+    async def _run_menu_item(self, item: MenuItem | None) -> None:
+        if item is not None and self.return_code is None:
+            result = item.run()
+            if inspect.isawaitable(result):  # Textual's own actions may be coroutines
+                await result
 
     def search_themes(self) -> None:
-        from textual.theme import ThemeProvider
+        """Textual's "change theme" action lands here: the game's own theme menu."""
+        from .screens.menu_screen import ThemeMenu
 
-        from .screens.command_palette import GameCommandPalette
+        if not self._menu_open():
+            themes = sorted(self.available_themes)
+            self.push_screen(ThemeMenu(themes, self.theme, self._set_theme))
 
-        if not self._palette_open():
-            self.push_screen(
-                GameCommandPalette(providers=[ThemeProvider], placeholder="Search for themes…")
-            )
-
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        """The theme, the keys, quitting and the game's own actions: nothing that writes
-        files (Textual's "Screenshot" would write into the server's home on every use) or
-        blows a cell up to the whole screen ("Maximize")."""
-        yield SystemCommand("Theme", "Change the colour theme", self.action_change_theme)
-        if screen.query("HelpPanel"):
-            yield SystemCommand("Keys", "Hide the keys panel", self.action_hide_help_panel)
-        else:
-            yield SystemCommand("Keys", "Show the keys", self.action_show_help_panel)
-        yield SystemCommand("Quit", "Quit the game", self.action_quit)
-        if isinstance(screen, GameScreen):
-            from .screens.command_palette import game_commands
-
-            yield from game_commands(screen)
+    def _set_theme(self, name: str) -> None:
+        self.theme = name
 
     def action_quit_by_key(self) -> None:
         """`q`: quit at once, but in the middle of a round ask first (Ctrl+Q never asks)."""
@@ -183,11 +195,13 @@ class TicTacToeApp(App[None]):
 
     def action_help(self) -> None:
         """Open the help, or close it when it is already open."""
-        # Imported on demand: the Markdown widget is the heaviest import of the
-        # app and start-up should not pay for it.
+        # Imported and built on first use, then kept: start-up should not pay for it,
+        # and a player toggling it in a burst should not pay for it each time.
         from .screens.help_screen import HelpScreen
 
         if isinstance(self.screen, HelpScreen):
             self.pop_screen()
-        else:
-            self.push_screen(HelpScreen())
+        elif not any(isinstance(screen, HelpScreen) for screen in self.screen_stack):
+            if not self.is_screen_installed("help"):
+                self.install_screen(HelpScreen(), "help")
+            self.push_screen("help")

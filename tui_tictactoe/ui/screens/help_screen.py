@@ -5,11 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import ClassVar
 
+from rich.markdown import Markdown
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Markdown
+from textual.widgets import Footer, Static
 
 HELP_PATH = Path(__file__).parent.parent / "help.md"
 
@@ -33,5 +34,5 @@ class HelpScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         text = HELP_PATH.read_text(encoding="utf-8")
         with VerticalScroll(id="help"):
-            yield Markdown(text)
+            yield Static(Markdown(text))
         yield Footer(show_command_palette=False)

@@ -1,0 +1,171 @@
+"""The game's menu (Ctrl+P): every command by name, each with the key that does it.
+
+It replaces Textual's command palette, which kept crashing under fast or random
+input in Textual 8.2.8 (its search worker queried a list that was gone, a click
+landed past the end of a list it had just refilled). A game has a dozen
+commands, not thousands: a fixed list that never changes while it is open, and
+a key per command, is both steadier and quicker to use than a fuzzy search.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from functools import partial
+from typing import TYPE_CHECKING, ClassVar, NamedTuple
+
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import OptionList, Static
+
+if TYPE_CHECKING:
+    from .game_screen import GameScreen
+
+
+class MenuItem(NamedTuple):
+    """One command: the key that runs it (in the menu and, for most, on the board)."""
+
+    key: str
+    name: str
+    help: str
+    run: Callable[[], object]
+
+
+def game_items(game: GameScreen) -> Iterator[MenuItem]:
+    """The game's own commands, with the keys that do the same on the board."""
+    yield MenuItem("r", "Reset", "A new round; the score is kept", game.action_new_round)
+    yield MenuItem("n", "New game", "Your symbol, who starts, difficulty", game.action_new_game)
+    yield MenuItem(
+        "a", "Analysis", "Every move's verdict", partial(game.action_toggle, "show_analysis")
+    )
+    yield MenuItem("h", "Hint", "Mark a best move for you", game.action_hint)
+    yield MenuItem(
+        "i", "AI info", "How the AI chose its move", partial(game.action_toggle, "show_info")
+    )
+
+
+def item_prompt(item: MenuItem) -> Text:
+    return Text.assemble((f"{item.key:>2}  ", "bold"), (f"{item.name:<11}", "bold"), item.help)
+
+
+class MenuScreen(ModalScreen[MenuItem | None]):
+    """A fixed list of commands; Enter, a click or the command's key picks one.
+
+    The choice goes to the callback given to `push_screen`, which runs it once the
+    menu has closed, so a command that opens a screen opens it over the game.
+    """
+
+    DEFAULT_CSS = """
+    MenuScreen {
+        align: center middle;
+    }
+    MenuScreen > Vertical {
+        width: 66;
+        max-width: 100%;
+        min-width: 20;
+        height: auto;
+        max-height: 100%;
+        border: round $primary;
+        background: $surface;
+        padding: 0 1;
+    }
+    MenuScreen .menu-title {
+        text-style: bold;
+        width: 1fr;
+        content-align: center middle;
+    }
+    MenuScreen OptionList, MenuScreen OptionList:focus {
+        height: auto;
+        max-height: 1fr;
+        min-width: 16;
+        border: none;
+        padding: 0;
+    }
+    MenuScreen .menu-hint {
+        color: $text-muted;
+        width: 1fr;
+    }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "Close", show=False),
+        # Enter picks at once, not through the list's message, so a key typed right
+        # after it (Escape, say) cannot overtake it.
+        Binding("enter", "pick", "Run", show=False, priority=True),
+    ]
+
+    def __init__(self, items: Sequence[MenuItem], title: str = "Menu") -> None:
+        super().__init__()
+        self.items = tuple(items)
+        self.title = title
+        self.chosen = False
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.title, classes="menu-title")
+            yield OptionList(*(item_prompt(item) for item in self.items))
+            yield Static("Enter or a key runs a command · Esc closes", classes="menu-hint")
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+
+    def choose(self, item: MenuItem | None) -> None:
+        # Keys and clicks typed in a burst can arrive after the first choice has
+        # closed the menu: only the first one counts.
+        if self.chosen or not self.is_active:
+            return
+        self.chosen = True
+        self.dismiss(item)
+
+    def action_close(self) -> None:
+        self.choose(None)
+
+    def action_pick(self) -> None:
+        highlighted = self.query_one(OptionList).highlighted
+        if highlighted is not None:
+            self.choose(self.items[highlighted])
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.choose(self.items[event.option_index])
+
+    def on_key(self, event: events.Key) -> None:
+        for item in self.items:
+            if event.character and event.character == item.key:
+                event.stop()
+                self.choose(item)
+                return
+
+    def on_click(self, event: events.Click) -> None:
+        if event.widget is self:  # outside the menu
+            self.choose(None)
+
+
+class ThemeMenu(MenuScreen):
+    """The colour themes; the highlighted one is shown at once, Esc goes back."""
+
+    def __init__(self, themes: Sequence[str], current: str, apply: Callable[[str], None]) -> None:
+        items = [
+            MenuItem("", name, "(now)" if name == current else "", lambda: None) for name in themes
+        ]
+        super().__init__(items, title="Theme")
+        self.themes = tuple(themes)
+        self.original = current
+        self.apply = apply
+
+    def on_mount(self) -> None:
+        menu = self.query_one(OptionList)
+        menu.highlighted = self.themes.index(self.original)
+        menu.focus()
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if not self.chosen:
+            self.apply(self.themes[event.option_index])
+
+    def choose(self, item: MenuItem | None) -> None:
+        if not self.chosen and self.is_active:
+            self.apply(self.original if item is None else item.name)
+        super().choose(item)
