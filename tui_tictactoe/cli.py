@@ -1,4 +1,5 @@
-"""Command line: `tui-tictactoe [play] [options]` starts the game, `analyse BOARD` prints verdicts.
+"""Command line: `tui-tictactoe [play] [options]` starts the game, `analyse BOARD` prints verdicts,
+`serve-ssh` / `serve-web` host it (`servers/`, imported only then).
 
 Textual is imported only on the `play` path, and only once the terminal has
 been checked, so `analyse`, `--help` and a refusal answer without paying the
@@ -20,6 +21,7 @@ from .controller.options import CHOICES
 from .engine.analysis import Analysis, InvalidPosition, analyse
 from .engine.board import GameBoard
 from .engine.geometry import Geometry
+from .servers.options import add_ssh_options, add_web_options
 
 PROG = "tui-tictactoe"
 
@@ -180,6 +182,22 @@ def build_parser() -> argparse.ArgumentParser:
         help="who moves next when the counts are equal (default X)",
     )
     analyse_parser.add_argument("--json", action="store_true", help="print one JSON object")
+    add_ssh_options(
+        commands.add_parser(
+            "serve-ssh",
+            help="host the game over SSH: a game of their own for everyone who connects",
+            description="Host the game over SSH: each session plays in its own process "
+            "(ssh -t -p 2222 localhost). An exec request is read as play options: "
+            "ssh -t -p 2222 HOST -- --difficulty easy.",
+        )
+    )
+    add_web_options(
+        commands.add_parser(
+            "serve-web",
+            help="host the game for a web browser (textual-serve)",
+            description="Host the game for a web browser: each tab plays in its own process.",
+        )
+    )
     return parser
 
 
@@ -208,6 +226,15 @@ def _main(argv: Sequence[str] | None) -> int:
     args = parser.parse_args(argv)
     if args.command in ("analyse", "analyze"):
         return run_analyse(args.board, args.to_move, args.json)
+    # The servers (asyncssh, aiohttp) are imported only when serving.
+    if args.command == "serve-ssh":
+        from .servers.ssh import serve
+
+        return serve(args)
+    if args.command == "serve-web":
+        from .servers.web import serve as serve_web
+
+        return serve_web(args)
     return run_play(args)
 
 

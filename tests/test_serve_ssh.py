@@ -1,0 +1,720 @@
+"""`tui-tictactoe serve-ssh` end to end: real SSH clients, real game processes, on loopback.
+
+Each test starts the server in its own event loop on a free port (one test runs
+the installed command and signals it). Clients are asyncssh connections asking
+for a pty; everything the game draws is fed to a `pyte` screen, and the board is
+read from it with the same box-finding code as the local pty tests
+(`pty_terminal.Terminal`). No fixed sleeps: every wait polls until a condition
+holds or a generous deadline passes. "No process left behind" is checked in
+/proc: a game's pid (and its process group) must be gone, which for a child of
+the server also means it was reaped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+import pyte
+import pytest
+from pty_terminal import KEYS, SGR, Board, Terminal, click, command
+
+from tui_tictactoe import cli
+from tui_tictactoe.servers.game_command import game_environment
+from tui_tictactoe.servers.host_key import HOST_KEY_NAME
+from tui_tictactoe.servers.ssh import NO_PTY, RESTORE_TERMINAL, GameServer, Settings
+
+COLS, ROWS = 80, 24
+START_TIMEOUT = 30.0  # connect to first frame; 16 games starting at once on 2 cores
+STEP_TIMEOUT = 15.0
+GONE_WITHIN = 1.5  # the issue: a hung-up game is gone within 1 s; polled with some slack
+RESULTS = ("You win with", "The AI wins with", "It's a draw.")
+
+# -- the client side ------------------------------------------------------------------
+
+
+class Player(asyncssh.SSHClient):
+    """Logs in with a key if given one, else as a guest (keyboard-interactive, no prompt)."""
+
+    def kbdint_auth_requested(self) -> str:
+        return ""
+
+
+class SSHTerminal(asyncssh.SSHClientSession[bytes]):
+    """The client's terminal: game output drawn on a pyte screen, stderr kept apart."""
+
+    def __init__(self, cols: int = COLS, rows: int = ROWS) -> None:
+        self.screen = pyte.Screen(cols, rows)
+        self.stream = pyte.ByteStream(self.screen)
+        self.output = bytearray()
+        self.stderr = bytearray()
+        self.closed = asyncio.Event()
+        self.chan: asyncssh.SSHClientChannel[bytes] | None = None
+        self.cells: dict[tuple[int, int], tuple[int, int, int, int]] = {}
+        self._lines: list[str] | None = None
+
+    # The board on screen, read with the local pty tests' own code.
+    boxes = Terminal.boxes
+    locate_board = Terminal.locate_board
+    inside = Terminal.inside
+    board = Terminal.board
+    visible_board = Terminal.visible_board
+    find = Terminal.find
+
+    def connection_made(self, chan: asyncssh.SSHChannel[bytes]) -> None:
+        self.chan = chan  # type: ignore[assignment]
+
+    def data_received(self, data: bytes, datatype: int | None) -> None:
+        if datatype == asyncssh.EXTENDED_DATA_STDERR:
+            self.stderr += data
+            return
+        self.output += data
+        self.stream.feed(SGR.sub(b"", data))
+        self._lines = None
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed.set()
+
+    @property
+    def lines(self) -> list[str]:
+        if self._lines is None:
+            self._lines = list(self.screen.display)
+        return self._lines
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+    @property
+    def exit_status(self) -> int | None:
+        assert self.chan is not None
+        return self.chan.get_exit_status()
+
+    def send(self, *keys: str) -> None:
+        """Keys (names from KEYS or raw text) in one write, as a client sends a burst."""
+        assert self.chan is not None
+        self.chan.write("".join(KEYS.get(key, key) for key in keys).encode())
+
+    def resize(self, cols: int, rows: int) -> None:
+        assert self.chan is not None
+        self.chan.change_terminal_size(cols, rows)
+        self.screen.resize(rows, cols)
+        self._lines = None
+
+    async def wait_until(
+        self, what: str, condition: Callable[[], bool], timeout: float = STEP_TIMEOUT
+    ) -> None:
+        deadline = time.monotonic() + timeout
+        while not condition():
+            if self.closed.is_set() and not condition():
+                pytest.fail(f"waited for {what}, but the session closed; screen:\n{self.text}")
+            if time.monotonic() > deadline:
+                pytest.fail(f"waited {timeout:.0f} s for {what}; screen:\n{self.text}")
+            await asyncio.sleep(0.02)
+
+    async def wait_closed(self, timeout: float = STEP_TIMEOUT) -> int | None:
+        await asyncio.wait_for(self.closed.wait(), timeout)
+        return self.exit_status
+
+    async def first_frame(self, timeout: float = START_TIMEOUT) -> None:
+        await self.wait_until(
+            "the board and the status line",
+            lambda: self.visible_board() is not None and self.status() != "",
+            timeout,
+        )
+
+    def status(self) -> str:
+        """The status line under the board (whose turn, or the result)."""
+        for line in self.lines:
+            stripped = line.strip()
+            if stripped.startswith(("Your turn", "AI played", "The round is over", "Cell ")) or (
+                any(result in stripped for result in RESULTS)
+            ):
+                return stripped
+        return ""
+
+    def result(self) -> str | None:
+        return next((r for r in RESULTS if r in self.status()), None)
+
+
+async def connect(
+    port: int,
+    *,
+    username: str = "player",
+    key: asyncssh.SSHKey | None = None,
+    local: str = "127.0.0.1",
+) -> asyncssh.SSHClientConnection:
+    conn, _ = await asyncio.wait_for(
+        asyncssh.create_connection(
+            Player,
+            "127.0.0.1",
+            port,
+            local_addr=(local, 0),
+            username=username,
+            known_hosts=None,
+            config=None,
+            agent_path=None,
+            client_keys=[key] if key is not None else [],
+            public_key_auth=key is not None,
+        ),
+        START_TIMEOUT,
+    )
+    return conn
+
+
+async def open_game(
+    conn: asyncssh.SSHClientConnection,
+    command: str | None = None,
+    *,
+    cols: int = COLS,
+    rows: int = ROWS,
+    term_type: str | None = "xterm-256color",
+    **kwargs: Any,
+) -> SSHTerminal:
+    if term_type is None:
+        kwargs.update(term_type=None)
+    else:
+        kwargs.update(term_type=term_type, term_size=(cols, rows))
+    chan, term = await asyncio.wait_for(
+        conn.create_session(lambda: SSHTerminal(cols, rows), command, encoding=None, **kwargs),
+        STEP_TIMEOUT,
+    )
+    assert chan is term.chan
+    return term
+
+
+async def play(port: int, command: str | None = None, **options: Any) -> SSHTerminal:
+    """Connect and wait for the first frame."""
+    conn = await connect(port, **options)
+    term = await open_game(conn, command)
+    await term.first_frame()
+    return term
+
+
+# -- playing a round ------------------------------------------------------------------
+
+
+def cell_key(cell: tuple[int, int]) -> str:
+    return str(cell[0] * 3 + cell[1] + 1)
+
+
+def marks(board: Board, mark: str) -> int:
+    return sum(1 for value in board.values() if value == mark)
+
+
+async def play_round(term: SSHTerminal, move: Callable[[tuple[int, int]], None]) -> str:
+    """Play free cells (centre, corners, edges) with `move` until the round ends; the result."""
+    order = [(1, 1), (0, 0), (2, 2), (0, 2), (2, 0), (0, 1), (1, 0), (1, 2), (2, 1)]
+    for _ in range(9):
+        if term.result():
+            break
+        board = term.board()
+        cell = next(c for c in order if not board[c])
+        xs, os_ = marks(board, "X"), marks(board, "O")
+        move(cell)
+
+        def replied(cell: tuple[int, int] = cell, xs: int = xs, os_: int = os_) -> bool:
+            now = term.board()
+            if now[cell] != "X" or marks(now, "X") != xs + 1:
+                return False
+            if term.result():
+                return True
+            return marks(now, "O") == os_ + 1 and term.status().endswith("Your turn: you play X.")
+
+        await term.wait_until(f"X at {cell} and the AI's reply", replied)
+    result = term.result()
+    assert result is not None, term.text
+    return result
+
+
+def by_key(term: SSHTerminal) -> Callable[[tuple[int, int]], None]:
+    return lambda cell: term.send(cell_key(cell))
+
+
+def by_mouse(term: SSHTerminal) -> Callable[[tuple[int, int]], None]:
+    def move(cell: tuple[int, int]) -> None:
+        top, bottom, left, right = term.cells[cell]
+        term.send(click((left + right) // 2 + 1, (top + bottom) // 2 + 1))  # 1-based
+
+    return move
+
+
+# -- processes ----------------------------------------------------------------------
+
+
+def running(pid: int) -> bool:
+    """Whether `pid` exists at all: a zombie counts (it has not been reaped)."""
+    return os.path.exists(f"/proc/{pid}")
+
+
+def group_members(pgid: int) -> list[int]:
+    """Processes whose process group is `pgid` (a game and anything it started)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as stat:
+                fields = stat.read().rpartition(b")")[2].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid:
+            found.append(int(entry))
+    return found
+
+
+def children_of(ppid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as stat:
+                fields = stat.read().rpartition(b")")[2].split()
+        except OSError:
+            continue
+        if int(fields[1]) == ppid:
+            found.append(int(entry))
+    return found
+
+
+async def gone(pids: list[int], within: float = GONE_WITHIN) -> float:
+    """Wait until none of `pids` (nor their process groups) exists; how long it took."""
+    started = time.monotonic()
+    while any(running(pid) or group_members(pid) for pid in pids):
+        if time.monotonic() - started > within:
+            left = [pid for pid in pids if running(pid)]
+            pytest.fail(f"game processes {left} still there {within} s later")
+        await asyncio.sleep(0.01)
+    return time.monotonic() - started
+
+
+def environment(pid: int) -> dict[str, str]:
+    with open(f"/proc/{pid}/environ", "rb") as file:
+        items = file.read().split(b"\0")
+    return dict(item.decode().split("=", 1) for item in items if b"=" in item)
+
+
+# -- the server ---------------------------------------------------------------------
+
+
+class Hosted:
+    """A GameServer running in the test's event loop, and the log lines it wrote."""
+
+    def __init__(self, server: GameServer, port: int, log: list[str]) -> None:
+        self.server, self.port, self.log = server, port, log
+
+    async def new_pid(self, known: set[int] = frozenset(), timeout: float = STEP_TIMEOUT) -> int:  # type: ignore[assignment]
+        """The pid of a game that started and is not in `known`."""
+        deadline = time.monotonic() + timeout
+        while True:
+            fresh = set(self.server.game_pids()) - set(known)
+            if fresh:
+                return fresh.pop()
+            assert time.monotonic() < deadline, "no game process started"
+            await asyncio.sleep(0.01)
+
+    async def logged(self, text: str, timeout: float = 5.0) -> str:
+        deadline = time.monotonic() + timeout
+        while True:
+            found = [line for line in self.log if text in line]
+            if found:
+                return found[-1]
+            assert time.monotonic() < deadline, f"no log line with {text!r}: {self.log}"
+            await asyncio.sleep(0.01)
+
+
+@pytest.fixture
+async def host(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> AsyncIterator[Callable[..., Awaitable[Hosted]]]:
+    monkeypatch.setenv("TUI_TICTACTOE_DATA_DIR", str(tmp_path / "data"))
+    started: list[GameServer] = []
+
+    async def start(**settings: Any) -> Hosted:
+        log: list[str] = []
+        server = GameServer(Settings(port=0, **settings), log=log.append)
+        started.append(server)
+        return Hosted(server, await server.start(), log)
+
+    yield start
+    for server in started:
+        pids = server.game_pids()
+        await asyncio.wait_for(server.stop(), 10)
+        await gone(pids)
+
+
+# -- the tests ----------------------------------------------------------------------
+
+
+async def test_first_frame_then_a_round_by_keys_then_quit_ends_the_session(host: Any) -> None:
+    hosted = await host()
+    term = await play(hosted.port, username="alice")
+    assert "Your turn: you play X." in term.text
+    pid = await hosted.new_pid()
+    result = await play_round(term, by_key(term))
+    assert result in ("The AI wins with", "It's a draw."), term.text  # hard never loses
+    term.send("q")  # the round is over: quits at once
+    assert await term.wait_closed() == 0
+    await gone([pid])
+    line = await hosted.logged("game over, exit 0")
+    assert "127.0.0.1:" in line and "user='alice'" in line and "key=-" in line
+
+
+async def test_a_round_by_mouse(host: Any) -> None:
+    hosted = await host()
+    term = await play(hosted.port, "--difficulty easy --seed 3")
+    assert term.locate_board()
+    result = await play_round(term, by_mouse(term))
+    assert result in RESULTS
+
+
+async def test_keys_typed_before_the_game_has_started_are_played(host: Any) -> None:
+    """On a slow link people type at once: the move must not be lost on the way."""
+    hosted = await host()
+    term = await open_game(await connect(hosted.port))
+    term.send("5")  # before the game's process even exists
+    await term.wait_until(
+        "X in the centre and the AI's reply",
+        lambda: (
+            (board := term.visible_board()) is not None
+            and board[(1, 1)] == "X"
+            and marks(board, "O") == 1
+        ),
+        START_TIMEOUT,
+    )
+
+
+async def test_window_change_reaches_the_game(host: Any) -> None:
+    hosted = await host()
+    term = await play(hosted.port)
+    wide = dict(term.cells)
+    term.resize(60, 20)
+    await term.wait_until(
+        "the board laid out again in 60x20",
+        lambda: (
+            term.locate_board()
+            and term.cells != wide
+            and max(right for _, _, _, right in term.cells.values()) < 60
+        ),
+    )
+    term.resize(30, 10)  # below 50x18 the game asks for more room, naming the size it has
+    await term.wait_until(
+        "the 'enlarge' notice naming 30x10",
+        lambda: re.search(r"30x10|has 30 and 10", " ".join(term.text.split())) is not None,
+    )
+    term.resize(COLS, ROWS)
+    await term.wait_until(
+        "the board back where it was at 80x24", lambda: term.locate_board() and term.cells == wide
+    )
+
+
+async def test_exec_request_is_read_as_play_options(host: Any) -> None:
+    hosted = await host()
+    term = await play(hosted.port, "--symbol O --first ai --difficulty easy --seed 5")
+    await term.wait_until("the AI's opening X", lambda: marks(term.board(), "X") == 1)
+    assert "you O vs AI X" in term.text and "easy" in term.text
+    # What people type out of habit after `ssh -t host` works too.
+    again = await play(hosted.port, "tui-tictactoe play --symbol O")
+    assert "you O vs AI X" in again.text
+
+
+@pytest.mark.parametrize(
+    ("command", "error"),
+    [
+        ("--difficulty impossible", "argument --difficulty: invalid choice: 'impossible'"),
+        ("--alternate && rm -rf ~", "unrecognized arguments: && rm -rf ~"),
+        ("$(reboot)", "unrecognized arguments: $(reboot)"),
+        ("--seed 'unclosed", "cannot read the command line: No closing quotation"),
+        ("--seed " + "9" * 5000, "must be a whole number of at most 40 digits"),
+    ],
+    ids=["bad-choice", "shell-syntax", "substitution", "unbalanced-quote", "huge-seed"],
+)
+async def test_bad_exec_options_fail_with_one_line_and_status_2(
+    host: Any, command: str, error: str
+) -> None:
+    hosted = await host()
+    term = await open_game(await connect(hosted.port), command)
+    assert await term.wait_closed() == 2
+    lines = term.stderr.decode().strip().splitlines()
+    assert len(lines) == 1, lines
+    assert lines[0].startswith("tui-tictactoe: error: ") and error in lines[0], lines
+    assert len(lines[0]) <= 200
+    assert not term.output and not hosted.server.game_pids()
+    assert "refused: bad options" in await hosted.logged("bad options")
+
+
+async def test_exec_help_prints_the_play_options(host: Any) -> None:
+    hosted = await host()
+    term = await open_game(await connect(hosted.port), "--help")
+    assert await term.wait_closed() == 0
+    assert b"--difficulty" in term.output and b"ssh -t" in term.output
+
+
+async def test_session_without_a_pty_gets_one_line_and_closes(host: Any) -> None:
+    hosted = await host()
+    conn = await connect(hosted.port)
+    for options in (None, "--difficulty easy"):
+        term = await open_game(
+            conn if options is None else await connect(hosted.port), options, term_type=None
+        )
+        assert await term.wait_closed() == 2
+        assert term.stderr.decode() == f"tui-tictactoe: {NO_PTY}\n"
+    assert not hosted.server.game_pids()
+
+
+async def test_sftp_port_forwarding_agent_and_x11_are_refused(host: Any, tmp_path: Path) -> None:
+    """Each on a connection of its own: a connection holds one session, and when that
+    session ends (here: refused), so does the connection."""
+    hosted = await host()
+    with pytest.raises(asyncssh.Error):
+        await asyncio.wait_for((await connect(hosted.port)).start_sftp_client(), STEP_TIMEOUT)
+    assert "refused subsystem 'sftp'" in await hosted.logged("subsystem")
+    conn = await connect(hosted.port)
+    with pytest.raises(asyncssh.ChannelOpenError):  # ssh -L: a connection through the server
+        await conn.create_connection(asyncssh.SSHTCPSession, "127.0.0.1", hosted.port)
+    with pytest.raises(asyncssh.ChannelListenError):  # ssh -R: the server listening for us
+        await conn.forward_remote_port("127.0.0.1", 0, "127.0.0.1", hosted.port)
+    with pytest.raises(asyncssh.ChannelOpenError, match="X11"):
+        await open_game(
+            await connect(hosted.port),
+            x11_forwarding=True,
+            x11_display="127.0.0.1:9",
+            x11_auth_path=str(tmp_path / "none"),
+        )
+    # Agent forwarding: OpenSSH sends the request without asking for a reply; ask for one.
+    term = await open_game(await connect(hosted.port))
+    assert term.chan is not None
+    assert await term.chan._make_request(b"auth-agent-req@openssh.com") is False
+    await term.first_frame()
+    pid = await hosted.new_pid()
+    assert not any(name.startswith("SSH_") for name in environment(pid))
+
+
+async def test_caps_refuse_extra_clients_with_a_message(host: Any) -> None:
+    hosted = await host(max_sessions=3, max_per_address=2)
+    first = await play(hosted.port)
+    await play(hosted.port)
+    third = await open_game(await connect(hosted.port))  # a third from 127.0.0.1
+    assert await third.wait_closed() == 1
+    assert "too many games from your address (2 at once)" in third.stderr.decode()
+    await play(hosted.port, local="127.0.0.2")  # another address: the third game
+    fourth = await open_game(await connect(hosted.port, local="127.0.0.3"))
+    assert await fourth.wait_closed() == 1
+    assert "the server is full (3 games at once)" in fourth.stderr.decode()
+    assert len(hosted.server.game_pids()) == 3
+    # A game that ends frees its slot.
+    first.send("q")
+    assert await first.wait_closed() == 0
+    await play(hosted.port)
+    assert len(hosted.server.game_pids()) == 3
+
+
+async def test_idle_session_is_told_why_and_closed(host: Any) -> None:
+    hosted = await host(idle_timeout=1.5)
+    term = await play(hosted.port)
+    pid = await hosted.new_pid()
+    # Input keeps it open: a key every 0.3 s for 3 s, twice the timeout.
+    started = time.monotonic()
+    while time.monotonic() - started < 3.0:
+        term.send("left")
+        await asyncio.sleep(0.3)
+        assert not term.closed.is_set()
+    assert await term.wait_closed(timeout=10) == 1
+    assert "no input for 1.5 s: the session is closed" in term.stderr.decode()
+    assert RESTORE_TERMINAL in term.output  # the client's terminal is given back
+    await gone([pid])
+    await hosted.logged("idle timeout")
+
+
+async def test_client_killed_mid_game_leaves_no_process(host: Any) -> None:
+    hosted = await host()
+    term = await play(hosted.port)
+    pid = await hosted.new_pid()
+    await play_round_start(term)
+    assert term.chan is not None
+    term.chan.get_extra_info("connection").abort()  # the TCP connection dropped, no goodbye
+    took = await gone([pid])
+    assert took <= GONE_WITHIN
+    await hosted.logged("client disconnected")
+
+
+async def play_round_start(term: SSHTerminal) -> None:
+    term.send("5")
+    await term.wait_until("the AI's reply", lambda: marks(term.board(), "O") == 1)
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.005, 0.02])
+async def test_client_killed_mid_ai_move_leaves_no_process(host: Any, delay: float) -> None:
+    """The connection drops right after a move: the game is between the key and its reply."""
+    hosted = await host()
+    term = await play(hosted.port)
+    pid = await hosted.new_pid()
+    term.send("5")
+    if delay:
+        await asyncio.sleep(delay)  # the one deliberate pause: where in the move it drops
+    assert term.chan is not None
+    term.chan.get_extra_info("connection").abort()
+    await gone([pid])
+
+
+async def test_a_crashing_game_ends_its_session_and_the_server_carries_on(host: Any) -> None:
+    hosted = await host()
+    term = await play(hosted.port)
+    pid = await hosted.new_pid()
+    os.kill(pid, signal.SIGKILL)  # as a crash would
+    await term.wait_closed()
+    assert term.chan is not None and term.chan.get_exit_signal()[0] == "KILL"
+    await gone([pid])
+    await hosted.logged("game killed by SIGKILL")
+    again = await play(hosted.port)
+    assert await play_round(again, by_key(again)) in RESULTS
+
+
+async def test_player_identity_term_and_name_reach_the_game(host: Any) -> None:
+    hosted = await host()
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    conn = await connect(hosted.port, username="carol", key=key)
+    term = await open_game(conn, term_type="screen-256color")
+    await term.first_frame()
+    env = environment(await hosted.new_pid())
+    assert env["TUI_TICTACTOE_PLAYER"] == key.get_fingerprint("sha256")
+    assert env["TUI_TICTACTOE_PLAYER_NAME"] == "carol"
+    assert env["TERM"] == "screen-256color"
+    assert not any(name.startswith("TEXTUAL") for name in env)
+    known = set(hosted.server.game_pids())
+    guest = await play(hosted.port, username="dave")
+    env = environment(await hosted.new_pid(known))
+    assert env["TUI_TICTACTOE_PLAYER"] == "" and env["TUI_TICTACTOE_PLAYER_NAME"] == "dave"
+    conn.close()
+    guest.send("q")
+    line = await hosted.logged("user='carol'")
+    assert f"key={key.get_fingerprint('sha256')}" in line
+
+
+async def test_authorized_keys_let_in_only_the_listed_keys(host: Any, tmp_path: Path) -> None:
+    listed, other = (asyncssh.generate_private_key("ssh-ed25519") for _ in range(2))
+    keys = tmp_path / "authorized_keys"
+    keys.write_bytes(listed.export_public_key())
+    hosted = await host(authorized_keys=keys)
+    with pytest.raises(asyncssh.PermissionDenied):
+        await connect(hosted.port, key=other)
+    with pytest.raises(asyncssh.PermissionDenied):
+        await connect(hosted.port)  # a guest
+    term = await play(hosted.port, key=listed)
+    assert environment(await hosted.new_pid())["TUI_TICTACTOE_PLAYER"] == listed.get_fingerprint(
+        "sha256"
+    )
+    term.send("q")
+    assert await term.wait_closed() == 0
+
+
+async def test_host_key_is_created_private_once_and_reused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TUI_TICTACTOE_DATA_DIR", str(tmp_path / "data"))
+    fingerprints = []
+    for _ in range(2):
+        server = GameServer(Settings(port=0), log=lambda _line: None)
+        port = await server.start()
+        conn = await connect(port)
+        fingerprints.append(conn.get_server_host_key().get_fingerprint("sha256"))
+        conn.close()
+        await server.stop()
+    path = tmp_path / "data" / HOST_KEY_NAME
+    assert path.stat().st_mode & 0o777 == 0o600
+    assert (
+        fingerprints[0]
+        == fingerprints[1]
+        == asyncssh.read_private_key(path).get_fingerprint("sha256")
+    )
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+async def test_signal_stops_the_server_tells_sessions_and_leaves_no_process(
+    tmp_path: Path, sig: signal.Signals
+) -> None:
+    env = {**os.environ, "TUI_TICTACTOE_DATA_DIR": str(tmp_path)}
+    server = subprocess.Popen(
+        [*command(), "serve-ssh", "--port", "0"], stderr=subprocess.PIPE, env=env
+    )
+    try:
+        assert server.stderr is not None
+        line = await asyncio.wait_for(asyncio.to_thread(server.stderr.readline), START_TIMEOUT)
+        port = int(re.search(rb"listening on 127\.0\.0\.1:(\d+)", line).group(1))  # type: ignore[union-attr]
+        terms = [await play(port), await play(port, local="127.0.0.2")]
+        games = children_of(server.pid)
+        assert len(games) == 2
+        started = time.monotonic()
+        server.send_signal(sig)
+        status = await asyncio.to_thread(server.wait, 10)
+        assert status == 0 and time.monotonic() - started < 5
+        for term in terms:
+            assert await term.wait_closed(5) == 1
+            assert "the server is shutting down" in term.stderr.decode()
+        await gone(games)
+        log = server.stderr.read().decode()
+        assert log.count("server shut down") == 2, log
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+
+
+async def test_sixteen_clients_at_once_each_finish_a_round(host: Any) -> None:
+    """The default caps (16 games, 4 per address), full: four clients from each of four addresses."""
+    hosted = await host()
+    started = time.monotonic()
+
+    async def one(index: int) -> tuple[str, int | None]:
+        term = await play(hosted.port, "--difficulty easy", local=f"127.0.0.{1 + index % 4}")
+        result = await play_round(term, by_key(term))
+        term.send("q")
+        return result, await term.wait_closed()
+
+    outcomes = await asyncio.wait_for(asyncio.gather(*(one(i) for i in range(16))), 90)
+    assert len(outcomes) == 16
+    assert all(result in RESULTS and status == 0 for result, status in outcomes), outcomes
+    assert time.monotonic() - started < 90
+    print(f"16 rounds at once: {time.monotonic() - started:.1f} s", file=sys.stderr)
+
+
+def test_what_a_client_sends_reaches_the_game_only_as_plain_text() -> None:
+    """A user name or TERM with escape sequences would be commands to the game's terminal
+    and the server's log; Textual's own variables must not cross from the server."""
+    env = game_environment(
+        "xterm\x1b]0;pwned\x07",
+        {"COLORTERM": "truecolor", "LD_PRELOAD": "/tmp/evil.so", "NO_COLOR": "\x1b[2J"},
+        None,
+        "mallory\x1b[2J\r\n" + "m" * 100,
+        base={"PATH": "/usr/bin", "TEXTUAL_DRIVER": "x", "TERM": "server", "SSH_AUTH_SOCK": "/s"},
+    )
+    assert env["TUI_TICTACTOE_PLAYER_NAME"] == ("mallory[2J" + "m" * 100)[:32]
+    assert env["TUI_TICTACTOE_PLAYER"] == ""
+    assert env["TERM"] == "xterm\x1b]0;pwned\x07"  # the server cleans it first (pty_requested)
+    assert env["COLORTERM"] == "truecolor" and "NO_COLOR" not in env and "LD_PRELOAD" not in env
+    assert env["PATH"] == "/usr/bin" and env["LANG"] == "C.UTF-8"
+    assert not {"TEXTUAL_DRIVER", "SSH_AUTH_SOCK"} & env.keys()
+
+
+def test_an_unreadable_host_key_or_key_list_is_one_line_and_status_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    garbage = tmp_path / "garbage"
+    garbage.write_text("not a key\n")
+    for option in ("--host-key", "--authorized-keys"):
+        args = ["serve-ssh", "--port", "0", option, str(garbage)]
+        if option == "--authorized-keys":
+            args += ["--host-key", str(tmp_path / "key")]
+        assert cli.main(args) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and err.startswith("tui-tictactoe serve-ssh: cannot read"), err

@@ -1,0 +1,170 @@
+"""`tui-tictactoe serve-web` at the HTTP and websocket level, as a browser talks to it.
+
+The installed command serves on a free loopback port. The page must load and name
+its websocket; a websocket session must start a game whose output, fed to a `pyte`
+screen, shows the board, and a key sent the way the page sends it must play. When
+the socket closes the game's process must go, and SIGTERM must stop the server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import socket
+import subprocess
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import aiohttp
+import pyte
+import pytest
+from pty_terminal import SGR, Terminal, command
+
+START_TIMEOUT = 30.0
+STEP_TIMEOUT = 15.0
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def children_of(ppid: int) -> list[int]:
+    """Processes whose parent is `ppid`, found in /proc."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", "rb") as stat:
+                    if int(stat.read().rpartition(b")")[2].split()[1]) == ppid:
+                        found.append(int(entry))
+            except OSError:
+                pass
+    return found
+
+
+def descendants(pid: int) -> list[int]:
+    found, todo = [], [pid]
+    while todo:
+        for child in children_of(todo.pop()):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+class Screen:
+    """What a browser tab would show: the websocket's bytes drawn by pyte."""
+
+    boxes = Terminal.boxes
+    locate_board = Terminal.locate_board
+    inside = Terminal.inside
+    visible_board = Terminal.visible_board
+
+    def __init__(self) -> None:
+        self.screen = pyte.Screen(80, 24)
+        self.stream = pyte.ByteStream(self.screen)
+        self.cells: dict = {}
+
+    def feed(self, data: bytes) -> None:
+        self.stream.feed(SGR.sub(b"", data))
+
+    @property
+    def lines(self) -> list[str]:
+        return list(self.screen.display)
+
+
+@pytest.fixture
+async def served(tmp_path: Path) -> AsyncIterator[tuple[subprocess.Popen[bytes], str]]:
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TEXTUAL")}
+    env["TUI_TICTACTOE_DATA_DIR"] = str(tmp_path)
+    server = subprocess.Popen(
+        [*command(), "serve-web", "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + START_TIMEOUT
+        async with aiohttp.ClientSession() as http:
+            while True:
+                try:
+                    async with http.get(url + "/") as response:
+                        if response.status == 200:
+                            break
+                except aiohttp.ClientConnectionError:
+                    pass
+                assert server.poll() is None, server.stderr.read()  # type: ignore[union-attr]
+                assert time.monotonic() < deadline, "serve-web did not answer"
+                await asyncio.sleep(0.05)
+        yield server, url
+    finally:
+        if server.poll() is None:
+            server.kill()
+        server.wait(10)
+
+
+async def read_until(
+    ws: aiohttp.ClientWebSocketResponse, screen: Screen, condition: object, what: str
+) -> None:
+    deadline = time.monotonic() + START_TIMEOUT
+    while not condition():  # type: ignore[operator]
+        left = deadline - time.monotonic()
+        assert left > 0, f"waited for {what}; screen:\n" + "\n".join(screen.lines)
+        try:
+            message = await ws.receive(timeout=left)
+        except TimeoutError:
+            continue
+        if message.type == aiohttp.WSMsgType.BINARY:
+            screen.feed(message.data)
+        elif message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED):
+            pytest.fail(f"the websocket closed while waiting for {what}")
+
+
+async def test_the_page_is_served_and_names_its_websocket(served: tuple) -> None:
+    _, url = served
+    async with aiohttp.ClientSession() as http:
+        async with http.get(url + "/") as response:
+            assert response.status == 200
+            page = await response.text()
+        assert "Tic-Tac-Toe" in page
+        assert f"ws://{url.removeprefix('http://')}/ws" in page
+        async with http.get(url + "/static/js/textual.js") as response:
+            assert response.status == 200
+
+
+async def test_a_websocket_session_plays_a_game_and_ends_it_on_close(served: tuple) -> None:
+    server, url = served
+    screen = Screen()
+    socket_url = url.replace("http", "ws") + "/ws?width=80&height=24"
+    async with aiohttp.ClientSession() as http, http.ws_connect(socket_url) as ws:
+        await read_until(
+            ws,
+            screen,
+            lambda: screen.visible_board() == dict.fromkeys(screen.cells, ""),
+            "the empty board",
+        )
+        games = descendants(server.pid)
+        assert games, "no game process"
+        await ws.send_str(json.dumps(["stdin", "5"]))  # as the page sends a key
+        await read_until(
+            ws,
+            screen,
+            lambda: (
+                (board := screen.visible_board()) is not None
+                and board[(1, 1)] == "X"
+                and list(board.values()).count("O") == 1
+            ),
+            "X in the centre and the AI's reply",
+        )
+    deadline = time.monotonic() + STEP_TIMEOUT
+    while any(os.path.exists(f"/proc/{pid}") for pid in games):
+        assert time.monotonic() < deadline, "the game outlived its websocket"
+        await asyncio.sleep(0.05)
+    server.send_signal(signal.SIGTERM)
+    assert server.wait(10) == 0

@@ -1,0 +1,28 @@
+"""A hosted game's process: takes its pseudo-terminal as controlling terminal, then plays.
+
+The server starts this module with `start_new_session=True` (so the process is a
+session leader and its own process group) and the pty on stdin, stdout and
+stderr. Inherited descriptors do not make a controlling terminal, and without
+one the kernel sends neither SIGWINCH on a window change nor SIGHUP on hang-up;
+TIOCSCTTY is the one call that needs to run in the child, and doing it here
+rather than in a `preexec_fn` keeps Python code out of the fork of a threaded server.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import sys
+import termios
+
+
+def main() -> int:
+    with contextlib.suppress(OSError):  # not a terminal: the game's own check refuses
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+    from ..cli import main as cli_main
+
+    return cli_main(sys.argv[1:])
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,130 @@
+"""What a hosted session runs: the game's own command line, built from checked play options.
+
+A client's exec request is read with the same argparse options as
+`tui-tictactoe play` and turned back into a canonical argument list, so nothing
+the client typed reaches the game's process except values argparse accepted,
+and no shell ever sees it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import sys
+from collections.abc import Mapping
+from typing import IO, NoReturn
+
+from ..cli import PROG, _add_play_options, _Parser
+
+CHILD_MODULE = "tui_tictactoe.servers.child"
+NAME_LIMIT = 32  # characters of a user name passed on to the game and the log
+
+# Environment variables of the server that must not reach a game: the game's
+# terminal is the client's, not the server's, and Textual's own settings
+# (TEXTUAL_DRIVER would skip the terminal check) are not the client's to inherit.
+_NOT_INHERITED = ("TERM", "COLORTERM", "NO_COLOR", "COLUMNS", "LINES", "TMUX", "STY")
+# What a client may set through SSH env requests (OpenSSH: SendEnv / SetEnv).
+CLIENT_ENVIRONMENT = ("COLORTERM", "NO_COLOR")
+
+
+class OptionsError(Exception):
+    """The exec request's command line is not valid play options."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+class _OptionsParser(_Parser):
+    """The play options' parser, reporting instead of printing and exiting.
+
+    `_Parser.error` bounds the message first; only its one-line error goes back to
+    the client (not the usage), and `--help` comes back as text.
+    """
+
+    def print_usage(self, file: IO[str] | None = None) -> None:
+        """No usage before an error: the client gets one line."""
+
+    def _print_message(self, message: str, file: IO[str] | None = None) -> None:
+        self._printed = getattr(self, "_printed", "") + message
+
+    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
+        text = getattr(self, "_printed", "") + (message or "")
+        raise OptionsError(status, text)
+
+
+def options_parser() -> argparse.ArgumentParser:
+    parser = _OptionsParser(
+        prog=PROG,
+        description="Over SSH, the command line is the game's options: "
+        "ssh -t -p PORT HOST -- --difficulty easy --symbol O",
+    )
+    _add_play_options(parser, defaults=True)
+    return parser
+
+
+def parse_play_options(command: str | None) -> argparse.Namespace:
+    """The play options in an exec request's command line (None for a shell request).
+
+    Raises OptionsError: status 2 with argparse's one-line error, or status 0 with
+    the help text for `--help`. A leading `tui-tictactoe` and/or `play` is allowed,
+    since that is what people type after `ssh -t host` out of habit.
+    """
+    try:
+        words = shlex.split(command or "")
+    except ValueError as error:
+        raise OptionsError(2, f"{PROG}: error: cannot read the command line: {error}\n") from None
+    if words[:1] == [PROG]:
+        words = words[1:]
+    if words[:1] == ["play"]:
+        words = words[1:]
+    return options_parser().parse_args(words)
+
+
+def game_argv(options: argparse.Namespace) -> list[str]:
+    """The game's command line: this interpreter, the child entry point, canonical options."""
+    argv = [sys.executable, "-m", CHILD_MODULE, "play"]
+    argv += ["--symbol", options.symbol, "--first", options.first]
+    argv += ["--difficulty", options.difficulty]
+    if options.seed is not None:
+        argv += ["--seed", str(options.seed)]
+    if options.alternate:
+        argv.append("--alternate")
+    return argv
+
+
+def printable(text: str, limit: int = NAME_LIMIT) -> str:
+    """`text` with control characters and other unprintables dropped, cut to `limit`.
+
+    User names come from the client: one with escape sequences would otherwise
+    reach the game's screen and the server's log as commands to the terminal.
+    """
+    return "".join(char for char in text if char.isprintable())[:limit]
+
+
+def game_environment(
+    term: str,
+    client: Mapping[str, str],
+    player: str | None,
+    player_name: str,
+    base: Mapping[str, str] | None = None,
+) -> dict[str, str]:
+    """The game process's environment: the server's, minus terminal and Textual settings,
+    plus the client's TERM (and COLORTERM / NO_COLOR if sent), UTF-8, and who plays."""
+    env = {
+        key: value
+        for key, value in (os.environ if base is None else base).items()
+        if key not in _NOT_INHERITED
+        and not key.startswith(("TEXTUAL", "LC_", "TUI_TICTACTOE_PLAYER", "SSH_"))
+    }
+    env["TERM"] = term
+    env["LANG"] = "C.UTF-8"  # the game needs UTF-8 output; the client's locale may not exist here
+    for key in CLIENT_ENVIRONMENT:
+        value = client.get(key)
+        if value is not None and value.isprintable() and len(value) <= 64:
+            env[key] = value
+    env["TUI_TICTACTOE_PLAYER"] = player or ""
+    env["TUI_TICTACTOE_PLAYER_NAME"] = printable(player_name)
+    return env

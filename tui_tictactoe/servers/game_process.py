@@ -1,0 +1,221 @@
+"""One game in its own process and pseudo-terminal, driven from an asyncio server.
+
+The child is a session leader with the pty as its controlling terminal, so the
+kernel does the terminal's work: a window size set on the pty sends it SIGWINCH,
+and closing the master end hangs the terminal up (SIGHUP, and POLLHUP for the
+game's own hang-up check). `hang_up` then makes sure: SIGTERM, then SIGKILL to
+the child's process group if it has not gone. asyncio's child watcher reaps it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import fcntl
+import os
+import signal
+import struct
+import termios
+from collections.abc import Callable, Sequence
+
+READ_SIZE = 65536
+INPUT_LIMIT = 65536  # bytes of client input waiting for the game; beyond that, dropped
+HANG_UP_GRACE = 0.4  # seconds the game has to exit by itself after a hang-up (it polls)
+TERM_GRACE = 0.25  # seconds after SIGTERM before SIGKILL
+
+
+def set_window_size(fd: int, columns: int, rows: int) -> None:
+    """Set a pty's window size; the kernel tells its foreground process group (SIGWINCH)."""
+    columns, rows = max(1, min(columns, 0xFFFF)), max(1, min(rows, 0xFFFF))
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+
+
+class GameProcess:
+    """A child process in a fresh pty: output goes to `on_output`, its end to `on_exit`.
+
+    `on_exit` gets the exit status (negative: killed by that signal), once, after the
+    last of the output, whether the game quit, crashed or was hung up.
+    """
+
+    def __init__(
+        self,
+        argv: Sequence[str],
+        env: dict[str, str],
+        columns: int,
+        rows: int,
+        on_output: Callable[[bytes], None],
+        on_exit: Callable[[int], None],
+    ) -> None:
+        self.argv, self.env = list(argv), env
+        self.columns, self.rows = columns, rows
+        self.on_output, self.on_exit = on_output, on_exit
+        self.process: asyncio.subprocess.Process | None = None
+        self.master: int | None = None
+        self.returncode: int | None = None
+        self._loop = asyncio.get_running_loop()
+        self._pending = bytearray()  # input the pty did not take yet
+        self._reading = False
+        self._paused = False
+        self._done = asyncio.Event()
+        self._watcher: asyncio.Task[None] | None = None
+
+    @property
+    def pid(self) -> int | None:
+        return self.process.pid if self.process else None
+
+    async def start(self) -> None:
+        master, slave = os.openpty()
+        try:
+            set_window_size(slave, self.columns, self.rows)
+            os.set_blocking(master, False)
+            self.process = await asyncio.create_subprocess_exec(
+                *self.argv,
+                stdin=slave,
+                stdout=slave,
+                stderr=slave,
+                env=self.env,
+                start_new_session=True,  # its own session and process group, pgid == pid
+            )
+        except BaseException:
+            os.close(master)
+            raise
+        finally:
+            os.close(slave)  # only the child holds the terminal: its exit reads as EIO here
+        self.master = master
+        self._resume_reading()
+        self._watcher = self._loop.create_task(self._watch())  # held: tasks are weakly kept
+
+    # -- output -----------------------------------------------------------------
+
+    def _resume_reading(self) -> None:
+        if self.master is not None and not self._reading and not self._paused:
+            self._loop.add_reader(self.master, self._read)
+            self._reading = True
+
+    def _stop_reading(self) -> None:
+        if self.master is not None and self._reading:
+            self._loop.remove_reader(self.master)
+        self._reading = False
+
+    def _read(self) -> None:
+        assert self.master is not None
+        try:
+            data = os.read(self.master, READ_SIZE)
+        except BlockingIOError:
+            return
+        except OSError:  # EIO: every process holding the terminal has gone
+            data = b""
+        if data:
+            self.on_output(data)
+        else:
+            self._stop_reading()
+
+    def pause_output(self) -> None:
+        """The client is not keeping up: stop reading, and the game blocks in its writes."""
+        self._paused = True
+        self._stop_reading()
+
+    def resume_output(self) -> None:
+        self._paused = False
+        self._resume_reading()
+
+    # -- input and window -------------------------------------------------------
+
+    def write(self, data: bytes) -> None:
+        """Client input for the game; what the pty cannot take yet waits (up to INPUT_LIMIT)."""
+        if self.master is None:
+            return
+        room = INPUT_LIMIT - len(self._pending)
+        self._pending += data[: max(room, 0)]
+        self._flush()
+
+    def _flush(self) -> None:
+        if self.master is None:
+            return
+        while self._pending:
+            try:
+                written = os.write(self.master, self._pending)
+            except BlockingIOError:
+                self._loop.add_writer(self.master, self._flush)
+                return
+            except OSError:
+                self._pending.clear()
+                break
+            del self._pending[:written]
+        self._loop.remove_writer(self.master)
+
+    def resize(self, columns: int, rows: int) -> None:
+        if self.master is not None and (columns, rows) != (self.columns, self.rows) and columns:
+            self.columns, self.rows = columns, rows
+            with contextlib.suppress(OSError):
+                set_window_size(self.master, columns, rows)
+
+    # -- the end ----------------------------------------------------------------
+
+    async def _watch(self) -> None:
+        """Wait for the child's exit, hand over its last output, close the pty, report."""
+        assert self.process is not None
+        self.returncode = await self.process.wait()
+        if self.master is not None:
+            self._stop_reading()
+            self._drain()
+            self._close_master()
+        self._done.set()
+        self.on_exit(self.returncode)
+
+    def _drain(self) -> None:
+        """What the game wrote before it exited (its last frame, a traceback)."""
+        assert self.master is not None
+        for _ in range(64):  # the pty holds a few KiB at most; bounded all the same
+            try:
+                data = os.read(self.master, READ_SIZE)
+            except OSError:
+                return
+            if not data:
+                return
+            self.on_output(data)
+
+    def _close_master(self) -> None:
+        if self.master is not None:
+            self._stop_reading()
+            self._loop.remove_writer(self.master)
+            os.close(self.master)
+            self.master = None
+            self._pending.clear()
+
+    async def hang_up(self) -> None:
+        """End the game as a closed terminal does, and make sure it is gone and reaped.
+
+        Closing the master end hangs the pty up (the kernel sends SIGHUP to the
+        session; the game also polls for it and exits within about half a second).
+        If the process is still there after HANG_UP_GRACE: SIGTERM to its process
+        group, and SIGKILL after TERM_GRACE. Returns once the child has been reaped.
+        """
+        self.on_output = _ignore  # nobody to show it to any more
+        if self.process is None:
+            return
+        self._close_master()
+        for sig, grace in ((None, HANG_UP_GRACE), (signal.SIGTERM, TERM_GRACE)):
+            if sig is not None:
+                self._kill_group(sig)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._done.wait(), grace)
+                return
+        self._kill_group(signal.SIGKILL)
+        await self._done.wait()
+
+    def _kill_group(self, sig: signal.Signals) -> None:
+        assert self.process is not None
+        if self.process.returncode is not None:
+            return  # reaped: its pid (the group's id) may belong to someone else by now
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, sig)
+
+    async def wait(self) -> int:
+        await self._done.wait()
+        assert self.returncode is not None
+        return self.returncode
+
+
+def _ignore(_data: bytes) -> None:
+    pass

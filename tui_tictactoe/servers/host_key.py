@@ -1,0 +1,54 @@
+"""Where the server keeps its files, and its host key: made once, then the same on every start.
+
+Clients remember a server's key (`known_hosts`); a new key on every start would
+make every returning player see OpenSSH's "host identification has changed" warning.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import asyncssh
+
+from ..record import APP_NAME, data_dir  # one rule for every file the game keeps
+
+HOST_KEY_NAME = "ssh_host_ed25519_key"
+
+
+class HostKeyError(Exception):
+    """The host key cannot be read or written; the message is one line for the user."""
+
+
+def default_host_key_path() -> Path:
+    return data_dir() / HOST_KEY_NAME
+
+
+def load_or_create(path: Path) -> asyncssh.SSHKey:
+    """The private key in `path`; if there is none, a new Ed25519 key written there (0600).
+
+    The file is created with O_EXCL and mode 0600 in one call, so the key is never
+    readable by others, not even for a moment, and two servers starting at once
+    cannot both write one.
+    """
+    try:
+        return asyncssh.read_private_key(path)
+    except FileNotFoundError:
+        pass
+    except (OSError, asyncssh.KeyImportError) as error:
+        raise HostKeyError(f"cannot read the host key {str(path)!r}: {_reason(error)}") from None
+    key = asyncssh.generate_private_key("ssh-ed25519", comment=APP_NAME)
+    try:
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return load_or_create(path)  # another server made it first: use that one
+    except OSError as error:
+        raise HostKeyError(f"cannot create the host key {str(path)!r}: {_reason(error)}") from None
+    with os.fdopen(fd, "wb") as file:
+        file.write(key.export_private_key())
+    return key
+
+
+def _reason(error: Exception) -> str:
+    return error.strerror if isinstance(error, OSError) and error.strerror else str(error)

@@ -1,0 +1,111 @@
+"""The command-line options of `serve-ssh` and `serve-web`.
+
+Imported by `cli.build_parser` on every start, so it imports nothing heavy: the
+servers themselves (asyncssh, aiohttp) load only when a `serve-*` command runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+
+SSH_PORT = 2222
+WEB_PORT = 8000
+LOOPBACK = "127.0.0.1"
+
+
+def _whole(name: str, low: int, high: int) -> Callable[[str], int]:
+    """A `type=` for a whole number in [low, high]; argparse's `_Parser` bounds the echo."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text, 10)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be a whole number, not {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be from {low} to {high}, not {value}")
+        return value
+
+    parse.__name__ = name
+    return parse
+
+
+def _seconds(text: str) -> float:
+    """`--idle-timeout`: seconds, fractions allowed (the tests use short ones); 0 turns it off."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds, not {text!r}") from None
+    if not 0 <= value <= 7 * 24 * 3600:  # also rejects nan
+        raise argparse.ArgumentTypeError(f"must be from 0 to 604800 seconds, not {text!r}")
+    return value
+
+
+_port = _whole("port", 0, 65535)
+
+
+def add_ssh_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--host",
+        default=LOOPBACK,
+        help=f"address to listen on (default {LOOPBACK}: this machine only; 0.0.0.0 for all)",
+    )
+    parser.add_argument(
+        "--port",
+        type=_port,
+        default=SSH_PORT,
+        help=f"port to listen on (default {SSH_PORT}; 0 picks a free one)",
+    )
+    parser.add_argument(
+        "--host-key",
+        metavar="FILE",
+        help="the server's private key, created (mode 0600) if missing "
+        "(default: ssh_host_ed25519_key in the data directory)",
+    )
+    parser.add_argument(
+        "--authorized-keys",
+        metavar="FILE",
+        help="let in only the public keys in this file (OpenSSH authorized_keys format); "
+        "default: anyone, with any user name and no password",
+    )
+    parser.add_argument(
+        "--max-sessions",
+        type=_whole("max_sessions", 1, 10_000),
+        default=16,
+        metavar="N",
+        help="games at once; more clients are told the server is full (default 16)",
+    )
+    parser.add_argument(
+        "--max-per-address",
+        type=_whole("max_per_address", 1, 10_000),
+        default=4,
+        metavar="N",
+        help="games at once from one IP address (default 4)",
+    )
+    parser.add_argument(
+        "--idle-timeout",
+        type=_seconds,
+        default=600.0,
+        metavar="SECONDS",
+        help="close a session without input for this long (default 600; 0: never)",
+    )
+
+
+def add_web_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--host",
+        default=LOOPBACK,
+        help=f"address to listen on (default {LOOPBACK}: this machine only)",
+    )
+    parser.add_argument(
+        "--port",
+        type=_whole("port", 1, 65535),
+        default=WEB_PORT,
+        help=f"port to listen on (default {WEB_PORT})",
+    )
+    parser.add_argument(
+        "--public-url",
+        metavar="URL",
+        help="the address browsers use, when it is not http://HOST:PORT "
+        "(behind a reverse proxy, or with --host 0.0.0.0): e.g. https://ttt.example.org",
+    )

@@ -1,0 +1,564 @@
+"""`tui-tictactoe serve-ssh`: anyone can `ssh -p 2222 host` and play, each in a game of their own.
+
+One SSH connection holds at most one session, and a session with a pty runs one
+game in its own process and pseudo-terminal (`GameProcess`). The server never
+runs a shell and never runs what a client sends: an exec request is read as the
+game's options. Everything else a client may ask for (SFTP and other subsystems,
+port forwarding both ways, agent and X11 forwarding) is refused.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import signal
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+
+from ..cli import PROG
+from .game_command import (
+    OptionsError,
+    game_argv,
+    game_environment,
+    parse_play_options,
+    printable,
+)
+from .game_process import GameProcess
+from .host_key import HostKeyError, default_host_key_path, load_or_create
+
+NO_PTY = "this is an interactive game: connect with ssh -t"
+SHUTTING_DOWN = "the server is shutting down: goodbye"
+LOGIN_TIMEOUT = 30.0  # seconds to finish logging in
+REFUSED_GRACE = 10.0  # seconds a refused connection may stay open without asking for a session
+SHUTDOWN_GRACE = 1.5  # seconds clients get to close after being told, before they are cut off
+DEFAULT_SIZE = (80, 24)  # for clients that report a 0x0 window
+EARLY_INPUT_LIMIT = 4096  # bytes typed before the game's process exists, kept for it
+
+# What Textual turns on in a terminal, turned off again: sent to the client when the
+# server ends a game, which can no longer restore the client's terminal itself.
+RESTORE_TERMINAL = (
+    b"\x1b[<u"  # kitty keyboard protocol: pop
+    b"\x1b[?1000l\x1b[?1003l\x1b[?1015l\x1b[?1006l"  # mouse reporting
+    b"\x1b[?2004l\x1b[?1004l\x1b[?2048l\x1b[?2026l"  # paste, focus, in-band resize, sync
+    b"\x1b[?7h\x1b[0m\x1b[?25h\x1b[?1049l"  # line wrap, colours, cursor, alternate screen
+)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What `serve-ssh` was asked for."""
+
+    host: str = "127.0.0.1"
+    port: int = 2222
+    host_key: Path | None = None
+    authorized_keys: Path | None = None
+    max_sessions: int = 16
+    max_per_address: int = 4
+    idle_timeout: float = 600.0
+
+
+def _log_to_stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+class GameServer:
+    """The listening server: admits or refuses connections, counts them, and ends them all
+    on shutdown. It outlives every session and every game process."""
+
+    def __init__(self, settings: Settings, log: Callable[[str], None] = _log_to_stderr) -> None:
+        self.settings = settings
+        self.log = log
+        self.host_key = load_or_create(settings.host_key or default_host_key_path())
+        self.authorized_keys: asyncssh.SSHAuthorizedKeys | None = None
+        if settings.authorized_keys is not None:
+            try:
+                self.authorized_keys = asyncssh.read_authorized_keys(str(settings.authorized_keys))
+            except (OSError, ValueError, asyncssh.KeyImportError) as error:
+                reason = getattr(error, "strerror", None) or str(error)
+                raise HostKeyError(
+                    f"cannot read the authorized keys {str(settings.authorized_keys)!r}: {reason}"
+                ) from None
+        self.clients: set[Client] = set()
+        self.admitted: set[Client] = set()
+        self.per_address: Counter[str] = Counter()
+        self.games: set[GameProcess] = set()
+        self.accepting = True
+        self._acceptor: asyncssh.SSHAcceptor | None = None
+        self._hang_ups: set[asyncio.Task[None]] = set()
+
+    @property
+    def fingerprint(self) -> str:
+        return self.host_key.get_fingerprint("sha256")
+
+    async def start(self) -> int:
+        """Listen; returns the port (useful with port 0)."""
+        self._acceptor = await asyncssh.create_server(
+            lambda: Client(self),
+            self.settings.host,
+            self.settings.port,
+            server_host_keys=[self.host_key],
+            server_version="tui_tictactoe",
+            encoding=None,  # bytes both ways: the game's output is not for asyncssh to decode
+            line_editor=False,  # the game reads raw keys
+            allow_pty=True,
+            agent_forwarding=False,
+            x11_forwarding=False,
+            allow_scp=False,
+            sftp_factory=None,
+            password_auth=False,
+            gss_host=None,
+            login_timeout=LOGIN_TIMEOUT,
+            keepalive_interval=60,
+            keepalive_count_max=3,
+        )
+        return self._acceptor.get_port()
+
+    # -- admission ------------------------------------------------------------------
+
+    def admit(self, client: Client) -> str | None:
+        """Count a new connection in, or say why it is refused (it is then not counted)."""
+        self.clients.add(client)
+        settings = self.settings
+        if not self.accepting:
+            return SHUTTING_DOWN
+        if len(self.admitted) >= settings.max_sessions:
+            return f"the server is full ({settings.max_sessions} games at once): try again later"
+        if self.per_address[client.address] >= settings.max_per_address:
+            return (
+                f"too many games from your address ({settings.max_per_address} at once): "
+                "finish one first"
+            )
+        self.admitted.add(client)
+        self.per_address[client.address] += 1
+        return None
+
+    def release(self, client: Client) -> None:
+        self.clients.discard(client)
+        if client in self.admitted:
+            self.admitted.discard(client)
+            self.per_address[client.address] -= 1
+            if not self.per_address[client.address]:
+                del self.per_address[client.address]
+
+    def hang_up(self, game: GameProcess) -> None:
+        """End a game in the background; `stop` waits for every one of these."""
+        task = asyncio.get_running_loop().create_task(game.hang_up())
+        self._hang_ups.add(task)
+        task.add_done_callback(self._hang_ups.discard)
+
+    def game_pids(self) -> list[int]:
+        """Process ids of the games running now (for tests and the benchmark)."""
+        return [game.pid for game in self.games if game.pid is not None]
+
+    # -- shutdown -----------------------------------------------------------------
+
+    async def stop(self, reason: str = SHUTTING_DOWN) -> None:
+        """Stop accepting, tell every session why, end every game, close every connection.
+
+        Returns once every game process has been reaped (at most about a second after
+        the hang-up, see `GameProcess.hang_up`) and every connection has closed.
+        """
+        self.accepting = False
+        if self._acceptor is not None:
+            self._acceptor.close()
+        clients = list(self.clients)
+        for client in clients:
+            client.end(reason, 1, ending="server shut down")
+        closed = [asyncio.ensure_future(client.closed.wait()) for client in clients]
+        if closed:
+            _, pending = await asyncio.wait(closed, timeout=SHUTDOWN_GRACE)
+            for task in pending:
+                task.cancel()
+        for client in list(self.clients):
+            client.abort()
+        for game in list(self.games):
+            self.hang_up(game)
+        while self._hang_ups:
+            await asyncio.gather(*self._hang_ups, return_exceptions=True)
+
+
+class Client(asyncssh.SSHServer):
+    """One SSH connection: who it is, its one game session, its idle timer, its log line."""
+
+    def __init__(self, server: GameServer) -> None:
+        self.server = server
+        self.conn: asyncssh.SSHServerConnection | None = None
+        self.address = "?"
+        self.peer = "?"
+        self.username = ""
+        self.fingerprint: str | None = None
+        self.refusal: str | None = None
+        self.session: GameSession | None = None
+        self.ending: str | None = None
+        self.logged_in = False
+        self.closed = asyncio.Event()
+        self._offered: asyncssh.SSHKey | None = None
+        self._guest = False
+        self._started = time.monotonic()
+        self._last_input = self._started
+        self._timer: asyncio.TimerHandle | None = None
+
+    # -- the connection -------------------------------------------------------------
+
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self.conn = conn
+        peer = conn.get_extra_info("peername") or ("?", 0)
+        self.address = str(peer[0])
+        self.peer = f"[{peer[0]}]:{peer[1]}" if ":" in str(peer[0]) else f"{peer[0]}:{peer[1]}"
+        self.refusal = self.server.admit(self)
+        loop = asyncio.get_running_loop()
+        if self.refusal is not None:
+            self._timer = loop.call_later(REFUSED_GRACE, self.abort)
+        elif self.server.settings.idle_timeout:
+            self._timer = loop.call_later(self.server.settings.idle_timeout, self._check_idle)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        if self.session is not None:
+            self.session.end_game()
+        self.server.release(self)
+        self.closed.set()
+        self.server.log(self.log_line(exc))
+
+    def log_line(self, exc: Exception | None = None) -> str:
+        """One line per connection: when, from where, who, how long, how it ended."""
+        ending = self.ending
+        if ending is None:
+            if not self.logged_in:
+                ending = "closed before logging in"
+            elif self.session is None:
+                ending = "closed without a session"
+            else:
+                ending = "client disconnected"
+            if exc is not None:
+                ending += f" ({printable(str(exc), 60) or type(exc).__name__})"
+        return (
+            f"{time.strftime('%Y-%m-%dT%H:%M:%S')} {PROG} serve-ssh: {self.peer} "
+            f"user={printable(self.username)!r} key={self.fingerprint or '-'} "
+            f"{time.monotonic() - self._started:.1f}s {ending}"
+        )
+
+    def abort(self) -> None:
+        if self.conn is not None:
+            self.conn.abort()
+
+    def end(self, message: str, status: int, ending: str) -> None:
+        """End this connection for a reason of the server's: the client is told why."""
+        if self.ending is None:
+            self.ending = ending
+        if self.session is not None and self.session.end(message, status):
+            return
+        if self.conn is not None:
+            self.conn.close()
+
+    # -- idle -----------------------------------------------------------------------
+
+    def touch(self) -> None:
+        self._last_input = time.monotonic()
+
+    def _check_idle(self) -> None:
+        timeout = self.server.settings.idle_timeout
+        left = self._last_input + timeout - time.monotonic()
+        if left > 0:
+            self._timer = asyncio.get_running_loop().call_later(left, self._check_idle)
+            return
+        self.end(f"no input for {timeout:g} s: the session is closed", 1, ending="idle timeout")
+
+    # -- logging in ---------------------------------------------------------------
+
+    def begin_auth(self, username: str) -> bool:
+        """Logging in is required only to learn the player's key; anyone gets in without one,
+        unless `--authorized-keys` was given. A refused connection skips it: it is only
+        told why, and closed."""
+        self.username = username
+        return self.refusal is None
+
+    def auth_completed(self) -> None:
+        self.logged_in = True
+        if self._offered is not None and not self._guest:
+            self.fingerprint = self._offered.get_fingerprint("sha256")
+
+    def public_key_auth_supported(self) -> bool:
+        return True
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        """Any key in open mode, a listed one otherwise. asyncssh checks the signature after
+        this returns True and logs in only if it holds, so the last key accepted here is the
+        key the player proved to own when `auth_completed` follows a key login."""
+        keys = self.server.authorized_keys
+        if keys is not None and keys.validate(key, self.address, self.address) is None:
+            return False
+        self._offered = key
+        return True
+
+    def kbdint_auth_supported(self) -> bool:
+        """Without `--authorized-keys`, clients with no key log in as guests, unprompted."""
+        return self.server.authorized_keys is None
+
+    def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> bool:
+        self._guest = True  # a guest: whatever key was offered before, it was not used
+        return True
+
+    def password_auth_supported(self) -> bool:
+        return False
+
+    # -- what the client asks for -------------------------------------------------------
+
+    def session_requested(self) -> GameSession | bool:
+        if self.session is not None:
+            return False  # one game per connection: the caps count connections
+        self.session = GameSession(self)
+        return self.session
+
+    def connection_requested(self, *_args: Any) -> bool:
+        return False  # local port forwarding (ssh -L)
+
+    def server_requested(self, *_args: Any) -> bool:
+        return False  # remote port forwarding (ssh -R)
+
+    def unix_connection_requested(self, *_args: Any) -> bool:
+        return False
+
+    def unix_server_requested(self, *_args: Any) -> bool:
+        return False
+
+
+class GameSession(asyncssh.SSHServerSession[bytes]):
+    """One session: checks what the client asked for, then runs one game and relays it."""
+
+    def __init__(self, client: Client) -> None:
+        self.client = client
+        self.chan: asyncssh.SSHServerChannel[bytes] | None = None
+        self.term_type: str | None = None
+        self.size = DEFAULT_SIZE
+        self.command: str | None = None
+        self.game: GameProcess | None = None
+        self.drew = False  # the game has written to the client's terminal
+        self.closing = False
+        self.early = bytearray()  # keys typed before the game's process existed
+
+    def connection_made(self, chan: asyncssh.SSHChannel[bytes]) -> None:
+        self.chan = chan  # type: ignore[assignment]
+
+    def pty_requested(self, term_type: str, term_size: tuple[int, ...], _modes: Any) -> bool:
+        self.term_type = printable(term_type, 64) or "xterm-256color"
+        self.size = (term_size[0], term_size[1]) if term_size[0] and term_size[1] else DEFAULT_SIZE
+        return True
+
+    def shell_requested(self) -> bool:
+        return True
+
+    def exec_requested(self, command: str) -> bool:
+        self.command = command  # read as play options in session_started
+        return True
+
+    def subsystem_requested(self, subsystem: str) -> bool:
+        self.client.ending = f"refused subsystem {printable(subsystem, 20)!r}"
+        return False
+
+    def session_started(self) -> None:
+        refusal = self.client.refusal
+        if refusal is not None:
+            self.client.ending = f"refused: {refusal.split(':')[0]}"
+            self._finish(refusal, 1)
+            return
+        try:
+            options = parse_play_options(self.command)
+        except OptionsError as error:
+            self.client.ending = "printed help" if error.status == 0 else "refused: bad options"
+            self._finish(error.message.rstrip("\n"), error.status, stdout=error.status == 0)
+            return
+        if self.term_type is None:
+            self.client.ending = "refused: no pty"
+            self._finish(NO_PTY, 2)
+            return
+        asyncio.get_running_loop().create_task(self._start(options))
+
+    async def _start(self, options: argparse.Namespace) -> None:
+        assert self.chan is not None and self.term_type is not None
+        client = self.client
+        env = game_environment(
+            self.term_type,
+            self.chan.get_environment(),
+            client.fingerprint,
+            client.username,
+        )
+        game = GameProcess(
+            game_argv(options), env, *self.size, on_output=self._output, on_exit=self._exited
+        )
+        try:
+            await game.start()
+        except Exception as error:  # out of processes, memory, ptys: this session only
+            client.ending = f"could not start the game ({printable(str(error), 60)})"
+            self._finish("the game could not start: try again later", 1)
+            return
+        self.game = game
+        client.server.games.add(game)
+        if self.closing:  # the client left, or the server ended it, while the game started
+            self.end_game()
+            return
+        game.resize(*self.size)  # a window change may have come in the meantime
+        if self.early:  # typed ahead: the game acts on it once it has drawn its first frame
+            game.write(bytes(self.early))
+            self.early.clear()
+
+    # -- relaying -----------------------------------------------------------------
+
+    def _output(self, data: bytes) -> None:
+        if self.chan is not None and not self.closing:
+            self.drew = True
+            with contextlib.suppress(OSError):  # closed by the client a moment ago
+                self.chan.write(data)
+
+    def data_received(self, data: bytes, datatype: int | None) -> None:
+        self.client.touch()
+        if self.closing:
+            return
+        if self.game is not None:
+            self.game.write(data)
+        else:
+            self.early += data[: max(0, EARLY_INPUT_LIMIT - len(self.early))]
+
+    def terminal_size_changed(self, width: int, height: int, _pw: int, _ph: int) -> None:
+        self.size = (width, height) if width and height else self.size
+        if self.game is not None:
+            self.game.resize(*self.size)
+
+    def eof_received(self) -> bool:
+        return True  # keep the game: it ends on its own, by quitting or the idle timeout
+
+    def pause_writing(self) -> None:
+        if self.game is not None:
+            self.game.pause_output()
+
+    def resume_writing(self) -> None:
+        if self.game is not None:
+            self.game.resume_output()
+
+    # -- the end --------------------------------------------------------------------
+
+    def _exited(self, status: int) -> None:
+        """The game ended (quit, crash, or our hang-up): its status ends the session."""
+        self.client.server.games.discard(self.game)  # type: ignore[arg-type]
+        if self.closing:
+            return
+        self.closing = True
+        chan = self.chan
+        if status >= 0:
+            self.client.ending = f"game over, exit {status}"
+        else:
+            self.client.ending = f"game killed by SIG{_signal_name(-status)}"
+        if chan is not None:
+            with contextlib.suppress(OSError):
+                if status >= 0:
+                    chan.exit(status)
+                else:
+                    chan.exit_with_signal(_signal_name(-status))
+
+    def end(self, message: str, status: int) -> bool:
+        """End the session for the server's reason: restore the client's terminal if the
+        game had taken it over, say why, exit with `status`, hang the game up.
+        False if the session was already ending."""
+        if self.closing or self.chan is None:
+            return False
+        self._finish(message, status)
+        self.end_game()
+        return True
+
+    def _finish(self, message: str, status: int, stdout: bool = False) -> None:
+        self.closing = True
+        chan = self.chan
+        if chan is None:
+            return
+        newline = b"\r\n" if self.term_type is not None else b"\n"
+        text = message.encode("utf-8", "replace").replace(b"\n", newline) + newline
+        if not stdout and not message.startswith(PROG):
+            text = f"{PROG}: ".encode() + text
+        with contextlib.suppress(OSError):  # the client may be gone already
+            if self.drew:
+                chan.write(RESTORE_TERMINAL)
+                text = newline + text
+            if stdout:
+                chan.write(text)
+            else:
+                chan.write_stderr(text)
+            chan.exit(status)
+
+    def end_game(self) -> None:
+        """Hang the game up (in the background; the server waits for it on shutdown)."""
+        self.closing = True
+        if self.game is not None and self.game.returncode is None:
+            self.client.server.hang_up(self.game)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        """The channel has closed: the game goes, and so does the connection (it held
+        the one session allowed, and its slot is for the next player)."""
+        self.end_game()
+        if self.client.conn is not None:
+            self.client.conn.close()
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name.removeprefix("SIG")
+    except ValueError:
+        return str(number)
+
+
+# -- the command ----------------------------------------------------------------------
+
+
+def settings_from(args: argparse.Namespace) -> Settings:
+    return Settings(
+        host=args.host,
+        port=args.port,
+        host_key=Path(args.host_key) if args.host_key else None,
+        authorized_keys=Path(args.authorized_keys) if args.authorized_keys else None,
+        max_sessions=args.max_sessions,
+        max_per_address=args.max_per_address,
+        idle_timeout=args.idle_timeout,
+    )
+
+
+def serve(args: argparse.Namespace) -> int:
+    """`tui-tictactoe serve-ssh`: run until SIGINT or SIGTERM, then shut down cleanly (exit 0)."""
+    try:
+        server = GameServer(settings_from(args))
+    except HostKeyError as error:
+        print(f"{PROG} serve-ssh: {error}", file=sys.stderr)
+        return 2
+    return asyncio.run(_run(server))
+
+
+async def _run(server: GameServer) -> int:
+    try:
+        port = await server.start()
+    except OSError as error:
+        where = f"{server.settings.host}:{server.settings.port}"
+        print(f"{PROG} serve-ssh: cannot listen on {where}: {error.strerror}", file=sys.stderr)
+        return 1
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    host = server.settings.host
+    shown = f"[{host}]" if ":" in host else host
+    server.log(
+        f"{PROG} serve-ssh: listening on {shown}:{port} (host key {server.fingerprint}); "
+        f"play with: ssh -t -p {port} {'localhost' if host == '127.0.0.1' else host}"
+    )
+    await stop.wait()
+    server.log(f"{PROG} serve-ssh: shutting down")
+    with contextlib.suppress(asyncio.CancelledError):
+        await server.stop()
+    server.log(f"{PROG} serve-ssh: stopped")
+    return 0
