@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import pytest
 from support import SIZE, ai_played, ai_thinking, board, burst, press, settle, status
-from textual.geometry import Size
-from textual.widgets import OptionList
+from textual import events
+from textual.geometry import Region, Size
+from textual.widgets import Footer, OptionList
 
 from tui_tictactoe.ui.screens.game_screen import MIN_SIZE, GameScreen
 from tui_tictactoe.ui.screens.help_screen import HelpScreen
@@ -105,6 +106,32 @@ async def test_the_dialog_started_twice_in_a_burst_starts_one_game(make_app) -> 
         await settle(pilot)
         assert isinstance(app.screen, GameScreen)
         assert app.controller.round == 1 and board(app) == "........."
+
+
+async def test_a_stale_resize_is_ignored_by_every_screen(make_app) -> None:
+    """Textual 8.2.8 laid a screen out again at a size the terminal no longer had, and two
+    screens then bounced two sizes between them for ever (chaos test, seed 20240)."""
+    app = make_app()
+    async with app.run_test(size=(184, 41)) as pilot:
+        await press(pilot, "5")
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+
+        def layout() -> list[list[Region]]:
+            return [[widget.region for widget in screen.query("*")] for screen in app.screen_stack]
+
+        before = layout()
+        stale = Size(139, 52)
+        for screen in app.screen_stack:
+            screen.post_message(events.Resize(stale, stale))
+        await pilot.pause(0.2)
+        assert layout() == before
+        await pilot.resize_terminal(100, 30)  # a current one is not ignored
+        await pilot.pause(0.2)
+        assert app.game.query_one(Footer).region.width == 100
+        await pilot.press("escape")
+        await press(pilot, "1")
+        assert board(app)[0] == "X"
 
 
 # -- a terminal too small ------------------------------------------------------------

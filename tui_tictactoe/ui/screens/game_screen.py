@@ -37,13 +37,14 @@ from ..widgets import ControlButton, GameCell, GameGrid, Scoreboard, StatusLine,
 from ..widgets.too_small import TooSmall
 
 if TYPE_CHECKING:
+from .stale_resize import IgnoresStaleResize
     from ..widgets.reasoning_panel import ReasoningPanel
 
 MIN_SIZE = Size(50, 18)
 """Below this the board cannot be drawn properly: a message asks for a larger terminal."""
 
 
-class GameScreen(Screen[None]):
+class GameScreen(IgnoresStaleResize, Screen[None]):
     """The board and everything around it."""
 
     # All priority: priority bindings run as the app reads each key, in order,
@@ -285,7 +286,7 @@ class GameScreen(Screen[None]):
         return not self.has_class("-too-small")
 
     def on_resize(self, event: events.Resize) -> None:
-        self._check_size(event.size)
+        self._check_size(self.app.size)  # not event.size: it can be stale (IgnoresStaleResize)
 
     def on_screen_resume(self) -> None:
         self._check_size(self.app.size)

@@ -12,10 +12,12 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from .stale_resize import IgnoresStaleResize
+
 HELP_PATH = Path(__file__).parent.parent / "help.md"
 
 
-class HelpScreen(Screen[None]):
+class HelpScreen(IgnoresStaleResize, Screen[None]):
     """The help text, scrollable; Escape or ? goes back to the game."""
 
     # Parsed when the help first opens, not at start-up (see NewGameScreen).

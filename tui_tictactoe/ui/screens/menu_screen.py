@@ -21,6 +21,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 
+from .stale_resize import IgnoresStaleResize
+
 if TYPE_CHECKING:
     from .game_screen import GameScreen
 
@@ -51,7 +53,7 @@ def item_prompt(item: MenuItem) -> Text:
     return Text.assemble((f"{item.key:>2}  ", "bold"), (f"{item.name:<11}", "bold"), item.help)
 
 
-class MenuScreen(ModalScreen[MenuItem | None]):
+class MenuScreen(IgnoresStaleResize, ModalScreen[MenuItem | None]):
     """A fixed list of commands; Enter, a click or the command's key picks one.
 
     The choice goes to the callback given to `push_screen`, which runs it once the

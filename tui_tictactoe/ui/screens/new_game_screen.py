@@ -15,6 +15,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Footer
 
 from ...controller import CHOICES, GameOptions
+from .stale_resize import IgnoresStaleResize
 
 LABEL_WIDTH = 12
 GAP = "   "
@@ -71,7 +72,7 @@ class ChoiceRow(Widget, can_focus=True):
                 self.value = choice
 
 
-class NewGameScreen(ModalScreen[GameOptions | None]):
+class NewGameScreen(IgnoresStaleResize, ModalScreen[GameOptions | None]):
     """Pick the options of a new game; Enter or Start returns them, Escape or Cancel None."""
 
     # Here rather than in tictactoe.tcss: parsed when the dialog first opens, not
