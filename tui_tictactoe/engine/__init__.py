@@ -10,6 +10,15 @@ from .analysis import Analysis, InvalidPosition, MoveVerdict, analyse, side_to_m
 from .board import EMPTY, SYMBOLS, Cell, GameBoard, Outcome, Symbol, other
 from .geometry import STANDARD, Geometry, geometry
 from .players import AIPlayer, HumanPlayer, Player
+from .search import (
+    CHECK_EVERY,
+    Cancelled,
+    Search,
+    SearchCancelled,
+    shared_search,
+    symmetries,
+    transform,
+)
 from .solver import NodeCounter, Solver, Verdict, alpha_beta, plain_minimax, shared_solver
 from .strategies import (
     DIFFICULTIES,
@@ -21,12 +30,14 @@ from .strategies import (
 )
 
 __all__ = [
+    "CHECK_EVERY",
     "DIFFICULTIES",
     "EMPTY",
     "STANDARD",
     "SYMBOLS",
     "AIPlayer",
     "Analysis",
+    "Cancelled",
     "Cell",
     "Decision",
     "GameBoard",
@@ -40,6 +51,8 @@ __all__ = [
     "Outcome",
     "Player",
     "RandomStrategy",
+    "Search",
+    "SearchCancelled",
     "Solver",
     "Symbol",
     "Verdict",
@@ -48,8 +61,11 @@ __all__ = [
     "geometry",
     "other",
     "plain_minimax",
+    "shared_search",
     "shared_solver",
     "side_to_move",
     "status_of",
     "strategy_for",
+    "symmetries",
+    "transform",
 ]

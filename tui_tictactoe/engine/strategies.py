@@ -8,6 +8,8 @@ from time import perf_counter
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from .board import SYMBOLS, Cell, GameBoard
+from .geometry import STANDARD, Geometry, geometry
+from .search import Cancelled, Search, book_entry, shared_search, tree_size
 from .solver import NodeCounter, Solver, Verdict, limited_scores, shared_solver
 
 if TYPE_CHECKING:
@@ -36,17 +38,28 @@ class Decision(NamedTuple):
     verdict: Verdict  # of the chosen move under perfect play from both sides
     positions_searched: int  # new positions this decision had to search (0: all from memory)
     seconds: float
-    plain_nodes: int  # nodes a plain minimax (no pruning, no memory) visits to the same depth
+    # Nodes a plain minimax (no pruning, no memory) visits to the same depth; None where
+    # that tree is too big to count (a perfect search on 4x4 and 5x5).
+    plain_nodes: int | None
     depth: int | None  # plies looked ahead, None = to the end of the game
+
+
+BOOK_GEOMETRY = geometry(5, 4)
+"""The board shape the shipped opening book (`opening_book.py`) was built for."""
 
 
 class MinimaxStrategy(MoveStrategy):
     """Minimax that prefers faster wins and slower losses, ties broken at random.
 
-    With `depth=None` (the default) it searches to the end of the game through a
-    shared solved table and plays perfectly; a small `depth` makes it shortsighted,
-    which is how the easier levels are made. Pass a seeded `random.Random` for
-    repeatable games.
+    With `depth=None` (the default) it searches to the end of the game and plays
+    perfectly; a small `depth` makes it shortsighted, which is how the easier
+    levels are made. Pass a seeded `random.Random` for repeatable games.
+
+    It plays on the board's own geometry. 3x3 goes through the shared solved
+    table (`solver`); bigger boards through the pruning `Search` (`search`),
+    which on 5x5 asks the opening book first. A search on a big board can take
+    a while: `find_best_move(..., cancelled=event.is_set)` abandons it with
+    `SearchCancelled` as soon as `cancelled()` returns True.
     """
 
     def __init__(
@@ -54,13 +67,17 @@ class MinimaxStrategy(MoveStrategy):
         depth: int | None = None,
         rng: random.Random | None = None,
         solver: Solver | None = None,
+        search: Search | None = None,
+        book: dict[int, tuple[int, tuple[int, ...]]] | None = None,
     ) -> None:
         if depth is not None and depth < 1:
             raise ValueError(f"depth must be at least 1, got {depth}")
         self.depth = depth
         self.rng = rng if rng is not None else random.Random()
         self._solver = solver
-        self._last: tuple[int, int, int, int, float] | None = None
+        self._search = search
+        self._book = book
+        self._last: tuple[int, int, int, int, float] | Decision | None = None
 
     @property
     def solver(self) -> Solver:
@@ -68,10 +85,44 @@ class MinimaxStrategy(MoveStrategy):
             self._solver = shared_solver()
         return self._solver
 
-    def find_best_move(self, board: GameBoard, player: Player | str) -> Cell:
+    def search_for(self, geometry: Geometry) -> Search:
+        """The search used on boards of `geometry` (the shared one unless one was given)."""
+        if self._search is not None and self._search.geometry == geometry:
+            return self._search
+        return shared_search(geometry)
+
+    def book_for(self, geometry: Geometry) -> dict[int, tuple[int, tuple[int, ...]]]:
+        """The opening book for `geometry`: the shipped one on 5x5, else empty."""
+        if self._book is not None:
+            return self._book
+        if geometry != BOOK_GEOMETRY:
+            return {}
+        from .opening_book import BOOK  # imported on first use: 3x3 never pays for it
+
+        return BOOK
+
+    def _uses_table(self, geometry: Geometry) -> bool:
+        """3x3 (or the shape of a solver given) goes through the solved table."""
+        if self._solver is not None:
+            return self._solver.geometry == geometry
+        return geometry == STANDARD
+
+    def find_best_move(
+        self, board: GameBoard, player: Player | str, cancelled: Cancelled | None = None
+    ) -> Cell:
+        """The move to play; `cancelled` (polled during long searches) stops it early.
+
+        Raises ValueError if the game is over, `SearchCancelled` if cancelled.
+        """
         symbol = player if isinstance(player, str) else player.symbol
         if symbol not in SYMBOLS:
             raise ValueError(f"unknown symbol {symbol!r}: use X or O")
+        if self._uses_table(board.geometry):
+            return self._table_move(board, symbol)
+        return self._search_move(board, symbol, cancelled)
+
+    def _table_move(self, board: GameBoard, symbol: str) -> Cell:
+        """3x3: one shared solved table; details of the decision are worked out on demand."""
         start = perf_counter()
         me, them = board.masks_for(symbol)
         if self.depth is None:
@@ -91,11 +142,52 @@ class MinimaxStrategy(MoveStrategy):
         self._last = (me, them, cell, searched, perf_counter() - start)
         return board.geometry.coords(cell)
 
+    def _search_move(self, board: GameBoard, symbol: str, cancelled: Cancelled | None) -> Cell:
+        """4x4 and 5x5: the book, else the pruning search (or a short horizon)."""
+        if board.is_game_over():
+            raise ValueError("the game is over: there is no move to make")
+        start = perf_counter()
+        geometry = board.geometry
+        me, them = board.masks_for(symbol)
+        empties = geometry.cells - (me | them).bit_count()
+        plain: int | None = None
+        if self.depth is not None:
+            counter = NodeCounter()
+            scores = limited_scores(me, them, self.depth, geometry, counter)
+            top = max(score for _, score in scores)
+            cell = self.rng.choice([cell for cell, score in scores if score == top])
+            searched = counter.nodes
+            plain = tree_size(me, them, geometry, self.depth)
+        else:
+            search = self.search_for(geometry)
+            entry = book_entry(search, self.book_for(geometry), me, them)
+            if entry is not None:
+                top, moves = entry
+                cell = moves[0] if len(moves) == 1 else self.rng.choice(moves)
+                searched = 0
+            else:
+                cell, top = search.best_move(me, them, self.rng, cancelled)
+                searched = search.last_nodes
+        self._last = Decision(
+            move=geometry.coords(cell),
+            verdict=Verdict.from_score(top, empties),
+            positions_searched=searched,
+            seconds=perf_counter() - start,
+            plain_nodes=plain,
+            depth=self.depth,
+        )
+        return geometry.coords(cell)
+
     @property
     def last_decision(self) -> Decision | None:
-        """Details of the last move chosen (computed on demand, off the hot path)."""
-        if self._last is None:
-            return None
+        """Details of the last move chosen (computed on demand on 3x3, off the hot path).
+
+        On bigger boards the decision is recorded as the move is chosen; there the
+        verdict of a shortsighted level is what it saw within its horizon (a "draw"
+        means it saw nothing forced), and `plain_nodes` is None for a perfect search.
+        """
+        if self._last is None or isinstance(self._last, Decision):
+            return self._last
         me, them, cell, searched, seconds = self._last
         solver = self.solver
         scores = dict(solver.entry(me, them)[1])

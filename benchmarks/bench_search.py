@@ -1,0 +1,230 @@
+"""How fast the perfect AI answers on 3x3, 4x4 and 5x5, over positions from real play.
+
+Run by hand from the repository root:
+
+    python benchmarks/bench_search.py [--games 6]
+
+Plays the hard AI (the app's `MinimaxStrategy`, one shared table per board size, the opening
+book on 5x5) against random, greedy and perfect opponents, the AI first and second, and times
+every AI reply (wall clock). Then, on a sample of those positions, it times the search cold (a
+fresh table per position) against a baseline measured in the same run: plain alpha-beta over
+bitmasks, no table, no threat logic, cells in reading order, capped at `--cap` seconds per
+position. Prints one markdown table. Takes a few minutes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import resource
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tui_tictactoe.engine import (  # noqa: E402  (after the path tweak, to run from a checkout)
+    GameBoard,
+    Geometry,
+    MinimaxStrategy,
+    RandomStrategy,
+    Search,
+    geometry,
+    other,
+)
+from tui_tictactoe.engine.search import shared_search  # noqa: E402
+
+SHAPES = {"3x3": geometry(3, 3), "4x4": geometry(4, 4), "5x5": geometry(5, 4)}
+Position = tuple[int, int]
+
+
+class TooSlow(Exception):
+    pass
+
+
+def baseline_alpha_beta(shape: Geometry, cap: float) -> Callable[[int, int], int]:
+    """Plain negamax alpha-beta: same scores, no memory, no ordering, no threat logic."""
+    through = shape.lines_through
+    cells = shape.cells
+    deadline = [0.0]
+    nodes = [0]
+
+    def search(me: int, them: int, alpha: int, beta: int) -> int:
+        nodes[0] += 1
+        if not nodes[0] & 4095 and time.perf_counter() > deadline[0]:
+            raise TooSlow
+        occupied = me | them
+        empties = cells - occupied.bit_count()
+        best = -100
+        for cell in range(cells):
+            bit = 1 << cell
+            if occupied & bit:
+                continue
+            mine = me | bit
+            if any(mine & line == line for line in through[cell]):
+                score = empties
+            elif empties == 1:
+                score = 0
+            else:
+                score = -search(them, mine, -beta, -alpha)
+            if score > best:
+                best = score
+                if best > alpha:
+                    alpha = best
+                    if alpha >= beta:
+                        break
+        return best
+
+    def run(me: int, them: int) -> int:
+        deadline[0] = time.perf_counter() + cap
+        return search(me, them, -100, 100)
+
+    return run
+
+
+def winning_cells(board: GameBoard, symbol: str) -> list[tuple[int, int]]:
+    shape = board.geometry
+    me, _ = board.masks_for(symbol)
+    found = []
+    for row, col in board.get_empty_cells():
+        index = shape.index(row, col)
+        if shape.completes_line(me | 1 << index, index):
+            found.append((row, col))
+    return found
+
+
+class Greedy(RandomStrategy):
+    """Wins if it can, else blocks, else random."""
+
+    def find_best_move(self, board: GameBoard, player: object) -> tuple[int, int]:
+        symbol = str(player if isinstance(player, str) else player.symbol)  # type: ignore[attr-defined]
+        for cells in (winning_cells(board, symbol), winning_cells(board, other(symbol))):
+            if cells:
+                return self.rng.choice(cells)
+        return super().find_best_move(board, symbol)
+
+
+def play(shape: Geometry, games: int) -> tuple[list[float], list[Position], dict[str, int]]:
+    """AI reply times and positions over games against three opponents, the AI on both sides."""
+    times: list[float] = []
+    positions: list[Position] = []
+    results = {"win": 0, "draw": 0, "loss": 0}
+    for kind in ("random", "greedy", "perfect"):
+        for game in range(games):
+            rng = random.Random(f"{shape.size}{kind}{game}")
+            ai_symbol = "X" if game % 2 == 0 else "O"
+            ai = MinimaxStrategy(rng=rng)
+            if kind == "random":
+                opponent = RandomStrategy(rng)
+            elif kind == "greedy":
+                opponent = Greedy(rng)
+            else:
+                opponent = MinimaxStrategy(rng=random.Random(game + 99))
+            board, mover = GameBoard(shape), "X"
+            while board.outcome() is None:
+                if mover == ai_symbol:
+                    positions.append(board.masks_for(mover))
+                    start = time.perf_counter()
+                    cell = ai.find_best_move(board, mover)
+                    times.append(time.perf_counter() - start)
+                else:
+                    cell = opponent.find_best_move(board, mover)
+                board.make_move(*cell, mover)
+                mover = other(mover)
+            winner = board.outcome().winner  # type: ignore[union-attr]
+            results["draw" if winner is None else "win" if winner == ai_symbol else "loss"] += 1
+    return times, positions, results
+
+
+def p99(values: list[float]) -> float:
+    return (
+        statistics.quantiles(values, n=100, method="inclusive")[98]
+        if len(values) > 1
+        else values[0]
+    )
+
+
+def compare(shape: Geometry, positions: list[Position], sample: int, cap: float) -> str:
+    """Cold search vs the plain alpha-beta baseline on a sample of positions from play."""
+    rng = random.Random(7)
+    chosen = rng.sample(positions, min(sample, len(positions)))
+    baseline = baseline_alpha_beta(shape, cap)
+    ours = base = 0.0
+    finished = 0
+    for me, them in chosen:
+        start = time.perf_counter()
+        value = Search(shape).value(me, them)
+        ours += time.perf_counter() - start
+        start = time.perf_counter()
+        try:
+            assert baseline(me, them) == value
+            finished += 1
+        except TooSlow:
+            pass  # counted at the cap: the ratio is then a lower bound
+        base += time.perf_counter() - start
+    bound = "" if finished == len(chosen) else ">= "
+    return (
+        f"{bound}{base / ours:.0f}x ({len(chosen)} positions, baseline finished "
+        f"{finished} within {cap:g} s each)"
+    )
+
+
+def cold(task: Callable[[], object], repeats: int = 3) -> float:
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        task()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=6, help="games per opponent and board size")
+    parser.add_argument("--sample", type=int, default=30, help="positions compared to baseline")
+    parser.add_argument("--cap", type=float, default=2.0, help="baseline seconds per position")
+    args = parser.parse_args()
+
+    rows = []
+    g4, g5 = SHAPES["4x4"], SHAPES["5x5"]
+    empty_4x4 = cold(lambda: Search(g4).value(0, 0))
+    empty_5x5_book = cold(
+        lambda: MinimaxStrategy(search=Search(g5)).find_best_move(GameBoard(g5), "X")
+    )
+    start = time.perf_counter()
+    Search(g5).best_move(0, 0)
+    empty_5x5_search = time.perf_counter() - start
+    for name, shape in SHAPES.items():
+        times, positions, results = play(shape, args.games)
+        entries = len(shared_search(shape)) if shape.cells > 9 else 0
+        rows.append(
+            f"| {name} | {len(times)} | {statistics.median(times) * 1e3:.1f} ms "
+            f"| {p99(times) * 1e3:.0f} ms | {max(times) * 1e3:.0f} ms "
+            f"| {results['win']} / {results['draw']} / {results['loss']} | {entries:,} "
+            f"| {compare(shape, positions, args.sample, args.cap) if shape.cells > 9 else '-'} |"
+        )
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+    print(f"games per opponent and size: {args.games} (x3 opponents), AI first in half\n")
+    print(
+        "| board | AI replies | median | p99 | max | AI wins / draws / losses "
+        "| table entries at the end | cold search vs plain alpha-beta |"
+    )
+    print("|---|---:|---:|---:|---:|---|---:|---|")
+    print("\n".join(rows))
+    print()
+    print("| measurement | time |")
+    print("|---|---:|")
+    print(f"| empty 4x4 solved cold (fresh table, median of 3) | {empty_4x4 * 1e3:.0f} ms |")
+    print(
+        f"| empty 5x5: AI's first move with the book (cold, median of 3) "
+        f"| {empty_5x5_book * 1e3:.2f} ms |"
+    )
+    print(f"| empty 5x5: solved without the book (fresh table) | {empty_5x5_search:.1f} s |")
+    print(f"| peak memory of the whole run (max RSS) | {peak:.0f} MB |")
+
+
+if __name__ == "__main__":
+    main()
