@@ -552,11 +552,6 @@ def replay(steps: list[Step], cwd: Path | str = ".") -> Chaos:
     return chaos
 
 
-@pytest.mark.skipif(
-    bool(os.environ.get("CI")) and "TUI_TICTACTOE_CHAOS_ACTIONS" not in os.environ,
-    reason="not in CI until the open findings of issue 9 are fixed (a CI run saw Ctrl+Q "
-    "take over 5 s with the help open); run it with TUI_TICTACTOE_CHAOS_ACTIONS=1000",
-)
 def test_chaos_in_a_real_terminal(tmp_path: Path) -> None:
     chaos = Chaos(SEED, tmp_path, keep_going=KEEP_GOING)
     began = time.monotonic()
