@@ -35,9 +35,9 @@ from ..cursor import CONTROLS, step
 from ..type_ahead import TypeAhead, after_the_ai
 from ..widgets import ControlButton, GameCell, GameGrid, Scoreboard, StatusLine, TitleBar
 from ..widgets.too_small import TooSmall
+from .stale_resize import IgnoresStaleResize
 
 if TYPE_CHECKING:
-from .stale_resize import IgnoresStaleResize
     from ..widgets.reasoning_panel import ReasoningPanel
 
 MIN_SIZE = Size(50, 18)
