@@ -14,7 +14,7 @@ from support import (
     status,
     under_cursor,
 )
-from textual.widgets import Button, Markdown, Static
+from textual.widgets import Button, Static
 
 from tui_tictactoe.controller import AIReply
 from tui_tictactoe.controller.status import QUIT_QUESTION
@@ -522,7 +522,7 @@ async def test_help_opens_and_closes(make_app) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
-        text = app.screen.query_one(Markdown).source
+        text = app.screen.query_one("#help > Static", Static).content.markup  # rich Markdown
         assert "How the AI thinks" in text
         assert "minimax" in text
         await pilot.press("5")  # game keys do nothing under the help
