@@ -13,12 +13,22 @@ chaos run without it; re-check when the `textual<8.3` pin moves.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual import events
-from textual.screen import Screen
+
+if TYPE_CHECKING:
+    from textual.app import App
 
 
-class IgnoresStaleResize(Screen):  # type: ignore[type-arg]  # mixed into typed screens
-    """Drops a Resize whose size is no longer the terminal's: a newer one follows."""
+class IgnoresStaleResize:
+    """Drops a Resize whose size is no longer the terminal's: a newer one follows.
+
+    A plain mixin, not a Screen subclass: as a Screen it would bring Screen's default
+    CSS in again and make modal screens opaque.
+    """
+
+    app: App[object]  # provided by the screen it is mixed into
 
     def on_resize(self, event: events.Resize) -> None:
         if event.size != self.app.size:
