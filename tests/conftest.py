@@ -9,6 +9,17 @@ import pytest
 from support import FailingStrategy, GatedStrategy, ScriptedStrategy, SteadyMinimax, make_app
 
 
+@pytest.fixture(autouse=True)
+def private_record(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every test keeps its record (and settings) in a fresh directory of its own, never
+    in the user's, and plays as the same local player (not as a serve-ssh player)."""
+    monkeypatch.setenv("TUI_TICTACTOE_DATA_DIR", str(tmp_path_factory.mktemp("data")))
+    monkeypatch.delenv("TUI_TICTACTOE_PLAYER", raising=False)
+    monkeypatch.delenv("TUI_TICTACTOE_PLAYER_NAME", raising=False)
+
+
 @pytest.fixture(name="make_app")
 def make_app_fixture() -> Callable[..., Any]:
     return make_app

@@ -25,6 +25,8 @@ import pexpect
 import pyte
 import pytest
 
+from tui_tictactoe.ui.widgets.marks import DESIGNS
+
 ROWS, COLS = 24, 80
 START_TIMEOUT = 30.0  # first frame; generous for cold CI machines
 STEP_TIMEOUT = 15.0  # each key's effect, the AI's reply included
@@ -63,6 +65,31 @@ Cell = tuple[int, int]
 Board = dict[Cell, str]  # (row, col) -> "X", "O" or ""
 Box = tuple[int, int, int, int]  # interior: top, bottom, left, right (inclusive)
 
+# The large marks the game draws, by their non-blank lines, stripped: a cell reads as X
+# or O only if it shows one of them whole (a half-drawn frame shows none).
+LARGE_MARKS = {
+    tuple(line.strip() for line in design): symbol
+    for symbol, designs in DESIGNS.items()
+    for design in designs
+}
+KEY_NUMBERS = frozenset("123456789")
+"""An empty cell shows its key number, faintly."""
+
+
+def mark_in(rows: list[str]) -> str | None:
+    """What the interior of a cell shows: "X" or "O" (the letter or a large mark), ""
+    (blank, or its key number), or None (anything else: covered, or half drawn).
+
+    A function, not a method: the SSH and web tests borrow `board()` and
+    `visible_board()` for their own screens, not the rest of `Terminal`.
+    """
+    text = "".join(rows).replace(" ", "")
+    if text == "" or text in KEY_NUMBERS:
+        return ""
+    if text in ("X", "O"):
+        return text
+    return LARGE_MARKS.get(tuple(row.strip() for row in rows if row.strip()))
+
 
 def command() -> list[str]:
     """The installed console script, else the module through this interpreter."""
@@ -98,8 +125,15 @@ class Terminal:
     """A child process in a pty, rendered by pyte."""
 
     def __init__(
-        self, *args: str, rows: int = ROWS, cols: int = COLS, cwd: str | None = None
+        self,
+        *args: str,
+        rows: int = ROWS,
+        cols: int = COLS,
+        cwd: str | None = None,
+        styles: bool = False,
     ) -> None:
+        self.styles = styles
+        """Whether the screen keeps text styles (underline, bold: see `screen.buffer`)."""
         self.screen = pyte.Screen(cols, rows)
         self.stream = pyte.ByteStream(self.screen)
         argv = [*command(), *args]
@@ -142,7 +176,7 @@ class Terminal:
 
     def _feed(self, data: bytes) -> None:
         if data:
-            self.stream.feed(SGR.sub(b"", data))
+            self.stream.feed(data if self.styles else SGR.sub(b"", data))
             self._lines = None
 
     def pump(self, wait: float = 0.05) -> bool:
@@ -338,29 +372,38 @@ class Terminal:
         self.cells = {(rows.index(y), columns.index(x)): box for y, x, box in boxes}
         return True
 
-    def inside(self, cell: Cell) -> str:
-        """The text inside a cell's box, spaces removed."""
+    def inside(self, cell: Cell) -> list[str]:
+        """The lines inside a cell's box."""
         top, bottom, left, right = self.cells[cell]
         lines = self.lines
-        return "".join(lines[y][left : right + 1] for y in range(top, bottom + 1)).replace(" ", "")
+        return [lines[y][left : right + 1] for y in range(top, bottom + 1)]
 
     def board(self) -> Board:
-        """The marks in the located cells (each must show at most one kind of mark)."""
+        """The marks in the located cells: X or O, large or a letter; "" for a cell that
+        shows neither whole (blank, its key number, half drawn). A cell showing letters
+        of both marks fails the test."""
         board: Board = {}
         for cell in self.cells:
-            marks = {char for char in self.inside(cell) if char in "XO"}
-            assert len(marks) <= 1, f"cell {cell} shows {marks}:\n{self.text}"
-            board[cell] = marks.pop() if marks else ""
+            rows = self.inside(cell)
+            mark = mark_in(rows)
+            if mark is None:  # covered or half drawn: only stray letters count
+                letters = {char for char in "".join(rows) if char in "XO"}
+                assert len(letters) <= 1, f"cell {cell} shows {letters}:\n{self.text}"
+                mark = letters.pop() if letters else ""
+            board[cell] = mark
         return board
 
     def visible_board(self) -> Board | None:
-        """The board if all nine cells are drawn, each showing exactly nothing, X or O
-        (nothing covering them); else None."""
+        """The board if all nine cells are drawn, each showing exactly nothing (or its key
+        number), X or O, large or a letter (nothing covering them); else None."""
         if not self.locate_board():
             return None
-        board = {cell: self.inside(cell) for cell in self.cells}
-        if any(mark not in ("", "X", "O") for mark in board.values()):
-            return None
+        board: Board = {}
+        for cell in self.cells:
+            mark = mark_in(self.inside(cell))
+            if mark is None:
+                return None
+            board[cell] = mark
         return board
 
     def focused(self) -> list[Cell]:

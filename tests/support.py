@@ -154,7 +154,8 @@ def board(app: TicTacToeApp) -> str:
     """
     cells = app.game.grid.cells
     shown = "".join(cell.symbol if cell.symbol != " " else "." for cell in cells)
-    assert shown == "".join(str(cell.label) or "." for cell in cells)
+    drawn = ("X" if c.has_class("-x") else "O" if c.has_class("-o") else "." for c in cells)
+    assert shown == "".join(drawn)
     assert shown == app.controller.board.to_string()
     return shown
 

@@ -280,10 +280,11 @@ def played(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, object]]:
     return calls
 
 
-def test_no_command_means_play_with_the_defaults(played: list[dict[str, object]]) -> None:
+def test_no_command_means_play_with_nothing_given(played: list[dict[str, object]]) -> None:
+    """None is "not given": the player's saved settings, else the game's defaults, apply."""
     assert cli.main([]) == 0
     assert played == [
-        {"symbol": "X", "first": "human", "difficulty": "hard", "seed": None, "alternate": False}
+        {"symbol": None, "first": None, "difficulty": None, "seed": None, "alternate": None}
     ]
 
 
@@ -291,8 +292,8 @@ def test_options_before_and_after_play_both_count(played: list[dict[str, object]
     assert cli.main(["--seed", "7", "--symbol", "o", "play", "--difficulty", "easy"]) == 0
     assert cli.main(["play", "--first", "ai", "--alternate"]) == 0
     assert played == [
-        {"symbol": "O", "first": "human", "difficulty": "easy", "seed": 7, "alternate": False},
-        {"symbol": "X", "first": "ai", "difficulty": "hard", "seed": None, "alternate": True},
+        {"symbol": "O", "first": None, "difficulty": "easy", "seed": 7, "alternate": None},
+        {"symbol": None, "first": "ai", "difficulty": None, "seed": None, "alternate": True},
     ]
 
 

@@ -110,7 +110,9 @@ def _seed(text: str) -> int:
 
 def _add_play_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
     # The `play` subcommand repeats the top-level options; SUPPRESS keeps its
-    # defaults from overwriting values given before the word `play`.
+    # defaults from overwriting values given before the word `play`. The game
+    # options default to None, "not given": the player's saved settings apply,
+    # then the game's defaults; a flag given wins for that run.
     def default(value: object) -> object:
         return value if defaults else argparse.SUPPRESS
 
@@ -119,22 +121,23 @@ def _add_play_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
         "--symbol",
         type=_symbol,
         metavar=_metavar("symbol"),
-        default=default("X"),
-        help="your symbol: X or O (default X)",
+        default=default(None),
+        help="your symbol: X or O (default: your last choice, else X)",
     )
     group.add_argument(
         "--first",
         type=_choice("first"),
         metavar=_metavar("first"),
-        default=default("human"),
-        help="who moves first in the first round (default human)",
+        default=default(None),
+        help="who moves first in the first round (default: your last choice, else human)",
     )
     group.add_argument(
         "--difficulty",
         type=_choice("difficulty"),
         metavar=_metavar("difficulty"),
-        default=default("hard"),
-        help="easy looks 1 move ahead, medium 2, hard plays perfectly (default hard)",
+        default=default(None),
+        help="easy looks 1 move ahead, medium 2, hard plays perfectly "
+        "(default: your last choice, else hard)",
     )
     group.add_argument(
         "--seed",
@@ -146,8 +149,15 @@ def _add_play_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
     group.add_argument(
         "--alternate",
         action="store_true",
-        default=default(False),
+        default=default(None),
         help="alternate who starts each round",
+    )
+    group.add_argument(
+        "--no-record",
+        dest="record",
+        action="store_false",
+        default=default(True),
+        help="play without reading or writing your record and settings",
     )
 
 
@@ -156,7 +166,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog=PROG,
         description="Tic-Tac-Toe against a minimax AI, in the terminal.",
         epilog="Run without a command to play. Keys in the game: arrows, Enter/Space, 1-9, "
-        "r new round, n new game, a analysis, h hint, ? help, q quit.",
+        "r new round, n new game, u take back, a analysis, h hint, i AI info, s stats, ? help, "
+        "Ctrl+P menu, q quit (asks mid-round), Ctrl+Q quit at once.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     _add_play_options(parser, defaults=True)
@@ -182,6 +193,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="who moves next when the counts are equal (default X)",
     )
     analyse_parser.add_argument("--json", action="store_true", help="print one JSON object")
+    stats_parser = commands.add_parser(
+        "stats",
+        help="print your record: wins, losses, draws and streaks per difficulty",
+        description="Print your record (the local user's, or under serve-ssh the player's): "
+        "wins, losses, draws, abandoned rounds and unbeaten streaks per difficulty.",
+    )
+    stats_parser.add_argument("--json", action="store_true", help="print one JSON object")
     add_ssh_options(
         commands.add_parser(
             "serve-ssh",
@@ -226,6 +244,8 @@ def _main(argv: Sequence[str] | None) -> int:
     args = parser.parse_args(argv)
     if args.command in ("analyse", "analyze"):
         return run_analyse(args.board, args.to_move, args.json)
+    if args.command == "stats":
+        return run_stats(args.json)
     # The servers (asyncssh, aiohttp) are imported only when serving.
     if args.command == "serve-ssh":
         from .servers.ssh import serve
@@ -317,9 +337,28 @@ def run_play(args: argparse.Namespace) -> int:
         difficulty=args.difficulty,
         seed=args.seed,
         alternate=args.alternate,
+        record=args.record,
     )
     app.run()
     return app.return_code or 0
+
+
+def run_stats(as_json: bool) -> int:
+    """`stats`: the current player's record; 1 (the record's notice on stderr) if unusable."""
+    from .identity import current_identity
+    from .record import Record, format_stats, stats_json
+
+    identity = current_identity()
+    with Record.open() as record:
+        stats = record.stats(identity.player, identity.name)
+        notice = record.take_notice()
+        usable = record.available
+    if notice:
+        print(f"{PROG} stats: {notice}", file=sys.stderr)
+    if not usable:
+        return 1
+    print(stats_json(stats) if as_json else format_stats(stats))
+    return 0
 
 
 def run_analyse(text: str, to_move: str | None, as_json: bool) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..engine.analysis import Analysis, analyse
@@ -11,6 +12,7 @@ from ..engine.players import AIPlayer, HumanPlayer, Player
 from ..engine.strategies import MinimaxStrategy, MoveStrategy, strategy_for
 from .ai_turn import AIReply, AIRequest
 from .options import GameOptions, Side
+from .rounds import Result, RoundSummary, TakeBack
 
 
 @dataclass
@@ -19,6 +21,7 @@ class Score:
     ai: int = 0
     draws: int = 0
     abandoned: int = 0  # rounds left unfinished for a new one: no dodging a loss unseen
+    take_backs: int = 0  # rounds in which the human took a move back
 
 
 class GameController:
@@ -40,6 +43,9 @@ class GameController:
         self.rng = rng if rng is not None else random.Random()
         self.injected_strategy = strategy
         self.generation = 0
+        # Told of every round that ends or is abandoned (the app saves it to the record).
+        self.on_round_end: Callable[[RoundSummary], None] | None = None
+        self.player_name: str | None = None  # shown in the title when hosted (serve-ssh)
         options = GameOptions(human_symbol, first, difficulty, alternate)  # type: ignore[arg-type]
         self.new_game(options)
 
@@ -54,13 +60,18 @@ class GameController:
 
     # -- games and rounds ---------------------------------------------------
 
-    def new_game(self, options: GameOptions) -> None:
+    def new_game(self, options: GameOptions, *, abandon: bool = True) -> None:
         """Start over in place with `options`: new players, score 0, round 1.
 
         The random generator and an injected strategy are kept, so a seeded
-        session stays repeatable across new games.
+        session stays repeatable across new games. A round in progress is reported
+        abandoned, unless `abandon` is False (saved settings replacing the defaults
+        before the player has moved).
         """
-        self.options = options.validated()
+        options = options.validated()
+        if abandon and getattr(self, "board", None) is not None and self.in_progress:
+            self._ended("abandoned")
+        self.options = options
         self.human = HumanPlayer(options.symbol)
         brain = self.injected_strategy or strategy_for(options.difficulty, self.rng)
         self.ai = AIPlayer(other(options.symbol), brain)
@@ -71,8 +82,20 @@ class GameController:
 
     @property
     def in_progress(self) -> bool:
-        """A move has been played and the round is not over."""
-        return bool(self.board.moves) and not self.game_over
+        """A move has been played and the round is not over (nor left: see `leave`)."""
+        return bool(self.board.moves) and not self.game_over and not self._recorded
+
+    def leave(self) -> bool:
+        """The player quits mid-round: the round counts as abandoned, as a new round would
+        count it (quitting must not dodge a lost position either). Once; True if reported.
+        The generation moves on, so an AI reply still on its way is dropped."""
+        if not self.in_progress:
+            return False
+        self._recorded = True
+        self.score.abandoned += 1
+        self._changed()
+        self._ended("abandoned")
+        return True
 
     def new_round(self) -> None:
         """A fresh board; with `alternate`, the side that did not start last time starts.
@@ -82,12 +105,14 @@ class GameController:
         """
         if self.round and self.in_progress:
             self.score.abandoned += 1
+            self._ended("abandoned")
         self.round += 1
         if self.round > 1 and self.options.alternate:
             self.starter = "ai" if self.starter == "human" else "human"
         self.board = GameBoard()
         self.current_player: Player = self.human if self.starter == "human" else self.ai
         self.ai_error: str | None = None
+        self.took_back = False
         self._recorded = False
         self._changed()
 
@@ -230,10 +255,56 @@ class GameController:
         assert outcome is not None
         if outcome.winner is None:
             self.score.draws += 1
+            self._ended("draw")
         elif outcome.winner == self.human.symbol:
             self.score.human += 1
+            self._ended("win")
         else:
             self.score.ai += 1
+            self._ended("loss")
+
+    def _ended(self, result: Result) -> None:
+        """Tell `on_round_end` (the app saves it to the record) how the round ended."""
+        if self.on_round_end is None:
+            return
+        geometry = self.board.geometry
+        self.on_round_end(
+            RoundSummary(
+                self.options.difficulty,
+                self.human.symbol,
+                self.starter,
+                tuple(geometry.key(*cell) for cell in self.board.moves),
+                result,
+                self.took_back,
+                geometry.size,
+            )
+        )
+
+    def take_back(self) -> TakeBack:
+        """Undo the human's last move and the AI's reply to it, if it has replied.
+
+        The generation moves on, so an AI reply still being computed is dropped.
+        Refused while the round is over (its result stands) or before the human
+        has moved. The round is marked: the score counts it, the record keeps it.
+        """
+        if self.game_over:
+            return TakeBack((), "over")
+        board = self.board
+        mine = [
+            cell for cell in board.moves if board.game_board[cell[0]][cell[1]] == self.human.symbol
+        ]
+        if not mine:
+            return TakeBack((), "nothing")
+        undone = [board.undo()]
+        while undone[-1] != mine[-1]:
+            undone.append(board.undo())
+        self.current_player = self.human
+        self.ai_error = None
+        if not self.took_back:
+            self.took_back = True
+            self.score.take_backs += 1
+        self._changed()
+        return TakeBack(tuple(undone))
 
     # -- teaching aids ------------------------------------------------------
 

@@ -6,6 +6,7 @@ from typing import Literal, NamedTuple
 
 from ..engine.board import Cell
 from .game import GameController
+from .rounds import TakeBack
 
 Tone = Literal["turn", "thinking", "win", "loss", "draw", "refused", "hint", "error"]
 TONES: tuple[Tone, ...] = ("turn", "thinking", "win", "loss", "draw", "refused", "hint", "error")
@@ -61,6 +62,8 @@ def hint_status(game: GameController, hint: Cell | None) -> Status:
 def game_title(game: GameController, analysis: bool) -> str:
     """The title bar's subtitle: who plays what, the level, and whether analysis is on."""
     title = f"you {game.human_symbol} vs AI {game.ai_symbol} · {game.difficulty}"
+    if game.player_name:  # hosted: the server says who is playing
+        title = f"{game.player_name} · {title}"
     return f"{title} · analysis on" if analysis else title
 
 
@@ -73,6 +76,18 @@ def analysis_status(game: GameController, analysis: bool) -> Status | None:
     if game.game_over:
         return Status("Analysis on: it shows in the next round (press r).", "hint")
     return Status("Analysis on: it shows on your turn.", "hint")
+
+
+def take_back_status(game: GameController, result: TakeBack) -> Status:
+    """What a take-back undid, or why it undid nothing."""
+    if result.refused == "over":
+        return refused("The round is over: nothing to take back. Press r for a new round.")
+    if result.refused is not None:
+        return refused("Nothing to take back: you have not moved this round.")
+    key = game.board.geometry.key
+    mine, *reply = reversed(result.undone)
+    what = f"your {key(*mine)}" + (f" and the AI's {key(*reply[0])}" if reply else "")
+    return Status(f"Took back {what}. Your turn: you play {game.human_symbol}.", "turn")
 
 
 QUIT_QUESTION = Status(

@@ -86,12 +86,16 @@ def parse_play_options(command: str | None) -> argparse.Namespace:
 def game_argv(options: argparse.Namespace) -> list[str]:
     """The game's command line: this interpreter, the child entry point, canonical options."""
     argv = [sys.executable, "-m", CHILD_MODULE, "play"]
-    argv += ["--symbol", options.symbol, "--first", options.first]
-    argv += ["--difficulty", options.difficulty]
+    # Only the options the client gave: the others come from the player's saved settings.
+    for name in ("symbol", "first", "difficulty"):
+        if getattr(options, name, None) is not None:
+            argv += [f"--{name}", getattr(options, name)]
     if options.seed is not None:
         argv += ["--seed", str(options.seed)]
     if options.alternate:
         argv.append("--alternate")
+    if getattr(options, "record", True) is False:
+        argv.append("--no-record")
     return argv
 
 

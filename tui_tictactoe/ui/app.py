@@ -7,6 +7,7 @@ import gc
 import inspect
 import os
 import random
+import signal
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events
@@ -17,6 +18,7 @@ from textual.screen import Screen
 from ..controller import GameController, GameOptions
 from ..controller.status import QUIT_QUESTION
 from ..engine.strategies import MoveStrategy
+from .record_link import RecordLink
 from .screens.game_screen import GameScreen
 from .terminal import DaemonThreads, exit_soon, hung_up
 
@@ -35,7 +37,9 @@ class TicTacToeApp(App[None]):
 
     `seed` makes the AI's choice between equally good moves repeatable;
     `strategy` replaces the AI's brain (tests inject slow, failing or scripted
-    ones) and is kept across new games.
+    ones) and is kept across new games. An option left None takes the player's
+    saved setting, else the default; `record` False plays without reading or
+    writing the record (`--no-record`).
     """
 
     CSS_PATH = "tictactoe.tcss"
@@ -55,17 +59,21 @@ class TicTacToeApp(App[None]):
 
     def __init__(
         self,
-        symbol: str = "X",
-        first: str = "human",
-        difficulty: str = "hard",
+        symbol: str | None = None,
+        first: str | None = None,
+        difficulty: str | None = None,
         seed: int | None = None,
-        alternate: bool = False,
+        alternate: bool | None = None,
         strategy: MoveStrategy | None = None,
+        record: bool = True,
     ) -> None:
         super().__init__()
-        options = GameOptions(symbol, first, difficulty, alternate)  # type: ignore[arg-type]
+        chosen = dict(symbol=symbol, first=first, difficulty=difficulty, alternate=alternate)
+        given = {name: value for name, value in chosen.items() if value is not None}
+        options = GameOptions()._replace(**given)
         # Built here so bad options fail before the terminal is taken over.
         self.controller = GameController.from_options(options, random.Random(seed), strategy)
+        self.record_link = RecordLink(self, given, enabled=record)
         self._typed_ahead: list[events.InputEvent] | None = []
         self._quit_asked = False
 
@@ -92,11 +100,25 @@ class TicTacToeApp(App[None]):
     def on_mount(self) -> None:
         if not self.is_headless and os.isatty(0):
             self.set_interval(HANG_UP_CHECK, self._exit_if_hung_up)
+            if signal.getsignal(signal.SIGHUP) is signal.SIG_DFL:
+                # SIGHUP's default kills the process on the spot: the round in
+                # progress would never be saved. Ignored SIGHUP stays ignored.
+                loop = asyncio.get_running_loop()
+                loop.add_signal_handler(signal.SIGHUP, self._hang_up)
 
     def _exit_if_hung_up(self) -> None:
         if hung_up(0):
-            self.exit(return_code=HUNG_UP)
-            exit_soon(HUNG_UP, grace=0.3)
+            self._hang_up()
+
+    def _hang_up(self) -> None:
+        self.exit(return_code=HUNG_UP)
+        exit_soon(HUNG_UP, grace=0.3)
+
+    def exit(self, result: None = None, return_code: int = 0, message: Any | None = None) -> None:
+        """Every way out (q/y, Ctrl+Q, the menu, the terminal gone) leaves the round: one
+        in progress is saved as abandoned, like a new round mid-round, within 0.1 s."""
+        self.record_link.leave()
+        super().exit(result, return_code, message)
 
     # -- input at the edges of the app's life ------------------------------------
 
@@ -120,6 +142,7 @@ class TicTacToeApp(App[None]):
         await super().on_event(event)
 
     async def on_game_screen_ready(self) -> None:
+        self.call_after_refresh(self.record_link.start)  # the record: off the first frame's path
         held, self._typed_ahead = self._typed_ahead or [], None
         for event in held:
             await self.on_event(event)
@@ -174,7 +197,8 @@ class TicTacToeApp(App[None]):
 
         if not self._menu_open():
             themes = sorted(self.available_themes)
-            self.push_screen(ThemeMenu(themes, self.theme, self._set_theme))
+            theme_menu = ThemeMenu(themes, self.theme, self._set_theme)
+            self.push_screen(theme_menu, lambda _: self.record_link.theme_chosen())
 
     def _set_theme(self, name: str) -> None:
         self.theme = name
@@ -192,6 +216,13 @@ class TicTacToeApp(App[None]):
 
     def action_confirm_quit(self) -> None:
         self.exit()
+
+    def action_open_stats(self) -> None:
+        """`s`: the player's record (imported on first use, like the help)."""
+        from .screens.stats_screen import StatsScreen
+
+        if not any(isinstance(screen, StatsScreen) for screen in self.screen_stack):
+            self.push_screen(StatsScreen(self.record_link))
 
     def action_help(self) -> None:
         """Open the help, or close it when it is already open."""

@@ -32,6 +32,8 @@ from ...controller import AIReply, AIRequest, GameController, GameOptions
 from ...controller.status import analysis_status, game_title, hint_status, refused, turn_status
 from ...engine.board import Cell
 from ..cursor import CONTROLS, step
+from ..digit_keys import DIGIT_KEYS, fits_footer
+from ..game_actions import remember_options, take_back
 from ..type_ahead import TypeAhead, after_the_ai
 from ..widgets import ControlButton, GameCell, GameGrid, Scoreboard, StatusLine, TitleBar
 from ..widgets.too_small import TooSmall
@@ -56,18 +58,18 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
         Binding("left", "navigate(0, -1)", "Left", show=False, priority=True),
         Binding("right", "navigate(0, 1)", "Right", show=False, priority=True),
         Binding("enter,space", "select", "Play", show=False, priority=True),
-        *(
-            Binding(str(key), f"play({key})", f"Play {key}", show=False, priority=True)
-            for key in range(1, 10)
-        ),
+        *DIGIT_KEYS,
         Binding("r", "new_round", "Reset", priority=True),
         Binding("n", "new_game", "New game", priority=True),
         Binding("a", "toggle('show_analysis')", "Analysis", priority=True),
         Binding("h", "hint", "Hint", priority=True),
         Binding("i", "toggle('show_info')", "Info", priority=True),
+        Binding("u", "take_back", "Take back", show=False, priority=True),
+        Binding("s", "app.open_stats", "Stats", show=False, priority=True),
     ]
 
     AUTO_FOCUS = None
+    action_take_back = take_back  # `u` acts at once, like `r` (see game_actions.py)
 
     show_analysis: reactive[bool] = reactive(False, init=False)
     show_info: reactive[bool] = reactive(False, init=False)
@@ -184,6 +186,7 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
     def _apply_options(self, options: GameOptions | None) -> None:
         if options is None:
             return
+        remember_options(self, options)
         self.type_ahead.clear()
         self.workers.cancel_group(self, "ai")
         self.controller.new_game(options)
@@ -283,7 +286,7 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """No game key acts while the game is hidden for want of room: no move unseen."""
-        return not self.has_class("-too-small")
+        return not self.has_class("-too-small") and fits_footer(self, action)
 
     def on_resize(self, event: events.Resize) -> None:
         self._check_size(self.app.size)  # not event.size: it can be stale (IgnoresStaleResize)
@@ -292,8 +295,5 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
         self._check_size(self.app.size)
 
     def _check_size(self, size: Size) -> None:
-        too_small = size.width < MIN_SIZE.width or size.height < MIN_SIZE.height
-        if too_small:
-            self.too_small.show(size, MIN_SIZE)
-        self.set_class(too_small, "-too-small")
+        self.set_class(self.too_small.check(size, MIN_SIZE), "-too-small")
         self.refresh_bindings()

@@ -45,8 +45,12 @@ def game_items(game: GameScreen) -> Iterator[MenuItem]:
     )
     yield MenuItem("h", "Hint", "Mark a best move for you", game.action_hint)
     yield MenuItem(
+        "u", "Take back", "Undo your last move and the AI's reply", game.action_take_back
+    )
+    yield MenuItem(
         "i", "AI info", "How the AI chose its move", partial(game.action_toggle, "show_info")
     )
+    yield MenuItem("s", "Stats", "Your record, last rounds and replays", game.app.action_open_stats)
 
 
 def item_prompt(item: MenuItem) -> Text:

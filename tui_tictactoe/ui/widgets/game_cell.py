@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 from textual import events
+from textual.content import Content
 from textual.reactive import reactive
 from textual.widgets import Button
 
 from ...engine.analysis import MoveVerdict
 from ...engine.board import EMPTY
 from ...engine.solver import Verdict
+from .marks import MARGIN, is_large, mark_lines
+
+LETTER_STYLES = {"X": "bold", "O": "bold italic underline"}
+"""Styles of a mark drawn as a bare letter (a small cell): X and O differ without colour."""
 
 OUTCOMES = ("win", "draw", "loss")
 
@@ -30,14 +35,16 @@ def verdict_text(verdict: Verdict, room: int) -> str:
 class GameCell(Button, can_focus=False):
     """A button that knows its place on the board.
 
-    `symbol` is the cell's mark (`"X"`, `"O"` or `" "` for empty): tests and the
-    screen read the board from it, never from drawn text. Everything else a cell
-    shows (the cursor, the winning line, a hint, the analysis verdict) is a CSS
-    class or the border subtitle. It never takes focus: the keyboard cursor is
-    the game screen's own state (see `GameScreen`).
+    Everything else a cell shows (the cursor, the winning line, a hint, the
+    analysis verdict) is a CSS class or the border subtitle. It never takes
+    focus: the keyboard cursor is the game screen's own state (see `GameScreen`).
     """
 
     symbol: reactive[str] = reactive(EMPTY)
+    """The cell's mark: `"X"`, `"O"` or `" "` (empty). The truth about the board:
+    tests and the screen read the board from it, never from the drawn label,
+    which is a picture of it sized to the cell (a large mark, the letter, or the
+    faint key number of an empty cell; see `marks.mark_lines`)."""
     verdict: reactive[MoveVerdict | None] = reactive(None)
 
     # The mark appearing is feedback enough; a 0.2 s flash would also swallow a
@@ -52,9 +59,10 @@ class GameCell(Button, can_focus=False):
         """The number players call this cell by (1 top-left, in reading order)."""
 
     def watch_symbol(self, symbol: str) -> None:
-        self.label = "" if symbol == EMPTY else symbol
         self.set_class(symbol == "X", "-x")
         self.set_class(symbol == "O", "-o")
+        self.set_class(symbol == EMPTY, "-empty")
+        self._draw()
 
     def watch_verdict(self, move: MoveVerdict | None) -> None:
         """Show (or clear) the minimax verdict of playing here, in the border under the cell."""
@@ -64,7 +72,29 @@ class GameCell(Button, can_focus=False):
         self._fit_subtitle()
 
     def on_resize(self, event: events.Resize) -> None:
+        self._draw()
         self._fit_subtitle()
+
+    def _draw(self) -> None:
+        """Draw the mark as large as the cell allows, or the key number if empty.
+
+        Styles go on the mark's characters only, never on the whole cell: a text
+        style on the cell would reach the blank lines around the mark too (an
+        underline under every line, in a real terminal).
+        """
+        size = self.content_size
+        if size.width <= 2 * MARGIN or size.height < 1:
+            # No room for a character beside the button's line padding (a tiny
+            # terminal, as the game is hidden): Textual cannot wrap text to width 0.
+            self.label = ""
+            return
+        if self.symbol == EMPTY:
+            # Digits play cells directly: show which, faintly (the CSS dims `-empty`).
+            self.label = str(self.key) if self.key <= 9 else ""
+            return
+        lines = mark_lines(self.symbol, size.width, size.height)
+        text = "\n".join(lines)
+        self.label = Content(text) if is_large(lines) else Content.styled(text, LETTER_STYLES[text])
 
     def _fit_subtitle(self) -> None:
         move = self.verdict

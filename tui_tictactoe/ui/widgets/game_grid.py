@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.app import ComposeResult
+from textual.css.scalar import Scalar
+from textual.geometry import Size
 from textual.widget import Widget
 
 from ...engine.analysis import Analysis
@@ -10,9 +14,27 @@ from ...engine.board import Cell, GameBoard
 from ...engine.geometry import Geometry
 from .game_cell import GameCell
 
+if TYPE_CHECKING:
+    from textual._arrange import DockArrangeResult
+
+GUTTER = 1
+"""Columns between two cells (the CSS sets no gutter between rows: borders separate them)."""
+
+
+def even_cells(size: Size, cells: int, gutter: int) -> Size:
+    """The size of every cell of a `cells` x `cells` grid that fits in `size`, all the
+    same: the columns and rows left over go to the margins (the CSS centres the grid),
+    not to the last cell as `1fr` rows and columns would."""
+    width = max(0, (size.width - gutter * (cells - 1)) // cells)
+    return Size(width, max(0, size.height // cells))
+
 
 class GameGrid(Widget):
-    """Shows a `GameBoard`: marks, the winning line or a draw, and the optional overlays."""
+    """Shows a `GameBoard`: marks, the winning line or a draw, and the optional overlays.
+
+    Its cells are kept the same size (see `even_cells`), fixed as the grid is laid
+    out, so that no frame ever shows them uneven.
+    """
 
     def __init__(self, geometry: Geometry, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -22,9 +44,22 @@ class GameGrid(Widget):
             for row, col in geometry.all_cells()
         }
         self.styles.grid_size_columns = self.styles.grid_size_rows = geometry.size
+        # Textual calls the gap between columns the *vertical* gutter.
+        self.styles.grid_gutter_vertical = GUTTER
+        self.styles.grid_gutter_horizontal = 0
 
     def compose(self) -> ComposeResult:
         yield from self._cells.values()
+
+    def arrange(self, size: Size, optimal: bool = False) -> DockArrangeResult:
+        """Fix the rows and columns for `size` just before the grid layout reads them.
+
+        `set_rule` asks for no new layout: this one is already under way.
+        """
+        cell = even_cells(size, self.geometry.size, GUTTER)
+        self.styles.set_rule("grid_columns", (Scalar.from_number(cell.width),))
+        self.styles.set_rule("grid_rows", (Scalar.from_number(cell.height),))
+        return super().arrange(size, optimal)
 
     def cell(self, row: int, col: int) -> GameCell:
         return self._cells[row, col]

@@ -16,30 +16,41 @@ class Scoreboard(Static):
     ai: reactive[int] = reactive(0)
     draws: reactive[int] = reactive(0)
     abandoned: reactive[int] = reactive(0)
+    take_backs: reactive[int] = reactive(0)
     round: reactive[int] = reactive(1)
     human_symbol: reactive[str] = reactive("X")
     ai_symbol: reactive[str] = reactive("O")
 
     def show(self, score: Score, round: int, human_symbol: str, ai_symbol: str) -> None:
         self.human, self.ai, self.draws = score.human, score.ai, score.draws
-        self.abandoned = score.abandoned
+        self.abandoned, self.take_backs = score.abandoned, score.take_backs
         self.round = round
         self.human_symbol, self.ai_symbol = human_symbol, ai_symbol
 
     def render(self) -> Content:
-        # Symbols, and the count of abandoned rounds when there are any, as room allows.
-        wide = self.size.width >= 58 or not self.abandoned
+        # Symbols, and the counts of abandoned and taken-back rounds when there are
+        # any, as room allows: symbols go first, then the gaps narrow.
+        extra = bool(self.abandoned or self.take_backs)
+        for wide, gap in ((True, "   "), (False, "   "), (False, "  ")):
+            parts = self._parts(wide or not extra, gap)
+            if not extra or sum(len(text) for text, _ in parts) <= self.size.width:
+                break
+        return Content.assemble(*parts)
+
+    def _parts(self, symbols: bool, gap: str) -> list[tuple[str, str]]:
         parts = [
             ("You ", "$text-muted"),
-            (f"({self.human_symbol}) " if wide else "", "$text-muted"),
+            (f"({self.human_symbol}) " if symbols else "", "$text-muted"),
             (str(self.human), "bold"),
-            ("   AI ", "$text-muted"),
-            (f"({self.ai_symbol}) " if wide else "", "$text-muted"),
+            (f"{gap}AI ", "$text-muted"),
+            (f"({self.ai_symbol}) " if symbols else "", "$text-muted"),
             (str(self.ai), "bold"),
-            ("   Draws ", "$text-muted"),
+            (f"{gap}Draws ", "$text-muted"),
             (str(self.draws), "bold"),
         ]
         if self.abandoned:
-            parts += [("   Abandoned ", "$text-muted"), (str(self.abandoned), "bold")]
-        parts += [("   Round ", "$text-muted"), (str(self.round), "bold")]
-        return Content.assemble(*parts)
+            parts += [(f"{gap}Abandoned ", "$text-muted"), (str(self.abandoned), "bold")]
+        if self.take_backs:
+            parts += [(f"{gap}Take-backs ", "$text-muted"), (str(self.take_backs), "bold")]
+        parts += [(f"{gap}Round ", "$text-muted"), (str(self.round), "bold")]
+        return parts

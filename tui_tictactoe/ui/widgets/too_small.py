@@ -34,3 +34,10 @@ class TooSmall(Static):
 
     def show(self, size: Size, needed: Size) -> None:
         self.update(too_small_text(size, needed))
+
+    def check(self, size: Size, needed: Size) -> bool:
+        """Whether `size` is below `needed` (then the message is brought up to date)."""
+        too_small = size.width < needed.width or size.height < needed.height
+        if too_small:
+            self.show(size, needed)
+        return too_small

@@ -1,0 +1,349 @@
+"""The record in the game: rounds saved, settings loaded and saved, notices, stats and replays.
+
+Every test has its own data directory (conftest's `private_record`), so the record
+starts empty; what a test expects there it writes first through `Record`.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from support import SIZE, SMALL, ai_thinking, board, press, settle
+
+from tui_tictactoe.engine.analysis import analyse
+from tui_tictactoe.engine.board import GameBoard
+from tui_tictactoe.identity import current_identity
+from tui_tictactoe.record import DATA_DIR_ENV, Record, RoundRecord, database_path
+from tui_tictactoe.ui.screens.game_screen import GameScreen
+from tui_tictactoe.ui.screens.menu_screen import ThemeMenu
+from tui_tictactoe.ui.screens.stats_screen import (
+    LeaderboardScreen,
+    ReplayScreen,
+    StatsScreen,
+    replay_steps,
+)
+
+WIN = ("1", "2", "3")  # against an AI scripted to (1, 0), (1, 1): the top row wins
+
+
+def me() -> str:
+    player = current_identity().player
+    assert player is not None
+    return player
+
+
+def saved_rounds(player: str | None = None) -> list:
+    with Record.open() as record:
+        return record.recent_rounds(player or me(), 100)
+
+
+def rounds_in_file() -> int:
+    """Every round in the database, whoever played it (0 if there is no file)."""
+    path = database_path()
+    if not path.exists():
+        return 0
+    with sqlite3.connect(path) as conn:
+        return conn.execute("SELECT COUNT(*) FROM rounds").fetchone()[0]
+
+
+# -- rounds ------------------------------------------------------------------------------
+
+
+async def test_a_finished_round_is_saved_with_its_moves(make_app, scripted) -> None:
+    app = make_app(strategy=scripted((1, 0), (1, 1)))
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, *WIN)
+        assert app.controller.score.human == 1
+        await settle(pilot)
+    (kept,) = saved_rounds()
+    assert (kept.result, kept.difficulty, kept.symbol, kept.first) == ("win", "hard", "X", "human")
+    assert kept.moves == (1, 4, 2, 5, 3)
+    assert not kept.took_back
+    with Record.open() as record:
+        assert record.stats(me()).by_difficulty["hard"].wins == 1
+
+
+async def test_a_round_left_for_a_new_round_or_game_is_saved_abandoned(make_app, scripted) -> None:
+    app = make_app(strategy=scripted((1, 0), (1, 1)))
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "9", "r")  # a new round mid-round
+        await press(pilot, "1", "n", "enter")  # a new game mid-round
+        await settle(pilot)
+        await press(pilot, "r")  # nothing played: nothing to save
+        await settle(pilot)
+    kept = saved_rounds()
+    assert [round_.result for round_ in kept] == ["abandoned", "abandoned"]
+    assert [round_.moves for round_ in reversed(kept)] == [(9, 4), (1, 4)]
+
+
+async def test_a_guest_is_not_recorded(make_app, scripted, monkeypatch) -> None:
+    monkeypatch.setenv("TUI_TICTACTOE_PLAYER", "")
+    monkeypatch.setenv("TUI_TICTACTOE_PLAYER_NAME", "visitor")
+    app = make_app(strategy=scripted((1, 0), (1, 1)))
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, *WIN)
+        await settle(pilot)
+        assert app.controller.score.human == 1
+        assert app.game.sub_title.startswith("visitor · you X")  # hosted: the name shows
+    assert rounds_in_file() == 0
+
+
+async def test_no_record_reads_and_writes_nothing(make_app, scripted) -> None:
+    app = make_app(strategy=scripted((1, 0), (1, 1)), record=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, *WIN, "r", "5", "r", "s")
+        await settle(pilot)
+        assert isinstance(app.screen, StatsScreen)
+        assert "--no-record" in str(app.screen.query_one("#stats-summary").render())
+    assert not list(Path(os.environ[DATA_DIR_ENV]).iterdir())  # not even an empty file
+
+
+# -- settings ------------------------------------------------------------------------------
+
+
+async def test_saved_settings_are_the_defaults_and_flags_beat_them(make_app) -> None:
+    with Record.open() as record:
+        assert record.save_settings(
+            me(), symbol="O", first="human", difficulty="easy", alternate=True, theme="nord"
+        )
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        options = app.controller.options
+        assert (options.symbol, options.difficulty, options.alternate) == ("O", "easy", True)
+        assert app.theme == "nord"
+        assert app.controller.human_symbol == "O"
+        assert "you O vs AI X · easy" in app.game.sub_title
+    app = make_app(difficulty="medium", symbol="X")  # as if given on the command line
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        options = app.controller.options
+        assert (options.symbol, options.difficulty, options.alternate) == ("X", "medium", True)
+
+
+async def test_saved_settings_wait_once_the_player_has_moved(make_app) -> None:
+    with Record.open() as record:
+        record.save_settings(me(), difficulty="easy")
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("5")  # before the record has been read
+        await settle(pilot)
+        assert "X" in board(app)  # the move stands, whatever the settings did
+        assert app.controller.score.abandoned == 0
+
+
+async def test_the_dialog_and_the_theme_menu_save_the_settings(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("n", "right", "down", "down", "left", "enter")  # O, medium
+        await settle(pilot)
+        assert (app.controller.options.symbol, app.controller.difficulty) == ("O", "medium")
+        app.search_themes()
+        await pilot.pause()
+        assert isinstance(app.screen, ThemeMenu)
+        await pilot.press("down", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, GameScreen)
+        theme = app.theme
+    with Record.open() as record:
+        settings = record.settings(me())
+    assert settings["symbol"] == "O" and settings["difficulty"] == "medium"
+    assert settings["theme"] == theme
+
+
+# -- notices -------------------------------------------------------------------------------
+
+
+async def test_a_damaged_record_is_said_once_and_the_game_plays_on(make_app, scripted) -> None:
+    path = database_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"this is not a database, it is a shopping list\n")
+    app = make_app(strategy=scripted((1, 0), (1, 1)))
+    said: list[str] = []
+    app.notify = lambda message, **_: said.append(message)  # type: ignore[method-assign]
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, *WIN, "s", "escape")
+        await settle(pilot)
+        assert app.controller.score.human == 1
+    assert len(said) == 1 and "moved aside" in said[0]
+    assert len(saved_rounds()) == 1  # the fresh record keeps the round
+    assert list(path.parent.glob("record.sqlite3.corrupt-*"))
+
+
+# -- the stats screen and replays ------------------------------------------------------------
+
+
+def keep_rounds(player: str, *rounds: tuple[str, str, tuple[int, ...], str]) -> None:
+    """Rounds (difficulty, first, moves, result) as the player's, a minute apart."""
+    start = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
+    with Record.open() as record:
+        for minute, (difficulty, first, moves, result) in enumerate(rounds):
+            assert record.save_round(
+                player,
+                difficulty=difficulty,
+                symbol="X",
+                first=first,
+                moves=moves,
+                result=result,
+                took_back=minute == 1,
+                played_at=start + timedelta(minutes=minute),
+            )
+
+
+ROUNDS = (
+    ("hard", "human", (5, 1, 9, 3, 2, 8, 4, 6, 7), "draw"),
+    ("easy", "human", (1, 4, 2, 5, 3), "win"),
+    ("hard", "human", (1, 2, 5, 9, 7, 3, 4), "win"),
+    ("medium", "ai", (5, 1, 9), "abandoned"),
+)
+
+
+@pytest.mark.parametrize("size", [SIZE, SMALL])
+async def test_s_shows_the_record_and_enter_replays_a_round(make_app, size) -> None:
+    keep_rounds(me(), *ROUNDS)
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await press(pilot, "s")
+        screen = app.screen
+        assert isinstance(screen, StatsScreen)
+        by_level = screen.query_one("#by-level")
+        rows = {by_level.get_row_at(i)[0]: by_level.get_row_at(i) for i in range(3)}
+        with Record.open() as record:
+            stats = record.stats(me())
+        for level, numbers in stats.by_difficulty.items():
+            assert rows[level][1:] == [str(number) for number in numbers]
+        table = screen.query_one("#rounds")
+        assert table.row_count == len(ROUNDS)
+        assert table.get_row_at(0)[4] == "abandoned"  # newest first
+        assert table.get_row_at(2)[6] == "yes"  # the round with a take-back
+        assert screen.query_one("#rounds").region.bottom <= size[1]  # it fits
+        await press(pilot, "down", "enter")  # the second newest: a hard win
+        replay = app.screen
+        assert isinstance(replay, ReplayScreen)
+        assert replay.round.moves == ROUNDS[2][2]
+        assert replay.at == 0
+        await press(pilot, "right", "right", "space")
+        assert replay.at == 3
+        said = str(replay.query_one("#replay-move").render())
+        assert said.startswith("Move 3 of 7: you (X) played 5")
+        drawn = str(replay.query_one("#replay-board").render())
+        assert drawn.count("X") == 2 and drawn.count("O") == 1 and "last" in drawn
+        await press(pilot, "end")
+        assert replay.at == 7
+        await press(pilot, "left", "home")
+        assert replay.at == 0
+        await press(pilot, "escape")
+        assert app.screen is screen
+        await press(pilot, "escape")
+        assert isinstance(app.screen, GameScreen)
+        await press(pilot, "5")  # the game goes on
+        assert "X" in board(app)
+
+
+def test_a_replay_gives_each_move_the_solver_verdict() -> None:
+    moves = (1, 2, 5, 9, 7, 3, 4)  # O's edge reply to a corner opening loses
+    played = RoundRecord(1, "", "p", "p", 3, "hard", "X", "human", moves, "win", False)
+    steps = replay_steps(played)
+    assert len(steps) == len(moves)
+    board = GameBoard()
+    for step, key in zip(steps, moves, strict=True):
+        cell = board.geometry.cell_of_key(key)
+        assert step.cell == cell
+        expected = analyse(board, step.symbol)
+        assert step.verdict == expected.verdict_at(cell)
+        assert step.best == (cell in expected.best)
+        board.make_move(*cell, step.symbol)
+    assert steps[1].verdict is not None and steps[1].verdict.outcome == "loss"
+    assert not steps[1].best
+    assert steps[-1].verdict is not None and steps[-1].verdict.outcome == "win"
+
+
+async def test_the_leaderboard_is_there_only_when_hosted(make_app, monkeypatch) -> None:
+    keep_rounds("SHA256:alice", *ROUNDS)
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "s", "l")
+        assert isinstance(app.screen, StatsScreen)  # not hosted: no leaderboard
+    monkeypatch.setenv("TUI_TICTACTOE_PLAYER", "SHA256:bob")
+    monkeypatch.setenv("TUI_TICTACTOE_PLAYER_NAME", "bob")
+    app = make_app()
+    async with app.run_test(size=SMALL) as pilot:
+        await press(pilot, "s", "l")
+        screen = app.screen
+        assert isinstance(screen, LeaderboardScreen)
+        with Record.open() as record:
+            leaders = record.leaderboard(limit=5)
+        table = screen.query_one("#hard-streaks")
+        assert table.row_count == len(leaders.hard_streaks) > 0
+        assert table.get_row_at(0)[1:] == [
+            leaders.hard_streaks[0].display_name,
+            str(leaders.hard_streaks[0].value),
+        ]
+        await press(pilot, "escape", "escape")
+        assert isinstance(app.screen, GameScreen)
+
+
+# -- quitting mid-round ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("keys", [("q", "y"), ("q", "q"), ("ctrl+q",)])
+async def test_quitting_mid_round_saves_it_abandoned(make_app, scripted, keys) -> None:
+    app = make_app(strategy=scripted((1, 0), (1, 1)))
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "9")
+        played = app.controller.board.moves
+        for key in keys:
+            await pilot.press(key)
+    (kept,) = saved_rounds()
+    geometry = app.controller.board.geometry
+    assert kept.result == "abandoned"
+    assert kept.moves == tuple(geometry.key(*cell) for cell in played)
+    with Record.open() as record:
+        assert record.stats(me()).by_difficulty["hard"].abandoned == 1
+
+
+async def test_quitting_while_the_ai_thinks_saves_the_round_without_its_reply() -> None:
+    async with ai_thinking((1, 1), keys=("9",)) as (_app, pilot, strategy):
+        await pilot.press("ctrl+q")
+        strategy.gate.set()  # the reply comes after the quit: it must not be saved
+    (kept,) = saved_rounds()
+    assert (kept.result, kept.moves) == ("abandoned", (9,))
+
+
+async def test_quitting_with_no_round_in_progress_saves_nothing_more(make_app, scripted) -> None:
+    app = make_app(strategy=scripted((1, 0), (1, 1)))
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, *WIN, "r")  # a finished round, then a fresh one left untouched
+        await pilot.press("q")
+    assert [kept.result for kept in saved_rounds()] == ["win"]
+
+
+async def test_a_slow_record_does_not_hold_the_quit(make_app, scripted, monkeypatch) -> None:
+    """The save on quit is given a short wait, not the record's busy timeout: the app has
+    exited while the save is still stuck (a save cut short is never committed)."""
+    started, release, finished = threading.Event(), threading.Event(), threading.Event()
+
+    def stuck(self: Record, *args: object, **kwargs: object) -> bool:
+        started.set()
+        release.wait(30)
+        finished.set()
+        return False
+
+    monkeypatch.setattr(Record, "save_round", stuck)
+    app = make_app(strategy=scripted((1, 0), (1, 1)))
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await press(pilot, "9")
+            await pilot.press("ctrl+q")
+        assert started.wait(10)
+        assert not finished.is_set()  # the app is gone; the save still waits
+    finally:
+        release.set()

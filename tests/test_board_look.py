@@ -1,0 +1,229 @@
+"""How the board draws (issue 13, items 2-4): large marks sized to the cell, even cells,
+styles on the mark only, and the key numbers 1-9 where players can find them.
+
+The board is read from `GameCell.symbol`, never from drawn lines; the drawing is checked
+against the pure function that chooses it (`mark_lines`).
+"""
+
+from __future__ import annotations
+
+import pytest
+from support import SIZE, SMALL, board, cell, press
+from textual.geometry import Size
+from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
+
+from tui_tictactoe.engine.board import EMPTY
+from tui_tictactoe.ui.digit_keys import FOOTER_ROOM
+from tui_tictactoe.ui.screens.game_screen import MIN_SIZE
+from tui_tictactoe.ui.widgets import GameCell
+from tui_tictactoe.ui.widgets.game_cell import LETTER_STYLES
+from tui_tictactoe.ui.widgets.game_grid import even_cells
+from tui_tictactoe.ui.widgets.marks import DESIGNS, MARGIN, mark_lines
+
+SIZES = [(MIN_SIZE.width, MIN_SIZE.height), SMALL, SIZE, (100, 30), (200, 60)]
+BLOCKS = set(" █▀▄")
+
+
+def fits(design: tuple[str, ...], width: int, height: int) -> bool:
+    return len(design) <= height and len(design[0]) + 2 * MARGIN <= width
+
+
+# -- the glyphs, as a pure function of (symbol, width, height) --------------------------
+
+
+def test_every_design_is_a_rectangle_of_block_characters() -> None:
+    """Block elements render in any UTF-8 font; equal widths keep the lines aligned."""
+    for designs in DESIGNS.values():
+        for design in designs:
+            assert len({len(line) for line in design}) == 1, design
+            assert set("".join(design)) <= BLOCKS, design
+
+
+def test_x_and_o_differ_in_shape_at_every_size() -> None:
+    """Without colour or text style (NO_COLOR, 256 colours) the shape tells them apart."""
+    x_designs, o_designs = DESIGNS["X"], DESIGNS["O"]
+    assert [len(d) for d in x_designs] == [len(d) for d in o_designs]
+    for x, o in zip(x_designs, o_designs, strict=True):
+        assert len(x[0]) == len(o[0])
+        differ = sum(
+            a != b for xl, ol in zip(x, o, strict=True) for a, b in zip(xl, ol, strict=True)
+        )
+        assert differ >= len(x[0]), (x, o)
+
+
+@pytest.mark.parametrize("symbol", ["X", "O"])
+def test_the_largest_design_that_fits_is_chosen(symbol: str) -> None:
+    designs = DESIGNS[symbol]
+    for width in range(0, 60):
+        for height in range(0, 20):
+            lines = mark_lines(symbol, width, height)
+            fitting = [d for d in designs if fits(d, width, height)]
+            if fitting:
+                assert lines == max(fitting, key=len)
+            else:
+                assert lines == (symbol,)  # a small cell: the letter
+
+
+@pytest.mark.parametrize("symbol", ["X", "O"])
+def test_the_mark_grows_with_the_cell(symbol: str) -> None:
+    heights = [len(mark_lines(symbol, 2 * h + 4, h)) for h in range(1, 16)]
+    assert heights == sorted(heights)
+    assert heights[0] == 1 and heights[-1] == max(len(d) for d in DESIGNS[symbol])
+    assert len(set(heights)) == len(DESIGNS[symbol]) + 1  # every design and the letter
+
+
+def test_an_empty_cell_draws_no_mark() -> None:
+    assert mark_lines(EMPTY, 80, 40) == ()
+
+
+# -- even cells ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("width", range(5, 130, 7))
+@pytest.mark.parametrize("height", range(3, 60, 5))
+def test_even_cells_are_as_large_as_fits(width: int, height: int) -> None:
+    """At most two columns or rows are left over (for the margins), never a third cell's worth."""
+    cell_size = even_cells(Size(width, height), 3, 1)
+    assert 0 <= width - (cell_size.width * 3 + 2) < 3
+    assert 0 <= height - cell_size.height * 3 < 3
+
+
+# -- in the app ---------------------------------------------------------------------
+
+
+def cells(app) -> list[GameCell]:
+    return app.game.grid.cells
+
+
+def drawn(game_cell: GameCell) -> str:
+    size = game_cell.content_size
+    return "\n".join(mark_lines(game_cell.symbol, size.width, size.height))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+async def test_cells_are_even_and_marks_follow_their_size(make_app, size) -> None:
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await press(pilot, "5")
+        assert board(app).count("X") == 1 and board(app).count("O") == 1
+        assert len({c.outer_size for c in cells(app)}) == 1, [c.outer_size for c in cells(app)]
+        marked = [c for c in cells(app) if c.symbol != EMPTY]
+        for game_cell in marked:
+            assert str(game_cell.label) == drawn(game_cell)
+        big = len(drawn(marked[0]).splitlines()) > 1
+        if size in (SIZE, (200, 60)):
+            assert big, f"a letter at {size}"
+
+
+async def test_the_mark_redraws_when_the_terminal_grows_and_shrinks(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "5")
+        centre = cell(app, 1, 1)
+        heights = []
+        for size in [*SIZES, SIZE]:
+            await pilot.resize_terminal(*size)
+            await pilot.pause()
+            assert centre.symbol == "X"
+            assert str(centre.label) == drawn(centre)
+            heights.append(len(str(centre.label).splitlines()))
+        assert heights[:-1] == sorted(heights[:-1]) and heights[-1] == heights[2]
+        assert heights[0] == 1 < heights[-2]
+
+
+async def test_the_board_grows_past_60_columns(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(200, 60)) as pilot:
+        await pilot.pause()
+        grid = app.game.grid
+        assert grid.outer_size.width > 100
+        assert cell(app, 0, 0).outer_size.width > 30
+
+
+async def test_a_letter_is_styled_on_the_letter_only(make_app) -> None:
+    """Where the cell is small: bold X, bold italic underlined O, and no style on the
+    cell itself (which would reach the blank lines around the letter)."""
+    app = make_app(symbol="O", first="ai")
+    async with app.run_test(size=(MIN_SIZE.width, MIN_SIZE.height)) as pilot:
+        await press(pilot, "1")
+        for game_cell in cells(app):
+            assert not game_cell.styles.text_style.underline
+            if game_cell.symbol != EMPTY:
+                label = game_cell.label
+                assert str(label) == game_cell.symbol
+                assert [span.style for span in label.spans] == [LETTER_STYLES[game_cell.symbol]]
+
+
+async def test_large_marks_carry_no_text_style(make_app, scripted) -> None:
+    """The shape tells X from O; the winning line keeps its highlight (a class)."""
+    app = make_app(strategy=scripted((1, 0), (1, 1)))
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "1", "2", "3")
+        for game_cell in cells(app):
+            assert not game_cell.styles.text_style.underline
+            assert not game_cell.label.spans
+        winners = [c for c in cells(app) if c.has_class("-winning")]
+        assert [c.symbol for c in winners] == ["X", "X", "X"]
+        assert all(len(str(c.label).splitlines()) > 1 for c in winners)
+
+
+async def test_empty_cells_show_their_key_number(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        geometry = app.controller.board.geometry
+        for game_cell in cells(app):
+            assert str(game_cell.label) == str(geometry.key(game_cell.row, game_cell.col))
+            assert game_cell.has_class("-empty")
+        await press(pilot, "5")
+        for game_cell in cells(app):
+            assert game_cell.has_class("-empty") == (game_cell.symbol == EMPTY)
+            if game_cell.symbol != EMPTY:
+                assert str(game_cell.key) not in str(game_cell.label)
+
+
+async def test_overlays_keep_working_over_large_marks(make_app, scripted) -> None:
+    """Analysis, hint, cursor and the AI's last move are classes and borders: the marks
+    stay drawn as they are."""
+    app = make_app(strategy=scripted((1, 0), (1, 1)))
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "1", "a", "h")
+        ai = app.controller.last_ai_move
+        assert ai is not None and cell(app, *ai).has_class("-last-ai")
+        assert cell(app, 0, 0).has_class("-cursor")
+        for game_cell in cells(app):
+            if game_cell.symbol != EMPTY:
+                assert str(game_cell.label) == drawn(game_cell)
+                assert str(game_cell.border_subtitle) == ""
+            else:
+                assert str(game_cell.border_subtitle) != ""
+        assert sum(c.has_class("-hint") for c in cells(app)) == 1
+
+
+# -- the keys 1-9 in the footer --------------------------------------------------------
+
+
+def footer_keys(app) -> dict[str, FooterKey]:
+    footer = app.game.query_one(Footer)
+    return {key.key_display: key for key in footer.query(FooterKey)}
+
+
+async def test_the_footer_names_the_digits_where_q_quit_still_fits(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        for width in range(SMALL[0], 101, 3):
+            await pilot.resize_terminal(width, SIZE[1])
+            await pilot.pause()
+            keys = footer_keys(app)
+            assert keys["q"].region.right <= width, width
+            assert ("1-9" in keys) == (width >= FOOTER_ROOM), width
+        assert keys["1-9"].description == "Play"
+
+
+@pytest.mark.parametrize("size", [SMALL, SIZE], ids=["60x20", "80x24"])
+async def test_key_1_plays_whether_the_footer_shows_it_or_not(make_app, size) -> None:
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await press(pilot, "1")
+        assert cell(app, 0, 0).symbol == "X"

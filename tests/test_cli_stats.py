@@ -1,0 +1,96 @@
+"""`tui-tictactoe stats [--json]`: the current player's record on the command line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from tui_tictactoe import cli
+from tui_tictactoe.identity import current_identity
+from tui_tictactoe.record import Record, format_stats
+
+RESULTS = ("win", "win", "draw", "loss", "abandoned")
+
+
+def keep(player: str, difficulty: str = "medium") -> None:
+    with Record.open() as record:
+        for result in RESULTS:
+            assert record.save_round(
+                player, difficulty=difficulty, symbol="X", first="human", moves=[5], result=result
+            )
+
+
+def test_stats_prints_the_table_of_the_current_player(capsys: pytest.CaptureFixture[str]) -> None:
+    player = current_identity().player
+    assert player is not None
+    keep(player)
+    assert cli.main(["stats"]) == 0
+    out = capsys.readouterr().out
+    with Record.open() as record:
+        assert out.rstrip("\n") == format_stats(record.stats(player))
+    assert f"{len(RESULTS)} rounds" in out
+
+
+def test_stats_json_counts_from_the_players_side(capsys: pytest.CaptureFixture[str]) -> None:
+    player = current_identity().player
+    assert player is not None
+    keep(player, "easy")
+    keep("someone else", "easy")
+    assert cli.main(["stats", "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["player"] == player
+    assert shown["rounds"] == len(RESULTS)
+    easy = shown["by_difficulty"]["easy"]
+    assert (easy["wins"], easy["losses"], easy["draws"]) == tuple(
+        RESULTS.count(result) for result in ("win", "loss", "draw")
+    )
+    assert set(shown["by_difficulty"]) == {"easy", "medium", "hard"}
+
+
+def test_stats_under_serve_ssh_is_the_players(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TUI_TICTACTOE_PLAYER", "SHA256:carol")
+    monkeypatch.setenv("TUI_TICTACTOE_PLAYER_NAME", "carol")
+    keep("SHA256:carol")
+    assert cli.main(["stats", "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert (shown["player"], shown["rounds"]) == ("SHA256:carol", len(RESULTS))
+
+
+def test_stats_with_an_unusable_record_says_why_and_exits_1(
+    tmp_path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    blocker = tmp_path / "not-a-directory"
+    blocker.write_text("a file where the data directory should be")
+    monkeypatch.setenv("TUI_TICTACTOE_DATA_DIR", str(blocker))
+    assert cli.main(["stats", "--json"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    (line,) = captured.err.splitlines()
+    assert line.startswith("tui-tictactoe stats: ") and "without a record" in line
+
+
+def test_stats_in_a_real_process_needs_no_terminal() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "tui_tictactoe", "stats", "--json"],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["rounds"] == 0
+
+
+def test_no_record_and_the_play_options_reach_the_app(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[object] = []
+    monkeypatch.setattr(cli, "run_play", lambda args: seen.append(args.record) or 0)
+    assert cli.main(["--no-record"]) == 0
+    assert cli.main(["play", "--no-record"]) == 0
+    assert cli.main([]) == 0
+    assert seen == [False, False, True]

@@ -1,0 +1,176 @@
+"""The record in a real terminal: the installed command in a pty, read through pyte.
+
+A round is played to its end by keys, `s` must list it, its replay must step
+through every move, and `tui-tictactoe stats --json` must report it after the
+game has quit. A round left by hanging up the terminal must be kept as abandoned.
+Each test's record lives in its own `tmp_path` (`TUI_TICTACTOE_DATA_DIR`).
+
+Only text lines are read (the status line, the stats table, the replay's move
+line), not the board's drawing: how cells draw their marks may change.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from pty_terminal import STEP_TIMEOUT, Terminal, child_env, command
+
+from tui_tictactoe.identity import current_identity
+from tui_tictactoe.record import DATA_DIR_ENV, DATABASE_NAME, Record
+
+ROUND_OVER = "Press r for a new round."
+YOUR_TURN = "Your turn: you play X."
+AI_PLAYED = re.compile(r"AI played (\d)\.")
+RESULT_WORDS = {"You win": "win", "The AI wins": "loss", "draw": "draw"}
+"""How the status line says each result, and the record's word for it."""
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The game's record here, for the child processes (which inherit the environment)."""
+    monkeypatch.setenv(DATA_DIR_ENV, str(tmp_path))
+    return tmp_path
+
+
+@pytest.fixture
+def terminal(data_dir: Path) -> Iterator[Callable[..., Terminal]]:
+    started: list[Terminal] = []
+
+    def start(*args: str) -> Terminal:
+        term = Terminal(*args)
+        started.append(term)
+        term.wait_for_first_frame()
+        term.wait_for_text(YOUR_TURN)
+        return term
+
+    yield start
+    for term in started:
+        term.close()
+
+
+def status(term: Terminal) -> str:
+    """The status line: whose turn it is, or the result."""
+    for line in term.lines:
+        stripped = line.strip()
+        if stripped.startswith(("Your turn", "AI played", "AI is thinking")) or (
+            ROUND_OVER in stripped
+        ):
+            return stripped
+    return ""
+
+
+def play_a_round(term: Terminal) -> tuple[list[int], str]:
+    """Play the lowest free cell until the round ends; my keys, and the result's word."""
+    taken: set[int] = set()
+    mine: list[int] = []
+    while ROUND_OVER not in status(term):
+        key = min(set(range(1, 10)) - taken)
+        taken.add(key)
+        mine.append(key)
+        before = status(term)
+        term.send(str(key))
+        term.wait_until(
+            f"the AI's reply to {key} or the result",
+            lambda before=before: (
+                status(term) != before and (YOUR_TURN in status(term) or ROUND_OVER in status(term))
+            ),
+            STEP_TIMEOUT,
+        )
+        if found := AI_PLAYED.search(status(term)):
+            taken.add(int(found.group(1)))
+    said = status(term)
+    result = next(word for shown, word in RESULT_WORDS.items() if shown in said)
+    return mine, result
+
+
+def line_with(term: Terminal, *words: str) -> list[str] | None:
+    """The first screen line holding all `words` as whole tokens, split into tokens."""
+    for line in term.lines:
+        tokens = line.split()
+        if all(word in tokens for word in words):
+            return tokens
+    return None
+
+
+def stats_json(data_dir: Path) -> dict:
+    """`tui-tictactoe stats --json`, as a player would run it after the game."""
+    env = {**child_env(), DATA_DIR_ENV: str(data_dir)}
+    done = subprocess.run(
+        [*command(), "stats", "--json"], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_a_round_played_shows_in_stats_replays_and_is_reported_after_quitting(
+    terminal: Callable[..., Terminal], data_dir: Path
+) -> None:
+    term = terminal("--seed", "3", "--difficulty", "hard", "--symbol", "X", "--first", "human")
+    mine, result = play_a_round(term)
+    # I started, so I moved last unless the AI's move ended the round (it won).
+    moves = 2 * len(mine) if result == "loss" else 2 * len(mine) - 1
+
+    term.send("s")
+    term.wait_until("the round in the stats", lambda: line_with(term, "hard", result), 15)
+    row = line_with(term, "hard", result)
+    assert row is not None
+    # When, level, my symbol, who started, result, moves (and no take-back).
+    assert row[row.index("hard") :] == ["hard", "X", "you", result, str(moves)], term.text
+    assert "1 round kept." in term.text
+
+    term.send("enter")
+    term.wait_for_text(f"The start: {moves} moves.")
+    for at in range(1, moves + 1):
+        term.send("right" if at % 2 else "space")
+        term.wait_for_text(f"Move {at} of {moves}:")
+        if at % 2:  # my moves, in the order I played them
+            assert f"you (X) played {mine[at // 2]}" in term.text, term.text
+    term.send("left")
+    term.wait_for_text(f"Move {moves - 1} of {moves}:")
+
+    term.send("escape")  # back to the stats
+    term.wait_until("the stats again", lambda: "Last rounds" in term.text, 15)
+    term.send("escape")  # back to the game, the round still over
+    term.wait_until("the game again", lambda: ROUND_OVER in status(term), 15)
+    assert term.quit() == 0
+    assert term.traceback() is None
+
+    reported = stats_json(data_dir)
+    assert reported["player"] == current_identity().player
+    assert reported["rounds"] == 1
+    hard = reported["by_difficulty"]["hard"]
+    counts = {"win": hard["wins"], "loss": hard["losses"], "draw": hard["draws"]}
+    assert counts == {word: int(word == result) for word in counts}
+
+
+def test_a_round_left_by_hanging_up_is_kept_abandoned(data_dir: Path) -> None:
+    term = Terminal("--seed", "3")  # not the fixture's: this test reaps the process itself
+    term.wait_for_first_frame()
+    term.send("1")
+    term.wait_until("the AI's reply", lambda: AI_PLAYED.search(status(term)) is not None, 15)
+    found = AI_PLAYED.search(status(term))
+    assert found is not None
+    reply = int(found.group(1))
+    pid = term.child.pid
+    os.close(term.child.child_fd)  # the window closes, the SSH link drops: SIGHUP
+    deadline = time.monotonic() + 10
+    while not (finished := os.waitpid(pid, os.WNOHANG))[0]:
+        if time.monotonic() > deadline:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            pytest.fail("still running 10 s after its terminal went away")
+        time.sleep(0.01)
+    assert os.waitstatus_to_exitcode(finished[1]) == 129  # exited, as a hung-up game does
+
+    player = current_identity().player
+    with Record.open(data_dir / DATABASE_NAME) as record:
+        (kept,) = record.recent_rounds(player, 10)
+    assert (kept.result, kept.moves) == ("abandoned", (1, reply))

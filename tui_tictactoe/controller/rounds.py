@@ -1,0 +1,33 @@
+"""What the controller reports about rounds: how one ended, and what a take-back undid.
+
+Plain values, so the record (or anything else listening) never needs the
+controller itself, and the status wording can be tested without a UI.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, NamedTuple
+
+from ..engine.board import Cell
+
+Result = Literal["win", "loss", "draw", "abandoned"]
+"""A round's result from the human's side; the record's `RESULTS`."""
+
+
+class RoundSummary(NamedTuple):
+    """A round that has ended (or was left for a new one), as the record keeps it."""
+
+    difficulty: str
+    symbol: str  # the human's
+    first: str  # who started this round: "human" or "ai"
+    moves: tuple[int, ...]  # cell keys (1 = top-left, reading order), both sides, in order
+    result: Result
+    took_back: bool
+    board_size: int
+
+
+class TakeBack(NamedTuple):
+    """What `GameController.take_back` undid, newest first; or why it undid nothing."""
+
+    undone: tuple[Cell, ...]
+    refused: Literal["nothing", "over"] | None = None

@@ -1,0 +1,195 @@
+"""The app's side of the player's record: who plays, saved settings, rounds saved.
+
+Nothing here runs on the first frame's path or blocks the UI: the record (and
+`sqlite3`) is opened in a thread worker once the game is on screen, and every
+write (a round's fsync included) runs in a thread worker too. Whichever thread
+needs the record first opens it. A `Record` never raises and is thread-safe; what
+it has to say (a damaged file moved aside, a read-only directory) is shown once,
+as a notification.
+
+Settings saved in the record are the defaults; options given on the command line
+win for that run. Saved settings arrive a moment after the game is drawn: they
+replace the defaults only while the player has not moved yet.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Mapping
+from contextlib import suppress
+from typing import TYPE_CHECKING, Any
+
+from ..controller import GameOptions
+from ..controller.rounds import RoundSummary
+from ..identity import Identity, current_identity
+
+if TYPE_CHECKING:
+    from ..record import Record
+    from .app import TicTacToeApp
+
+SETTINGS = ("symbol", "first", "difficulty", "alternate")
+"""Game options kept as settings (the theme is kept too, apart)."""
+LEAVE_DEADLINE = 0.1
+"""Seconds quitting waits for a round in progress to be saved (a save takes ~1 ms)."""
+
+
+class RecordLink:
+    """The record as the running app uses it."""
+
+    def __init__(
+        self,
+        app: TicTacToeApp,
+        given: Mapping[str, object],
+        *,
+        enabled: bool = True,
+        identity: Identity | None = None,
+    ) -> None:
+        """`given`: the options set on the command line (they beat saved settings);
+        `enabled` False (`--no-record`): nothing is read or written."""
+        self.app = app
+        self.given = dict(given)
+        self.enabled = enabled
+        self.identity = identity if identity is not None else current_identity()
+        self._record: Record | None = None
+        self._leaving = False  # quitting: a round left now is saved before the exit
+        self._lock = threading.Lock()
+        self._theme: str | None = (
+            None  # the theme as saved (or loaded): unchanged ones are not written
+        )
+        app.controller.on_round_end = self.round_ended
+        if self.identity.hosted:
+            app.controller.player_name = self.identity.name
+
+    @property
+    def player(self) -> str | None:
+        return self.identity.player
+
+    @property
+    def hosted(self) -> bool:
+        return self.identity.hosted
+
+    def record(self) -> Record:
+        """The record, opened on first use (call it from a thread: it may touch the disk)."""
+        with self._lock:
+            if self._record is None:
+                from ..record import Record
+
+                self._record = Record.open() if self.enabled else Record.disabled()
+            return self._record
+
+    # -- opening ---------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Open the record and load the settings in a thread (call once the game is drawn)."""
+        if self.enabled:
+            self._in_thread(self._load_settings, "open the record")
+
+    def _load_settings(self) -> None:
+        settings = self.record().settings(self.player)
+        self._on_ui(self._apply_settings, settings)
+
+    def _apply_settings(self, settings: dict[str, Any]) -> None:
+        """Saved settings over the defaults, under the command line's options."""
+        app = self.app
+        theme = settings.get("theme")
+        if theme and theme in app.available_themes:
+            app.theme = theme
+        self._theme = app.theme
+        saved = {name: settings[name] for name in SETTINGS if name in settings}
+        options = app.controller.options._replace(**{**saved, **self.given})
+        if options != app.controller.options:
+            self._restart(options)
+        self.show_notice()
+
+    def _restart(self, options: GameOptions) -> None:
+        """Start the first round again with `options`, if the player has not moved yet."""
+        controller, screen = self.app.controller, self.app.game
+        human = controller.human_symbol
+        moved = any(
+            controller.board.game_board[row][col] == human for row, col in controller.board.moves
+        )
+        if moved or controller.round > 1 or screen.type_ahead:
+            return  # the game has begun: the settings wait for the next start
+        screen.workers.cancel_group(screen, "ai")
+        controller.new_game(options, abandon=False)  # the AI's first move is not a round left
+        screen._begin_round()
+
+    # -- writing ---------------------------------------------------------------------
+
+    def round_ended(self, summary: RoundSummary) -> None:
+        """The controller's `on_round_end`: save the round in a thread (guests' are not kept)."""
+        if not self.enabled or self.player is None:
+            return
+        if self._leaving:
+            self._save_before_exit(summary)
+        else:
+            self._in_thread(lambda: self._save_round(summary), "save a round")
+
+    def leave(self) -> None:
+        """The app is quitting: a round in progress is saved as abandoned before it exits."""
+        self._leaving = True
+        self.app.controller.leave()
+
+    def _save_before_exit(self, summary: RoundSummary, deadline: float = LEAVE_DEADLINE) -> None:
+        """Save, waiting at most `deadline` s: the save runs in a daemon thread that the wait
+        gives up on, so a busy or slow record (its busy timeout is seconds) never holds the
+        exit. A save cut short is a transaction never committed, which SQLite rolls back."""
+        thread = threading.Thread(
+            target=self._write_round, args=(summary,), name="save on quit", daemon=True
+        )
+        thread.start()
+        thread.join(deadline)
+
+    def _save_round(self, summary: RoundSummary) -> None:
+        self._write_round(summary)
+        self._on_ui(self.show_notice)
+
+    def _write_round(self, summary: RoundSummary) -> None:
+        self.record().save_round(
+            self.player,
+            difficulty=summary.difficulty,
+            symbol=summary.symbol,
+            first=summary.first,
+            moves=summary.moves,
+            result=summary.result,
+            took_back=summary.took_back,
+            display_name=self.identity.name,
+            board_size=summary.board_size,
+        )
+
+    def save_options(self, options: GameOptions) -> None:
+        """The options the player chose in the new-game dialog, kept as settings."""
+        if self.enabled and self.player is not None:
+            values = {name: getattr(options, name) for name in SETTINGS}
+            self._in_thread(lambda: self._save_settings(values), "save the settings")
+
+    def theme_chosen(self) -> None:
+        """The theme menu closed: keep the theme if it changed."""
+        theme = self.app.theme
+        if self.enabled and self.player is not None and theme != self._theme:
+            self._theme = theme
+            self._in_thread(lambda: self._save_settings({"theme": theme}), "save the theme")
+
+    def _save_settings(self, values: dict[str, Any]) -> None:
+        self.record().save_settings(self.player, **values)
+        self._on_ui(self.show_notice)
+
+    # -- telling the player ----------------------------------------------------------
+
+    def show_notice(self) -> None:
+        """What the record has to say (once): a damaged file moved aside, no record kept."""
+        record = self._record
+        notice = record.take_notice() if record is not None else None
+        if notice:
+            self.app.notify(notice, title="Record", severity="warning", timeout=10)
+
+    # -- threads ---------------------------------------------------------------------
+
+    def _in_thread(self, work: Callable[[], None], name: str) -> None:
+        self.app.run_worker(work, name=name, group="record", thread=True, exit_on_error=False)
+
+    def _on_ui(self, callback: Callable[..., None], *args: Any) -> None:
+        """Run `callback` on the UI thread, without waiting (`call_later` posts a message,
+        which is thread-safe): a thread blocked on a closing app could hold up its exit."""
+        with suppress(RuntimeError):  # the app's loop has closed meanwhile
+            self.app.call_later(callback, *args)
