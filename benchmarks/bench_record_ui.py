@@ -1,0 +1,244 @@
+"""What the record costs where a player sees it: the result on screen, and `stats`.
+
+Run by hand from the repository root (needs the package installed, with pexpect and pyte):
+
+    python benchmarks/bench_record_ui.py [--rounds 60] [--stats-runs 15]
+
+Prints one markdown table. Takes ~2 min with the defaults.
+
+- **Last move -> result on screen**, in real 80x24 pseudo-terminals: two copies of the
+  installed `tui-tictactoe` run side by side, one with the record (a fresh database in a
+  temporary directory) and one with `--no-record`, same seed and options, so they play the
+  same rounds. The bench plays each round by keys (the lowest free cell), one round in one
+  app then the same round in the other, alternating, so both see the same machine. For the
+  key that ends a round, the clock runs from writing the key to the pty until the bytes that
+  put "Press r for a new round." on the emulated screen (pyte) have arrived. That is what a
+  player sees, including Textual's frame and the terminal write; with the record, the round
+  is also being saved (a thread worker, commit + fsync). The first round of each app is a
+  warm-up and is not counted.
+- **`stats` on 100,000 rounds**: a database where one player owns 100,000 rounds (filled by
+  `bench_record.fill`), then `tui-tictactoe stats` end to end (a fresh process: interpreter
+  start, imports, opening the record, the query, printing), next to `tui-tictactoe --version`
+  (the same process start with no record) for scale; and the query alone in one process:
+  `Record.open()` + `stats()` + `close()`, and `stats()` on an open record.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pexpect
+import pyte
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from bench_record import fill, percentile  # noqa: E402  (after the path tweak)
+from pty_terminal import SGR, child_env, command  # noqa: E402
+
+from tui_tictactoe.identity import PLAYER_ENV  # noqa: E402
+from tui_tictactoe.record import DATA_DIR_ENV, DATABASE_NAME, Record  # noqa: E402
+
+ROUND_OVER = "Press r for a new round."
+YOUR_TURN = "Your turn: you play X."
+AI_PLAYED = re.compile(r"AI played (\d)\.")
+OPTIONS = ("--seed", "11", "--difficulty", "hard", "--symbol", "X", "--first", "human")
+STEP_TIMEOUT = 15.0
+ROUNDS_IN_DB = 100_000
+
+
+class App:
+    """One game in an 80x24 pty, its output drawn by pyte; times are `perf_counter`."""
+
+    def __init__(self, *args: str, env: dict[str, str]) -> None:
+        self.screen = pyte.Screen(80, 24)
+        self.stream = pyte.ByteStream(self.screen)
+        argv = [*command(), *args]
+        self.child = pexpect.spawn(argv[0], argv[1:], dimensions=(24, 80), env=env)
+        self.child.delaybeforesend = None
+
+    def status(self) -> str:
+        for line in self.screen.display:
+            text = line.strip()
+            if text.startswith(("Your turn", "AI played", "AI is thinking")) or ROUND_OVER in text:
+                return text
+        return ""
+
+    def wait(self, condition: Callable[[], bool], what: str) -> float:
+        """Read until `condition` holds on the screen; when the bytes that made it arrived."""
+        deadline = time.perf_counter() + STEP_TIMEOUT
+        while not condition():
+            if time.perf_counter() > deadline:
+                raise SystemExit(f"waited for {what}; screen:\n" + "\n".join(self.screen.display))
+            try:
+                data = self.child.read_nonblocking(65536, timeout=0.5)
+            except pexpect.TIMEOUT:
+                continue
+            arrived = time.perf_counter()
+            self.stream.feed(SGR.sub(b"", data))
+            if condition():
+                return arrived
+        return time.perf_counter()
+
+    def settle(self, quiet: float = 0.05) -> None:
+        """Read until nothing has been written for `quiet` s (the frame after the result)."""
+        while True:
+            try:
+                self.stream.feed(SGR.sub(b"", self.child.read_nonblocking(65536, timeout=quiet)))
+            except pexpect.TIMEOUT:
+                return
+
+    def send(self, text: str) -> float:
+        self.child.send(text.encode())
+        return time.perf_counter()
+
+    def play_round(self) -> float:
+        """Play the lowest free cell until the round ends; seconds from the last key to
+        the result on screen. Leaves a new round started."""
+        taken: set[int] = set()
+        while True:
+            key = min(set(range(1, 10)) - taken)
+            taken.add(key)
+            before = self.status()
+            sent = self.send(str(key))
+
+            def answered(before: str = before) -> bool:
+                now = self.status()
+                return now != before and (YOUR_TURN in now or ROUND_OVER in now)
+
+            shown = self.wait(answered, f"the answer to {key}")
+            if ROUND_OVER in self.status():
+                self.settle()
+                self.send("r")
+                self.wait(lambda: self.status() == YOUR_TURN, "a new round")
+                self.settle()
+                return shown - sent
+            if found := AI_PLAYED.search(self.status()):
+                taken.add(int(found.group(1)))
+
+    def close(self) -> None:
+        self.child.sendcontrol("q")
+        self.child.expect(pexpect.EOF, timeout=STEP_TIMEOUT)
+        self.child.close()
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.2f}"
+
+
+def row(name: str, times: list[float], target: str = "") -> str:
+    cells = (ms(statistics.median(times)), ms(percentile(times, 0.95)), ms(max(times)))
+    return f"| {name} | {' | '.join(cells)} | {target} |"
+
+
+def result_on_screen(rounds: int, data: Path) -> list[str]:
+    env = {**child_env(), DATA_DIR_ENV: str(data)}
+    env.pop(PLAYER_ENV, None)
+    recorded, plain = App(*OPTIONS, env=env), App(*OPTIONS, "--no-record", env=env)
+    times: dict[App, list[float]] = {recorded: [], plain: []}
+    try:
+        for app in times:
+            app.wait(lambda app=app: app.status() == YOUR_TURN, "the first frame")
+            app.settle(0.3)  # the record opened, settings read
+        for n in range(rounds + 1):
+            for app in (recorded, plain) if n % 2 else (plain, recorded):
+                took = app.play_round()
+                if n:  # the first round of each app warms it up
+                    times[app].append(took)
+    finally:
+        for app in times:
+            app.close()
+    with Record.open(data / DATABASE_NAME) as record:
+        saved = record.stats(_me()).rounds
+    assert saved == rounds + 1, f"{saved} rounds saved, {rounds + 1} played"
+    difference = statistics.median(times[recorded]) - statistics.median(times[plain])
+    p95_difference = percentile(times[recorded], 0.95) - percentile(times[plain], 0.95)
+    return [
+        row(f"last move -> result on screen, `--no-record` ({rounds} rounds)", times[plain]),
+        row(f"last move -> result on screen, with the record ({rounds} rounds)", times[recorded]),
+        f"| added by the record (difference of medians; of p95s) | {ms(difference)} "
+        f"| {ms(p95_difference)} |  | <= 5 ms |",
+    ]
+
+
+def _me() -> str:
+    from tui_tictactoe.identity import current_identity
+
+    player = current_identity().player
+    assert player is not None
+    return player
+
+
+def stats_on_big_record(runs: int, data: Path) -> list[str]:
+    fill(data / DATABASE_NAME, 1, seed=1)  # player-0 owns every round
+    env = {**child_env(), DATA_DIR_ENV: str(data), PLAYER_ENV: "player-0"}
+
+    def run(*args: str) -> float:
+        start = time.perf_counter()
+        done = subprocess.run([*command(), *args], env=env, capture_output=True, text=True)
+        took = time.perf_counter() - start
+        assert done.returncode == 0, done.stderr
+        if args[:1] == ("stats",):
+            assert f"{ROUNDS_IN_DB}" in done.stdout.replace(",", ""), done.stdout
+        return took
+
+    cli: dict[str, list[float]] = {"--version": [], "stats": [], "stats --json": []}
+    for _ in range(runs):  # interleaved, so all three see the same machine
+        for name, times in cli.items():
+            times.append(run(*name.split()))
+    path = data / DATABASE_NAME
+
+    def open_and_query() -> None:
+        with Record.open(path) as record:
+            assert record.stats("player-0").rounds == ROUNDS_IN_DB
+
+    opened = [_timed(open_and_query) for _ in range(runs * 4)]
+    with Record.open(path) as record:
+        record.stats("player-0")
+        warm = [_timed(lambda: record.stats("player-0")) for _ in range(runs * 20)]
+    return [
+        row(f"`tui-tictactoe --version`, fresh process (scale) ({runs} runs)", cli["--version"]),
+        row(
+            f"`tui-tictactoe stats`, 100,000 rounds, end to end ({runs} runs)",
+            cli["stats"],
+            "< 200 ms",
+        ),
+        row(f"`tui-tictactoe stats --json`, same ({runs} runs)", cli["stats --json"], "< 200 ms"),
+        row("`Record.open()` + `stats()` + `close()`, in one process", opened, "< 200 ms"),
+        row("`stats()` alone, record open", warm, "< 200 ms"),
+    ]
+
+
+def _timed(call: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    call()
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=60, help="rounds timed per variant")
+    parser.add_argument("--stats-runs", type=int, default=15, help="runs of the stats command")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as ui_dir, tempfile.TemporaryDirectory() as big_dir:
+        os.environ[DATA_DIR_ENV] = ui_dir  # for _me() and the record opened here
+        lines = result_on_screen(args.rounds, Path(ui_dir))
+        lines += stats_on_big_record(args.stats_runs, Path(big_dir))
+    print("| measurement | median (ms) | p95 (ms) | max (ms) | target |")
+    print("|---|---:|---:|---:|---|")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
