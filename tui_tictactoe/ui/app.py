@@ -28,6 +28,9 @@ if TYPE_CHECKING:
 HANG_UP_CHECK = 0.2
 """Seconds between checks that the terminal is still there."""
 
+FEW_COLOURS = ("standard", "windows")
+"""Rich's names for a terminal of 16 colours (or 8)."""
+
 HUNG_UP = 129
 """Exit status after the terminal went away: what a shell reports for death by SIGHUP."""
 
@@ -98,6 +101,11 @@ class TicTacToeApp(App[None]):
         asyncio.get_running_loop().set_default_executor(DaemonThreads())
 
     def on_mount(self) -> None:
+        # In 16 colours a faint cell border becomes the background's own colour: the
+        # stylesheet draws it stronger there (tests/test_theme_contrast.py). Not when
+        # headless: tests and snapshots must not depend on the TERM they run under.
+        few = not self.is_headless and self.console.color_system in FEW_COLOURS
+        self.set_class(few, "-few-colours")
         if not self.is_headless and os.isatty(0):
             self.set_interval(HANG_UP_CHECK, self._exit_if_hung_up)
             if signal.getsignal(signal.SIGHUP) is signal.SIG_DFL:
