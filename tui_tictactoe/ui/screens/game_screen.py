@@ -184,7 +184,7 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
         self.app.push_screen(NewGameScreen(self.controller.options), self._apply_options)
 
     def _apply_options(self, options: GameOptions | None) -> None:
-        if options is None:
+        if options is None or self.app.return_code is not None:  # cancelled, or quitting
             return
         remember_options(self, options)
         self.type_ahead.clear()

@@ -115,8 +115,9 @@ class MenuScreen(IgnoresStaleResize, ModalScreen[MenuItem | None]):
             yield OptionList(*(item_prompt(item) for item in self.items))
             yield Static("Enter or a key runs a command · Esc closes", classes="menu-hint")
 
-    def on_mount(self) -> None:
-        self.query_one(OptionList).focus()
+    # Not a focus() in on_mount: a key typed right after Ctrl+P can pick a command and
+    # close the menu before it mounts, and the list is gone by then (chaos test).
+    AUTO_FOCUS = "OptionList"
 
     def choose(self, item: MenuItem | None) -> None:
         # Keys and clicks typed in a burst can arrive after the first choice has
@@ -163,9 +164,8 @@ class ThemeMenu(MenuScreen):
         self.apply = apply
 
     def on_mount(self) -> None:
-        menu = self.query_one(OptionList)
-        menu.highlighted = self.themes.index(self.original)
-        menu.focus()
+        for menu in self.query(OptionList):  # none if a burst of keys has closed it already
+            menu.highlighted = self.themes.index(self.original)
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         if not self.chosen:
