@@ -140,6 +140,14 @@ def _add_play_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
         "(default: your last choice, else hard)",
     )
     group.add_argument(
+        "--board",
+        type=_choice("board"),
+        metavar=_metavar("board"),
+        default=default(None),
+        help="board size: 3 (3x3, three in a row), 4 or 5 (4x4, 5x5, four in a row) "
+        "(default: your last choice, else 3)",
+    )
+    group.add_argument(
         "--seed",
         type=_seed,
         metavar="N",
@@ -338,6 +346,7 @@ def run_play(args: argparse.Namespace) -> int:
         seed=args.seed,
         alternate=args.alternate,
         record=args.record,
+        board=args.board,
     )
     app.run()
     return app.return_code or 0

@@ -28,6 +28,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from .controller.options import BOARDS
 from .engine.board import SYMBOLS
 from .engine.strategies import DIFFICULTIES
 
@@ -403,6 +404,7 @@ class Record:
         difficulty: str | None = None,
         alternate: bool | None = None,
         theme: str | None = None,
+        board: str | None = None,
     ) -> bool:
         """Remember the given settings (None: leave as is) in one transaction.
 
@@ -419,6 +421,8 @@ class Record:
             if not isinstance(alternate, bool):
                 raise ValueError(f"alternate must be True or False, not {alternate!r}")
             values["alternate"] = "1" if alternate else "0"
+        if board is not None:
+            values["board"] = _check_choice("board", board, BOARDS)
         if theme is not None:
             if not isinstance(theme, str) or not theme:
                 raise ValueError(f"theme must be a theme's name, not {theme!r}")
@@ -456,7 +460,7 @@ class Record:
     def settings(self, player: str | None) -> dict[str, Any]:
         """The player's saved settings: only those saved and still valid.
 
-        Keys: symbol, first, difficulty (str), alternate (bool), theme (str). The
+        Keys: symbol, first, difficulty, board (str), alternate (bool), theme (str). The
         caller merges them over its defaults, and command-line flags over them.
         """
         if player is None:
@@ -945,7 +949,12 @@ def _check_choice(name: str, value: object, allowed: tuple[str, ...]) -> str:
 def _valid_settings(stored: dict[str, str]) -> dict[str, Any]:
     """The stored settings this program understands; anything else is ignored, not an error."""
     settings: dict[str, Any] = {}
-    for name, allowed in (("symbol", SYMBOLS), ("first", STARTERS), ("difficulty", DIFFICULTIES)):
+    for name, allowed in (
+        ("symbol", SYMBOLS),
+        ("first", STARTERS),
+        ("difficulty", DIFFICULTIES),
+        ("board", BOARDS),
+    ):
         if stored.get(name) in allowed:
             settings[name] = stored[name]
     if stored.get("alternate") in ("0", "1"):

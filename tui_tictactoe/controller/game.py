@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -39,14 +40,17 @@ class GameController:
         rng: random.Random | None = None,
         alternate: bool = False,
         strategy: MoveStrategy | None = None,
+        board: str = "3",
     ) -> None:
         self.rng = rng if rng is not None else random.Random()
         self.injected_strategy = strategy
         self.generation = 0
+        # Set when the generation moves on: a search still running for it stops early.
+        self._stale = threading.Event()
         # Told of every round that ends or is abandoned (the app saves it to the record).
         self.on_round_end: Callable[[RoundSummary], None] | None = None
         self.player_name: str | None = None  # shown in the title when hosted (serve-ssh)
-        options = GameOptions(human_symbol, first, difficulty, alternate)  # type: ignore[arg-type]
+        options = GameOptions(human_symbol, first, difficulty, alternate, board)  # type: ignore[arg-type]
         self.new_game(options)
 
     @classmethod
@@ -56,7 +60,13 @@ class GameController:
         rng: random.Random | None = None,
         strategy: MoveStrategy | None = None,
     ) -> GameController:
-        return cls(*options[:3], rng=rng, alternate=options.alternate, strategy=strategy)
+        return cls(
+            *options[:3],
+            rng=rng,
+            alternate=options.alternate,
+            strategy=strategy,
+            board=options.board,
+        )
 
     # -- games and rounds ---------------------------------------------------
 
@@ -109,7 +119,7 @@ class GameController:
         self.round += 1
         if self.round > 1 and self.options.alternate:
             self.starter = "ai" if self.starter == "human" else "human"
-        self.board = GameBoard()
+        self.board = GameBoard(self.options.geometry)
         self.current_player: Player = self.human if self.starter == "human" else self.ai
         self.ai_error: str | None = None
         self.took_back = False
@@ -117,8 +127,20 @@ class GameController:
         self._changed()
 
     def _changed(self) -> None:
-        """The position changed: any AI reply still on its way is now stale."""
+        """The position changed: any AI reply still on its way is now stale, and its
+        search is told to stop (a search on 5x5 can take seconds)."""
         self.generation += 1
+        self.stop_thinking()
+        self._stale = threading.Event()
+
+    @property
+    def stale(self) -> Callable[[], bool]:
+        """True once the position of now has changed: for searches about it (analysis)."""
+        return self._stale.is_set
+
+    def stop_thinking(self) -> None:
+        """Tell a search still running for the current position to give up (quitting)."""
+        self._stale.set()
 
     # -- turns --------------------------------------------------------------
 
@@ -201,7 +223,7 @@ class GameController:
         """What the AI must answer now (run `compute()` anywhere); None off its turn."""
         if not self.is_ai_turn:
             return None
-        return AIRequest(self.generation, self.board.copy(), self.ai)
+        return AIRequest(self.generation, self.board.copy(), self.ai, self._stale.is_set)
 
     def apply_ai_reply(self, reply: AIReply) -> bool:
         """Apply the AI's reply; False, changing nothing, if it answers an earlier position.
@@ -314,9 +336,16 @@ class GameController:
         mover = self.current_player.symbol
         return analyse(self.board, other(mover) if self.game_over else mover)
 
+    @property
+    def analysis_ready(self) -> bool:
+        """`analysis()` and hints are instant on 3x3 only: the exact table is too slow beyond
+        it (the game screen finds big boards' verdicts cell by cell, in a thread)."""
+        return self.board.geometry.cells <= 9
+
     def hint(self) -> Cell | None:
-        """A best move for the human (random among equals, from the seeded RNG); None off-turn."""
-        if not self.is_human_turn:
+        """A best move for the human (random among equals, from the seeded RNG); None off-turn
+        and on boards bigger than 3x3 (see `analysis_ready`)."""
+        if not self.is_human_turn or not self.analysis_ready:
             return None
         best = self.analysis().best
         return best[0] if len(best) == 1 else self.rng.choice(best)

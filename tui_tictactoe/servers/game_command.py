@@ -87,7 +87,7 @@ def game_argv(options: argparse.Namespace) -> list[str]:
     """The game's command line: this interpreter, the child entry point, canonical options."""
     argv = [sys.executable, "-m", CHILD_MODULE, "play"]
     # Only the options the client gave: the others come from the player's saved settings.
-    for name in ("symbol", "first", "difficulty"):
+    for name in ("symbol", "first", "difficulty", "board"):
         if getattr(options, name, None) is not None:
             argv += [f"--{name}", getattr(options, name)]
     if options.seed is not None:

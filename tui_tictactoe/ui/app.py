@@ -69,9 +69,12 @@ class TicTacToeApp(App[None]):
         alternate: bool | None = None,
         strategy: MoveStrategy | None = None,
         record: bool = True,
+        board: str | None = None,
     ) -> None:
         super().__init__()
-        chosen = dict(symbol=symbol, first=first, difficulty=difficulty, alternate=alternate)
+        chosen = dict(
+            symbol=symbol, first=first, difficulty=difficulty, alternate=alternate, board=board
+        )
         given = {name: value for name, value in chosen.items() if value is not None}
         options = GameOptions()._replace(**given)
         # Built here so bad options fail before the terminal is taken over.
@@ -126,6 +129,7 @@ class TicTacToeApp(App[None]):
         """Every way out (q/y, Ctrl+Q, the menu, the terminal gone) leaves the round: one
         in progress is saved as abandoned, like a new round mid-round, within 0.1 s."""
         self.record_link.leave()
+        self.controller.stop_thinking()  # a long search (5x5) must not hold up the exit
         super().exit(result, return_code, message)
 
     # -- input at the edges of the app's life ------------------------------------

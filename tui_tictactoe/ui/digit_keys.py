@@ -29,5 +29,10 @@ DIGIT_KEYS = [
 
 
 def fits_footer(screen: Screen[object], action: str) -> bool:
-    """For `check_action`: False hides "1-9 Play" where "q Quit" would not fit beside it."""
+    """For `check_action`: False hides "1-9 Play" where "q Quit" would not fit beside it,
+    and refuses the digits on boards bigger than 3x3 (nine keys cannot name 16 cells)."""
+    if action == SHOWN or action.startswith("play"):
+        geometry = getattr(screen, "geometry", None)
+        if geometry is not None and geometry.cells > 9:
+            return False
     return action != SHOWN or screen.size.width >= FOOTER_ROOM

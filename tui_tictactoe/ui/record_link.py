@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from ..record import Record
     from .app import TicTacToeApp
 
-SETTINGS = ("symbol", "first", "difficulty", "alternate")
+SETTINGS = ("symbol", "first", "difficulty", "alternate", "board")
 """Game options kept as settings (the theme is kept too, apart)."""
 LEAVE_DEADLINE = 0.1
 """Seconds quitting waits for a round in progress to be saved (a save takes ~1 ms)."""

@@ -6,11 +6,10 @@ CSS class `-cursor`, and nothing on the screen takes focus: keys typed in a
 burst (over SSH, tmux, a paste) then act exactly like keys typed slowly, since
 no key waits for a focus change made by the key before it.
 
-The AI thinks in a thread worker. The controller hands out an `AIRequest`, the
-worker computes it and posts the `AIReply` back in one message, and the
-controller applies it or drops it as stale: this screen never checks rounds.
-Moves and cursor keys that arrive while it thinks wait for its reply (see
-`type_ahead`); a new round, a new game or a quit act at once.
+The AI thinks in a thread worker: the controller hands out an `AIRequest`, the worker
+posts the `AIReply` back in one message, and the controller applies it or drops it as
+stale (this screen never checks rounds). Moves and cursor keys that arrive while it thinks
+wait for its reply (see `type_ahead`); a new round, a new game or a quit act at once.
 """
 
 from __future__ import annotations
@@ -31,6 +30,8 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from ...controller import AIReply, AIRequest, GameController, GameOptions
 from ...controller.status import analysis_status, game_title, hint_status, refused, turn_status
 from ...engine.board import Cell
+from ..big_analysis import BigAnalysis, show_overlay
+from ..big_board import ThinkingClock, fit_board
 from ..cursor import CONTROLS, step
 from ..digit_keys import DIGIT_KEYS, fits_footer
 from ..game_actions import remember_options, take_back
@@ -88,8 +89,7 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
         super().__init__()
         self.controller = controller
         self.geometry = controller.board.geometry
-        middle = self.geometry.size // 2
-        self.cursor: Cell = (middle, middle)
+        self.cursor: Cell = (self.geometry.size // 2,) * 2  # the middle
         self.hint: Cell | None = None
         self.type_ahead = TypeAhead()
         self.grid = GameGrid(self.geometry, id="grid")
@@ -97,6 +97,8 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
         # Mounted when first shown: start-up does not pay for it.
         self._info: ReasoningPanel | None = None
         self.too_small = TooSmall(id="too-small")
+        self.clock = ThinkingClock(self)  # the AI's thinking time, on 4x4 and 5x5
+        self.big_analysis = BigAnalysis(self)  # the overlay on 4x4 and 5x5, found in a thread
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
@@ -142,14 +144,15 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
         request = self.controller.ai_request()
         if request is not None:
             self._think(request)
+            self.clock.start()
 
     # -- the AI -------------------------------------------------------------
 
     @work(thread=True, exclusive=True, group="ai", exit_on_error=False)
     def _think(self, request: AIRequest) -> None:
         """Compute the AI's reply off the UI thread; never touches the game or a widget."""
-        reply = request.compute()
-        if not get_current_worker().is_cancelled:
+        reply = request.compute()  # a cancelled search's reply is dropped, never shown
+        if not get_current_worker().is_cancelled and not reply.cancelled:
             self.post_message(self.AIReplied(reply))
 
     @on(AIReplied)
@@ -166,6 +169,7 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
     # -- rounds and games ---------------------------------------------------
 
     def _begin_round(self) -> None:
+        fit_board(self)  # a new game may have changed the board's size
         self.hint = None
         self.sub_title = game_title(self.controller, self.show_analysis)
         self._show_cursor()
@@ -257,9 +261,8 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
         controller = self.controller
         self.grid.show_board(controller.board)
         self.grid.show_marker("-last-ai", controller.last_ai_move)
-        self.query_one(Scoreboard).show(
-            controller.score, controller.round, controller.human_symbol, controller.ai_symbol
-        )
+        score = (controller.score, controller.round, controller.human_symbol, controller.ai_symbol)
+        self.query_one(Scoreboard).show(*score)
         self._show_overlays()
         self._show_info()
         self.status.say(turn_status(controller))
@@ -268,10 +271,7 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
         self.status.say(turn_status(self.controller))
 
     def _show_overlays(self) -> None:
-        controller = self.controller
-        # Only on the human's turn: the AI's view would flash for the instant it thinks.
-        on = self.show_analysis and controller.is_human_turn
-        self.grid.show_analysis(controller.analysis() if on else None)
+        show_overlay(self)
         self.grid.show_marker("-hint", self.hint)
 
     def _show_info(self) -> None:

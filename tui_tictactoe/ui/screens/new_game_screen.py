@@ -1,4 +1,5 @@
-"""The new-game dialog: symbol, who starts, difficulty and alternating starts, all by keys."""
+"""The new-game dialog: symbol, who starts, difficulty, alternating starts and the board size,
+all by keys."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ LABEL_WIDTH = 12
 GAP = "   "
 
 # What the player reads for each allowed value; the values come from CHOICES.
-SHOWN = {"human": "You", "ai": "AI", False: "no", True: "yes"}
+SHOWN = {"human": "You", "ai": "AI", False: "no", True: "yes", "3": "3x3", "4": "4x4", "5": "5x5"}
 
 
 class ChoiceRow(Widget, can_focus=True):
@@ -142,6 +143,7 @@ class NewGameScreen(IgnoresStaleResize, ModalScreen[GameOptions | None]):
                 "Difficulty", CHOICES["difficulty"], options.difficulty, id="difficulty"
             )
             yield ChoiceRow("Alternate", (False, True), options.alternate, id="alternate")
+            yield ChoiceRow("Board", CHOICES["board"], options.board, id="board")
             with Horizontal(id="dialog-buttons"):
                 yield Button("Start", variant="primary", id="start")
                 yield Button("Cancel", id="cancel")
@@ -153,7 +155,8 @@ class NewGameScreen(IgnoresStaleResize, ModalScreen[GameOptions | None]):
         def pick(name: str) -> object:
             return self.query_one(f"#{name}", ChoiceRow).value
 
-        options = GameOptions(pick("symbol"), pick("first"), pick("difficulty"), pick("alternate"))  # type: ignore[arg-type]
+        names = ("symbol", "first", "difficulty", "alternate", "board")
+        options = GameOptions(*(pick(name) for name in names))  # type: ignore[arg-type]
         return options.validated()
 
     @on(Button.Pressed, "#start")

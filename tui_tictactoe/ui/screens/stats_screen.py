@@ -18,9 +18,9 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 from textual.worker import Worker, WorkerState
 
+from ...controller.options import board_geometry
 from ...engine.analysis import Analysis, InvalidPosition, analyse
 from ...engine.board import Cell, GameBoard, other
-from ...engine.geometry import geometry
 from ...engine.solver import Verdict
 from ..widgets import TitleBar
 
@@ -192,19 +192,23 @@ class Step(NamedTuple):
 
 def replay_steps(round_: RoundRecord) -> list[Step]:
     """The round's moves with the solver's verdict of each, until an illegal one (if any)."""
-    board = GameBoard(geometry(round_.board_size))
+    board = GameBoard(board_geometry(round_.board_size))
     mover = round_.symbol if round_.first == "human" else other(round_.symbol)
     steps = []
     for key in round_.moves:
         try:
             cell = board.geometry.cell_of_key(key)
-            verdicts = analyse(board, mover)
+            # The analysis is for 3x3 for now: on 4x4 and 5x5 it would take seconds a move.
+            verdicts = analyse(board, mover) if board.geometry.cells <= 9 else None
         except (InvalidPosition, ValueError):
             break
         ok, _ = board.make_move(*cell, mover)
         if not ok:
             break
-        steps.append(Step(mover, cell, verdicts.verdict_at(cell), cell in verdicts.best))
+        if verdicts is None:
+            steps.append(Step(mover, cell, None, False))
+        else:
+            steps.append(Step(mover, cell, verdicts.verdict_at(cell), cell in verdicts.best))
         mover = other(mover)
     return steps
 
@@ -254,7 +258,7 @@ class ReplayScreen(Screen[None]):
 
     def _board(self) -> tuple[GameBoard, str]:
         """The board after `at` moves, and the side to move there."""
-        board = GameBoard(geometry(self.round.board_size))
+        board = GameBoard(board_geometry(self.round.board_size))
         for step in self.steps[: self.at]:
             board.make_move(*step.cell, step.symbol)
         first = self.round.symbol if self.round.first == "human" else other(self.round.symbol)
@@ -263,7 +267,7 @@ class ReplayScreen(Screen[None]):
     def _show(self) -> None:
         board, mover = self._board()
         try:
-            overlay: Analysis | None = analyse(board, mover)
+            overlay: Analysis | None = analyse(board, mover) if board.geometry.cells <= 9 else None
         except InvalidPosition:
             overlay = None
         last = self.steps[self.at - 1].cell if self.at else None
@@ -276,7 +280,7 @@ class ReplayScreen(Screen[None]):
             return f"The start: {total} moves. Right or Space steps on, Left back."
         step = self.steps[self.at - 1]
         who = "you" if step.symbol == self.round.symbol else "the AI"
-        key = geometry(self.round.board_size).key(*step.cell)
+        key = board_geometry(self.round.board_size).key(*step.cell)
         said = f"Move {self.at} of {total}: {who} ({step.symbol}) played {key}"
         if step.verdict is None:
             return f"{said}."

@@ -51,12 +51,14 @@ class GameCell(Button, can_focus=False):
     # quick second click on the same cell and make screenshots unstable.
     active_effect_duration = 0
 
-    def __init__(self, row: int, col: int, key: int) -> None:
+    def __init__(self, row: int, col: int, key: int, *, show_key: bool = True) -> None:
         super().__init__("", id=f"cell-{row}-{col}", classes="cell")
         self.row = row
         self.col = col
         self.key = key
         """The number players call this cell by (1 top-left, in reading order)."""
+        self.show_key = show_key
+        """Draw the key faintly when empty: only where a digit key plays it (3x3)."""
 
     def watch_symbol(self, symbol: str) -> None:
         self.set_class(symbol == "X", "-x")
@@ -90,7 +92,7 @@ class GameCell(Button, can_focus=False):
             return
         if self.symbol == EMPTY:
             # Digits play cells directly: show which, faintly (the CSS dims `-empty`).
-            self.label = str(self.key) if self.key <= 9 else ""
+            self.label = str(self.key) if self.show_key else ""
             return
         lines = mark_lines(self.symbol, size.width, size.height)
         text = "\n".join(lines)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
+from textual.color import Color
 from textual.css.scalar import Scalar
 from textual.geometry import Size
 from textual.widget import Widget
@@ -39,14 +40,16 @@ class GameGrid(Widget):
     def __init__(self, geometry: Geometry, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.geometry = geometry
+        digits = geometry.cells <= 9  # the digit keys play cells on 3x3 only
         self._cells = {
-            (row, col): GameCell(row, col, geometry.key(row, col))
+            (row, col): GameCell(row, col, geometry.key(row, col), show_key=digits)
             for row, col in geometry.all_cells()
         }
         self.styles.grid_size_columns = self.styles.grid_size_rows = geometry.size
         # Textual calls the gap between columns the *vertical* gutter.
         self.styles.grid_gutter_vertical = GUTTER
         self.styles.grid_gutter_horizontal = 0
+        self._flat = False  # cells too short for top and bottom borders (see `arrange`)
 
     def compose(self) -> ComposeResult:
         yield from self._cells.values()
@@ -59,7 +62,23 @@ class GameGrid(Widget):
         cell = even_cells(size, self.geometry.size, GUTTER)
         self.styles.set_rule("grid_columns", (Scalar.from_number(cell.width),))
         self.styles.set_rule("grid_rows", (Scalar.from_number(cell.height),))
+        self._fit_borders(cell.height)
         return super().arrange(size, optimal)
+
+    def _fit_borders(self, height: int) -> None:
+        """Cells of fewer than 3 rows (5x5 in a short terminal) lose their top border,
+        which would leave no row for the mark: the sides and the bottom still show the
+        cursor and the winning line, and still part the rows. Inline styles, so they
+        outrank every CSS state."""
+        flat = height < 3
+        if flat == self._flat:
+            return
+        self._flat = flat
+        for cell in self._cells.values():
+            if flat:
+                cell.styles.set_rule("border_top", ("", Color(0, 0, 0, 0)))
+            else:
+                cell.styles.clear_rule("border_top")
 
     def cell(self, row: int, col: int) -> GameCell:
         return self._cells[row, col]
@@ -69,6 +88,8 @@ class GameGrid(Widget):
         return list(self._cells.values())
 
     def show_board(self, board: GameBoard) -> None:
+        if board.geometry != self.geometry:
+            return  # a grid on its way out after a new game changed the board's size
         outcome = board.outcome()
         line = set(outcome.line or ()) if outcome is not None else set()
         for (row, col), cell in self._cells.items():

@@ -39,7 +39,10 @@ def describe(decision: Decision, geometry: Geometry) -> list[tuple[str, str]]:
         # A shortsighted level is compared with plain minimax as shortsighted as it.
         (
             "Plain minimax" if decision.depth is None else "Plain, same depth",
-            plural(decision.plain_nodes, "node"),
+            # None where that tree is too big to count (a perfect search on 4x4, 5x5).
+            "too big to count"
+            if decision.plain_nodes is None
+            else plural(decision.plain_nodes, "node"),
         ),
         ("Looks ahead", depth),
     ]

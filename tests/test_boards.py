@@ -1,0 +1,302 @@
+"""4x4 and 5x5 boards in the game: the option, the grid, the keys, and cancelling the AI.
+
+The engine's exactness on big boards is tested with the engine; here the game side:
+the size reaches the board from every place an option comes from, every input plays
+on it, and a long search is stopped (never reported as an error) when the game
+moves on or quits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+from support import SIZE, cell, make_app, press, settle, status
+
+from tui_tictactoe import cli
+from tui_tictactoe.controller import CHOICES, AIRequest, GameController, GameOptions
+from tui_tictactoe.controller.status import BIG_BOARD
+from tui_tictactoe.engine.board import Cell, GameBoard
+from tui_tictactoe.engine.geometry import geometry
+from tui_tictactoe.engine.players import AIPlayer
+from tui_tictactoe.engine.search import SearchCancelled, shared_search
+from tui_tictactoe.engine.solver import Verdict
+from tui_tictactoe.engine.strategies import Decision, MinimaxStrategy, MoveStrategy
+from tui_tictactoe.record import Record
+from tui_tictactoe.ui.widgets.reasoning_panel import describe
+
+
+class EndlessSearch(MoveStrategy):
+    """A search that never finishes on its own: it only polls `cancelled`, as the real
+    one does, and says (by events, not by time) that it started and that it stopped."""
+
+    def __init__(self) -> None:
+        self.started = threading.Event()
+        self.stopped = threading.Event()
+
+    def find_best_move(
+        self, board: GameBoard, player: Any, cancelled: Any = None
+    ) -> Cell:  # pragma: no cover - the loop ends by cancellation only
+        stopped = self.stopped  # this search's own flag: a test may swap in a new one
+        self.started.set()
+        while cancelled is None or not cancelled():
+            threading.Event().wait(0.005)
+        stopped.set()
+        raise SearchCancelled()
+
+    async def until(self, event: threading.Event) -> None:
+        assert await asyncio.to_thread(event.wait, 10)
+
+
+# -- the option ---------------------------------------------------------------------
+
+
+def test_board_sizes_come_from_the_one_list() -> None:
+    assert CHOICES["board"] == ("3", "4", "5")
+    assert GameOptions().geometry == geometry(3, 3)
+    assert GameOptions(board="4").geometry == geometry(4, 4)
+    assert GameOptions(board="5").geometry == geometry(5, 4)
+    with pytest.raises(ValueError, match="board"):
+        GameOptions(board="6").validated()
+
+
+def test_board_flag(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    seen: list[object] = []
+    monkeypatch.setattr(cli, "run_play", lambda args: seen.append(args.board) or 0)
+    assert cli.main(["--board", "5"]) == 0
+    assert cli.main([]) == 0
+    assert seen == ["5", None]  # not given: the saved setting, else 3
+    assert "{3,4,5}" in cli.build_parser().format_help()
+    with pytest.raises(SystemExit):
+        cli.main(["--board", "6"])
+    assert "(choose from 3, 4, 5)" in capsys.readouterr().err
+
+
+def test_board_size_is_a_saved_setting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TUI_TICTACTOE_DATA_DIR", str(tmp_path))
+    with Record.open() as record:
+        assert record.save_settings("alice", board="4")
+        assert record.settings("alice") == {"board": "4"}
+        with pytest.raises(ValueError):
+            record.save_settings("alice", board="7")
+
+
+@pytest.mark.parametrize(("board", "size", "win"), [("3", 3, 3), ("4", 4, 4), ("5", 5, 4)])
+def test_the_controller_builds_the_board_of_its_options(board: str, size: int, win: int) -> None:
+    controller = GameController.from_options(GameOptions(difficulty="easy", board=board))
+    assert controller.board.geometry == geometry(size, win)
+    ok, _ = controller.play_human_move(size - 1, size - 1)
+    assert ok
+    request = controller.ai_request()
+    assert request is not None
+    assert controller.apply_ai_reply(request.compute())
+    assert len(controller.board.moves) == 2
+    controller.new_round()
+    assert controller.board.geometry == geometry(size, win)
+
+
+def test_a_search_is_told_to_stop_when_the_game_moves_on() -> None:
+    controller = GameController.from_options(GameOptions(first="ai", board="5"))
+    request = controller.ai_request()
+    assert request is not None and request.cancelled is not None
+    assert not request.cancelled()
+    controller.new_round()  # the generation moves on
+    assert request.cancelled()
+    # An empty 5x5 board without the book is seconds of search: cancelled, it gives up.
+    slow = AIRequest(request.generation, request.board, AIPlayer("X", MinimaxStrategy(book={})))
+    reply = slow._replace(cancelled=request.cancelled).compute()
+    assert reply.cancelled and reply.move is None and reply.error is None
+    assert not controller.apply_ai_reply(reply)
+
+
+def test_strategies_without_cancelled_still_play() -> None:
+    class Old(MoveStrategy):
+        def find_best_move(self, board: GameBoard, player: Any) -> Cell:
+            return board.get_empty_cells()[0]
+
+    player = AIPlayer("O", Old())
+    assert player.find_best_move(GameBoard(geometry(4, 4)), cancelled=lambda: False) == (0, 0)
+
+
+def test_info_panel_on_a_perfect_big_board_search() -> None:
+    decision = Decision((1, 2), Verdict("draw", 0), 1234, 0.25, None, None)
+    rows = dict(describe(decision, geometry(4, 4)))
+    assert rows["Played"] == "cell 7 (1, 2)"
+    assert rows["Plain minimax"] == "too big to count"
+
+
+# -- the app --------------------------------------------------------------------------
+
+
+async def test_4x4_plays_by_arrows_enter_and_mouse_not_digits() -> None:
+    app = make_app(board="4", difficulty="easy", record=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        cells = app.game.grid.cells
+        assert len(cells) == 16
+        assert all(str(c.label) == "" for c in cells)  # no key numbers: digits do not play
+        await press(pilot, "1", "9")
+        assert app.controller.board.moves == ()
+        assert app.game.cursor == (2, 2)
+        await press(pilot, "right", "enter")
+        assert app.controller.board.moves[0] == (2, 3)
+        assert len(app.controller.board.moves) == 2  # the AI answered
+        free = next(c for c in app.game.grid.cells if c.symbol == " ")
+        assert await pilot.click(f"#{free.id}")
+        await settle(pilot)
+        assert app.controller.board.moves[2] == (free.row, free.col)
+        digit = app.game.active_bindings.get("1")
+        assert digit is None or not digit.enabled  # no "1-9 Play" in the footer
+
+
+async def test_the_dialog_changes_the_board_size_and_back() -> None:
+    app = make_app(difficulty="easy", record=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "n", *["down"] * 4, "right", "right", "enter")  # Board: 3x3 → 5x5
+        assert app.controller.options.board == "5"
+        await settle(pilot)
+        assert len(app.game.grid.cells) == 25
+        assert app.game.cursor == (2, 2)
+        await press(pilot, "down", "down", "right", "right", "enter")
+        assert app.controller.board.moves[0] == (4, 4)
+        await press(pilot, "n", *["down"] * 4, "right", "enter")  # 5x5 → 3x3 (wraps around)
+        await settle(pilot)
+        assert app.controller.options.board == "3"
+        assert len(app.game.grid.cells) == 9
+        assert str(cell(app, 0, 0).label) == "1"  # the key numbers are back
+        await press(pilot, "1")
+        assert app.controller.board.moves[0] == (0, 0)
+
+
+async def test_big_board_analysis_fills_in_and_hint_says_why_not() -> None:
+    app = make_app(board="4", record=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "enter")  # (2, 2), then the AI's reply
+        await press(pilot, "a")
+        for _ in range(200):  # cell by cell, in a thread; bounded by steps, not by time
+            if status(app).startswith("Analysis done"):
+                break
+            await pilot.pause(0.05)
+        assert status(app).startswith("Analysis done")
+        empty = [c for c in app.game.grid.cells if c.symbol == " "]
+        assert len(empty) == 14 and all(c.verdict is not None for c in empty)
+        # Exact: the best cells' verdict is the position's own value.
+        controller = app.controller
+        me, them = controller.board.masks_for(controller.human_symbol)
+        value = shared_search(controller.board.geometry).value(me, them)
+        best = {c.verdict.verdict for c in empty if c.verdict.best}
+        assert best == {Verdict.from_score(value, 14)}
+        await press(pilot, "h")
+        assert status(app) == BIG_BOARD
+        assert app.game.hint is None
+        await press(pilot, "a")
+        assert all(c.verdict is None for c in app.game.grid.cells)
+        assert status(app).startswith("AI played")
+
+
+async def test_a_long_big_board_analysis_never_holds_up_the_game() -> None:
+    app = make_app(board="5", difficulty="easy", record=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("a")  # the empty 5x5 board: seconds of search per cell
+        await pilot.pause()
+        assert status(app).startswith("Analysing…")
+        await pilot.press("enter")  # the game goes on: the stale search stops
+        for _ in range(200):  # the AI's reply; the overlay's search starts on the new position
+            if len(app.controller.board.moves) == 2:
+                break
+            await pilot.pause(0.05)
+        assert app.controller.board.moves[0] == (2, 2)
+        assert len(app.controller.board.moves) == 2
+        await pilot.press("a")  # switched off: its search stops
+        await settle(pilot)  # every worker, the analysis's too, has finished
+        assert status(app).startswith("AI played")
+        await pilot.press("a", "r")  # on again; a new round starts over on the empty board
+        await pilot.pause()
+        assert re.match(r"Analysing… \d+ of 25 cells", status(app))
+        await pilot.press("ctrl+q")  # quitting stops it: the app exits
+    assert app.return_code == 0
+
+
+async def test_reset_cancels_a_long_search_and_shows_the_time() -> None:
+    strategy = EndlessSearch()
+    app = make_app(board="5", first="ai", strategy=strategy, record=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await strategy.until(strategy.started)
+        for _ in range(100):  # the clock ticks every 0.1 s; no assert on how long it took
+            if re.fullmatch(r"AI is thinking… \d+\.\d s", status(app)):
+                break
+            await pilot.pause(0.05)
+        assert re.fullmatch(r"AI is thinking… \d+\.\d s", status(app))
+        first = strategy.stopped
+        strategy.stopped = threading.Event()
+        strategy.started.clear()
+        await pilot.press("r")
+        await strategy.until(first)  # the search of the old round was told to stop
+        await strategy.until(strategy.started)  # the new round's search began
+        assert app.controller.ai_error is None
+        assert "failed" not in status(app)
+        await pilot.press("ctrl+q")  # quitting while it thinks exits
+    assert app.return_code == 0
+    assert strategy.stopped.is_set()
+
+
+async def test_quit_with_q_while_a_big_search_runs() -> None:
+    strategy = EndlessSearch()
+    app = make_app(board="4", first="ai", strategy=strategy, record=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await strategy.until(strategy.started)
+        await pilot.press("q")  # no move of the human's yet: quits at once
+    assert app.return_code == 0
+    assert strategy.stopped.is_set()
+
+
+def test_serve_ssh_passes_the_board_on() -> None:
+    from tui_tictactoe.servers.game_command import game_argv, parse_play_options
+
+    argv = game_argv(parse_play_options("--board 5"))
+    assert argv[argv.index("--board") + 1] == "5"
+    assert "--board" not in game_argv(parse_play_options(""))
+
+
+def test_a_big_round_replays_without_analysis() -> None:
+    from tui_tictactoe.record import RoundRecord
+    from tui_tictactoe.ui.screens.stats_screen import replay_steps
+
+    fields = dict.fromkeys(RoundRecord._fields)
+    fields.update(board_size=4, symbol="X", first="human", moves=(1, 6, 2, 7, 3, 8, 4))
+    steps = replay_steps(RoundRecord(**fields))  # type: ignore[arg-type]
+    assert [step.cell for step in steps][-1] == (0, 3)
+    assert len(steps) == 7  # four in a row on 4x4: a row of three does not end it
+    assert all(step.verdict is None for step in steps)
+
+
+async def test_a_saved_board_size_is_the_next_game_and_the_dialog_saves_it() -> None:
+    from tui_tictactoe.identity import current_identity
+
+    player = current_identity().player
+    with Record.open() as record:
+        assert record.save_settings(player, board="4")
+    app = make_app()  # the record of this test's own (conftest): saved settings apply
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(100):  # the settings arrive from the record's thread
+            if len(app.game.grid.cells) == 16:
+                break
+            await pilot.pause(0.05)
+        assert app.controller.options.board == "4"
+        assert len(app.game.grid.cells) == 16
+        await press(pilot, "n", *["down"] * 4, "right", "enter")  # 4x4 → 5x5, saved
+        await settle(pilot)
+        assert len(app.game.grid.cells) == 25
+        for _ in range(100):  # saved in the record's thread
+            with Record.open() as record:
+                if record.settings(player).get("board") == "5":
+                    break
+            await pilot.pause(0.05)
+    with Record.open() as record:
+        assert record.settings(player)["board"] == "5"
