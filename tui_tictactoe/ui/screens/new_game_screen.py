@@ -16,6 +16,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Footer
 
 from ...controller import CHOICES, GameOptions
+from ..widgets.narrow_button import NarrowSafeButton
 from .stale_resize import IgnoresStaleResize
 
 LABEL_WIDTH = 12
@@ -145,8 +146,8 @@ class NewGameScreen(IgnoresStaleResize, ModalScreen[GameOptions | None]):
             yield ChoiceRow("Alternate", (False, True), options.alternate, id="alternate")
             yield ChoiceRow("Board", CHOICES["board"], options.board, id="board")
             with Horizontal(id="dialog-buttons"):
-                yield Button("Start", variant="primary", id="start")
-                yield Button("Cancel", id="cancel")
+                yield NarrowSafeButton("Start", variant="primary", id="start")
+                yield NarrowSafeButton("Cancel", id="cancel")
         yield Footer(show_command_palette=False, compact=True)
 
     def chosen(self) -> GameOptions:

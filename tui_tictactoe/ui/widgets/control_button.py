@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from textual.widgets import Button
+from .narrow_button import NarrowSafeButton
 
 
-class ControlButton(Button, can_focus=False):
+class ControlButton(NarrowSafeButton, can_focus=False):
     """A button the keyboard reaches by the game's cursor (the CSS class `-cursor`), not by focus.
 
     Nothing on the game screen takes focus, so a burst of keys is never ahead of
