@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import gc
 import inspect
 import os
 import random
@@ -82,13 +81,6 @@ class TicTacToeApp(App[None]):
         self.record_link = RecordLink(self, given, enabled=record)
         self._typed_ahead: list[events.InputEvent] | None = []
         self._quit_asked = False
-
-    def run(self, *args: Any, **kwargs: Any) -> Any:
-        # Everything made so far (modules, classes, parsed tables) lives as long
-        # as the process: freezing it keeps the garbage collector from walking
-        # all of it again in every full collection.
-        gc.freeze()
-        return super().run(*args, **kwargs)
 
     def get_default_screen(self) -> GameScreen:
         return GameScreen(self.controller)

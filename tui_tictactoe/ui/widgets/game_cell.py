@@ -40,19 +40,22 @@ class GameCell(NarrowSafeButton, can_focus=False):
     focus: the keyboard cursor is the game screen's own state (see `GameScreen`).
     """
 
-    symbol: reactive[str] = reactive(EMPTY)
+    # No watcher call at mount (`init=False`): a new cell is empty, and `__init__`
+    # gives it the classes of an empty cell; a watcher at mount would restyle each
+    # cell before the first frame (about 2% of start-up: benchmarks/bench_startup.py).
+    symbol: reactive[str] = reactive(EMPTY, init=False)
     """The cell's mark: `"X"`, `"O"` or `" "` (empty). The truth about the board:
     tests and the screen read the board from it, never from the drawn label,
     which is a picture of it sized to the cell (a large mark, the letter, or the
     faint key number of an empty cell; see `marks.mark_lines`)."""
-    verdict: reactive[MoveVerdict | None] = reactive(None)
+    verdict: reactive[MoveVerdict | None] = reactive(None, init=False)
 
     # The mark appearing is feedback enough; a 0.2 s flash would also swallow a
     # quick second click on the same cell and make screenshots unstable.
     active_effect_duration = 0
 
     def __init__(self, row: int, col: int, key: int, *, show_key: bool = True) -> None:
-        super().__init__("", id=f"cell-{row}-{col}", classes="cell")
+        super().__init__("", id=f"cell-{row}-{col}", classes="cell -empty")
         self.row = row
         self.col = col
         self.key = key

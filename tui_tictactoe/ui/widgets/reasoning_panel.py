@@ -51,6 +51,21 @@ def describe(decision: Decision, geometry: Geometry) -> list[tuple[str, str]]:
 class ReasoningPanel(Static):
     """Shows the AI's last `Decision`; hidden until toggled on."""
 
+    DEFAULT_CSS = """
+    ReasoningPanel {
+        display: none;
+        width: 22;
+        height: 1fr;
+        border: round $primary;
+        border-title-color: $text-primary;
+        padding: 0 1;
+
+        &.-visible {
+            display: block;
+        }
+    }
+    """
+
     BORDER_TITLE = "AI's last move"
 
     def show(self, decision: Decision | None, geometry: Geometry, explains: bool = True) -> None:
