@@ -44,7 +44,7 @@ def _echo(text: str, limit: int = ECHO_LIMIT) -> str:
     return repr(text[: limit - 1]) + "…"
 
 
-class _Parser(argparse.ArgumentParser):
+class BoundedParser(argparse.ArgumentParser):
     """argparse with bounded, one-line error messages.
 
     The options' own type functions already quote at most `ECHO_LIMIT` characters
@@ -108,7 +108,7 @@ def _seed(text: str) -> int:
     return int(text)
 
 
-def _add_play_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
+def add_play_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
     # The `play` subcommand repeats the top-level options; SUPPRESS keeps its
     # defaults from overwriting values given before the word `play`. The game
     # options default to None, "not given": the player's saved settings apply,
@@ -170,7 +170,7 @@ def _add_play_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(
+    parser = BoundedParser(
         prog=PROG,
         description="Tic-Tac-Toe against a minimax AI, in the terminal.",
         epilog="Run without a command to play. Keys in the game: arrows, Enter/Space, 1-9, "
@@ -178,10 +178,10 @@ def build_parser() -> argparse.ArgumentParser:
         "Ctrl+P menu, q quit (asks mid-round), Ctrl+Q quit at once.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    _add_play_options(parser, defaults=True)
+    add_play_options(parser, defaults=True)
     commands = parser.add_subparsers(dest="command", metavar="[COMMAND]", title="commands")
     play = commands.add_parser("play", help="play the game (the default)")
-    _add_play_options(play, defaults=False)
+    add_play_options(play, defaults=False)
     analyse_parser = commands.add_parser(
         "analyse",
         aliases=["analyze"],

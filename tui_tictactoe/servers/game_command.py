@@ -15,7 +15,7 @@ import sys
 from collections.abc import Mapping
 from typing import IO, NoReturn
 
-from ..cli import PROG, _add_play_options, _Parser
+from ..cli import PROG, BoundedParser, add_play_options
 
 CHILD_MODULE = "tui_tictactoe.servers.child"
 NAME_LIMIT = 32  # characters of a user name passed on to the game and the log
@@ -37,10 +37,10 @@ class OptionsError(Exception):
         self.message = message
 
 
-class _OptionsParser(_Parser):
+class _OptionsParser(BoundedParser):
     """The play options' parser, reporting instead of printing and exiting.
 
-    `_Parser.error` bounds the message first; only its one-line error goes back to
+    `BoundedParser.error` bounds the message first; only its one-line error goes back to
     the client (not the usage), and `--help` comes back as text.
     """
 
@@ -61,7 +61,7 @@ def options_parser() -> argparse.ArgumentParser:
         description="Over SSH, the command line is the game's options: "
         "ssh -t -p PORT HOST -- --difficulty easy --symbol O",
     )
-    _add_play_options(parser, defaults=True)
+    add_play_options(parser, defaults=True)
     return parser
 
 

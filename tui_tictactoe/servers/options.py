@@ -15,7 +15,7 @@ LOOPBACK = "127.0.0.1"
 
 
 def _whole(name: str, low: int, high: int) -> Callable[[str], int]:
-    """A `type=` for a whole number in [low, high]; argparse's `_Parser` bounds the echo."""
+    """A `type=` for a whole number in [low, high]; the cli's `BoundedParser` bounds the echo."""
 
     def parse(text: str) -> int:
         try:
