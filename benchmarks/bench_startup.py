@@ -79,6 +79,8 @@ from typing import NamedTuple
 import pexpect
 import pyte
 
+from tui_tictactoe.ui.widgets.marks import DESIGNS
+
 ROWS, COLS = 24, 80
 TIMEOUT = 30.0
 QUIET = 0.5  # seconds without output after which the app is taken to be idle
@@ -156,12 +158,32 @@ def screen_text(screen: pyte.Screen) -> str:
     return "\n".join(screen.display)
 
 
+# The large marks the game draws, by their non-blank lines, stripped.
+LARGE_MARKS = {
+    tuple(line.strip() for line in design): symbol
+    for symbol, designs in DESIGNS.items()
+    for design in designs
+}
+
+
+def cell_mark(rows: list[str]) -> str | None:
+    """What a cell's inside shows: "X" or "O" (the letter or a whole large mark), " "
+    (blank, or its faint key number), or None (anything else: a half-drawn frame)."""
+    text = "".join(rows).replace(" ", "")
+    if text == "" or (len(text) == 1 and text in "123456789"):
+        return " "
+    if text in ("X", "O"):
+        return text
+    return LARGE_MARKS.get(tuple(row.strip() for row in rows if row.strip()))
+
+
 def read_board(screen: pyte.Screen) -> str | None:
     """The board's marks as 9 characters in reading order ("X", "O" or " "), or None.
 
-    A cell is a box drawn with a line border whose inside is blank or a lone X
-    or O; the board is the nine such boxes, sorted top to bottom, then left to
-    right. None when the screen does not show exactly nine.
+    A cell is a box drawn with a line border whose inside is blank, its key
+    number, a lone X or O, or a whole large X or O; the board is the nine such
+    boxes, sorted top to bottom, then left to right. None when the screen does
+    not show exactly nine.
     """
     grid = [
         [screen.buffer[y][x].data or " " for x in range(screen.columns)]
@@ -184,10 +206,9 @@ def read_board(screen: pyte.Screen) -> str | None:
                     break
             if bottom is None or bottom < top + 2 or grid[bottom][right] not in BOTTOM_RIGHT:
                 continue
-            inside = "".join("".join(grid[y][left + 1 : right]) for y in range(top + 1, bottom))
-            words = inside.split()
-            if words in ([], ["X"], ["O"]):
-                cells.append((top, left, words[0] if words else " "))
+            mark = cell_mark(["".join(grid[y][left + 1 : right]) for y in range(top + 1, bottom)])
+            if mark is not None:
+                cells.append((top, left, mark))
     if len(cells) != 9:
         return None
     return "".join(mark for _, _, mark in sorted(cells))
