@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import random
 import re
 
 import pytest
@@ -179,9 +180,9 @@ def test_exactly_the_reachable_boards_are_accepted_without_to_move() -> None:
 @pytest.mark.parametrize(
     ("board", "reason"),
     [
-        ("X.O/.X./.O", "9 cells"),
-        ("X.O/.X./..O/X", "9 cells"),
-        ("", "9 cells"),
+        ("X.O/.X./.O", "9, 16 or 25 cells"),
+        ("X.O/.X./..O/X", "9, 16 or 25 cells"),
+        ("", "9, 16 or 25 cells"),
         ("X.O.X.Z.O", "bad character 'Z' at position 7"),
         ("X.O-X...O", "bad character '-' at position 4"),
         ("X.ß......", "bad character 'ß' at position 3"),
@@ -194,7 +195,7 @@ def test_exactly_the_reachable_boards_are_accepted_without_to_move() -> None:
         ("OOO/XX./XX.", "after it won"),  # X moved after O's line
         ("XXX/OOO/XO.", "both X and O"),
         ("XXX/O.O/XXX", "impossible counts"),
-        ("xo", "9 cells"),
+        ("xo", "9, 16 or 25 cells"),
     ],
 )
 def test_invalid_boards_exit_2_with_a_one_line_error(
@@ -368,3 +369,49 @@ def test_text_output_of_a_finished_game(capsys: pytest.CaptureFixture[str]) -> N
     assert capsys.readouterr().out.splitlines()[-1] == "It's a draw."
     assert main(["analyze", "XXX/OO./..."]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == "X has won."
+
+
+# -- 4x4 and 5x5 (four in a row): the cell count picks the board --------------------------
+
+
+@pytest.mark.parametrize(("size", "empties", "rows"), [(4, 8, False), (4, 7, True), (5, 7, False)])
+def test_analyse_big_boards_agrees_with_brute_force(
+    size: int, empties: int, rows: bool, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from test_search import oracle_value, oracle_wins, random_ending
+
+    from tui_tictactoe.engine.board import other
+    from tui_tictactoe.engine.solver import Verdict
+
+    rng = random.Random(size * 10 + empties)
+    for _ in range(4):
+        cells, mover = random_ending(rng, size, 4, empties)
+        text = "/".join(cells[r * size : (r + 1) * size] for r in range(size)) if rows else cells
+        assert main(["analyse", text, "--to-move", mover, "--json"]) == 0
+        result = json.loads(capsys.readouterr().out)
+        assert result["board"] == cells and result["to_move"] == mover
+        scores = {}
+        for index in (i for i, char in enumerate(cells) if char == "."):
+            after = cells[:index] + mover + cells[index + 1 :]
+            if oracle_wins(after, size, 4, mover):
+                score = empties
+            else:
+                score = -oracle_value(after, size, 4, other(mover))
+            scores[divmod(index, size)] = score
+        found = {(m["row"], m["col"]): (m["outcome"], m["plies"]) for m in result["moves"]}
+        verdicts = {cell: Verdict.from_score(score, empties) for cell, score in scores.items()}
+        assert found == {cell: (v.outcome, v.plies) for cell, v in verdicts.items()}
+        top = max(scores.values())
+        assert {tuple(cell) for cell in result["best"]} == {
+            cell for cell, score in scores.items() if score == top
+        }
+
+
+def test_analyse_names_every_board_size_when_the_count_fits_none(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["analyse", "X.O.X...O."]) == 2
+    error = capsys.readouterr().err
+    assert "board must have 9, 16 or 25 cells, got 10 in 'X.O.X...O.'" in error
+    assert main(["analyse", "X.O.X...O.!"]) == 2  # a bad character is still named first
+    assert "bad character '!' at position 11" in capsys.readouterr().err

@@ -15,11 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support import SIZE, cell, make_app, press, settle, status
+from support import SIZE, ScriptedStrategy, cell, make_app, press, settle, status
 
 from tui_tictactoe import cli
 from tui_tictactoe.controller import CHOICES, AIRequest, GameController, GameOptions
-from tui_tictactoe.controller.status import BIG_BOARD
 from tui_tictactoe.engine.board import Cell, GameBoard
 from tui_tictactoe.engine.geometry import geometry
 from tui_tictactoe.engine.players import AIPlayer
@@ -27,6 +26,7 @@ from tui_tictactoe.engine.search import SearchCancelled, shared_search
 from tui_tictactoe.engine.solver import Verdict
 from tui_tictactoe.engine.strategies import Decision, MinimaxStrategy, MoveStrategy
 from tui_tictactoe.record import Record
+from tui_tictactoe.ui.hints import FINDING
 from tui_tictactoe.ui.widgets.reasoning_panel import describe
 
 
@@ -173,7 +173,7 @@ async def test_the_dialog_changes_the_board_size_and_back() -> None:
         assert app.controller.board.moves[0] == (0, 0)
 
 
-async def test_big_board_analysis_fills_in_and_hint_says_why_not() -> None:
+async def test_big_board_analysis_fills_in_and_the_hint_is_a_best_move() -> None:
     app = make_app(board="4", record=False)
     async with app.run_test(size=SIZE) as pilot:
         await press(pilot, "enter")  # (2, 2), then the AI's reply
@@ -191,9 +191,15 @@ async def test_big_board_analysis_fills_in_and_hint_says_why_not() -> None:
         value = shared_search(controller.board.geometry).value(me, them)
         best = {c.verdict.verdict for c in empty if c.verdict.best}
         assert best == {Verdict.from_score(value, 14)}
-        await press(pilot, "h")
-        assert status(app) == BIG_BOARD
-        assert app.game.hint is None
+        await press(pilot, "h")  # found in a thread, like the AI's moves
+        for _ in range(200):
+            if app.game.hint is not None:
+                break
+            await pilot.pause(0.05)
+        hinted = app.game.grid.cell(*app.game.hint)
+        assert hinted.verdict is not None and hinted.verdict.best
+        assert "-hint" in hinted.classes
+        assert status(app).startswith(f"Hint: cell {hinted.key} ")
         await press(pilot, "a")
         assert all(c.verdict is None for c in app.game.grid.cells)
         assert status(app).startswith("AI played")
@@ -300,3 +306,26 @@ async def test_a_saved_board_size_is_the_next_game_and_the_dialog_saves_it() -> 
             await pilot.pause(0.05)
     with Record.open() as record:
         assert record.settings(player)["board"] == "5"
+
+
+async def test_a_slow_big_board_hint_never_holds_up_the_game_and_a_late_one_is_dropped() -> None:
+    # X and O in the top corners: seconds of exact search on 5x5, from a cold table.
+    shared_search(geometry(5, 4)).clear()
+    app = make_app(board="5", record=False, strategy=ScriptedStrategy((0, 4), (0, 3)))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        for key in ("up", "up", "left", "left", "enter"):  # the centre, then to (0, 0)
+            await pilot.press(key)
+        await settle(pilot)
+        assert app.controller.board.moves == ((0, 0), (0, 4))
+        await pilot.press("h")
+        await pilot.pause()
+        assert status(app) == FINDING
+        await pilot.press("right", "enter")  # the game goes on: the hint's search stops
+        await settle(pilot)  # every worker, the hint's too, has finished
+        assert app.controller.board.moves == ((0, 0), (0, 4), (0, 1), (0, 3))
+        assert app.game.hint is None
+        assert not any("-hint" in c.classes for c in app.game.grid.cells)
+        assert not status(app).startswith("Hint")
+        await pilot.press("h", "ctrl+q")  # quitting stops a hint's search too
+    assert app.return_code == 0

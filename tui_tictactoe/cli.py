@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 from . import __version__
-from .controller.options import CHOICES
+from .controller.options import BOARDS, CHOICES, board_geometry
 from .engine.analysis import Analysis, InvalidPosition, analyse
 from .engine.board import GameBoard
 from .engine.geometry import Geometry
@@ -192,7 +192,8 @@ def build_parser() -> argparse.ArgumentParser:
         "board",
         metavar="BOARD",
         help="9 cells in reading order, each X, O (either case) or '.' for empty (X.O.X...O), "
-        "or 3 rows of 3 cells with one '/' between rows (X.O/.X./..O)",
+        "or 3 rows of 3 cells with one '/' between rows (X.O/.X./..O); 16 or 25 cells for "
+        "the 4x4 and 5x5 boards (four in a row: an open 5x5 position takes a while)",
     )
     analyse_parser.add_argument(
         "--to-move",
@@ -370,9 +371,24 @@ def run_stats(as_json: bool) -> int:
     return 0
 
 
+def board_from_text(text: str) -> GameBoard:
+    """The board written in `text`, its size read from its number of cells (9, 16 or 25)."""
+    cells = len(text) - text.count("/")
+    sizes = {int(board) ** 2: int(board) for board in BOARDS}
+    if cells in sizes:
+        return GameBoard.from_string(text, board_geometry(sizes[cells]))
+    try:
+        GameBoard.from_string(text)  # a bad character or '/' is reported as such
+    except ValueError as error:
+        if not str(error).startswith("board must have"):
+            raise
+    counts = ", ".join(str(count) for count in list(sizes)[:-1]) + f" or {list(sizes)[-1]}"
+    raise ValueError(f"board must have {counts} cells, got {cells} in {_echo(text)}")
+
+
 def run_analyse(text: str, to_move: str | None, as_json: bool) -> int:
     try:
-        board = GameBoard.from_string(text)
+        board = board_from_text(text)
         result = analyse(board, to_move)
     except (InvalidPosition, ValueError) as error:
         print(f"{PROG} analyse: error: {error}", file=sys.stderr)

@@ -19,10 +19,6 @@ class Status(NamedTuple):
     tone: Tone
 
 
-BIG_BOARD = "Hints are for 3x3 boards for now (a shows the analysis on every size)."
-"""Said by `h` on 4x4 and 5x5, where it does nothing yet (never a freeze)."""
-
-
 def turn_status(game: GameController) -> Status:
     """Where the round stands: its result, the AI's failure, or whose turn it is."""
     over, result = game.check_game_over()
@@ -56,8 +52,6 @@ def hint_status(game: GameController, hint: Cell | None) -> Status:
     """The hint for the human, or why there is none now."""
     if hint is not None:
         return Status(f"Hint: cell {game.board.geometry.key(*hint)} is a best move.", "hint")
-    if not game.analysis_ready:
-        return refused(BIG_BOARD)
     if game.game_over:
         return refused("The round is over: press r for a new round.")
     if game.ai_error is not None:

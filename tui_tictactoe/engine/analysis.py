@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Literal, NamedTuple
 
 from .board import SYMBOLS, Cell, GameBoard, Symbol, other
+from .search import Cancelled, shared_search
 from .solver import Solver, Verdict, shared_solver
 
 Status = Literal["in_progress", "X_wins", "O_wins", "draw"]
@@ -111,15 +112,32 @@ def _last_move_can_complete_all_lines(board: GameBoard, mask: int) -> bool:
     return common != 0
 
 
-def analyse(board: GameBoard, to_move: str | None = None, solver: Solver | None = None) -> Analysis:
-    """Every legal move's verdict for the side to move, and which are best."""
+def analyse(
+    board: GameBoard,
+    to_move: str | None = None,
+    solver: Solver | None = None,
+    cancelled: Cancelled | None = None,
+) -> Analysis:
+    """Every legal move's verdict for the side to move, and which are best.
+
+    3x3 reads the solved table (instant). Bigger boards search each move exactly,
+    which on an open 5x5 board takes seconds per move; `cancelled` (polled) stops
+    it with `SearchCancelled`.
+    """
     mover = side_to_move(board, to_move)
     status = status_of(board)
     moves: tuple[MoveVerdict, ...] = ()
     if status == "in_progress":
-        solver = solver if solver is not None else shared_solver(board.geometry)
         me, them = board.masks_for(mover)
-        _, scores, best_cells = solver.entry(me, them)
+        if board.geometry.cells <= 9 or solver is not None:
+            solver = solver if solver is not None else shared_solver(board.geometry)
+            _, scores, best_cells = solver.entry(me, them)
+        else:
+            search = shared_search(board.geometry)
+            cells = [board.geometry.index(row, col) for row, col in board.legal_moves()]
+            scores = [(cell, search.move_score(me, them, cell, cancelled)) for cell in cells]
+            top = max(score for _, score in scores)
+            best_cells = tuple(cell for cell, score in scores if score == top)
         empties = len(scores)
         moves = tuple(
             MoveVerdict(

@@ -28,13 +28,14 @@ from textual.widgets import Button, Footer
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from ...controller import AIReply, AIRequest, GameController, GameOptions
-from ...controller.status import analysis_status, game_title, hint_status, refused, turn_status
+from ...controller.status import analysis_status, game_title, refused, turn_status
 from ...engine.board import Cell
 from ..big_analysis import BigAnalysis, show_overlay
 from ..big_board import ThinkingClock, fit_board
 from ..cursor import CONTROLS, step
 from ..digit_keys import DIGIT_KEYS, fits_footer
 from ..game_actions import remember_options, take_back
+from ..hints import give_hint
 from ..type_ahead import TypeAhead, after_the_ai
 from ..widgets import ControlButton, GameCell, GameGrid, Scoreboard, StatusLine, TitleBar
 from ..widgets.too_small import TooSmall
@@ -240,9 +241,7 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
 
     @after_the_ai
     def action_hint(self) -> None:
-        self.hint = self.controller.hint()
-        self.grid.show_marker("-hint", self.hint)
-        self.status.say(hint_status(self.controller, self.hint))
+        give_hint(self)
 
     def watch_show_info(self, show: bool) -> None:
         if self._info is None:
