@@ -347,7 +347,9 @@ class Session:
         ]
 
     def quit(self) -> None:
-        self.child.send("q")
+        # The game asks before quitting mid-round: Ctrl+Q quits at once; the
+        # minimal app ends on any key.
+        self.child.send("\x11")
         try:
             self.child.expect(pexpect.EOF, timeout=TIMEOUT)
         finally:

@@ -91,7 +91,7 @@ def take_back_status(game: GameController, result: TakeBack) -> Status:
 
 
 QUIT_QUESTION = Status(
-    "Quit in the middle of the round? Press q again or y to quit; any other key plays on.",
+    "Quit in the middle of the round? It counts as abandoned. q or y quits; any other key plays on.",
     "refused",
 )
 """Asked once when `q` comes mid-round: a stray `q` must not end a game in play."""
