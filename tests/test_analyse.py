@@ -355,7 +355,7 @@ def test_text_output_lists_every_move_and_the_best(capsys: pytest.CaptureFixture
         assert len(rows) == len(expected["moves"])  # type: ignore[arg-type]
         for row, move in zip(rows, expected["moves"], strict=True):  # type: ignore[call-overload]
             key, r, c, *verdict = row
-            assert (int(r), int(c)) == (move["row"], move["col"])
+            assert (int(r) - 1, int(c) - 1) == (move["row"], move["col"])  # 1-based in text
             assert int(key) == move["row"] * 3 + move["col"] + 1
             assert verdict[0] == move["outcome"]
             if move["outcome"] != "draw":

@@ -189,7 +189,7 @@ async def test_info_panel_toggles_and_shows_the_last_decision(make_app, steady) 
         row, col = decision.move
         assert app.controller.board.game_board[row][col] == "O"
         text = info_text(app)
-        assert f"cell {STANDARD.key(row, col)} ({row}, {col})" in text
+        assert f"cell {STANDARD.key(row, col)}\nRow, column\n  {row + 1}, {col + 1}" in text
         assert str(decision.verdict) in text
         assert f"{decision.positions_searched:,} positions" in text
         assert "412 µs" in text
@@ -198,7 +198,9 @@ async def test_info_panel_toggles_and_shows_the_last_decision(make_app, steady) 
         assert not panel.display
         await press(pilot, "i")  # shown again: the same panel, still up to date
         assert panel.display and app.query_one(ReasoningPanel) is panel
-        assert f"cell {STANDARD.key(row, col)} ({row}, {col})" in info_text(app)
+        assert f"cell {STANDARD.key(row, col)}\nRow, column\n  {row + 1}, {col + 1}" in info_text(
+            app
+        )
 
 
 async def test_info_panel_updates_after_each_ai_move_and_new_game(make_app, steady) -> None:
@@ -230,7 +232,8 @@ def test_info_panel_wording() -> None:
     memo = Decision((1, 1), Verdict("draw", 8), 0, 1e-6, 59_705, None)
     rows = dict(describe(memo, STANDARD))
     assert rows["Searched"] == "0: answered from its memo table"
-    assert rows["Played"] == "cell 5 (1, 1)"
+    assert rows["Played"] == "cell 5"
+    assert rows["Row, column"] == "2, 2"
     assert rows["Plain minimax"] == "59,705 nodes"
     assert rows["Looks ahead"] == "to the end"
     shallow = Decision((0, 0), Verdict("win", 1), 7, 1e-6, 82, 2)

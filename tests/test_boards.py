@@ -125,7 +125,8 @@ def test_strategies_without_cancelled_still_play() -> None:
 def test_info_panel_on_a_perfect_big_board_search() -> None:
     decision = Decision((1, 2), Verdict("draw", 0), 1234, 0.25, None, None)
     rows = dict(describe(decision, geometry(4, 4)))
-    assert rows["Played"] == "cell 7 (1, 2)"
+    assert rows["Played"] == "cell 7"
+    assert rows["Row, column"] == "2, 3"
     assert rows["Plain minimax"] == "too big to count"
 
 

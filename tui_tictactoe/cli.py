@@ -413,9 +413,9 @@ def format_analysis(result: Analysis, geometry: Geometry) -> str:
         row, col = move.cell
         marker = "  best" if move.best else ""
         key = geometry.key(row, col)
-        lines.append(f" {key}    {row}   {col}   {move.verdict!s:<10}{marker}".rstrip())
+        lines.append(f"{key:>2}    {row + 1}   {col + 1}   {move.verdict!s:<10}{marker}".rstrip())
     best = ", ".join(
-        f"{geometry.key(*cell)} (row {cell[0]}, col {cell[1]})" for cell in result.best
+        f"{geometry.key(*cell)} (row {cell[0] + 1}, col {cell[1] + 1})" for cell in result.best
     )
     lines.append(f"Best: {best}")
     return "\n".join(lines)

@@ -32,7 +32,8 @@ def describe(decision: Decision, geometry: Geometry) -> list[tuple[str, str]]:
         searched = plural(decision.positions_searched, "position")
     depth = "to the end" if decision.depth is None else plural(decision.depth, "ply", "plies")
     return [
-        ("Played", f"cell {geometry.key(row, col)} ({row}, {col})"),
+        ("Played", f"cell {geometry.key(row, col)}"),
+        ("Row, column", f"{row + 1}, {col + 1}"),
         ("Verdict", str(decision.verdict)),
         ("Searched", searched),
         ("Time", format_seconds(decision.seconds)),
