@@ -8,8 +8,8 @@ import pytest
 from textual.app import App, ComposeResult
 from textual.widgets import Button
 
+from tui_tictactoe.ui.screens.new_game_screen import DialogButton
 from tui_tictactoe.ui.widgets import ControlButton, GameCell
-from tui_tictactoe.ui.widgets.narrow_button import NarrowSafeButton
 
 
 class Squeezed(App[None]):
@@ -24,7 +24,7 @@ class Squeezed(App[None]):
 
 
 def test_a_plain_button_still_crashes_at_width_2() -> None:
-    """The Textual bug the workaround is for: when this fails, drop `NarrowSafeButton`."""
+    """The Textual bug the workaround is for: when this fails, drop `NarrowSafe`."""
 
     async def run() -> None:
         async with Squeezed(Button("Reset")).run_test(size=(20, 6)) as pilot:
@@ -37,7 +37,7 @@ def test_a_plain_button_still_crashes_at_width_2() -> None:
 @pytest.mark.parametrize(
     "make",
     [
-        lambda: NarrowSafeButton("Start"),
+        lambda: DialogButton("Start"),
         lambda: ControlButton("Reset", id="reset", action="reset"),
         lambda: GameCell(0, 0, 1),
     ],

@@ -16,7 +16,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Footer
 
 from ...controller import CHOICES, GameOptions
-from ..widgets.narrow_button import NarrowSafeButton
+from ..widgets.narrow_button import NarrowSafe
 from .stale_resize import IgnoresStaleResize
 
 LABEL_WIDTH = 12
@@ -24,6 +24,10 @@ GAP = "   "
 
 # What the player reads for each allowed value; the values come from CHOICES.
 SHOWN = {"human": "You", "ai": "AI", False: "no", True: "yes", "3": "3x3", "4": "4x4", "5": "5x5"}
+
+
+class DialogButton(NarrowSafe, Button):
+    """The dialog's Start and Cancel: a Button that survives a terminal a few columns wide."""
 
 
 class ChoiceRow(Widget, can_focus=True):
@@ -146,8 +150,8 @@ class NewGameScreen(IgnoresStaleResize, ModalScreen[GameOptions | None]):
             yield ChoiceRow("Alternate", (False, True), options.alternate, id="alternate")
             yield ChoiceRow("Board", CHOICES["board"], options.board, id="board")
             with Horizontal(id="dialog-buttons"):
-                yield NarrowSafeButton("Start", variant="primary", id="start")
-                yield NarrowSafeButton("Cancel", id="cancel")
+                yield DialogButton("Start", variant="primary", id="start")
+                yield DialogButton("Cancel", id="cancel")
         yield Footer(show_command_palette=False, compact=True)
 
     def chosen(self) -> GameOptions:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from .narrow_button import NarrowSafeButton
+from textual.widgets import Button
+
+from .narrow_button import NarrowSafe
 
 
-class ControlButton(NarrowSafeButton, can_focus=False):
+class ControlButton(NarrowSafe, Button, can_focus=False):
     """A button the keyboard reaches by the game's cursor (the CSS class `-cursor`), not by focus.
 
     Nothing on the game screen takes focus, so a burst of keys is never ahead of

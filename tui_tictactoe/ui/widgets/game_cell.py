@@ -5,12 +5,13 @@ from __future__ import annotations
 from textual import events
 from textual.content import Content
 from textual.reactive import reactive
+from textual.widgets import Button
 
 from ...engine.analysis import MoveVerdict
 from ...engine.board import EMPTY
 from ...engine.solver import Verdict
 from .marks import MARGIN, is_large, mark_lines
-from .narrow_button import NarrowSafeButton
+from .narrow_button import NarrowSafe
 
 LETTER_STYLES = {"X": "bold", "O": "bold italic underline"}
 """Styles of a mark drawn as a bare letter (a small cell): X and O differ without colour."""
@@ -32,7 +33,7 @@ def verdict_text(verdict: Verdict, room: int) -> str:
     return next((text for text in candidates if len(text) <= room), candidates[-1])
 
 
-class GameCell(NarrowSafeButton, can_focus=False):
+class GameCell(NarrowSafe, Button, can_focus=False):
     """A button that knows its place on the board.
 
     Everything else a cell shows (the cursor, the winning line, a hint, the

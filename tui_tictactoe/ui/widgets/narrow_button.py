@@ -1,14 +1,22 @@
-"""A Button that survives being squeezed to nothing."""
+"""Buttons that survive being squeezed to nothing."""
 
 from __future__ import annotations
 
-from textual.app import RenderResult
+from typing import TYPE_CHECKING
+
 from textual.content import Content
 from textual.widgets import Button
 
+if TYPE_CHECKING:
+    from textual.app import RenderResult
 
-class NarrowSafeButton(Button):
-    """A `Button` that draws a blank label when there is no room for one.
+    _Base = Button
+else:
+    _Base = object
+
+
+class NarrowSafe(_Base):
+    """Mixed into a `Button` (before it): a blank label when there is no room for one.
 
     Workaround for Textual 8.2.8 (with Rich 15.0): a Button pads each line of
     its label by `line-pad: 1`, and when its content is 2 cells wide or less,
@@ -16,8 +24,11 @@ class NarrowSafeButton(Button):
     `ValueError: range() arg 3 must not be zero`, which ends the app. A real
     terminal dragged to a few columns gets there (a frame can be drawn before
     the widgets hear of the new size); `Button("Reset")` styled `width: 2`
-    shows it in one line (see `tests/test_narrow_button.py`). Remove this class
-    when that test passes with a plain `Button`.
+    shows it in one line (see `tests/test_narrow_button.py`). Remove this
+    mixin when that test passes with a plain `Button`.
+
+    A plain mixin rather than a Button subclass: a widget class costs start-up
+    time to create (Textual reads its CSS, bindings and reactives).
     """
 
     def render(self) -> RenderResult:
