@@ -14,8 +14,10 @@ from textual.widgets import Footer, OptionList
 
 from tui_tictactoe.ui.screens.game_screen import MIN_SIZE, GameScreen
 from tui_tictactoe.ui.screens.help_screen import HelpScreen
-from tui_tictactoe.ui.screens.menu_screen import MenuScreen
+from tui_tictactoe.record import RoundRecord
+from tui_tictactoe.ui.screens.menu_screen import MenuScreen, ThemeMenu
 from tui_tictactoe.ui.screens.new_game_screen import NewGameScreen
+from tui_tictactoe.ui.screens.stats_screen import LeaderboardScreen, ReplayScreen, StatsScreen
 from tui_tictactoe.ui.widgets.too_small import too_small_text
 
 # -- the menu (Ctrl+P) ---------------------------------------------------------------
@@ -119,6 +121,35 @@ async def test_the_dialog_started_twice_in_a_burst_starts_one_game(make_app) -> 
         await settle(pilot)
         assert isinstance(app.screen, GameScreen)
         assert app.controller.round == 1 and board(app) == "........."
+
+
+A_ROUND = RoundRecord(1, "", "p", "p", 3, "hard", "X", "human", (1, 2, 5), "win", False)
+SCREENS = {
+    "help": lambda app: HelpScreen(),
+    "menu": lambda app: MenuScreen(app.menu_items(app.screen)),
+    "themes": lambda app: ThemeMenu(sorted(app.available_themes), app.theme, lambda _: None),
+    "new game": lambda app: NewGameScreen(app.controller.options),
+    "stats": lambda app: StatsScreen(app.record_link),
+    "replay": lambda app: ReplayScreen(A_ROUND),
+    "leaderboard": lambda app: LeaderboardScreen(app.record_link),
+}
+
+
+@pytest.mark.parametrize("name", SCREENS)
+async def test_every_screen_survives_being_closed_before_it_has_mounted(make_app, name) -> None:
+    """A replay closed by the key after the one that opened it ran its on_mount with its
+    widgets already gone: NoMatches (chaos test, seed 20240, step 474 in CI)."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        for _ in range(3):
+            app.push_screen(SCREENS[name](app))
+            app.pop_screen()  # before the screen has had a turn to mount
+            await pilot.pause(0.05)
+        await settle(pilot)
+        assert app.is_running and isinstance(app.screen, GameScreen)
+        await press(pilot, "5")
+        assert board(app).count("X") == 1
 
 
 async def test_a_stale_resize_is_ignored_by_every_screen(make_app) -> None:

@@ -97,25 +97,29 @@ class StatsScreen(Screen[None]):
         super().__init__()
         self.link = link
         self.rounds: list[RoundRecord] = []
+        # Held, not queried: keys in a burst can close the screen before it has mounted.
+        self.summary = Static("Reading the record…", id="stats-summary", classes="stats-line")
+        self.by_level: DataTable[Any] = DataTable(
+            id="by-level", cursor_type="none", zebra_stripes=True
+        )
+        self.by_level.can_focus = False
+        self.by_level.add_columns("Level", "Wins", "Losses", "Draws", "Abandoned", "Streak", "Best")
+        self.rounds_title = Static(
+            "Last rounds: Enter replays one", id="rounds-title", classes="stats-line"
+        )
+        self.table: DataTable[Any] = DataTable(id="rounds", cursor_type="row", zebra_stripes=True)
+        self.table.add_columns("When", "Level", "You", "First", "Result", "Moves", "Undo")
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
-        yield Static("Reading the record…", id="stats-summary", classes="stats-line")
-        by_level: DataTable[Any] = DataTable(id="by-level", cursor_type="none", zebra_stripes=True)
-        by_level.can_focus = False
-        yield by_level
-        yield Static("Last rounds: Enter replays one", id="rounds-title", classes="stats-line")
-        yield DataTable(id="rounds", cursor_type="row", zebra_stripes=True)
+        yield self.summary
+        yield self.by_level
+        yield self.rounds_title
+        yield self.table
         yield Footer(show_command_palette=False, compact=True)
 
     def on_mount(self) -> None:
         self.sub_title = f"{self.link.identity.name}'s record"
-        self.query_one("#by-level", DataTable).add_columns(
-            "Level", "Wins", "Losses", "Draws", "Abandoned", "Streak", "Best"
-        )
-        self.query_one("#rounds", DataTable).add_columns(
-            "When", "Level", "You", "First", "Result", "Moves", "Undo"
-        )
         self.run_worker(self._read, name="read the record", group="stats", thread=True)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -137,7 +141,7 @@ class StatsScreen(Screen[None]):
 
     def _show(self, stats: Stats, rounds: list[RoundRecord]) -> None:
         self.rounds = rounds
-        summary = self.query_one("#stats-summary", Static)
+        summary = self.summary
         if not self.link.enabled:
             summary.update("Playing without a record (--no-record): nothing is kept.")
         elif self.link.player is None:
@@ -145,11 +149,11 @@ class StatsScreen(Screen[None]):
         else:
             count = "1 round" if stats.rounds == 1 else f"{stats.rounds} rounds"
             summary.update(f"{count} kept. Streak: rounds unbeaten in a row.")
-        by_level = self.query_one("#by-level", DataTable)
+        by_level = self.by_level
         by_level.clear()
         for level, numbers in stats.by_difficulty.items():
             by_level.add_row(level, *(str(number) for number in numbers))
-        table = self.query_one("#rounds", DataTable)
+        table = self.table
         table.clear()
         for round_ in rounds:
             table.add_row(
@@ -162,10 +166,10 @@ class StatsScreen(Screen[None]):
                 "yes" if round_.took_back else "",
             )
         if not rounds:
-            self.query_one("#rounds-title", Static).update("No rounds kept yet.")
+            self.rounds_title.update("No rounds kept yet.")
 
     def action_replay(self) -> None:
-        table = self.query_one("#rounds", DataTable)
+        table = self.table
         if self.rounds and 0 <= table.cursor_row < len(self.rounds):
             self.app.push_screen(ReplayScreen(self.rounds[table.cursor_row]))
 
@@ -230,15 +234,18 @@ class ReplayScreen(Screen[None]):
         self.round = round_
         self.steps = replay_steps(round_)
         self.at = 0  # moves shown
+        # Held, not queried: keys in a burst can close the screen before it has mounted.
+        self.board_view = Static(id="replay-board")
+        self.move_line = Static(id="replay-move")
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
         # Each in a Center of its own: the screen's `align` moves its children as one
         # block, which left the board off-centre by half the width of the wider move line.
         with Center():
-            yield Static(id="replay-board")
+            yield self.board_view
         with Center():
-            yield Static(id="replay-move")
+            yield self.move_line
         yield Footer(show_command_palette=False, compact=True)
 
     def on_mount(self) -> None:
@@ -271,8 +278,8 @@ class ReplayScreen(Screen[None]):
         except InvalidPosition:
             overlay = None
         last = self.steps[self.at - 1].cell if self.at else None
-        self.query_one("#replay-board", Static).update(draw_board(board, overlay, last))
-        self.query_one("#replay-move", Static).update(self._describe())
+        self.board_view.update(draw_board(board, overlay, last))
+        self.move_line.update(self._describe())
 
     def _describe(self) -> str:
         total = len(self.steps)
@@ -353,19 +360,24 @@ class LeaderboardScreen(Screen[None]):
     def __init__(self, link: RecordLink) -> None:
         super().__init__()
         self.link = link
+        # Held, not queried: keys in a burst can close the screen before it has mounted.
+        self.tables: dict[str, DataTable[Any]] = {
+            "hard": DataTable(id="hard-streaks", cursor_type="none"),
+            "medium": DataTable(id="medium-wins", cursor_type="none"),
+        }
+        self.tables["hard"].add_columns("#", "Player", "Streak")
+        self.tables["medium"].add_columns("#", "Player", "Wins")
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
         yield Static("Longest unbeaten streaks on hard", classes="stats-line")
-        yield DataTable(id="hard-streaks", cursor_type="none")
+        yield self.tables["hard"]
         yield Static("Most wins on medium (rounds without take-backs)", classes="stats-line")
-        yield DataTable(id="medium-wins", cursor_type="none")
+        yield self.tables["medium"]
         yield Footer(show_command_palette=False, compact=True)
 
     def on_mount(self) -> None:
         self.sub_title = "leaderboard"
-        self.query_one("#hard-streaks", DataTable).add_columns("#", "Player", "Streak")
-        self.query_one("#medium-wins", DataTable).add_columns("#", "Player", "Wins")
         self.run_worker(self._read, name="read the leaderboard", group="stats", thread=True)
 
     def _read(self) -> Leaderboard:
@@ -374,11 +386,10 @@ class LeaderboardScreen(Screen[None]):
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker.group == "stats" and event.state == WorkerState.SUCCESS:
             board: Leaderboard = event.worker.result
-            for table_id, entries in (
-                ("#hard-streaks", board.hard_streaks),
-                ("#medium-wins", board.medium_wins),
+            for table, entries in (
+                (self.tables["hard"], board.hard_streaks),
+                (self.tables["medium"], board.medium_wins),
             ):
-                table = self.query_one(table_id, DataTable)
                 for place, entry in enumerate(entries, 1):
                     table.add_row(str(place), entry.display_name, str(entry.value))
             self.link.show_notice()
