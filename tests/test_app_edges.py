@@ -12,9 +12,9 @@ from textual import events
 from textual.geometry import Region, Size
 from textual.widgets import Footer, OptionList
 
+from tui_tictactoe.record import RoundRecord
 from tui_tictactoe.ui.screens.game_screen import MIN_SIZE, GameScreen
 from tui_tictactoe.ui.screens.help_screen import HelpScreen
-from tui_tictactoe.record import RoundRecord
 from tui_tictactoe.ui.screens.menu_screen import MenuScreen, ThemeMenu
 from tui_tictactoe.ui.screens.new_game_screen import NewGameScreen
 from tui_tictactoe.ui.screens.stats_screen import LeaderboardScreen, ReplayScreen, StatsScreen
