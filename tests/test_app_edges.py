@@ -162,14 +162,18 @@ async def test_a_stale_resize_is_ignored_by_every_screen(make_app) -> None:
         await pilot.pause()
 
         def layout() -> list[list[Region]]:
-            return [[widget.region for widget in screen.query("*")] for screen in app.screen_stack]
+            # Not the footer's keys: the footer under the palette recomposes them whenever
+            # Textual gets to it (seen before and after the resize in CI), at the same size.
+            return [
+                [
+                    widget.region
+                    for widget in screen.query("*")
+                    if not isinstance(widget.parent, Footer)
+                ]
+                for screen in app.screen_stack
+            ]
 
         before = layout()
-        steady = 0
-        while steady < 3:  # the footer recomposes its keys a frame or two after ctrl+p
-            await pilot.pause(0.05)
-            before, previous = layout(), before
-            steady = steady + 1 if before == previous else 0
         stale = Size(139, 52)
         for screen in app.screen_stack:
             screen.post_message(events.Resize(stale, stale))
