@@ -156,9 +156,9 @@ def add_play_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
     )
     group.add_argument(
         "--alternate",
-        action="store_true",
+        action=argparse.BooleanOptionalAction,
         default=default(None),
-        help="alternate who starts each round",
+        help="alternate who starts each round, or not (default: your last choice, else not)",
     )
     group.add_argument(
         "--no-record",
