@@ -91,6 +91,10 @@ async def test_a_guest_is_not_recorded(make_app, scripted, monkeypatch) -> None:
         await settle(pilot)
         assert app.controller.score.human == 1
         assert app.game.sub_title.startswith("visitor · you X")  # hosted: the name shows
+        await press(pilot, "s")
+        assert "guest: your rounds are not kept" in str(
+            app.screen.query_one("#stats-summary").render()
+        )
     assert rounds_in_file() == 0
 
 

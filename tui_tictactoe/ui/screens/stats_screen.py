@@ -145,7 +145,8 @@ class StatsScreen(Screen[None]):
         if not self.link.enabled:
             summary.update("Playing without a record (--no-record): nothing is kept.")
         elif self.link.player is None:
-            summary.update("You play as a guest: rounds are kept only with an SSH key.")
+            # serve-web's visitors, serve-ssh's clients without a key
+            summary.update("You play as a guest: your rounds are not kept.")
         else:
             count = "1 round" if stats.rounds == 1 else f"{stats.rounds} rounds"
             summary.update(f"{count} kept. Streak: rounds unbeaten in a row.")
