@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -48,7 +48,7 @@ STARTERS: tuple[str, ...] = ("human", "ai")
 BUSY_TIMEOUT = 5.0
 """Seconds a writer waits for another process's transaction (SSH sessions, two terminals)."""
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (
+MIGRATIONS: tuple[tuple[str | Callable[[sqlite3.Connection], object], ...], ...] = (
     # 0 -> 1: the first schema. Difficulty is checked in Python, not by the table,
     # so a new level does not need a table rebuild.
     (
@@ -95,8 +95,19 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         ) WITHOUT ROWID""",
     ),
 )
-"""Schema migrations: step i takes `PRAGMA user_version` i to i + 1. Append, never edit."""
-SCHEMA_VERSION = len(MIGRATIONS)
+"""Schema migrations: step i takes `PRAGMA user_version` i to i + 1. Append, never edit.
+
+A step is SQL statements and Python callables (for what SQL cannot say, such as
+`_rebuild_standings` after a change to what is counted), run in order, and every
+step still to run goes in one transaction. The schema's version is the length of
+this list (`schema_version()`), read when used, so a test can add a step.
+"""
+
+
+def schema_version() -> int:
+    """The schema this program writes: the number of migration steps it knows."""
+    return len(MIGRATIONS)
+
 
 # SQLite's primary result codes (the low byte of an extended code).
 _SQLITE_BUSY, _SQLITE_LOCKED, _SQLITE_CORRUPT, _SQLITE_FULL, _SQLITE_NOTADB = 5, 6, 11, 13, 26
@@ -630,7 +641,7 @@ class Record:
         self._enabled = False
         self.notice = (
             f"The record {self.path} was written by a newer tui-tictactoe (schema"
-            f" {version}, this one knows up to {SCHEMA_VERSION}); it is left"
+            f" {version}, this one knows up to {schema_version()}); it is left"
             " untouched and this game is not recorded."
         )
 
@@ -661,7 +672,7 @@ class Record:
             conn.execute("PRAGMA synchronous = FULL")
             if self.max_pages is not None:
                 conn.execute(f"PRAGMA max_page_count = {int(self.max_pages)}")
-            if version < SCHEMA_VERSION:
+            if version < schema_version():
                 _migrate(conn)
         except BaseException:
             conn.close()
@@ -728,7 +739,7 @@ def _check_version(conn: sqlite3.Connection) -> int:
         finally:
             conn.execute("COMMIT")
     version: int = conn.execute("PRAGMA user_version").fetchone()[0]
-    if version > SCHEMA_VERSION:
+    if version > schema_version():
         raise _NewerSchema(version)
     if version == 0:
         tables = sorted(
@@ -811,13 +822,16 @@ def _sync_directory(directory: Path) -> None:
 
 
 def _migrate(conn: sqlite3.Connection) -> None:
-    """Bring the schema to SCHEMA_VERSION, in one transaction (other processes may race)."""
+    """Bring the schema to `schema_version()`, in one transaction (other processes may race)."""
     with _write_transaction(conn, migrating=True):
         version = _check_version(conn)  # again, under the write lock
         for step in MIGRATIONS[version:]:
             for statement in step:
-                conn.execute(statement)
-        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                if callable(statement):
+                    statement(conn)
+                else:
+                    conn.execute(statement)
+        conn.execute(f"PRAGMA user_version = {schema_version()}")
 
 
 @contextmanager
@@ -829,7 +843,7 @@ def _write_transaction(conn: sqlite3.Connection, *, migrating: bool = False) -> 
     """
     conn.execute("BEGIN IMMEDIATE")
     try:
-        if not migrating and conn.execute("PRAGMA user_version").fetchone()[0] > SCHEMA_VERSION:
+        if not migrating and conn.execute("PRAGMA user_version").fetchone()[0] > schema_version():
             raise _NewerSchema(conn.execute("PRAGMA user_version").fetchone()[0])
         yield
     except BaseException:
