@@ -504,12 +504,13 @@ def test_format_stats_prints_one_row_per_difficulty() -> None:
         "best",
         "streak",
     ]
-    assert [line.split() for line in lines[2:]] == [
+    assert [line.split() for line in lines[2:5]] == [
         ["easy", "1", "2", "3", "4", "5", "6"],
         ["medium", "0", "0", "0", "0", "0", "0"],
         ["hard", "0", "0", "5", "0", "5", "5"],
     ]
-    assert len({len(line) for line in lines[1:]}) == 1  # the columns line up
+    assert len({len(line) for line in lines[1:5]}) == 1  # the columns line up
+    assert lines[5:] == ["", "No rounds kept yet."]  # no rounds given
 
 
 # -- settings ----------------------------------------------------------------------

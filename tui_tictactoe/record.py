@@ -249,22 +249,66 @@ def stats_json(stats: Stats) -> str:
     )
 
 
-def format_stats(stats: Stats) -> str:
-    """A plain-text table for `tui-tictactoe stats`."""
+RECENT_ROUNDS = 10
+"""Rounds listed by the stats screen and `tui-tictactoe stats`, newest first."""
+ROUND_COLUMNS = ("When", "Level", "You", "First", "Result", "Moves", "Undo")
+"""What a listed round shows: when, the level, the player's symbol, who started, the
+result, the number of moves, and whether a move was taken back."""
+
+
+def round_cells(round_: RoundRecord) -> tuple[str, ...]:
+    """A round as the stats screen and `stats` list it, under ROUND_COLUMNS."""
+    return (
+        _local_time(round_.played_at),
+        round_.difficulty,
+        round_.symbol,
+        "you" if round_.first == "human" else "AI",
+        round_.result,
+        str(len(round_.moves)),
+        "yes" if round_.took_back else "",
+    )
+
+
+def format_stats(stats: Stats, rounds: Sequence[RoundRecord] = ()) -> str:
+    """`tui-tictactoe stats`: the table per difficulty, then the rounds (the latest first)."""
     header = ("difficulty", "wins", "losses", "draws", "abandoned", "streak", "best streak")
     rows = [header]
     for level, numbers in stats.by_difficulty.items():
         rows.append((level, *(str(number) for number in numbers)))  # fields in header order
-    widths = [max(len(row[column]) for row in rows) for column in range(len(header))]
-    lines = [
+    count = "1 round" if stats.rounds == 1 else f"{stats.rounds} rounds"
+    lines = [f"{stats.display_name}: {count}", *_table(rows, left=1), ""]
+    if rounds:
+        listed = [ROUND_COLUMNS, *(round_cells(round_) for round_ in rounds)]
+        lines += ["Last rounds, newest first:", *_table(listed, left=len(ROUND_COLUMNS))]
+    else:
+        lines.append("No rounds kept yet.")
+    return "\n".join(lines)
+
+
+def _table(rows: Sequence[Sequence[str]], left: int) -> list[str]:
+    """Rows in columns two spaces apart: the first `left` flush left, the rest right."""
+    widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
+    return [
         "  ".join(
-            cell.ljust(width) if column == 0 else cell.rjust(width)
+            cell.ljust(width) if column < left else cell.rjust(width)
             for column, (cell, width) in enumerate(zip(row, widths, strict=True))
-        )
+        ).rstrip()
         for row in rows
     ]
-    rounds = "1 round" if stats.rounds == 1 else f"{stats.rounds} rounds"
-    return "\n".join([f"{stats.display_name}: {rounds}", *lines])
+
+
+def _local_time(played_at: str) -> str:
+    """A round's time in the local time zone, short: `11-23 14:05`."""
+    from datetime import datetime
+
+    try:
+        return (
+            datetime.fromisoformat(played_at.replace("Z", "+00:00"))
+            .astimezone()
+            .strftime("%m-%d %H:%M")
+        )
+    except ValueError:
+        return played_at[:11]
 
 
 # -- the record ------------------------------------------------------------------
