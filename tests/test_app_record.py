@@ -356,11 +356,33 @@ async def test_the_leaderboard_is_there_only_when_hosted(make_app, monkeypatch) 
         table = screen.query_one("#hard-streaks")
         assert table.row_count == len(leaders.hard_streaks) > 0
         assert table.get_row_at(0)[1:] == [
-            leaders.hard_streaks[0].display_name,
+            leaders.hard_streaks[0].label,
             str(leaders.hard_streaks[0].value),
         ]
         await press(pilot, "escape", "escape")
         assert isinstance(app.screen, GameScreen)
+
+
+async def test_the_leaderboard_tells_players_of_one_name_apart(make_app, monkeypatch) -> None:
+    for key in ("SHA256:AAAAAAAAbcdefgh", "SHA256:BBBBBBBBbcdefgh"):
+        with Record.open() as record:
+            assert record.save_round(
+                key,
+                difficulty="hard",
+                symbol="X",
+                first="human",
+                moves=(5,),
+                result="draw",
+                display_name="alice",
+            )
+    monkeypatch.setenv("TUI_TICTACTOE_PLAYER", "SHA256:bob")
+    monkeypatch.setenv("TUI_TICTACTOE_PLAYER_NAME", "bob")
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "s", "l")
+        table = app.screen.query_one("#hard-streaks")
+        shown = sorted(table.get_row_at(row)[1] for row in range(table.row_count))
+        assert shown == ["alice (SHA256:AAAAAAAA…)", "alice (SHA256:BBBBBBBB…)"]
 
 
 # -- quitting mid-round ------------------------------------------------------------------

@@ -458,6 +458,26 @@ def test_the_leaderboard_shows_the_latest_display_name(record: Record) -> None:
     assert record.stats("key:1").display_name == "alice"
 
 
+ALICE_1 = "SHA256:q2mvG7Xh0YsN1bJ8c5t4RkD9wLzPaE3uFoIiT6gHjKs"
+ALICE_2 = "SHA256:Zx8Vb2Nq4Lm6Jk0Hg9Fd7Sa5Pw3Oe1Ir2Ut4Yy6Qc8o"
+
+
+def test_two_players_of_one_name_are_told_apart_by_their_key(record: Record) -> None:
+    """SSH user names are whatever the client says: the key's fingerprint is the player."""
+    save(record, ALICE_1, display_name="alice", result="win", difficulty="medium")
+    save(record, ALICE_2, display_name="alice", result="win", difficulty="medium")
+    save(record, ALICE_2, display_name="alice", result="win", difficulty="medium")
+    save(record, "alice", result="win", difficulty="medium")  # the local user alice
+    labels = [entry.label for entry in record.leaderboard().medium_wins]
+    assert labels == ["alice (SHA256:Zx8Vb2Nq…)", "alice (SHA256:q2mvG7Xh…)", "alice"]
+
+
+def test_a_key_without_a_name_shows_its_short_fingerprint(record: Record) -> None:
+    save(record, ALICE_1, result="draw")  # display name: the player, the fingerprint itself
+    (entry,) = record.leaderboard().hard_streaks
+    assert entry.label == "SHA256:q2mvG7Xh…"
+
+
 # -- what the command line prints --------------------------------------------------
 
 

@@ -209,10 +209,26 @@ class Stats(NamedTuple):
     by_difficulty: dict[str, DifficultyStats]
 
 
+FINGERPRINT = "SHA256:"
+"""How serve-ssh's players (their SSH key's fingerprint) begin."""
+FINGERPRINT_SHOWN = 8
+"""Characters of a fingerprint shown after a player's name on the leaderboard."""
+
+
 class LeaderEntry(NamedTuple):
     player: str
     display_name: str
     value: int
+
+    @property
+    def label(self) -> str:
+        """The name, and for a player known by a key the start of its fingerprint: SSH
+        user names are whatever the client says, so two "alice"s must look different."""
+        if not self.player.startswith(FINGERPRINT):
+            return self.display_name
+        shown = len(FINGERPRINT) + FINGERPRINT_SHOWN
+        short = self.player if len(self.player) <= shown else self.player[:shown] + "…"
+        return short if self.display_name == self.player else f"{self.display_name} ({short})"
 
 
 class Leaderboard(NamedTuple):

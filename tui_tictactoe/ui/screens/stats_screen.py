@@ -368,5 +368,5 @@ class LeaderboardScreen(Screen[None]):
                 (self.tables["medium"], board.medium_wins),
             ):
                 for place, entry in enumerate(entries, 1):
-                    table.add_row(str(place), entry.display_name, str(entry.value))
+                    table.add_row(str(place), entry.label, str(entry.value))
             self.link.show_notice()
