@@ -2,7 +2,7 @@
 
 Run by hand from the repository root (needs the package installed, with pexpect and pyte):
 
-    python benchmarks/bench_record_ui.py [--rounds 60] [--stats-runs 15]
+    python benchmarks/bench_record_ui.py [--rounds 60] [--stats-runs 15] [--control] [--raw FILE]
 
 Prints one markdown table. Takes ~2 min with the defaults.
 
@@ -26,6 +26,7 @@ Prints one markdown table. Takes ~2 min with the defaults.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import statistics
@@ -142,10 +143,15 @@ def row(name: str, times: list[float], target: str = "") -> str:
     return f"| {name} | {' | '.join(cells)} | {target} |"
 
 
-def result_on_screen(rounds: int, data: Path) -> list[str]:
+def result_on_screen(
+    rounds: int, data: Path, *, control: bool = False, raw: Path | None = None
+) -> list[str]:
+    """`control`: both apps `--no-record` (an A/A run: how far apart two identical apps
+    come out, the noise the record's difference must be read against)."""
     env = {**child_env(), DATA_DIR_ENV: str(data)}
     env.pop(PLAYER_ENV, None)
-    recorded, plain = App(*OPTIONS, env=env), App(*OPTIONS, "--no-record", env=env)
+    second = ("--no-record",) if control else ()
+    recorded, plain = App(*OPTIONS, *second, env=env), App(*OPTIONS, "--no-record", env=env)
     times: dict[App, list[float]] = {recorded: [], plain: []}
     try:
         for app in times:
@@ -159,16 +165,27 @@ def result_on_screen(rounds: int, data: Path) -> list[str]:
     finally:
         for app in times:
             app.close()
-    with Record.open(data / DATABASE_NAME) as record:
-        saved = record.stats(_me()).rounds
-    assert saved == rounds + 1, f"{saved} rounds saved, {rounds + 1} played"
+    if raw is not None:
+        raw.write_text(json.dumps({"with": times[recorded], "without": times[plain]}))
+    with_record = "`--no-record` again (control)" if control else "with the record"
+    added = "A/A difference, both `--no-record`" if control else "added by the record"
+    if not control:
+        with Record.open(data / DATABASE_NAME) as record:
+            saved = record.stats(_me()).rounds
+        assert saved == rounds + 1, f"{saved} rounds saved, {rounds + 1} played"
     difference = statistics.median(times[recorded]) - statistics.median(times[plain])
     p95_difference = percentile(times[recorded], 0.95) - percentile(times[plain], 0.95)
+    mean_difference = statistics.fmean(times[recorded]) - statistics.fmean(times[plain])
+    # Round n of one app against round n of the other: the same moves, moments apart.
+    paired = [a - b for a, b in zip(times[recorded], times[plain], strict=True)]
     return [
         row(f"last move -> result on screen, `--no-record` ({rounds} rounds)", times[plain]),
-        row(f"last move -> result on screen, with the record ({rounds} rounds)", times[recorded]),
-        f"| added by the record (difference of medians; of p95s) | {ms(difference)} "
-        f"| {ms(p95_difference)} |  | <= 5 ms |",
+        row(f"last move -> result on screen, {with_record} ({rounds} rounds)", times[recorded]),
+        f"| {added} (difference of medians; of p95s) | {ms(difference)} "
+        f"| {ms(p95_difference)} |  | {'' if control else '<= 5 ms'} |",
+        f"| {added} (difference of means) | {ms(mean_difference)} |  |  |  |",
+        f"| {added} (median of the {rounds} paired differences) "
+        f"| {ms(statistics.median(paired))} |  |  |  |",
     ]
 
 
@@ -230,11 +247,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=60, help="rounds timed per variant")
     parser.add_argument("--stats-runs", type=int, default=15, help="runs of the stats command")
+    parser.add_argument(
+        "--control",
+        action="store_true",
+        help="both apps without the record (A/A: the noise), and no stats part",
+    )
+    parser.add_argument("--raw", type=Path, help="write every round's time (s) here, as JSON")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as ui_dir, tempfile.TemporaryDirectory() as big_dir:
         os.environ[DATA_DIR_ENV] = ui_dir  # for _me() and the record opened here
-        lines = result_on_screen(args.rounds, Path(ui_dir))
-        lines += stats_on_big_record(args.stats_runs, Path(big_dir))
+        lines = result_on_screen(args.rounds, Path(ui_dir), control=args.control, raw=args.raw)
+        if not args.control:
+            lines += stats_on_big_record(args.stats_runs, Path(big_dir))
     print("| measurement | median (ms) | p95 (ms) | max (ms) | target |")
     print("|---|---:|---:|---:|---|")
     print("\n".join(lines))
