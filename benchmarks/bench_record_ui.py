@@ -15,7 +15,9 @@ Prints one markdown table. Takes ~2 min with the defaults.
   put "Press r for a new round." on the emulated screen (pyte) have arrived. That is what a
   player sees, including Textual's frame and the terminal write; with the record, the round
   is also being saved (a thread worker, commit + fsync). The first round of each app is a
-  warm-up and is not counted.
+  warm-up and is not counted. Each difference comes with a 95% bootstrap interval, and
+  `--control` runs both apps `--no-record` (an A/A run): on a shared machine the rounds
+  spread by tens of ms, so a few ms of difference means little without them.
 - **`stats` on 100,000 rounds**: a database where one player owns 100,000 rounds (filled by
   `bench_record.fill`), then `tui-tictactoe stats` end to end (a fresh process: interpreter
   start, imports, opening the record, the query, printing), next to `tui-tictactoe --version`
@@ -28,6 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import re
 import statistics
 import subprocess
@@ -173,20 +176,50 @@ def result_on_screen(
         with Record.open(data / DATABASE_NAME) as record:
             saved = record.stats(_me()).rounds
         assert saved == rounds + 1, f"{saved} rounds saved, {rounds + 1} played"
-    difference = statistics.median(times[recorded]) - statistics.median(times[plain])
-    p95_difference = percentile(times[recorded], 0.95) - percentile(times[plain], 0.95)
-    mean_difference = statistics.fmean(times[recorded]) - statistics.fmean(times[plain])
-    # Round n of one app against round n of the other: the same moves, moments apart.
-    paired = [a - b for a, b in zip(times[recorded], times[plain], strict=True)]
+    with_times, plain_times = times[recorded], times[plain]
+    p95_difference = percentile(with_times, 0.95) - percentile(plain_times, 0.95)
+
+    def of_medians(a: list[float], b: list[float]) -> float:
+        return statistics.median(a) - statistics.median(b)
+
+    def of_means(a: list[float], b: list[float]) -> float:
+        return statistics.fmean(a) - statistics.fmean(b)
+
+    def paired_median(a: list[float], b: list[float]) -> float:
+        # Round n of one app against round n of the other: the same moves, moments apart.
+        return statistics.median(x - y for x, y in zip(a, b, strict=True))
+
+    def cells(statistic: Callable[[list[float], list[float]], float]) -> str:
+        low, high = bootstrap(with_times, plain_times, statistic)
+        value = ms(statistic(with_times, plain_times))
+        return f"95% interval {ms(low)} to {ms(high)}) | {value}"
+
+    target = "" if control else "<= 5 ms"
     return [
-        row(f"last move -> result on screen, `--no-record` ({rounds} rounds)", times[plain]),
-        row(f"last move -> result on screen, {with_record} ({rounds} rounds)", times[recorded]),
-        f"| {added} (difference of medians; of p95s) | {ms(difference)} "
-        f"| {ms(p95_difference)} |  | {'' if control else '<= 5 ms'} |",
-        f"| {added} (difference of means) | {ms(mean_difference)} |  |  |  |",
-        f"| {added} (median of the {rounds} paired differences) "
-        f"| {ms(statistics.median(paired))} |  |  |  |",
+        row(f"last move -> result on screen, `--no-record` ({rounds} rounds)", plain_times),
+        row(f"last move -> result on screen, {with_record} ({rounds} rounds)", with_times),
+        f"| {added} (difference of medians; {cells(of_medians)} "
+        f"| {ms(p95_difference)} (of p95s) |  | {target} |",
+        f"| {added} (difference of means; {cells(of_means)} |  |  |  |",
+        f"| {added} (median of the {rounds} paired differences; {cells(paired_median)} |  |  |  |",
     ]
+
+
+def bootstrap(
+    a: list[float],
+    b: list[float],
+    statistic: Callable[[list[float], list[float]], float],
+    resamples: int = 2000,
+) -> tuple[float, float]:
+    """The middle 95% of `statistic` over rounds drawn again with replacement (round n of
+    both apps kept together): how far the difference could move by chance in this run."""
+    rng = random.Random(0)
+    values = []
+    for _ in range(resamples):
+        picks = [rng.randrange(len(a)) for _ in a]
+        values.append(statistic([a[i] for i in picks], [b[i] for i in picks]))
+    values.sort()
+    return values[int(resamples * 0.025)], values[int(resamples * 0.975) - 1]
 
 
 def _me() -> str:
