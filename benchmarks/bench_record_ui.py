@@ -2,7 +2,7 @@
 
 Run by hand from the repository root (needs the package installed, with pexpect and pyte):
 
-    python benchmarks/bench_record_ui.py [--rounds 60] [--stats-runs 15]
+    python benchmarks/bench_record_ui.py [--rounds 60] [--stats-runs 15] [--control] [--raw FILE]
 
 Prints one markdown table. Takes ~2 min with the defaults.
 
@@ -15,7 +15,9 @@ Prints one markdown table. Takes ~2 min with the defaults.
   put "Press r for a new round." on the emulated screen (pyte) have arrived. That is what a
   player sees, including Textual's frame and the terminal write; with the record, the round
   is also being saved (a thread worker, commit + fsync). The first round of each app is a
-  warm-up and is not counted.
+  warm-up and is not counted. Each difference comes with a 95% bootstrap interval, and
+  `--control` runs both apps `--no-record` (an A/A run): on a shared machine the rounds
+  spread by tens of ms, so a few ms of difference means little without them.
 - **`stats` on 100,000 rounds**: a database where one player owns 100,000 rounds (filled by
   `bench_record.fill`), then `tui-tictactoe stats` end to end (a fresh process: interpreter
   start, imports, opening the record, the query, printing), next to `tui-tictactoe --version`
@@ -26,7 +28,9 @@ Prints one markdown table. Takes ~2 min with the defaults.
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import random
 import re
 import statistics
 import subprocess
@@ -142,10 +146,15 @@ def row(name: str, times: list[float], target: str = "") -> str:
     return f"| {name} | {' | '.join(cells)} | {target} |"
 
 
-def result_on_screen(rounds: int, data: Path) -> list[str]:
+def result_on_screen(
+    rounds: int, data: Path, *, control: bool = False, raw: Path | None = None
+) -> list[str]:
+    """`control`: both apps `--no-record` (an A/A run: how far apart two identical apps
+    come out, the noise the record's difference must be read against)."""
     env = {**child_env(), DATA_DIR_ENV: str(data)}
     env.pop(PLAYER_ENV, None)
-    recorded, plain = App(*OPTIONS, env=env), App(*OPTIONS, "--no-record", env=env)
+    second = ("--no-record",) if control else ()
+    recorded, plain = App(*OPTIONS, *second, env=env), App(*OPTIONS, "--no-record", env=env)
     times: dict[App, list[float]] = {recorded: [], plain: []}
     try:
         for app in times:
@@ -159,17 +168,58 @@ def result_on_screen(rounds: int, data: Path) -> list[str]:
     finally:
         for app in times:
             app.close()
-    with Record.open(data / DATABASE_NAME) as record:
-        saved = record.stats(_me()).rounds
-    assert saved == rounds + 1, f"{saved} rounds saved, {rounds + 1} played"
-    difference = statistics.median(times[recorded]) - statistics.median(times[plain])
-    p95_difference = percentile(times[recorded], 0.95) - percentile(times[plain], 0.95)
+    if raw is not None:
+        raw.write_text(json.dumps({"with": times[recorded], "without": times[plain]}))
+    with_record = "`--no-record` again (control)" if control else "with the record"
+    added = "A/A difference, both `--no-record`" if control else "added by the record"
+    if not control:
+        with Record.open(data / DATABASE_NAME) as record:
+            saved = record.stats(_me()).rounds
+        assert saved == rounds + 1, f"{saved} rounds saved, {rounds + 1} played"
+    with_times, plain_times = times[recorded], times[plain]
+    p95_difference = percentile(with_times, 0.95) - percentile(plain_times, 0.95)
+
+    def of_medians(a: list[float], b: list[float]) -> float:
+        return statistics.median(a) - statistics.median(b)
+
+    def of_means(a: list[float], b: list[float]) -> float:
+        return statistics.fmean(a) - statistics.fmean(b)
+
+    def paired_median(a: list[float], b: list[float]) -> float:
+        # Round n of one app against round n of the other: the same moves, moments apart.
+        return statistics.median(x - y for x, y in zip(a, b, strict=True))
+
+    def cells(statistic: Callable[[list[float], list[float]], float]) -> str:
+        low, high = bootstrap(with_times, plain_times, statistic)
+        value = ms(statistic(with_times, plain_times))
+        return f"95% interval {ms(low)} to {ms(high)}) | {value}"
+
+    target = "" if control else "<= 5 ms"
     return [
-        row(f"last move -> result on screen, `--no-record` ({rounds} rounds)", times[plain]),
-        row(f"last move -> result on screen, with the record ({rounds} rounds)", times[recorded]),
-        f"| added by the record (difference of medians; of p95s) | {ms(difference)} "
-        f"| {ms(p95_difference)} |  | <= 5 ms |",
+        row(f"last move -> result on screen, `--no-record` ({rounds} rounds)", plain_times),
+        row(f"last move -> result on screen, {with_record} ({rounds} rounds)", with_times),
+        f"| {added} (difference of medians; {cells(of_medians)} "
+        f"| {ms(p95_difference)} (of p95s) |  | {target} |",
+        f"| {added} (difference of means; {cells(of_means)} |  |  |  |",
+        f"| {added} (median of the {rounds} paired differences; {cells(paired_median)} |  |  |  |",
     ]
+
+
+def bootstrap(
+    a: list[float],
+    b: list[float],
+    statistic: Callable[[list[float], list[float]], float],
+    resamples: int = 2000,
+) -> tuple[float, float]:
+    """The middle 95% of `statistic` over rounds drawn again with replacement (round n of
+    both apps kept together): how far the difference could move by chance in this run."""
+    rng = random.Random(0)
+    values = []
+    for _ in range(resamples):
+        picks = [rng.randrange(len(a)) for _ in a]
+        values.append(statistic([a[i] for i in picks], [b[i] for i in picks]))
+    values.sort()
+    return values[int(resamples * 0.025)], values[int(resamples * 0.975) - 1]
 
 
 def _me() -> str:
@@ -230,11 +280,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=60, help="rounds timed per variant")
     parser.add_argument("--stats-runs", type=int, default=15, help="runs of the stats command")
+    parser.add_argument(
+        "--control",
+        action="store_true",
+        help="both apps without the record (A/A: the noise), and no stats part",
+    )
+    parser.add_argument("--raw", type=Path, help="write every round's time (s) here, as JSON")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as ui_dir, tempfile.TemporaryDirectory() as big_dir:
         os.environ[DATA_DIR_ENV] = ui_dir  # for _me() and the record opened here
-        lines = result_on_screen(args.rounds, Path(ui_dir))
-        lines += stats_on_big_record(args.stats_runs, Path(big_dir))
+        lines = result_on_screen(args.rounds, Path(ui_dir), control=args.control, raw=args.raw)
+        if not args.control:
+            lines += stats_on_big_record(args.stats_runs, Path(big_dir))
     print("| measurement | median (ms) | p95 (ms) | max (ms) | target |")
     print("|---|---:|---:|---:|---|")
     print("\n".join(lines))

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from support import SIZE, SMALL, ai_thinking, board, press, settle
 
+from tui_tictactoe.controller import GameOptions
 from tui_tictactoe.engine.analysis import analyse
 from tui_tictactoe.engine.board import GameBoard
 from tui_tictactoe.identity import current_identity
@@ -90,6 +91,10 @@ async def test_a_guest_is_not_recorded(make_app, scripted, monkeypatch) -> None:
         await settle(pilot)
         assert app.controller.score.human == 1
         assert app.game.sub_title.startswith("visitor · you X")  # hosted: the name shows
+        await press(pilot, "s")
+        assert "guest: your rounds are not kept" in str(
+            app.screen.query_one("#stats-summary").render()
+        )
     assert rounds_in_file() == 0
 
 
@@ -126,15 +131,82 @@ async def test_saved_settings_are_the_defaults_and_flags_beat_them(make_app) -> 
         assert (options.symbol, options.difficulty, options.alternate) == ("X", "medium", True)
 
 
-async def test_saved_settings_wait_once_the_player_has_moved(make_app) -> None:
+@pytest.fixture
+def late_settings(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
+    """Saved settings that reach the app only when the test sets the returned event: the
+    player (or keys typed ahead) acts before the record has been read."""
+    arrive = threading.Event()
+    read = Record.settings
+
+    def held(self: Record, player: str | None) -> dict:
+        assert arrive.wait(10), "the test never let the settings arrive"
+        return read(self, player)
+
+    monkeypatch.setattr(Record, "settings", held)
+    return arrive
+
+
+SAVED = {"symbol": "O", "first": "human", "difficulty": "easy", "alternate": True}
+
+
+def the_options(app) -> dict:
+    return {name: getattr(app.controller.options, name) for name in SAVED}
+
+
+async def test_settings_that_arrive_after_a_move_apply_at_the_next_round(
+    make_app, scripted, late_settings
+) -> None:
     with Record.open() as record:
-        record.save_settings(me(), difficulty="easy")
-    app = make_app()
+        record.save_settings(me(), **SAVED)
+    app = make_app(strategy=scripted((1, 0), (1, 1)))
+    said: list[str] = []
+    app.notify = lambda message, **_: said.append(message)  # type: ignore[method-assign]
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("5")  # before the record has been read
+        late_settings.set()
         await settle(pilot)
         assert "X" in board(app)  # the move stands, whatever the settings did
-        assert app.controller.score.abandoned == 0
+        assert the_options(app)["difficulty"] == "hard"  # this round keeps its options
+        assert said == ["Your saved settings apply from the next round (r) or new game (n)."]
+        await press(pilot, "r")
+        assert the_options(app) == SAVED
+        assert app.controller.human_symbol == "O" and "easy" in app.game.sub_title
+        await press(pilot, "r")  # once applied, `r` is a plain new round again
+        assert app.controller.round == 2 and the_options(app) == SAVED
+    (left,) = saved_rounds()
+    assert (left.result, left.difficulty, left.symbol) == ("abandoned", "hard", "X")
+
+
+async def test_the_new_game_dialog_offers_settings_that_arrived_late(
+    make_app, scripted, late_settings
+) -> None:
+    with Record.open() as record:
+        record.save_settings(me(), **SAVED)
+    app = make_app(strategy=scripted((1, 0), (1, 1)), difficulty="medium")  # a flag
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("5")
+        late_settings.set()
+        await settle(pilot)
+        await press(pilot, "n", "enter")  # the dialog as it opens: Enter changes nothing
+        assert the_options(app) == {**SAVED, "difficulty": "medium"}  # the flag still wins
+    with Record.open() as record:
+        assert record.settings(me()) == SAVED  # neither the defaults nor the flag saved over
+
+
+async def test_a_dialog_confirmed_before_the_settings_arrive_saves_no_defaults(
+    make_app, late_settings
+) -> None:
+    with Record.open() as record:
+        record.save_settings(me(), **SAVED)
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("n", "down", "down", "left", "enter")  # typed ahead: medium
+        late_settings.set()
+        await settle(pilot)
+        # The player's choice in the dialog wins for this run, as a flag would.
+        assert app.controller.options == GameOptions(difficulty="medium")
+    with Record.open() as record:
+        assert record.settings(me()) == {**SAVED, "difficulty": "medium"}  # only what changed
 
 
 async def test_the_dialog_and_the_theme_menu_save_the_settings(make_app) -> None:
@@ -284,11 +356,33 @@ async def test_the_leaderboard_is_there_only_when_hosted(make_app, monkeypatch) 
         table = screen.query_one("#hard-streaks")
         assert table.row_count == len(leaders.hard_streaks) > 0
         assert table.get_row_at(0)[1:] == [
-            leaders.hard_streaks[0].display_name,
+            leaders.hard_streaks[0].label,
             str(leaders.hard_streaks[0].value),
         ]
         await press(pilot, "escape", "escape")
         assert isinstance(app.screen, GameScreen)
+
+
+async def test_the_leaderboard_tells_players_of_one_name_apart(make_app, monkeypatch) -> None:
+    for key in ("SHA256:AAAAAAAAbcdefgh", "SHA256:BBBBBBBBbcdefgh"):
+        with Record.open() as record:
+            assert record.save_round(
+                key,
+                difficulty="hard",
+                symbol="X",
+                first="human",
+                moves=(5,),
+                result="draw",
+                display_name="alice",
+            )
+    monkeypatch.setenv("TUI_TICTACTOE_PLAYER", "SHA256:bob")
+    monkeypatch.setenv("TUI_TICTACTOE_PLAYER_NAME", "bob")
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "s", "l")
+        table = app.screen.query_one("#hard-streaks")
+        shown = sorted(table.get_row_at(row)[1] for row in range(table.row_count))
+        assert shown == ["alice (SHA256:AAAAAAAA…)", "alice (SHA256:BBBBBBBB…)"]
 
 
 # -- quitting mid-round ------------------------------------------------------------------

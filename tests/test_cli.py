@@ -184,7 +184,10 @@ LONG = "9" * 5000
         # argparse's own messages that quote what was typed.
         (["x" * 5000], "argument [COMMAND]: invalid choice: 'xxx"),
         (["play", "x" * 5000], "unrecognized arguments: xxx"),
-        (["--alternate=" + "x" * 5000], "argument --alternate: ignored explicit argument"),
+        (
+            ["--alternate=" + "x" * 5000],
+            "argument --alternate/--no-alternate: ignored explicit argument",
+        ),
         (["--s=" + "x" * 5000], "ambiguous option: --s=xxx"),
         (["play", "a\nb\x1b[2J"], "unrecognized arguments: a\\nb\\x1b[2J"),
     ],
@@ -295,6 +298,23 @@ def test_options_before_and_after_play_both_count(played: list[dict[str, object]
         {"symbol": "O", "first": None, "difficulty": "easy", "seed": 7, "alternate": None},
         {"symbol": None, "first": "ai", "difficulty": None, "seed": None, "alternate": True},
     ]
+
+
+def test_no_alternate_turns_a_saved_alternate_off_for_the_run(
+    played: list[dict[str, object]],
+) -> None:
+    """`--alternate` saved in the record must be undoable from the command line."""
+    assert cli.main(["--no-alternate"]) == 0
+    assert cli.main(["play", "--no-alternate"]) == 0
+    assert cli.main(["--alternate", "play", "--no-alternate"]) == 0  # the last one wins
+    assert [call["alternate"] for call in played] == [False, False, False]
+    assert "--no-alternate" in cli.build_parser().format_help()
+
+
+def test_no_alternate_takes_no_value() -> None:
+    result = run(console_script(), "--no-alternate=" + "x" * 5000)
+    assert_one_line_error(result, "argument --alternate/--no-alternate: ignored explicit argument")
+    assert len(result.stderr.splitlines()[-1]) <= 190
 
 
 # -- the terminal check (the real terminals are in test_cli_terminal.py) ----------

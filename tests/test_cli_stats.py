@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -30,8 +31,54 @@ def test_stats_prints_the_table_of_the_current_player(capsys: pytest.CaptureFixt
     assert cli.main(["stats"]) == 0
     out = capsys.readouterr().out
     with Record.open() as record:
-        assert out.rstrip("\n") == format_stats(record.stats(player))
+        assert out.rstrip("\n") == format_stats(record.stats(player), record.recent_rounds(player))
     assert f"{len(RESULTS)} rounds" in out
+
+
+def test_stats_lists_the_last_ten_rounds_newest_first_like_the_screen(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    player = current_identity().player
+    assert player is not None
+    start = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
+    levels, moves = ("easy", "medium", "hard"), (5, 1, 9, 3)
+    with Record.open() as record:
+        for minute in range(12):
+            assert record.save_round(
+                player,
+                difficulty=levels[minute % 3],
+                symbol="XO"[minute % 2],
+                first=("human", "ai")[minute % 2],
+                moves=moves[: 1 + minute % 4],
+                result=RESULTS[minute % 5],
+                took_back=minute == 10,
+                played_at=start + timedelta(minutes=minute),
+            )
+    assert cli.main(["stats"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == f"{current_identity().name}: 12 rounds"  # the table first, as before
+    at = lines.index("Last rounds, newest first:")
+    header, *rows = lines[at + 1 :]
+    assert header.split() == ["When", "Level", "You", "First", "Result", "Moves", "Undo"]
+    assert len(rows) == 10
+    for row, minute in zip(rows, range(11, 1, -1), strict=True):
+        when = (start + timedelta(minutes=minute)).astimezone().strftime("%m-%d %H:%M")
+        assert row.split() == [
+            *when.split(),
+            levels[minute % 3],
+            "XO"[minute % 2],
+            ("you", "AI")[minute % 2],
+            RESULTS[minute % 5],
+            str(1 + minute % 4),
+            *(["yes"] if minute == 10 else []),
+        ]
+        level = header.index("Level")  # a table: every column starts under its heading
+        assert row[level:].startswith(levels[minute % 3])
+
+
+def test_stats_without_rounds_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["stats"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "No rounds kept yet."
 
 
 def test_stats_json_counts_from_the_players_side(capsys: pytest.CaptureFixture[str]) -> None:

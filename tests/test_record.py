@@ -20,12 +20,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tui_tictactoe import record as record_module
 from tui_tictactoe.engine.strategies import DIFFICULTIES
 from tui_tictactoe.record import (
     DATA_DIR_ENV,
     DATABASE_NAME,
     RESULTS,
-    SCHEMA_VERSION,
     DifficultyStats,
     Record,
     Stats,
@@ -33,6 +33,7 @@ from tui_tictactoe.record import (
     database_path,
     empty_stats,
     format_stats,
+    schema_version,
     stats_json,
 )
 
@@ -114,8 +115,93 @@ def test_opening_creates_the_directory_and_a_wal_database_of_the_current_schema(
     assert record.available and record.notice is None
     assert record.path == data / DATABASE_NAME
     with sqlite3.connect(data / DATABASE_NAME) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == schema_version()
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+# -- migrations --------------------------------------------------------------------
+
+NOTE = (  # a made-up step 1 -> 2: a new column, then a step in Python that fills it
+    "ALTER TABLE rounds ADD COLUMN note TEXT NOT NULL DEFAULT ''",
+    lambda conn: conn.execute("UPDATE rounds SET note = 'before 2' WHERE result = 'win'"),
+)
+
+
+def everything(record: Record) -> tuple[object, ...]:
+    """What a player can see of the record: alice's and bob's."""
+    return tuple(
+        (record.stats(player), record.recent_rounds(player, 100), record.settings(player))
+        for player in ("alice", "bob")
+    )
+
+
+def schema_of(path: Path) -> tuple[int, list[str]]:
+    with sqlite3.connect(path) as conn:
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        columns = [row[1] for row in conn.execute("PRAGMA table_info(rounds)")]
+    return version, columns
+
+
+def test_a_new_migration_step_upgrades_an_old_record_with_nothing_lost(
+    data: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with Record.open() as old:
+        for number, result in enumerate(("win", "loss", "draw", "win", "abandoned")):
+            assert save(old, "alice" if number % 2 else "bob", result, difficulty="medium")
+        assert old.save_settings("alice", symbol="O", alternate=True, theme="nord")
+        kept = everything(old)
+    path = data / DATABASE_NAME
+    assert schema_of(path)[0] == 1
+    monkeypatch.setattr(record_module, "MIGRATIONS", (*record_module.MIGRATIONS, NOTE))
+    with Record.open() as new:
+        assert new.available and new.take_notice() is None
+        assert everything(new) == kept
+        assert save(new, "alice", "win")  # and it goes on working
+    version, columns = schema_of(path)
+    assert version == 2 and "note" in columns
+    with sqlite3.connect(path) as conn:
+        notes = conn.execute("SELECT result, note FROM rounds ORDER BY id").fetchall()
+    assert notes[:5] == [
+        (r, "before 2" if r == "win" else "") for r in ("win", "loss", "draw", "win", "abandoned")
+    ]
+    assert notes[5] == ("win", "")  # rounds saved after the step get the column's default
+
+
+def test_a_program_that_knows_fewer_steps_leaves_the_upgraded_record_alone(
+    data: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    known = record_module.MIGRATIONS
+    monkeypatch.setattr(record_module, "MIGRATIONS", (*known, NOTE))
+    with Record.open() as new:
+        assert save(new, "alice", "win")
+    path = data / DATABASE_NAME
+    before = path.read_bytes()
+    monkeypatch.setattr(record_module, "MIGRATIONS", known)  # the older program
+    with Record.open() as old:
+        assert not old.available
+        assert "newer" in (old.take_notice() or "")
+        assert not save(old, "alice", "loss")
+    assert path.read_bytes() == before
+    assert schema_of(path)[0] == 2
+
+
+def test_a_failing_migration_step_changes_nothing(
+    data: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with Record.open() as old:
+        assert save(old, "alice", "win")
+        kept = everything(old)
+    broken = ("ALTER TABLE rounds ADD COLUMN note TEXT", "INSERT INTO no_such_table VALUES (1)")
+    monkeypatch.setattr(record_module, "MIGRATIONS", (*record_module.MIGRATIONS, broken))
+    with Record.open() as failed:
+        assert not failed.available  # plays without a record, said once
+        assert failed.take_notice()
+    path = data / DATABASE_NAME
+    version, columns = schema_of(path)
+    assert version == 1 and "note" not in columns  # the whole step was rolled back
+    monkeypatch.setattr(record_module, "MIGRATIONS", record_module.MIGRATIONS[:-1])
+    with Record.open() as again:
+        assert everything(again) == kept
 
 
 def test_importing_the_module_loads_neither_sqlite_nor_platformdirs() -> None:
@@ -372,6 +458,26 @@ def test_the_leaderboard_shows_the_latest_display_name(record: Record) -> None:
     assert record.stats("key:1").display_name == "alice"
 
 
+ALICE_1 = "SHA256:q2mvG7Xh0YsN1bJ8c5t4RkD9wLzPaE3uFoIiT6gHjKs"
+ALICE_2 = "SHA256:Zx8Vb2Nq4Lm6Jk0Hg9Fd7Sa5Pw3Oe1Ir2Ut4Yy6Qc8o"
+
+
+def test_two_players_of_one_name_are_told_apart_by_their_key(record: Record) -> None:
+    """SSH user names are whatever the client says: the key's fingerprint is the player."""
+    save(record, ALICE_1, display_name="alice", result="win", difficulty="medium")
+    save(record, ALICE_2, display_name="alice", result="win", difficulty="medium")
+    save(record, ALICE_2, display_name="alice", result="win", difficulty="medium")
+    save(record, "alice", result="win", difficulty="medium")  # the local user alice
+    labels = [entry.label for entry in record.leaderboard().medium_wins]
+    assert labels == ["alice (SHA256:Zx8Vb2Nq…)", "alice (SHA256:q2mvG7Xh…)", "alice"]
+
+
+def test_a_key_without_a_name_shows_its_short_fingerprint(record: Record) -> None:
+    save(record, ALICE_1, result="draw")  # display name: the player, the fingerprint itself
+    (entry,) = record.leaderboard().hard_streaks
+    assert entry.label == "SHA256:q2mvG7Xh…"
+
+
 # -- what the command line prints --------------------------------------------------
 
 
@@ -418,12 +524,13 @@ def test_format_stats_prints_one_row_per_difficulty() -> None:
         "best",
         "streak",
     ]
-    assert [line.split() for line in lines[2:]] == [
+    assert [line.split() for line in lines[2:5]] == [
         ["easy", "1", "2", "3", "4", "5", "6"],
         ["medium", "0", "0", "0", "0", "0", "0"],
         ["hard", "0", "0", "5", "0", "5", "5"],
     ]
-    assert len({len(line) for line in lines[1:]}) == 1  # the columns line up
+    assert len({len(line) for line in lines[1:5]}) == 1  # the columns line up
+    assert lines[5:] == ["", "No rounds kept yet."]  # no rounds given
 
 
 # -- settings ----------------------------------------------------------------------

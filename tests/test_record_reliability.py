@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 from test_record import oracle_stats, save
 
-from tui_tictactoe.record import DATA_DIR_ENV, DATABASE_NAME, SCHEMA_VERSION, Record
+from tui_tictactoe.record import DATA_DIR_ENV, DATABASE_NAME, Record, schema_version
 
 KILLS = 60
 PROCESSES, ROUNDS_EACH = 8, 200
@@ -338,7 +338,7 @@ def test_a_newer_schema_is_refused_and_left_untouched(data: Path) -> None:
     path = data / DATABASE_NAME
     make_record(path)
     with contextlib.closing(sqlite3.connect(path)) as conn:
-        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+        conn.execute(f"PRAGMA user_version = {schema_version() + 1}")
         conn.commit()
     original = path.read_bytes()
 
@@ -388,7 +388,7 @@ def test_a_newer_version_migrating_the_file_meanwhile_stops_the_writes(data: Pat
     record = Record.open()
     assert save(record, "alice")
     with contextlib.closing(sqlite3.connect(path)) as newer:
-        newer.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+        newer.execute(f"PRAGMA user_version = {schema_version() + 1}")
         newer.commit()
     assert not save(record, "alice")
     assert "newer" in (record.take_notice() or "")

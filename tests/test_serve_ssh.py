@@ -29,7 +29,7 @@ import pytest
 from pty_terminal import KEYS, SGR, Board, Terminal, click, command
 
 from tui_tictactoe import cli
-from tui_tictactoe.servers.game_command import game_environment
+from tui_tictactoe.servers.game_command import game_argv, game_environment, parse_play_options
 from tui_tictactoe.servers.host_key import HOST_KEY_NAME
 from tui_tictactoe.servers.ssh import NO_PTY, RESTORE_TERMINAL, GameServer, Settings
 
@@ -426,6 +426,18 @@ async def test_exec_request_is_read_as_play_options(host: Any) -> None:
     # What people type out of habit after `ssh -t host` works too.
     again = await play(hosted.port, "tui-tictactoe play --symbol O")
     assert "you O vs AI X" in again.text
+
+
+@pytest.mark.parametrize(
+    ("command", "alternate"),
+    [("", None), ("--alternate", True), ("--no-alternate", False)],
+)
+def test_exec_options_pass_alternate_on_or_off(command: str, alternate: bool | None) -> None:
+    """A saved `alternate` of True must be undoable over SSH too: the game's command
+    line carries the client's choice, and nothing when the client gave none."""
+    argv = game_argv(parse_play_options(command))
+    assert argv[:4] == [sys.executable, "-m", "tui_tictactoe.servers.child", "play"]
+    assert cli.build_parser().parse_args(argv[3:]).alternate is alternate
 
 
 @pytest.mark.parametrize(

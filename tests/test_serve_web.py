@@ -13,6 +13,7 @@ import json
 import os
 import signal
 import socket
+import sqlite3
 import subprocess
 import time
 from collections.abc import AsyncIterator
@@ -138,7 +139,19 @@ async def test_the_page_is_served_and_names_its_websocket(served: tuple) -> None
             assert response.status == 200
 
 
-async def test_a_websocket_session_plays_a_game_and_ends_it_on_close(served: tuple) -> None:
+def rounds_kept(data: Path) -> int:
+    """Rounds in the record of the data directory, whoever played them (0: no record)."""
+    path = data / "record.sqlite3"
+    if not path.exists():
+        return 0
+    with sqlite3.connect(path) as conn:
+        return conn.execute("SELECT COUNT(*) FROM rounds").fetchone()[0]
+
+
+async def test_a_websocket_session_plays_a_game_and_ends_it_on_close(
+    served: tuple, tmp_path: Path
+) -> None:
+    """The visitor plays as a guest: not as the server's user, and nothing is kept."""
     server, url = served
     screen = Screen()
     socket_url = url.replace("http", "ws") + "/ws?width=80&height=24"
@@ -162,9 +175,18 @@ async def test_a_websocket_session_plays_a_game_and_ends_it_on_close(served: tup
             ),
             "X in the centre and the AI's reply",
         )
+        assert "guest · you X vs AI O" in "\n".join(screen.lines)
+        await ws.send_str(json.dumps(["stdin", "r"]))  # a round left: kept for a player
+        await read_until(
+            ws,
+            screen,
+            lambda: screen.visible_board() == dict.fromkeys(screen.cells, ""),
+            "a new round",
+        )
     deadline = time.monotonic() + STEP_TIMEOUT
     while any(os.path.exists(f"/proc/{pid}") for pid in games):
         assert time.monotonic() < deadline, "the game outlived its websocket"
         await asyncio.sleep(0.05)
+    assert rounds_kept(tmp_path) == 0  # the round left by `r` is not saved
     server.send_signal(signal.SIGTERM)
     assert server.wait(10) == 0

@@ -156,9 +156,9 @@ def add_play_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
     )
     group.add_argument(
         "--alternate",
-        action="store_true",
+        action=argparse.BooleanOptionalAction,
         default=default(None),
-        help="alternate who starts each round",
+        help="alternate who starts each round, or not (default: your last choice, else not)",
     )
     group.add_argument(
         "--no-record",
@@ -354,20 +354,22 @@ def run_play(args: argparse.Namespace) -> int:
 
 
 def run_stats(as_json: bool) -> int:
-    """`stats`: the current player's record; 1 (the record's notice on stderr) if unusable."""
+    """`stats`: the current player's record and last rounds, as the stats screen shows
+    them (`--json`: the record alone); 1 (the record's notice on stderr) if unusable."""
     from .identity import current_identity
-    from .record import Record, format_stats, stats_json
+    from .record import RECENT_ROUNDS, Record, format_stats, stats_json
 
     identity = current_identity()
     with Record.open() as record:
         stats = record.stats(identity.player, identity.name)
+        rounds = [] if as_json else record.recent_rounds(identity.player, RECENT_ROUNDS)
         notice = record.take_notice()
         usable = record.available
     if notice:
         print(f"{PROG} stats: {notice}", file=sys.stderr)
     if not usable:
         return 1
-    print(stats_json(stats) if as_json else format_stats(stats))
+    print(stats_json(stats) if as_json else format_stats(stats, rounds))
     return 0
 
 

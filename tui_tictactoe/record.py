@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -48,7 +48,7 @@ STARTERS: tuple[str, ...] = ("human", "ai")
 BUSY_TIMEOUT = 5.0
 """Seconds a writer waits for another process's transaction (SSH sessions, two terminals)."""
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (
+MIGRATIONS: tuple[tuple[str | Callable[[sqlite3.Connection], object], ...], ...] = (
     # 0 -> 1: the first schema. Difficulty is checked in Python, not by the table,
     # so a new level does not need a table rebuild.
     (
@@ -95,8 +95,19 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         ) WITHOUT ROWID""",
     ),
 )
-"""Schema migrations: step i takes `PRAGMA user_version` i to i + 1. Append, never edit."""
-SCHEMA_VERSION = len(MIGRATIONS)
+"""Schema migrations: step i takes `PRAGMA user_version` i to i + 1. Append, never edit.
+
+A step is SQL statements and Python callables (for what SQL cannot say, such as
+`_rebuild_standings` after a change to what is counted), run in order, and every
+step still to run goes in one transaction. The schema's version is the length of
+this list (`schema_version()`), read when used, so a test can add a step.
+"""
+
+
+def schema_version() -> int:
+    """The schema this program writes: the number of migration steps it knows."""
+    return len(MIGRATIONS)
+
 
 # SQLite's primary result codes (the low byte of an extended code).
 _SQLITE_BUSY, _SQLITE_LOCKED, _SQLITE_CORRUPT, _SQLITE_FULL, _SQLITE_NOTADB = 5, 6, 11, 13, 26
@@ -198,10 +209,26 @@ class Stats(NamedTuple):
     by_difficulty: dict[str, DifficultyStats]
 
 
+FINGERPRINT = "SHA256:"
+"""How serve-ssh's players (their SSH key's fingerprint) begin."""
+FINGERPRINT_SHOWN = 8
+"""Characters of a fingerprint shown after a player's name on the leaderboard."""
+
+
 class LeaderEntry(NamedTuple):
     player: str
     display_name: str
     value: int
+
+    @property
+    def label(self) -> str:
+        """The name, and for a player known by a key the start of its fingerprint: SSH
+        user names are whatever the client says, so two "alice"s must look different."""
+        if not self.player.startswith(FINGERPRINT):
+            return self.display_name
+        shown = len(FINGERPRINT) + FINGERPRINT_SHOWN
+        short = self.player if len(self.player) <= shown else self.player[:shown] + "…"
+        return short if self.display_name == self.player else f"{self.display_name} ({short})"
 
 
 class Leaderboard(NamedTuple):
@@ -238,22 +265,66 @@ def stats_json(stats: Stats) -> str:
     )
 
 
-def format_stats(stats: Stats) -> str:
-    """A plain-text table for `tui-tictactoe stats`."""
+RECENT_ROUNDS = 10
+"""Rounds listed by the stats screen and `tui-tictactoe stats`, newest first."""
+ROUND_COLUMNS = ("When", "Level", "You", "First", "Result", "Moves", "Undo")
+"""What a listed round shows: when, the level, the player's symbol, who started, the
+result, the number of moves, and whether a move was taken back."""
+
+
+def round_cells(round_: RoundRecord) -> tuple[str, ...]:
+    """A round as the stats screen and `stats` list it, under ROUND_COLUMNS."""
+    return (
+        _local_time(round_.played_at),
+        round_.difficulty,
+        round_.symbol,
+        "you" if round_.first == "human" else "AI",
+        round_.result,
+        str(len(round_.moves)),
+        "yes" if round_.took_back else "",
+    )
+
+
+def format_stats(stats: Stats, rounds: Sequence[RoundRecord] = ()) -> str:
+    """`tui-tictactoe stats`: the table per difficulty, then the rounds (the latest first)."""
     header = ("difficulty", "wins", "losses", "draws", "abandoned", "streak", "best streak")
     rows = [header]
     for level, numbers in stats.by_difficulty.items():
         rows.append((level, *(str(number) for number in numbers)))  # fields in header order
-    widths = [max(len(row[column]) for row in rows) for column in range(len(header))]
-    lines = [
+    count = "1 round" if stats.rounds == 1 else f"{stats.rounds} rounds"
+    lines = [f"{stats.display_name}: {count}", *_table(rows, left=1), ""]
+    if rounds:
+        listed = [ROUND_COLUMNS, *(round_cells(round_) for round_ in rounds)]
+        lines += ["Last rounds, newest first:", *_table(listed, left=len(ROUND_COLUMNS))]
+    else:
+        lines.append("No rounds kept yet.")
+    return "\n".join(lines)
+
+
+def _table(rows: Sequence[Sequence[str]], left: int) -> list[str]:
+    """Rows in columns two spaces apart: the first `left` flush left, the rest right."""
+    widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
+    return [
         "  ".join(
-            cell.ljust(width) if column == 0 else cell.rjust(width)
+            cell.ljust(width) if column < left else cell.rjust(width)
             for column, (cell, width) in enumerate(zip(row, widths, strict=True))
-        )
+        ).rstrip()
         for row in rows
     ]
-    rounds = "1 round" if stats.rounds == 1 else f"{stats.rounds} rounds"
-    return "\n".join([f"{stats.display_name}: {rounds}", *lines])
+
+
+def _local_time(played_at: str) -> str:
+    """A round's time in the local time zone, short: `11-23 14:05`."""
+    from datetime import datetime
+
+    try:
+        return (
+            datetime.fromisoformat(played_at.replace("Z", "+00:00"))
+            .astimezone()
+            .strftime("%m-%d %H:%M")
+        )
+    except ValueError:
+        return played_at[:11]
 
 
 # -- the record ------------------------------------------------------------------
@@ -630,7 +701,7 @@ class Record:
         self._enabled = False
         self.notice = (
             f"The record {self.path} was written by a newer tui-tictactoe (schema"
-            f" {version}, this one knows up to {SCHEMA_VERSION}); it is left"
+            f" {version}, this one knows up to {schema_version()}); it is left"
             " untouched and this game is not recorded."
         )
 
@@ -661,7 +732,7 @@ class Record:
             conn.execute("PRAGMA synchronous = FULL")
             if self.max_pages is not None:
                 conn.execute(f"PRAGMA max_page_count = {int(self.max_pages)}")
-            if version < SCHEMA_VERSION:
+            if version < schema_version():
                 _migrate(conn)
         except BaseException:
             conn.close()
@@ -728,7 +799,7 @@ def _check_version(conn: sqlite3.Connection) -> int:
         finally:
             conn.execute("COMMIT")
     version: int = conn.execute("PRAGMA user_version").fetchone()[0]
-    if version > SCHEMA_VERSION:
+    if version > schema_version():
         raise _NewerSchema(version)
     if version == 0:
         tables = sorted(
@@ -811,13 +882,16 @@ def _sync_directory(directory: Path) -> None:
 
 
 def _migrate(conn: sqlite3.Connection) -> None:
-    """Bring the schema to SCHEMA_VERSION, in one transaction (other processes may race)."""
+    """Bring the schema to `schema_version()`, in one transaction (other processes may race)."""
     with _write_transaction(conn, migrating=True):
         version = _check_version(conn)  # again, under the write lock
         for step in MIGRATIONS[version:]:
             for statement in step:
-                conn.execute(statement)
-        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                if callable(statement):
+                    statement(conn)
+                else:
+                    conn.execute(statement)
+        conn.execute(f"PRAGMA user_version = {schema_version()}")
 
 
 @contextmanager
@@ -829,7 +903,7 @@ def _write_transaction(conn: sqlite3.Connection, *, migrating: bool = False) -> 
     """
     conn.execute("BEGIN IMMEDIATE")
     try:
-        if not migrating and conn.execute("PRAGMA user_version").fetchone()[0] > SCHEMA_VERSION:
+        if not migrating and conn.execute("PRAGMA user_version").fetchone()[0] > schema_version():
             raise _NewerSchema(conn.execute("PRAGMA user_version").fetchone()[0])
         yield
     except BaseException:

@@ -92,8 +92,8 @@ def game_argv(options: argparse.Namespace) -> list[str]:
             argv += [f"--{name}", getattr(options, name)]
     if options.seed is not None:
         argv += ["--seed", str(options.seed)]
-    if options.alternate:
-        argv.append("--alternate")
+    if options.alternate is not None:
+        argv.append("--alternate" if options.alternate else "--no-alternate")
     if getattr(options, "record", True) is False:
         argv.append("--no-record")
     return argv

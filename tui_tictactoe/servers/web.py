@@ -3,6 +3,10 @@
 textual-serve starts the command once per browser tab, through a shell, with
 TEXTUAL_DRIVER set to its web driver (so the game's terminal check steps aside),
 and relays the screen over a websocket to xterm.js in the page.
+
+Every visitor plays as a guest, as an SSH client without a key does: a web page
+says nothing about who is at the other end, so no visitor plays as the server's
+user, with that user's record, settings and theme, and nothing a visitor plays is kept.
 """
 
 from __future__ import annotations
@@ -12,13 +16,16 @@ import shlex
 import sys
 
 from ..cli import PROG
+from ..identity import guest_environment
 
 TITLE = "Tic-Tac-Toe"
 
 
 def game_command() -> str:
-    """The command line textual-serve runs (through a shell, hence quoted)."""
-    return shlex.join([sys.executable, "-m", "tui_tictactoe", "play"])
+    """The command line textual-serve runs (through a shell, hence quoted): the game,
+    with the guest's environment assigned in front of it."""
+    guest = " ".join(f"{name}={shlex.quote(value)}" for name, value in guest_environment().items())
+    return f"{guest} {shlex.join([sys.executable, '-m', 'tui_tictactoe', 'play'])}"
 
 
 def serve(args: argparse.Namespace) -> int:

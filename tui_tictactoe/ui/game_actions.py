@@ -14,6 +14,7 @@ from ..controller.status import take_back_status
 
 if TYPE_CHECKING:
     from ..controller import GameOptions
+    from .record_link import RecordLink
     from .screens.game_screen import GameScreen
 
 
@@ -28,8 +29,27 @@ def take_back(screen: GameScreen) -> None:
     screen.status.say(take_back_status(screen.controller, result))
 
 
-def remember_options(screen: GameScreen, options: GameOptions) -> None:
-    """The options chosen in the new-game dialog become the player's saved settings."""
-    link = getattr(screen.app, "record_link", None)  # the app's RecordLink (record_link.py)
+def _record_link(screen: GameScreen) -> RecordLink | None:
+    return getattr(screen.app, "record_link", None)  # the app's RecordLink (record_link.py)
+
+
+def options_to_offer(screen: GameScreen) -> GameOptions:
+    """What the new-game dialog opens with: saved settings that arrived after play had
+    begun and wait for the next game, else the game's own options."""
+    link = _record_link(screen)
+    waiting = link.waiting if link is not None else None
+    return waiting or screen.controller.options
+
+
+def waiting_options(screen: GameScreen) -> GameOptions | None:
+    """Saved settings waiting for the next round (once): `r` starts a game with them."""
+    link = _record_link(screen)
+    return link.take_waiting() if link is not None else None
+
+
+def remember_options(screen: GameScreen, shown: GameOptions, chosen: GameOptions) -> None:
+    """The dialog showed `shown` and the player started a game with `chosen`: tell the
+    record, which keeps what they changed as their settings."""
+    link = _record_link(screen)
     if link is not None:
-        link.save_options(options)
+        link.options_chosen(shown, chosen)

@@ -7,9 +7,12 @@ needs the record first opens it. A `Record` never raises and is thread-safe; wha
 it has to say (a damaged file moved aside, a read-only directory) is shown once,
 as a notification.
 
-Settings saved in the record are the defaults; options given on the command line
-win for that run. Saved settings arrive a moment after the game is drawn: they
-replace the defaults only while the player has not moved yet.
+Settings saved in the record are the defaults; options the player gives in this
+run, on the command line or in the new-game dialog, win for that run. Saved
+settings arrive a moment after the game is drawn: they replace the defaults at
+once while the player has not moved yet, else they wait for the next new round
+or new game (the dialog opens with them), so they are never lost, and never
+overwritten with the defaults they were about to replace.
 """
 
 from __future__ import annotations
@@ -47,7 +50,9 @@ class RecordLink:
         """`given`: the options set on the command line (they beat saved settings);
         `enabled` False (`--no-record`): nothing is read or written."""
         self.app = app
-        self.given = dict(given)
+        self.given = dict(given)  # the options the player gave in this run
+        # Saved settings that arrived once play had begun: the next round or game's.
+        self.waiting: GameOptions | None = None
         self.enabled = enabled
         self.identity = identity if identity is not None else current_identity()
         self._record: Record | None = None
@@ -89,7 +94,7 @@ class RecordLink:
         self._on_ui(self._apply_settings, settings)
 
     def _apply_settings(self, settings: dict[str, Any]) -> None:
-        """Saved settings over the defaults, under the command line's options."""
+        """Saved settings over the defaults, under the options given in this run."""
         app = self.app
         theme = settings.get("theme")
         if theme and theme in app.available_themes:
@@ -98,21 +103,53 @@ class RecordLink:
         saved = {name: settings[name] for name in SETTINGS if name in settings}
         options = app.controller.options._replace(**{**saved, **self.given})
         if options != app.controller.options:
-            self._restart(options)
+            if self._play_begun():
+                self.waiting = options
+                app.notify(
+                    "Your saved settings apply from the next round (r) or new game (n).",
+                    title="Record",
+                )
+            else:
+                self._restart(options)
         self.show_notice()
 
-    def _restart(self, options: GameOptions) -> None:
-        """Start the first round again with `options`, if the player has not moved yet."""
+    def _play_begun(self) -> bool:
+        """Has the player moved (or typed a move ahead), or played a round already?"""
         controller, screen = self.app.controller, self.app.game
         human = controller.human_symbol
         moved = any(
             controller.board.game_board[row][col] == human for row, col in controller.board.moves
         )
-        if moved or controller.round > 1 or screen.type_ahead:
-            return  # the game has begun: the settings wait for the next start
+        return moved or controller.round > 1 or bool(screen.type_ahead)
+
+    def _restart(self, options: GameOptions) -> None:
+        """Start the first round again with `options` (the player has not moved yet)."""
+        controller, screen = self.app.controller, self.app.game
         screen.workers.cancel_group(screen, "ai")
         controller.new_game(options, abandon=False)  # the AI's first move is not a round left
         screen._begin_round()
+
+    def take_waiting(self) -> GameOptions | None:
+        """The saved settings waiting for the next round or game, once (None: none wait)."""
+        waiting, self.waiting = self.waiting, None
+        return waiting
+
+    def options_chosen(self, shown: GameOptions, chosen: GameOptions) -> None:
+        """The player started a new game from the dialog, which showed `shown`.
+
+        What they confirmed wins for the rest of the run, like a flag: settings read
+        later do not replace it. Only the values they changed are saved: the others
+        may be defaults shown before the saved settings had arrived, or flags.
+        """
+        self.waiting = None
+        self.given = {name: getattr(chosen, name) for name in SETTINGS}
+        changed = {
+            name: getattr(chosen, name)
+            for name in SETTINGS
+            if getattr(chosen, name) != getattr(shown, name)
+        }
+        if changed and self.enabled and self.player is not None:
+            self._in_thread(lambda: self._save_settings(changed), "save the settings")
 
     # -- writing ---------------------------------------------------------------------
 
@@ -156,12 +193,6 @@ class RecordLink:
             display_name=self.identity.name,
             board_size=summary.board_size,
         )
-
-    def save_options(self, options: GameOptions) -> None:
-        """The options the player chose in the new-game dialog, kept as settings."""
-        if self.enabled and self.player is not None:
-            values = {name: getattr(options, name) for name in SETTINGS}
-            self._in_thread(lambda: self._save_settings(values), "save the settings")
 
     def theme_chosen(self) -> None:
         """The theme menu closed: keep the theme if it changed."""

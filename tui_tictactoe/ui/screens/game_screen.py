@@ -34,7 +34,7 @@ from ..big_analysis import BigAnalysis, show_overlay
 from ..big_board import ThinkingClock, fit_board
 from ..cursor import CONTROLS, step
 from ..digit_keys import DIGIT_KEYS, fits_footer
-from ..game_actions import remember_options, take_back
+from ..game_actions import options_to_offer, remember_options, take_back, waiting_options
 from ..hints import give_hint
 from ..type_ahead import TypeAhead, after_the_ai
 from ..widgets import ControlButton, GameCell, GameGrid, Scoreboard, StatusLine, TitleBar
@@ -179,19 +179,26 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
     def action_new_round(self) -> None:
         self.type_ahead.clear()
         self.workers.cancel_group(self, "ai")
-        self.controller.new_round()
+        waiting = waiting_options(self)
+        if waiting is None:
+            self.controller.new_round()
+        else:  # saved settings that arrived after the first move: a game of their own
+            self.controller.new_game(waiting)
         self._begin_round()
 
     def action_new_game(self) -> None:
         # Imported on demand, like the help: start-up does not need the dialog.
         from .new_game_screen import NewGameScreen
 
-        self.app.push_screen(NewGameScreen(self.controller.options), self._apply_options)
+        shown = options_to_offer(self)
+        self.app.push_screen(
+            NewGameScreen(shown), lambda options: self._apply_options(shown, options)
+        )
 
-    def _apply_options(self, options: GameOptions | None) -> None:
+    def _apply_options(self, shown: GameOptions, options: GameOptions | None) -> None:
         if options is None or self.app.return_code is not None:  # cancelled, or quitting
             return
-        remember_options(self, options)
+        remember_options(self, shown, options)
         self.type_ahead.clear()
         self.workers.cancel_group(self, "ai")
         self.controller.new_game(options)

@@ -22,14 +22,12 @@ from ...controller.options import board_geometry
 from ...engine.analysis import Analysis, InvalidPosition, analyse
 from ...engine.board import Cell, GameBoard, other
 from ...engine.solver import Verdict
+from ...record import RECENT_ROUNDS, ROUND_COLUMNS, round_cells
 from ..widgets import TitleBar
 
 if TYPE_CHECKING:
     from ...record import Leaderboard, RoundRecord, Stats
     from ..record_link import RecordLink
-
-RECENT = 10
-"""Rounds listed (newest first): the issue asks for the last 10."""
 
 STATS_CSS = """
 StatsScreen, ReplayScreen, LeaderboardScreen {
@@ -68,20 +66,6 @@ StatsScreen DataTable, LeaderboardScreen DataTable {
 """
 
 
-def _when(played_at: str) -> str:
-    """A round's time in the local time zone, short: `11-23 14:05`."""
-    from datetime import datetime
-
-    try:
-        return (
-            datetime.fromisoformat(played_at.replace("Z", "+00:00"))
-            .astimezone()
-            .strftime("%m-%d %H:%M")
-        )
-    except ValueError:
-        return played_at[:11]
-
-
 class StatsScreen(Screen[None]):
     """Wins, losses, draws, abandoned rounds and streaks per level; the last rounds."""
 
@@ -108,7 +92,7 @@ class StatsScreen(Screen[None]):
             "Last rounds: Enter replays one", id="rounds-title", classes="stats-line"
         )
         self.table: DataTable[Any] = DataTable(id="rounds", cursor_type="row", zebra_stripes=True)
-        self.table.add_columns("When", "Level", "You", "First", "Result", "Moves", "Undo")
+        self.table.add_columns(*ROUND_COLUMNS)
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
@@ -131,7 +115,7 @@ class StatsScreen(Screen[None]):
         """In a thread: the record may still be opening, or busy with another process."""
         record = self.link.record()
         player, name = self.link.player, self.link.identity.name
-        return record.stats(player, name), record.recent_rounds(player, RECENT)
+        return record.stats(player, name), record.recent_rounds(player, RECENT_ROUNDS)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker.group == "stats" and event.state == WorkerState.SUCCESS:
@@ -145,7 +129,8 @@ class StatsScreen(Screen[None]):
         if not self.link.enabled:
             summary.update("Playing without a record (--no-record): nothing is kept.")
         elif self.link.player is None:
-            summary.update("You play as a guest: rounds are kept only with an SSH key.")
+            # serve-web's visitors, serve-ssh's clients without a key
+            summary.update("You play as a guest: your rounds are not kept.")
         else:
             count = "1 round" if stats.rounds == 1 else f"{stats.rounds} rounds"
             summary.update(f"{count} kept. Streak: rounds unbeaten in a row.")
@@ -156,15 +141,7 @@ class StatsScreen(Screen[None]):
         table = self.table
         table.clear()
         for round_ in rounds:
-            table.add_row(
-                _when(round_.played_at),
-                round_.difficulty,
-                round_.symbol,
-                "you" if round_.first == "human" else "AI",
-                round_.result,
-                str(len(round_.moves)),
-                "yes" if round_.took_back else "",
-            )
+            table.add_row(*round_cells(round_))
         if not rounds:
             self.rounds_title.update("No rounds kept yet.")
 
@@ -391,5 +368,5 @@ class LeaderboardScreen(Screen[None]):
                 (self.tables["medium"], board.medium_wins),
             ):
                 for place, entry in enumerate(entries, 1):
-                    table.add_row(str(place), entry.display_name, str(entry.value))
+                    table.add_row(str(place), entry.label, str(entry.value))
             self.link.show_notice()
