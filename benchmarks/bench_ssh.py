@@ -54,7 +54,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_startup import app_command, board_is_empty
 
 from tui_tictactoe.servers.game_command import game_argv, options_parser
-from tui_tictactoe.servers.game_process import GameProcess
+from tui_tictactoe.servers.game_process import GameProcess, spawn
 
 ROWS, COLS = 24, 80
 TIMEOUT = 60.0
@@ -106,7 +106,7 @@ async def in_pty(argv: list[str], env: dict[str, str]) -> float:
         buffer.extend(data)
 
     started = time.perf_counter()
-    process = GameProcess(argv, env, COLS, ROWS, on_output=output, on_exit=lambda _s: None)
+    process = GameProcess(spawn(argv, env), COLS, ROWS, on_output=output, on_exit=lambda _s: None)
     await process.start()
     try:
         await until_quiet(chunks, lambda: bytes(buffer))
@@ -164,6 +164,19 @@ def rss_mb(pid: int) -> float:
     return float("nan")
 
 
+def pss_mb(pid: int) -> float:
+    """Proportional set size: pages shared by n processes count 1/n in each (forked games
+    share what the fork server imported; RSS counts it in every one)."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as rollup:
+            for line in rollup:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return float("nan")
+
+
 def children(pid: int) -> list[int]:
     found = []
     for entry in os.listdir("/proc"):
@@ -175,6 +188,11 @@ def children(pid: int) -> list[int]:
             except OSError:
                 pass
     return found
+
+
+def is_fork_server(pid: int) -> bool:
+    with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+        return b"fork_server" in cmdline.read()
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -190,13 +208,22 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--clients", type=int, default=16)
+    parser.add_argument(
+        "--no-fork-server", action="store_true", help="the server starts each game afresh"
+    )
     args = parser.parse_args()
 
     cache = tempfile.mkdtemp(prefix="bench-ssh-pyc-")
     data = tempfile.mkdtemp(prefix="bench-ssh-data-")
     env = child_env(cache)
     server = subprocess.Popen(
-        [*app_command(), "serve-ssh", "--port", "0"],
+        [
+            *app_command(),
+            "serve-ssh",
+            "--port",
+            "0",
+            *(["--no-fork-server"] if args.no_fork_server else []),
+        ],
         stderr=subprocess.PIPE,
         env={**env, "TUI_TICTACTOE_DATA_DIR": data},
     )
@@ -232,7 +259,9 @@ async def main() -> None:
         times: dict[str, list[float]] = {name: [] for name in ways}
         for way in ways.values():  # warm-up: fills the bytecode cache
             await way()
-        server_idle = rss_mb(server.pid)
+        server_idle = rss_mb(server.pid) + sum(
+            rss_mb(pid) for pid in children(server.pid) if is_fork_server(pid)
+        )
         order = list(ways)
         for run in range(args.runs):
             for name in order if run % 2 == 0 else order[::-1]:
@@ -255,9 +284,11 @@ async def main() -> None:
             *(over_asyncssh(port, f"127.0.0.{1 + i % 4}", kept) for i in range(args.clients))
         )
         wall = time.perf_counter() - started
-        games = children(server.pid)
+        helpers = [pid for pid in children(server.pid) if is_fork_server(pid)]
+        games = [pid for pid in children(server.pid) if pid not in helpers]
+        games += [pid for helper in helpers for pid in children(helper)]
         game_rss = [rss_mb(pid) for pid in games]
-        server_busy = rss_mb(server.pid)
+        server_busy = rss_mb(server.pid) + sum(rss_mb(pid) for pid in helpers)
         print(f"\n{args.clients} clients at once (asyncssh), connect to first frame, ms:\n")
         print("| p50 | p95 | max | all done |")
         print("|---:|---:|---:|---:|")
@@ -271,6 +302,8 @@ async def main() -> None:
         print(f"| server, idle | {server_idle:.1f} |")
         print(f"| server, with {len(games)} sessions | {server_busy:.1f} |")
         print(f"| one game process (median of {len(games)}) | {statistics.median(game_rss):.1f} |")
+        game_pss = [pss_mb(pid) for pid in games]
+        print(f"| one game process, PSS (median) | {statistics.median(game_pss):.1f} |")
         per = (server_busy - server_idle + sum(game_rss)) / max(len(games), 1)
         print(f"| per session (game + server's share) | {per:.1f} |")
         print(f"| total with {len(games)} sessions | {server_busy + sum(game_rss):.1f} |")

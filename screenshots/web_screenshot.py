@@ -5,7 +5,9 @@ Debian's `chromium` (`apt-get install chromium`). The server and the browser are
 started on free loopback ports; the page is driven through the DevTools protocol
 (aiohttp, installed with textual-serve): open the page, wait until its game process
 has drawn (it has gone CPU-idle), press 5 so the board shows a move and the AI's
-reply, wait again, capture.
+reply, wait again, capture. The game keeps its settings and record in a temporary
+data directory (the picture shows a fresh player, and yours is not touched), and the
+whole run has a deadline (DEADLINE).
 """
 
 from __future__ import annotations
@@ -30,7 +32,8 @@ import aiohttp
 
 HERE = Path(__file__).resolve().parent
 WINDOW = (1000, 640)
-TIMEOUT = 60.0
+TIMEOUT = 60.0  # seconds for any one step
+DEADLINE = 180.0  # seconds for the whole run
 
 
 def free_port() -> int:
@@ -113,7 +116,9 @@ async def shoot(out: Path) -> None:
     if browser_binary is None:
         sys.exit("web_screenshot: needs chromium (apt-get install chromium)")
     port = free_port()
+    data = tempfile.mkdtemp(prefix="web-screenshot-data-")
     env = {k: v for k, v in os.environ.items() if not k.startswith("TEXTUAL")}
+    env["TUI_TICTACTOE_DATA_DIR"] = data
     server = subprocess.Popen(
         [sys.executable, "-m", "tui_tictactoe", "serve-web", "--port", str(port)],
         stdout=subprocess.DEVNULL,
@@ -149,13 +154,17 @@ async def shoot(out: Path) -> None:
             raise RuntimeError("chromium did not start its DevTools endpoint")
         url = f"http://127.0.0.1:{port}/"
         async with aiohttp.ClientSession() as http:
+            deadline = time.monotonic() + TIMEOUT
             while True:  # the server is up when the page answers
+                if time.monotonic() > deadline:
+                    raise TimeoutError("serve-web never answered")
                 try:
                     async with http.get(url) as response:
                         if response.status == 200:
                             break
                 except aiohttp.ClientConnectionError:
-                    await asyncio.sleep(0.05)
+                    pass
+                await asyncio.sleep(0.05)
             async with http.get(f"http://127.0.0.1:{devtools_port}/json/list") as response:
                 targets = json.loads(await response.text())
             page = next(t for t in targets if t["type"] == "page")
@@ -187,12 +196,17 @@ async def shoot(out: Path) -> None:
         browser.wait(10)
         server.wait(10)
         shutil.rmtree(profile, ignore_errors=True)
+        shutil.rmtree(data, ignore_errors=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", type=Path, default=HERE / "web.png")
-    asyncio.run(shoot(parser.parse_args().out))
+    out = parser.parse_args().out
+    try:
+        asyncio.run(asyncio.wait_for(shoot(out), DEADLINE))
+    except TimeoutError:
+        sys.exit(f"web_screenshot: not done within {DEADLINE:g} s")
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ from typing import IO, NoReturn
 from ..cli import PROG, BoundedParser, add_play_options
 
 CHILD_MODULE = "tui_tictactoe.servers.child"
+CHILD_COMMAND = (sys.executable, "-m", CHILD_MODULE)  # a game as a fresh interpreter
 NAME_LIMIT = 32  # characters of a user name passed on to the game and the log
 
 # Environment variables of the server that must not reach a game: the game's
@@ -85,7 +86,12 @@ def parse_play_options(command: str | None) -> argparse.Namespace:
 
 def game_argv(options: argparse.Namespace) -> list[str]:
     """The game's command line: this interpreter, the child entry point, canonical options."""
-    argv = [sys.executable, "-m", CHILD_MODULE, "play"]
+    return [*CHILD_COMMAND, *play_args(options)]
+
+
+def play_args(options: argparse.Namespace) -> list[str]:
+    """The game's `cli.main` arguments: `play` and the options the client gave, canonical."""
+    argv = ["play"]
     # Only the options the client gave: the others come from the player's saved settings.
     for name in ("symbol", "first", "difficulty", "board"):
         if getattr(options, name, None) is not None:
@@ -108,6 +114,19 @@ def printable(text: str, limit: int = NAME_LIMIT) -> str:
     return "".join(char for char in text if char.isprintable())[:limit]
 
 
+def common_environment(base: Mapping[str, str] | None = None) -> dict[str, str]:
+    """What every game's environment starts from (and the fork server's): the server's,
+    minus terminal and Textual settings, with a UTF-8 locale."""
+    env = {
+        key: value
+        for key, value in (os.environ if base is None else base).items()
+        if key not in _NOT_INHERITED
+        and not key.startswith(("TEXTUAL", "LC_", "TUI_TICTACTOE_PLAYER", "SSH_"))
+    }
+    env["LANG"] = "C.UTF-8"  # the game needs UTF-8 output; the client's locale may not exist here
+    return env
+
+
 def game_environment(
     term: str,
     client: Mapping[str, str],
@@ -115,16 +134,10 @@ def game_environment(
     player_name: str,
     base: Mapping[str, str] | None = None,
 ) -> dict[str, str]:
-    """The game process's environment: the server's, minus terminal and Textual settings,
-    plus the client's TERM (and COLORTERM / NO_COLOR if sent), UTF-8, and who plays."""
-    env = {
-        key: value
-        for key, value in (os.environ if base is None else base).items()
-        if key not in _NOT_INHERITED
-        and not key.startswith(("TEXTUAL", "LC_", "TUI_TICTACTOE_PLAYER", "SSH_"))
-    }
+    """The game process's environment: `common_environment`, plus the client's TERM (and
+    COLORTERM / NO_COLOR if sent), and who plays."""
+    env = common_environment(base)
     env["TERM"] = term
-    env["LANG"] = "C.UTF-8"  # the game needs UTF-8 output; the client's locale may not exist here
     for key in CLIENT_ENVIRONMENT:
         value = client.get(key)
         if value is not None and value.isprintable() and len(value) <= 64:

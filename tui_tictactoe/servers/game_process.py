@@ -4,7 +4,11 @@ The child is a session leader with the pty as its controlling terminal, so the
 kernel does the terminal's work: a window size set on the pty sends it SIGWINCH,
 and closing the master end hangs the terminal up (SIGHUP, and POLLHUP for the
 game's own hang-up check). `hang_up` then makes sure: SIGTERM, then SIGKILL to
-the child's process group if it has not gone. asyncio's child watcher reaps it.
+the child's process group if it has not gone, and ends once it has been reaped.
+
+How the child starts is a `Launch`: `spawn` runs a fresh interpreter (asyncio's
+child watcher reaps it); `fork_server.ForkServer` forks it from a process that
+imported the game once (and that process reaps it and reports its status).
 """
 
 from __future__ import annotations
@@ -16,7 +20,8 @@ import os
 import signal
 import struct
 import termios
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Protocol
 
 READ_SIZE = 65536
 INPUT_LIMIT = 65536  # bytes of client input waiting for the game; beyond that, dropped
@@ -30,6 +35,52 @@ def set_window_size(fd: int, columns: int, rows: int) -> None:
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
 
 
+class Child(Protocol):
+    """A started game process, however it was started."""
+
+    pid: int
+
+    def signal_group(self, sig: signal.Signals) -> None:
+        """Send `sig` to its process group, unless it has been reaped: its pid (the
+        group's id) may then be someone else's."""
+
+    async def wait(self) -> int:
+        """Its exit status once it has been reaped (negative: killed by that signal)."""
+
+
+Launch = Callable[[int], Awaitable[Child]]
+"""Starts a game on a pty slave: its controlling terminal, and its fds 0, 1 and 2."""
+
+
+class Spawned:
+    """A game started as a fresh interpreter; asyncio's child watcher reaps it."""
+
+    def __init__(self, process: asyncio.subprocess.Process) -> None:
+        self.process = process
+        self.pid = process.pid
+
+    def signal_group(self, sig: signal.Signals) -> None:
+        if self.process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.pid, sig)
+
+    async def wait(self) -> int:
+        return await self.process.wait()
+
+
+def spawn(argv: Sequence[str], env: dict[str, str]) -> Launch:
+    """Run `argv` in a session of its own (pgid == pid) on the pty; for a game,
+    `child.py` then makes the pty its controlling terminal."""
+
+    async def launch(slave: int) -> Child:
+        process = await asyncio.create_subprocess_exec(
+            *argv, stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True
+        )
+        return Spawned(process)
+
+    return launch
+
+
 class GameProcess:
     """A child process in a fresh pty: output goes to `on_output`, its end to `on_exit`.
 
@@ -39,17 +90,16 @@ class GameProcess:
 
     def __init__(
         self,
-        argv: Sequence[str],
-        env: dict[str, str],
+        launch: Launch,
         columns: int,
         rows: int,
         on_output: Callable[[bytes], None],
         on_exit: Callable[[int], None],
     ) -> None:
-        self.argv, self.env = list(argv), env
+        self.launch = launch
         self.columns, self.rows = columns, rows
         self.on_output, self.on_exit = on_output, on_exit
-        self.process: asyncio.subprocess.Process | None = None
+        self.child: Child | None = None
         self.master: int | None = None
         self.returncode: int | None = None
         self._loop = asyncio.get_running_loop()
@@ -58,24 +108,20 @@ class GameProcess:
         self._paused = False
         self._done = asyncio.Event()
         self._watcher: asyncio.Task[None] | None = None
+        self._ending: asyncio.Task[None] | None = None
+        self.hung_up_at: float | None = None  # loop time of the hang-up, if there was one
+        self.exited_at: float | None = None  # loop time its end (reaped) was known
 
     @property
     def pid(self) -> int | None:
-        return self.process.pid if self.process else None
+        return self.child.pid if self.child else None
 
     async def start(self) -> None:
         master, slave = os.openpty()
         try:
             set_window_size(slave, self.columns, self.rows)
             os.set_blocking(master, False)
-            self.process = await asyncio.create_subprocess_exec(
-                *self.argv,
-                stdin=slave,
-                stdout=slave,
-                stderr=slave,
-                env=self.env,
-                start_new_session=True,  # its own session and process group, pgid == pid
-            )
+            self.child = await self.launch(slave)
         except BaseException:
             os.close(master)
             raise
@@ -154,8 +200,9 @@ class GameProcess:
 
     async def _watch(self) -> None:
         """Wait for the child's exit, hand over its last output, close the pty, report."""
-        assert self.process is not None
-        self.returncode = await self.process.wait()
+        assert self.child is not None
+        self.returncode = await self.child.wait()
+        self.exited_at = self._loop.time()
         if self.master is not None:
             self._stop_reading()
             self._drain()
@@ -183,33 +230,33 @@ class GameProcess:
             self.master = None
             self._pending.clear()
 
-    async def hang_up(self) -> None:
+    def hang_up(self) -> asyncio.Task[None]:
         """End the game as a closed terminal does, and make sure it is gone and reaped.
 
         Closing the master end hangs the pty up (the kernel sends SIGHUP to the
         session; the game also polls for it and exits within about half a second).
         If the process is still there after HANG_UP_GRACE: SIGTERM to its process
-        group, and SIGKILL after TERM_GRACE. Returns once the child has been reaped.
+        group, and SIGKILL after TERM_GRACE. The task ends once the child has been
+        reaped; asking again gives the same task.
         """
+        if self._ending is None:
+            self.hung_up_at = self._loop.time()
+            self._ending = self._loop.create_task(self._end())
+        return self._ending
+
+    async def _end(self) -> None:
         self.on_output = _ignore  # nobody to show it to any more
-        if self.process is None:
+        if self.child is None:
             return
         self._close_master()
         for sig, grace in ((None, HANG_UP_GRACE), (signal.SIGTERM, TERM_GRACE)):
             if sig is not None:
-                self._kill_group(sig)
+                self.child.signal_group(sig)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._done.wait(), grace)
                 return
-        self._kill_group(signal.SIGKILL)
+        self.child.signal_group(signal.SIGKILL)
         await self._done.wait()
-
-    def _kill_group(self, sig: signal.Signals) -> None:
-        assert self.process is not None
-        if self.process.returncode is not None:
-            return  # reaped: its pid (the group's id) may belong to someone else by now
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.process.pid, sig)
 
     async def wait(self) -> int:
         await self._done.wait()

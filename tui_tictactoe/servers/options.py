@@ -89,6 +89,13 @@ def add_ssh_options(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help="close a session without input for this long (default 600; 0: never)",
     )
+    parser.add_argument(
+        "--no-fork-server",
+        dest="fork_server",
+        action="store_false",
+        help="start each game as a fresh process instead of forking it from one that has "
+        "imported the game once (slower to start; for comparison, or if forking misbehaves)",
+    )
 
 
 def add_web_options(parser: argparse.ArgumentParser) -> None:

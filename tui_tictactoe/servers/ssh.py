@@ -24,20 +24,24 @@ from typing import Any
 import asyncssh
 
 from ..cli import PROG
+from .fork_server import ForkServer
 from .game_command import (
+    CHILD_COMMAND,
     OptionsError,
-    game_argv,
+    common_environment,
     game_environment,
     parse_play_options,
+    play_args,
     printable,
 )
-from .game_process import GameProcess
+from .game_process import GameProcess, Launch, spawn
 from .host_key import HostKeyError, default_host_key_path, load_or_create
 
 NO_PTY = "this is an interactive game: connect with ssh -t"
 SHUTTING_DOWN = "the server is shutting down: goodbye"
-LOGIN_TIMEOUT = 30.0  # seconds to finish logging in
-REFUSED_GRACE = 10.0  # seconds a refused connection may stay open without asking for a session
+LOGIN_TIMEOUT = 10.0  # seconds to finish logging in
+REFUSED_GRACE = 5.0  # seconds a refused connection may stay open without asking for a session
+WAITING_PER_GAME = 4  # connections not (yet) playing, in all: this many per --max-sessions
 SHUTDOWN_GRACE = 1.5  # seconds clients get to close after being told, before they are cut off
 DEFAULT_SIZE = (80, 24)  # for clients that report a 0x0 window
 EARLY_INPUT_LIMIT = 4096  # bytes typed before the game's process exists, kept for it
@@ -63,6 +67,7 @@ class Settings:
     max_sessions: int = 16
     max_per_address: int = 4
     idle_timeout: float = 600.0
+    fork_server: bool = True  # games forked from a process that imported the game once
 
 
 def _log_to_stderr(line: str) -> None:
@@ -87,12 +92,14 @@ class GameServer:
                     f"cannot read the authorized keys {str(settings.authorized_keys)!r}: {reason}"
                 ) from None
         self.clients: set[Client] = set()
+        self.waiting: Counter[str] = Counter()  # per address: connected, not admitted
         self.admitted: set[Client] = set()
-        self.per_address: Counter[str] = Counter()
+        self.per_address: Counter[str] = Counter()  # per address: admitted
         self.games: set[GameProcess] = set()
+        self.fork_server: ForkServer | None = None
         self.accepting = True
         self._acceptor: asyncssh.SSHAcceptor | None = None
-        self._hang_ups: set[asyncio.Task[None]] = set()
+        self._ending: set[asyncio.Task[None]] = set()  # hang-ups and the log lines after them
 
     @property
     def fingerprint(self) -> str:
@@ -119,13 +126,36 @@ class GameServer:
             keepalive_interval=60,
             keepalive_count_max=3,
         )
+        if self.settings.fork_server and sys.platform == "linux":
+            try:
+                self.fork_server = await ForkServer.start(common_environment(), self.log)
+            except OSError as error:
+                self.log(f"{PROG} serve-ssh: no fork server ({error}): games start as processes")
         return self._acceptor.get_port()
 
     # -- admission ------------------------------------------------------------------
+    #
+    # A connection is "waiting" from its arrival until it is admitted to a game or
+    # closes: logging in (at most LOGIN_TIMEOUT), or being told why it is refused (at
+    # most REFUSED_GRACE). Waiting ones are capped apart from the games, per address
+    # and in all, so connections that never log in cannot hold the games' slots.
+
+    def arrive(self, client: Client) -> bool:
+        """Count a new connection as waiting; False if there are too many (it is dropped)."""
+        self.clients.add(client)
+        settings = self.settings
+        if (
+            self.waiting[client.address] >= settings.max_per_address
+            or sum(self.waiting.values()) >= WAITING_PER_GAME * settings.max_sessions
+        ):
+            return False
+        self.waiting[client.address] += 1
+        client.waiting = True
+        return True
 
     def admit(self, client: Client) -> str | None:
-        """Count a new connection in, or say why it is refused (it is then not counted)."""
-        self.clients.add(client)
+        """A logged-in connection gets a game's slot, or is told why not (it then stays
+        counted as waiting until it closes)."""
         settings = self.settings
         if not self.accepting:
             return SHUTTING_DOWN
@@ -136,23 +166,41 @@ class GameServer:
                 f"too many games from your address ({settings.max_per_address} at once): "
                 "finish one first"
             )
+        self._stop_waiting(client)
         self.admitted.add(client)
         self.per_address[client.address] += 1
         return None
 
+    def _stop_waiting(self, client: Client) -> None:
+        if client.waiting:
+            client.waiting = False
+            _uncount(self.waiting, client.address)
+
     def release(self, client: Client) -> None:
         self.clients.discard(client)
+        self._stop_waiting(client)
         if client in self.admitted:
             self.admitted.discard(client)
-            self.per_address[client.address] -= 1
-            if not self.per_address[client.address]:
-                del self.per_address[client.address]
+            _uncount(self.per_address, client.address)
 
-    def hang_up(self, game: GameProcess) -> None:
-        """End a game in the background; `stop` waits for every one of these."""
-        task = asyncio.get_running_loop().create_task(game.hang_up())
-        self._hang_ups.add(task)
-        task.add_done_callback(self._hang_ups.discard)
+    def launcher(self, args: list[str], env: dict[str, str]) -> Launch:
+        """How a game with `cli.main(args)` starts: forked by the fork server if there is
+        one (it falls back by itself), else as a fresh interpreter."""
+        if self.fork_server is not None:
+            return self.fork_server.launch(args, env)
+        return spawn([*CHILD_COMMAND, *args], env)
+
+    def hang_up(self, game: GameProcess) -> asyncio.Task[None]:
+        """End a game in the background (once, however often asked); `stop` waits for it."""
+        task = game.hang_up()
+        self.keep(task)
+        return task
+
+    def keep(self, task: asyncio.Task[None]) -> None:
+        """A task of the ending of a game or connection: `stop` waits for every one."""
+        if task not in self._ending:
+            self._ending.add(task)
+            task.add_done_callback(self._ending.discard)
 
     def game_pids(self) -> list[int]:
         """Process ids of the games running now (for tests and the benchmark)."""
@@ -160,15 +208,20 @@ class GameServer:
 
     # -- shutdown -----------------------------------------------------------------
 
+    def stop_accepting(self) -> None:
+        """New connections are refused by the system from now on (the port is closed)."""
+        self.accepting = False
+        if self._acceptor is not None:
+            self._acceptor.close()
+
     async def stop(self, reason: str = SHUTTING_DOWN) -> None:
         """Stop accepting, tell every session why, end every game, close every connection.
 
         Returns once every game process has been reaped (at most about a second after
-        the hang-up, see `GameProcess.hang_up`) and every connection has closed.
+        the hang-up, see `GameProcess.hang_up`), every connection has closed and been
+        logged, and the fork server has exited.
         """
-        self.accepting = False
-        if self._acceptor is not None:
-            self._acceptor.close()
+        self.stop_accepting()
         clients = list(self.clients)
         for client in clients:
             client.end(reason, 1, ending="server shut down")
@@ -181,8 +234,16 @@ class GameServer:
             client.abort()
         for game in list(self.games):
             self.hang_up(game)
-        while self._hang_ups:
-            await asyncio.gather(*self._hang_ups, return_exceptions=True)
+        while self._ending:
+            await asyncio.gather(*self._ending, return_exceptions=True)
+        if self.fork_server is not None:
+            await self.fork_server.close()
+
+
+def _uncount(counter: Counter[str], key: str) -> None:
+    counter[key] -= 1
+    if not counter[key]:
+        del counter[key]
 
 
 class Client(asyncssh.SSHServer):
@@ -199,6 +260,7 @@ class Client(asyncssh.SSHServer):
         self.session: GameSession | None = None
         self.ending: str | None = None
         self.logged_in = False
+        self.waiting = False  # counted by the server as connected but not admitted
         self.closed = asyncio.Event()
         self._offered: asyncssh.SSHKey | None = None
         self._guest = False
@@ -213,24 +275,33 @@ class Client(asyncssh.SSHServer):
         peer = conn.get_extra_info("peername") or ("?", 0)
         self.address = str(peer[0])
         self.peer = f"[{peer[0]}]:{peer[1]}" if ":" in str(peer[0]) else f"{peer[0]}:{peer[1]}"
-        self.refusal = self.server.admit(self)
         loop = asyncio.get_running_loop()
-        if self.refusal is not None:
-            self._timer = loop.call_later(REFUSED_GRACE, self.abort)
+        if not self.server.arrive(self):
+            self.ending = "refused: too many connections logging in"
+            loop.call_soon(self.abort)  # before the key exchange: no way to say why
         elif self.server.settings.idle_timeout:
             self._timer = loop.call_later(self.server.settings.idle_timeout, self._check_idle)
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self._timer is not None:
             self._timer.cancel()
+        game = self.session.game if self.session is not None else None
         if self.session is not None:
             self.session.end_game()
         self.server.release(self)
         self.closed.set()
-        self.server.log(self.log_line(exc))
+        if game is not None and game.returncode is None:  # logged once the game is gone
+            self.server.keep(asyncio.get_running_loop().create_task(self._log_after(game, exc)))
+        else:
+            self.server.log(self.log_line(exc, game))
 
-    def log_line(self, exc: Exception | None = None) -> str:
-        """One line per connection: when, from where, who, how long, how it ended."""
+    async def _log_after(self, game: GameProcess, exc: Exception | None) -> None:
+        await self.server.hang_up(game)
+        self.server.log(self.log_line(exc, game))
+
+    def log_line(self, exc: Exception | None = None, game: GameProcess | None = None) -> str:
+        """One line per connection: when, from where, who, how long, how it ended, and for
+        a game the server hung up, how long it took to be gone (reaped)."""
         ending = self.ending
         if ending is None:
             if not self.logged_in:
@@ -241,6 +312,8 @@ class Client(asyncssh.SSHServer):
                 ending = "client disconnected"
             if exc is not None:
                 ending += f" ({printable(str(exc), 60) or type(exc).__name__})"
+        if game is not None and game.hung_up_at is not None and game.exited_at is not None:
+            ending += f"; game gone {game.exited_at - game.hung_up_at:.2f}s after hang-up"
         return (
             f"{time.strftime('%Y-%m-%dT%H:%M:%S')} {PROG} serve-ssh: {self.peer} "
             f"user={printable(self.username)!r} key={self.fingerprint or '-'} "
@@ -277,15 +350,20 @@ class Client(asyncssh.SSHServer):
 
     def begin_auth(self, username: str) -> bool:
         """Logging in is required only to learn the player's key; anyone gets in without one,
-        unless `--authorized-keys` was given. A refused connection skips it: it is only
-        told why, and closed."""
+        unless `--authorized-keys` was given."""
         self.username = username
-        return self.refusal is None
+        return True
 
     def auth_completed(self) -> None:
+        """Logged in: a game's slot, or a refusal the session will be told."""
         self.logged_in = True
         if self._offered is not None and not self._guest:
             self.fingerprint = self._offered.get_fingerprint("sha256")
+        self.refusal = self.server.admit(self)
+        if self.refusal is not None:
+            if self._timer is not None:
+                self._timer.cancel()
+            self._timer = asyncio.get_running_loop().call_later(REFUSED_GRACE, self.abort)
 
     def public_key_auth_supported(self) -> bool:
         return True
@@ -393,7 +471,10 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             client.username,
         )
         game = GameProcess(
-            game_argv(options), env, *self.size, on_output=self._output, on_exit=self._exited
+            client.server.launcher(play_args(options), env),
+            *self.size,
+            on_output=self._output,
+            on_exit=self._exited,
         )
         try:
             await game.start()
@@ -517,6 +598,16 @@ def _signal_name(number: int) -> str:
 # -- the command ----------------------------------------------------------------------
 
 
+def play_hint(host: str, port: int) -> str:
+    """The command players type: listening on every address, the server cannot know
+    which of this machine's names or addresses they can reach."""
+    if host in ("", "0.0.0.0", "::"):
+        return f"ssh -t -p {port} ADDRESS (this machine's name or address; here: localhost)"
+    if host in ("127.0.0.1", "::1"):
+        return f"ssh -t -p {port} localhost"
+    return f"ssh -t -p {port} {host}"
+
+
 def settings_from(args: argparse.Namespace) -> Settings:
     return Settings(
         host=args.host,
@@ -526,6 +617,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
         max_sessions=args.max_sessions,
         max_per_address=args.max_per_address,
         idle_timeout=args.idle_timeout,
+        fork_server=args.fork_server,
     )
 
 
@@ -554,9 +646,10 @@ async def _run(server: GameServer) -> int:
     shown = f"[{host}]" if ":" in host else host
     server.log(
         f"{PROG} serve-ssh: listening on {shown}:{port} (host key {server.fingerprint}); "
-        f"play with: ssh -t -p {port} {'localhost' if host == '127.0.0.1' else host}"
+        f"play with: {play_hint(host, port)}"
     )
     await stop.wait()
+    server.stop_accepting()
     server.log(f"{PROG} serve-ssh: shutting down")
     with contextlib.suppress(asyncio.CancelledError):
         await server.stop()
