@@ -381,12 +381,13 @@ async def test_a_new_round_or_game_stops_the_real_5x5_search(keys: tuple[str, ..
         assert app.controller.round == 2 or keys[0] == "n"
 
 
-async def test_q_stops_the_real_5x5_search_and_quits() -> None:
+@pytest.mark.parametrize("key", ["q", "ctrl+q"])
+async def test_q_stops_the_real_5x5_search_and_quits(key: str) -> None:
     strategy = WatchedMinimax()
     app = make_app(board="5", first="ai", strategy=strategy, record=False)
     async with app.run_test(size=SIZE) as pilot:
         await strategy.until(strategy.started)
-        await pilot.press("q")  # no move of the human's yet: quits at once
+        await pilot.press(key)  # no move of the human's yet: quits at once
         await strategy.until(strategy.cancelled)
     assert app.return_code == 0
     assert app.controller.board.moves == ()
