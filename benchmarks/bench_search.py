@@ -6,7 +6,11 @@ Run by hand from the repository root:
 
 Plays the hard AI (the app's `MinimaxStrategy`, one shared table per board size, the opening
 book on 5x5) against random, greedy and perfect opponents, the AI first and second, and times
-every AI reply (wall clock). Then, on a sample of those positions, it times the search cold (a
+every AI reply (wall clock). After the timing, every reply is checked for exactness (its value
+must be the position's value: never a loss that could be avoided, never a slower win than the
+fastest), by a checker that is not the AI's table: on 3x3 the plain alpha-beta below, on 4x4 and
+5x5 a `Search` of its own (a table apart from the AI's; the same algorithm, which
+`check_4x4_table.py` and the tests' brute force check independently). Then, on a sample of those positions, it times the search cold (a
 fresh table per position) against a baseline measured in the same run: plain alpha-beta over
 bitmasks, no table, no threat logic, cells in reading order, capped at `--cap` seconds per
 position. Prints one markdown table. Takes a few minutes.
@@ -36,6 +40,7 @@ from tui_tictactoe.engine import (  # noqa: E402  (after the path tweak, to run 
     other,
 )
 from tui_tictactoe.engine.search import shared_search  # noqa: E402
+from tui_tictactoe.engine.solver import shared_solver  # noqa: E402
 
 SHAPES = {"3x3": geometry(3, 3), "4x4": geometry(4, 4), "5x5": geometry(5, 4)}
 Position = tuple[int, int]
@@ -107,10 +112,17 @@ class Greedy(RandomStrategy):
         return super().find_best_move(board, symbol)
 
 
-def play(shape: Geometry, games: int) -> tuple[list[float], list[Position], dict[str, int]]:
-    """AI reply times and positions over games against three opponents, the AI on both sides."""
+Reply = tuple[int, int, int]  # (me, them, cell played) for the side to move
+
+
+def play(
+    shape: Geometry, games: int
+) -> tuple[list[float], list[Position], list[Reply], dict[str, int]]:
+    """AI reply times, positions and replies over games against three opponents, the AI
+    first in the even-numbered games (so with an odd count, in one more than half)."""
     times: list[float] = []
     positions: list[Position] = []
+    replies: list[Reply] = []
     results = {"win": 0, "draw": 0, "loss": 0}
     for kind in ("random", "greedy", "perfect"):
         for game in range(games):
@@ -130,13 +142,41 @@ def play(shape: Geometry, games: int) -> tuple[list[float], list[Position], dict
                     start = time.perf_counter()
                     cell = ai.find_best_move(board, mover)
                     times.append(time.perf_counter() - start)
+                    replies.append((*positions[-1], shape.index(*cell)))
                 else:
                     cell = opponent.find_best_move(board, mover)
                 board.make_move(*cell, mover)
                 mover = other(mover)
             winner = board.outcome().winner  # type: ignore[union-attr]
             results["draw" if winner is None else "win" if winner == ai_symbol else "loss"] += 1
-    return times, positions, results
+    return times, positions, replies, results
+
+
+def non_best(shape: Geometry, replies: list[Reply]) -> int:
+    """How many replies score below the position's value (a slower win, a faster loss, or a
+    draw or loss where better was there), by a checker apart from the AI's table."""
+    if shape.cells <= 9:
+        exact = baseline_alpha_beta(shape, cap=60.0)
+    else:
+        exact = Search(shape).value
+    wrong = 0
+    for me, them, cell in replies:
+        mine = me | 1 << cell
+        empties = shape.cells - (me | them).bit_count()
+        if shape.completes_line(mine, cell):
+            played = empties
+        elif empties == 1:
+            played = 0
+        else:
+            played = -exact(them, mine)
+        wrong += played != exact(me, them)
+    return wrong
+
+
+def ms(seconds: float) -> str:
+    """Milliseconds, with decimals where the value is small (3x3 replies are microseconds)."""
+    value = seconds * 1e3
+    return f"{value:.2f} ms" if value < 10 else f"{value:.0f} ms"
 
 
 def p99(values: list[float]) -> float:
@@ -166,8 +206,9 @@ def compare(shape: Geometry, positions: list[Position], sample: int, cap: float)
             pass  # counted at the cap: the ratio is then a lower bound
         base += time.perf_counter() - start
     bound = "" if finished == len(chosen) else ">= "
+    ratio = base / ours
     return (
-        f"{bound}{base / ours:.0f}x ({len(chosen)} positions, baseline finished "
+        f"{bound}{ratio:.{0 if ratio >= 10 else 1}f}x ({len(chosen)} positions, baseline finished "
         f"{finished} within {cap:g} s each)"
     )
 
@@ -187,8 +228,11 @@ def main() -> None:
     parser.add_argument("--sample", type=int, default=30, help="positions compared to baseline")
     parser.add_argument("--cap", type=float, default=2.0, help="baseline seconds per position")
     args = parser.parse_args()
+    if args.games < 1 or args.sample < 0 or args.cap <= 0:
+        parser.error("--games must be at least 1, --sample at least 0 and --cap above 0")
 
     rows = []
+    replies_by_size: dict[str, list[Reply]] = {}
     g4, g5 = SHAPES["4x4"], SHAPES["5x5"]
     empty_4x4 = cold(lambda: Search(g4).value(0, 0))
     empty_5x5_book = cold(
@@ -198,16 +242,25 @@ def main() -> None:
     Search(g5).best_move(0, 0)
     empty_5x5_search = time.perf_counter() - start
     for name, shape in SHAPES.items():
-        times, positions, results = play(shape, args.games)
-        entries = len(shared_search(shape)) if shape.cells > 9 else 0
+        times, positions, replies, results = play(shape, args.games)
+        replies_by_size[name] = replies
+        if shape.cells > 9:
+            entries = f"{len(shared_search(shape)):,}"
+            versus = compare(shape, positions, args.sample, args.cap)
+        else:  # 3x3 goes through the solved table, not the search: nothing to compare
+            entries = f"{len(shared_solver(shape)):,} (3x3 solver)"
+            versus = "-"
         rows.append(
-            f"| {name} | {len(times)} | {statistics.median(times) * 1e3:.1f} ms "
-            f"| {p99(times) * 1e3:.0f} ms | {max(times) * 1e3:.0f} ms "
-            f"| {results['win']} / {results['draw']} / {results['loss']} | {entries:,} "
-            f"| {compare(shape, positions, args.sample, args.cap) if shape.cells > 9 else '-'} |"
+            f"| {name} | {len(times)} | {ms(statistics.median(times))} "
+            f"| {ms(p99(times))} | {ms(max(times))} "
+            f"| {results['win']} / {results['draw']} / {results['loss']} | {entries} | {versus} |"
         )
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
-    print(f"games per opponent and size: {args.games} (x3 opponents), AI first in half\n")
+    start = time.perf_counter()
+    wrong = {name: non_best(SHAPES[name], replies) for name, replies in replies_by_size.items()}
+    check_seconds = time.perf_counter() - start
+    first = (args.games + 1) // 2
+    print(f"games per opponent and size: {args.games} (x3 opponents), AI first in {first}\n")
     print(
         "| board | AI replies | median | p99 | max | AI wins / draws / losses "
         "| table entries at the end | cold search vs plain alpha-beta |"
@@ -215,7 +268,7 @@ def main() -> None:
     print("|---|---:|---:|---:|---:|---|---:|---|")
     print("\n".join(rows))
     print()
-    print("| measurement | time |")
+    print("| measurement | value |")
     print("|---|---:|")
     print(f"| empty 4x4 solved cold (fresh table, median of 3) | {empty_4x4 * 1e3:.0f} ms |")
     print(
@@ -223,7 +276,12 @@ def main() -> None:
         f"| {empty_5x5_book * 1e3:.2f} ms |"
     )
     print(f"| empty 5x5: solved without the book (fresh table) | {empty_5x5_search:.1f} s |")
-    print(f"| peak memory of the whole run (max RSS) | {peak:.0f} MB |")
+    print(f"| peak memory of play and timing (max RSS, before the check) | {peak:.0f} MB |")
+    for name, count in wrong.items():
+        print(f"| {name}: replies that are not a best move (must be 0) | {count} |")
+    print(f"| time to check every reply (not in the timings) | {check_seconds:.0f} s |")
+    if any(wrong.values()):
+        sys.exit(1)
 
 
 if __name__ == "__main__":

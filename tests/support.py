@@ -18,6 +18,8 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 
 from tui_tictactoe.engine.board import Cell, GameBoard
+from tui_tictactoe.engine.geometry import Geometry
+from tui_tictactoe.engine.search import Search
 from tui_tictactoe.engine.solver import Solver
 from tui_tictactoe.engine.strategies import Decision, MinimaxStrategy, MoveStrategy
 from tui_tictactoe.ui.app import TicTacToeApp
@@ -75,8 +77,10 @@ class SteadyMinimax(MinimaxStrategy):
     a snapshot of the panel needs both pinned.
     """
 
-    def __init__(self, seed: int = 1) -> None:
-        super().__init__(rng=random.Random(seed), solver=Solver())
+    def __init__(self, seed: int = 1, big: Geometry | None = None) -> None:
+        # On a `big` board (4x4, 5x5) a cold search table of its own, for the same reason.
+        search = Search(big) if big is not None else None
+        super().__init__(rng=random.Random(seed), solver=Solver(), search=search)
 
     @property
     def last_decision(self) -> Decision | None:

@@ -374,7 +374,9 @@ def test_text_output_of_a_finished_game(capsys: pytest.CaptureFixture[str]) -> N
 # -- 4x4 and 5x5 (four in a row): the cell count picks the board --------------------------
 
 
-@pytest.mark.parametrize(("size", "empties", "rows"), [(4, 8, False), (4, 7, True), (5, 7, False)])
+@pytest.mark.parametrize(
+    ("size", "empties", "rows"), [(4, 8, False), (4, 7, True), (5, 7, False), (5, 6, True)]
+)
 def test_analyse_big_boards_agrees_with_brute_force(
     size: int, empties: int, rows: bool, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -9,7 +9,7 @@ from tui_tictactoe.engine.solver import Verdict
 from tui_tictactoe.engine.strategies import Decision, RandomStrategy
 from tui_tictactoe.ui.app import TicTacToeApp
 from tui_tictactoe.ui.widgets import GameCell
-from tui_tictactoe.ui.widgets.game_cell import verdict_text
+from tui_tictactoe.ui.widgets.game_cell import verdict_place, verdict_text
 from tui_tictactoe.ui.widgets.reasoning_panel import ReasoningPanel, describe, format_seconds
 
 
@@ -114,15 +114,26 @@ async def test_overlay_waits_while_the_ai_thinks() -> None:
 
 def test_verdicts_shorten_to_fit_narrow_cells() -> None:
     loss = Verdict("loss", 2)
-    assert [verdict_text(loss, room) for room in (9, 8, 6, 2, 0)] == [
+    assert [verdict_text(loss, room) for room in (9, 8, 6, 2, 1, 0)] == [
         "loss in 2",
         "loss 2",
         "loss 2",
         "L2",
-        "L2",
+        "L",
+        "",
     ]
     assert verdict_text(Verdict("draw", 5), 4) == "draw"
     assert verdict_text(Verdict("draw", 5), 3) == "D"
+
+
+def test_a_verdict_moves_inside_the_cell_where_the_border_has_no_room_for_its_code() -> None:
+    loss, draw = Verdict("loss", 12), Verdict("draw", 5)
+    assert verdict_place(loss, 9, 7) == ("loss 12", "")
+    assert verdict_place(loss, 3, 7) == ("L12", "")
+    assert verdict_place(loss, 2, 7) == ("", "loss 12")  # never a lone "L" in the border
+    assert verdict_place(loss, 2, 2) == ("", "L")
+    assert verdict_place(draw, 1, 4) == ("D", "")
+    assert verdict_place(draw, 0, 4) == ("", "draw")
 
 
 # -- hints -------------------------------------------------------------------------

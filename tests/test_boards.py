@@ -9,6 +9,7 @@ moves on or quits.
 from __future__ import annotations
 
 import asyncio
+import random
 import re
 import threading
 from pathlib import Path
@@ -22,7 +23,7 @@ from tui_tictactoe.controller import CHOICES, AIRequest, GameController, GameOpt
 from tui_tictactoe.engine.board import Cell, GameBoard
 from tui_tictactoe.engine.geometry import geometry
 from tui_tictactoe.engine.players import AIPlayer
-from tui_tictactoe.engine.search import SearchCancelled, shared_search
+from tui_tictactoe.engine.search import Search, SearchCancelled, shared_search
 from tui_tictactoe.engine.solver import Verdict
 from tui_tictactoe.engine.strategies import Decision, MinimaxStrategy, MoveStrategy
 from tui_tictactoe.record import Record
@@ -330,3 +331,97 @@ async def test_a_slow_big_board_hint_never_holds_up_the_game_and_a_late_one_is_d
         assert not status(app).startswith("Hint")
         await pilot.press("h", "ctrl+q")  # quitting stops a hint's search too
     assert app.return_code == 0
+
+
+# -- the real search, cancelled -------------------------------------------------------
+
+
+class WatchedMinimax(MinimaxStrategy):
+    """The real perfect AI on 5x5, with no opening book and a cold table of its own: the
+    empty board is seconds of search. It says, by events, when a search started and
+    when one gave up because it was cancelled (never when it just finished)."""
+
+    def __init__(self) -> None:
+        super().__init__(rng=random.Random(3), search=Search(geometry(5, 4)), book={})
+        self.started = threading.Event()
+        self.cancelled = threading.Event()
+
+    def find_best_move(self, board: GameBoard, player: Any, cancelled: Any = None) -> Cell:
+        self.started.set()
+        try:
+            return super().find_best_move(board, player, cancelled)
+        except SearchCancelled:
+            self.cancelled.set()
+            raise
+
+    async def until(self, event: threading.Event) -> None:
+        # Bounded so a broken cancel fails the test rather than hanging it; an
+        # uncancelled search ends without setting `cancelled`, so it fails too.
+        assert await asyncio.to_thread(event.wait, 30)
+
+
+@pytest.mark.parametrize("keys", [("r",), ("n", "down", "right", "enter")])
+async def test_a_new_round_or_game_stops_the_real_5x5_search(keys: tuple[str, ...]) -> None:
+    # r: alternating starts hand the next round to the human; n: the dialog's second
+    # row (who starts) is switched to the human. Either way no search follows, so any
+    # move on the board afterwards would be the stale one.
+    strategy = WatchedMinimax()
+    app = make_app(board="5", first="ai", alternate=True, strategy=strategy, record=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await strategy.until(strategy.started)
+        assert app.controller.is_ai_turn
+        for key in keys:
+            await pilot.press(key)
+        await strategy.until(strategy.cancelled)
+        await settle(pilot)  # every worker has finished: a stale reply would be applied by now
+        assert app.controller.board.moves == ()
+        assert app.controller.is_human_turn
+        assert app.controller.ai_error is None
+        assert status(app).startswith("Your turn")
+        assert app.controller.round == 2 or keys[0] == "n"
+
+
+@pytest.mark.parametrize("key", ["q", "ctrl+q"])
+async def test_q_stops_the_real_5x5_search_and_quits(key: str) -> None:
+    strategy = WatchedMinimax()
+    app = make_app(board="5", first="ai", strategy=strategy, record=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await strategy.until(strategy.started)
+        await pilot.press(key)  # no move of the human's yet: quits at once
+        await strategy.until(strategy.cancelled)
+    assert app.return_code == 0
+    assert app.controller.board.moves == ()
+
+
+# -- a whole round on the big boards ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", [4, 5])
+async def test_a_won_big_round_is_highlighted_scored_and_saved(size: int) -> None:
+    from tui_tictactoe.identity import current_identity
+
+    # The AI is scripted down the bottom row; the human fills the top row from (0, 0).
+    ai_cells = [(size - 1, col) for col in range(size)]
+    app = make_app(board=str(size), strategy=ScriptedStrategy(*ai_cells))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, *["up"] * (size // 2), *["left"] * (size // 2), "enter")
+        for _ in range(3):
+            await press(pilot, "right", "enter")
+        outcome = app.controller.board.outcome()
+        assert outcome is not None and outcome.winner == "X"
+        line = set(outcome.line or ())
+        assert line == {(0, col) for col in range(4)}
+        for c in app.game.grid.cells:
+            assert c.has_class("-winning") == ((c.row, c.col) in line)
+        assert app.game.grid.has_class("-over")
+        assert app.controller.score.human == 1 and app.controller.score.ai == 0
+        assert "You win" in status(app)
+        await settle(pilot)
+    player = current_identity().player
+    with Record.open() as record:
+        (kept,) = record.recent_rounds(player, 10)
+        assert record.stats(player).by_difficulty["hard"].wins == 1
+    assert (kept.board_size, kept.result, kept.symbol, kept.first) == (size, "win", "X", "human")
+    bottom = (size - 1) * size
+    assert kept.moves == (1, bottom + 1, 2, bottom + 2, 3, bottom + 3, 4)

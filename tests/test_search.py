@@ -347,3 +347,17 @@ def test_a_table_that_outgrows_its_bound_is_emptied_not_wrong() -> None:
     assert (
         len(search) <= 50 + CHECK_EVERY
     )  # cleared at the polls, which come every CHECK_EVERY nodes
+
+
+def test_many_short_searches_keep_the_table_within_its_bound() -> None:
+    # Each search is far below CHECK_EVERY nodes, so no poll ever runs: the bound must
+    # hold anyway (a run over every 4x4 position grew the shared table to 2.5 million).
+    search = Search(G4, max_entries=50)
+    rng = random.Random(12)
+    for _ in range(200):
+        cells, mover = random_ending(rng, 4, 4, 7)
+        me = sum(1 << i for i, char in enumerate(cells) if char == mover)
+        them = sum(1 << i for i, char in enumerate(cells) if char not in (mover, "."))
+        search.value(me, them)
+        assert search.last_nodes < CHECK_EVERY
+        assert len(search) <= 50

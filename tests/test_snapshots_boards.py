@@ -1,4 +1,5 @@
-"""Snapshots of the big boards (4x4, 5x5) at 80x24 and 60x20, seeded.
+"""Snapshots of the big boards (4x4, 5x5) at 80x24 and 60x20, seeded: mid-game, and with the
+analysis overlay and the info panel (at 60x20 the 5x5 verdicts go inside the narrow cells).
 
 5x5 at 60x20 leaves cells two rows high: they drop their top border (see
 `GameGrid._fit_borders`) so the marks still show. Every SVG was looked at before
@@ -7,7 +8,13 @@ it was accepted.
 
 from __future__ import annotations
 
-from support import SIZE, SMALL, play
+from collections.abc import Awaitable, Callable
+
+import pytest
+from support import SIZE, SMALL, SteadyMinimax, play, press, status
+from textual.pilot import Pilot
+
+from tui_tictactoe.engine.geometry import geometry
 
 
 def test_4x4_mid_game(snap_compare, make_app) -> None:
@@ -28,3 +35,53 @@ def test_5x5_mid_game(snap_compare, make_app) -> None:
 def test_5x5_mid_game_60x20(snap_compare, make_app) -> None:
     app = make_app(board="5", difficulty="medium", first="ai")
     assert snap_compare(app, terminal_size=SMALL, run_before=play("up", "enter"))
+
+
+# -- the analysis overlay and the info panel on the big boards ---------------------------
+
+# The human's moves (a best move each, found by the engine), the AI (seeded, a cold table
+# of its own: a repeatable info panel) answering each: mid-game positions whose overlay is
+# found in about a second.
+BIG_GAMES = {
+    4: [(0, 3), (3, 0), (1, 2)],  # 10 empty cells after the AI's reply
+    5: [(2, 2), (1, 2), (2, 1), (1, 3), (3, 0), (1, 4)],  # 13 empty cells
+}
+
+
+def walk(size: int, cells: list[tuple[int, int]]) -> list[str]:
+    """The keys that play `cells` in turn: arrows from the cursor (it starts in the middle
+    and stays on the cell last played), then Enter."""
+    keys: list[str] = []
+    row = col = size // 2
+    for target_row, target_col in cells:
+        keys += ["down" if target_row > row else "up"] * abs(target_row - row)
+        keys += ["right" if target_col > col else "left"] * abs(target_col - col)
+        keys.append("enter")
+        row, col = target_row, target_col
+    return keys
+
+
+def overlay_and_info(size: int) -> Callable[[Pilot], Awaitable[None]]:
+    """Play the game of `BIG_GAMES`, then open the info panel and the overlay and wait
+    until every empty cell has its verdict (bounded by steps, not by time)."""
+
+    async def run_before(pilot: Pilot) -> None:
+        await pilot.pause()
+        await press(pilot, *walk(size, BIG_GAMES[size]), "i", "a")
+        for _ in range(1200):
+            if status(pilot.app).startswith("Analysis done"):
+                break
+            await pilot.pause(0.05)
+        assert status(pilot.app).startswith("Analysis done")
+        assert pilot.app.controller.board.outcome() is None
+
+    return run_before
+
+
+@pytest.mark.parametrize("size", [4, 5])
+@pytest.mark.parametrize("terminal", [SIZE, SMALL], ids=["80x24", "60x20"])
+def test_big_board_analysis_and_info_panel(
+    snap_compare, make_app, size: int, terminal: tuple[int, int]
+) -> None:
+    app = make_app(board=str(size), strategy=SteadyMinimax(big=geometry(size, 4)), record=False)
+    assert snap_compare(app, terminal_size=terminal, run_before=overlay_and_info(size))

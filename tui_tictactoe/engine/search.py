@@ -268,6 +268,10 @@ class Search:
         finally:
             self.nodes += run.nodes
             self.last_nodes = run.nodes
+            # The polls trim the table only in runs of CHECK_EVERY nodes or more: many
+            # short searches (endgames, `analyse` cell by cell) would grow it unbounded.
+            if len(self._table) > self.max_entries:
+                self._table.clear()
 
 
 class _Run:

@@ -19,18 +19,41 @@ LETTER_STYLES = {"X": "bold", "O": "bold italic underline"}
 OUTCOMES = ("win", "draw", "loss")
 
 
-def verdict_text(verdict: Verdict, room: int) -> str:
-    """The verdict as words ("loss in 2"), shortened ("loss 2", "L2") to fit in `room` cells."""
-    full = str(verdict)
+def verdict_forms(verdict: Verdict) -> tuple[str, ...]:
+    """The verdict in words ("loss in 2"), then shorter ("loss 2", "L2"), then one letter.
+
+    The one letter ("W", "D", "L") keeps the outcome where even "W13" has no room.
+    """
     if verdict.outcome == "draw":
-        candidates = [full, "D"]
-    else:
-        candidates = [
-            full,
-            f"{verdict.outcome} {verdict.plies}",
-            f"{verdict.outcome[0].upper()}{verdict.plies}",
-        ]
-    return next((text for text in candidates if len(text) <= room), candidates[-1])
+        return str(verdict), "D"
+    letter = verdict.outcome[0].upper()
+    return str(verdict), f"{verdict.outcome} {verdict.plies}", f"{letter}{verdict.plies}", letter
+
+
+def verdict_text(verdict: Verdict, room: int) -> str:
+    """The longest form of the verdict that fits in `room` cells; "" if none does."""
+    return next((text for text in verdict_forms(verdict) if len(text) <= room), "")
+
+
+BORDER_TEXT = 6
+"""Columns of a cell's width that its border keeps from the subtitle: two corners, and a
+line and a space either side of the text (Textual draws no subtitle in less)."""
+
+
+def verdict_place(verdict: Verdict, border_room: int, inside_room: int) -> tuple[str, str]:
+    """(in the border, inside the cell): where a cell shows `verdict`.
+
+    The border under the cell is its place, while it holds at least the short code
+    ("L2", "D"). Narrower cells (5x5 beside the info panel: 4 to 8 columns) have no
+    room there, and show it inside instead, as long as fits in `inside_room`: the
+    overlay only marks empty cells, which have nothing else inside.
+    """
+    forms = verdict_forms(verdict)
+    enough = forms if verdict.outcome == "draw" else forms[:-1]  # a lone W or L says less
+    border = next((text for text in enough if len(text) <= border_room), "")
+    if border:
+        return border, ""
+    return "", verdict_text(verdict, inside_room)
 
 
 class GameCell(NarrowSafe, Button, can_focus=False):
@@ -63,6 +86,8 @@ class GameCell(NarrowSafe, Button, can_focus=False):
         """The number players call this cell by (1 top-left, in reading order)."""
         self.show_key = show_key
         """Draw the key faintly when empty: only where a digit key plays it (3x3)."""
+        self.inside_verdict = ""
+        """The overlay's verdict when drawn inside the cell (too narrow for the border)."""
 
     def watch_symbol(self, symbol: str) -> None:
         self.set_class(symbol == "X", "-x")
@@ -75,35 +100,64 @@ class GameCell(NarrowSafe, Button, can_focus=False):
         for outcome in OUTCOMES:
             self.set_class(move is not None and move.verdict.outcome == outcome, f"-{outcome}")
         self.set_class(move is not None and move.best, "-best")
-        self._fit_subtitle()
+        self._fit_verdict()
 
     def on_resize(self, event: events.Resize) -> None:
-        self._draw()
-        self._fit_subtitle()
+        self._fit_verdict()
 
     def _draw(self) -> None:
-        """Draw the mark as large as the cell allows, or the key number if empty.
+        """Draw the mark as large as the cell allows, the key number, or the verdict if empty.
 
         Styles go on the mark's characters only, never on the whole cell: a text
         style on the cell would reach the blank lines around the mark too (an
         underline under every line, in a real terminal).
         """
         size = self.content_size
-        if size.width <= 2 * MARGIN or size.height < 1:
-            # No room for a character beside the button's line padding (a tiny
-            # terminal, as the game is hidden): Textual cannot wrap text to width 0.
+        self._fit_padding(size.width)
+        if size.width < 1 or size.height < 1:
+            # A tiny terminal, as the game is hidden: Textual cannot wrap text to width 0.
             self.label = ""
-            return
-        if self.symbol == EMPTY:
+        elif self.symbol == EMPTY and self.inside_verdict:
+            best = self.verdict is not None and self.verdict.best
+            self._set_label(Content.styled(self.inside_verdict, "bold reverse" if best else ""))
+        elif self.symbol == EMPTY:
             # Digits play cells directly: show which, faintly (the CSS dims `-empty`).
             self.label = str(self.key) if self.show_key else ""
-            return
-        lines = mark_lines(self.symbol, size.width, size.height)
-        text = "\n".join(lines)
-        self.label = Content(text) if is_large(lines) else Content.styled(text, LETTER_STYLES[text])
+        else:
+            lines = mark_lines(self.symbol, size.width, size.height)
+            text = "\n".join(lines)
+            mark = Content(text) if is_large(lines) else Content.styled(text, LETTER_STYLES[text])
+            self.label = mark
 
-    def _fit_subtitle(self) -> None:
+    def _set_label(self, label: Content) -> None:
+        """Set the label, also when only its style changed (Content compares text only)."""
+        if label == self.label:
+            self.set_reactive(GameCell.label, label)
+            self.refresh()
+        else:
+            self.label = label
+
+    def _fit_padding(self, width: int) -> None:
+        """No line padding where it would leave no room: 5x5 beside the info panel (cells
+        4 to 8 columns wide) still shows its marks, and the verdicts drawn inside the
+        cell get every column. CSS cannot say `line-pad: 0`, hence an inline style."""
+        tight = bool(self.inside_verdict) or width <= 2 * MARGIN
+        if tight == (self.styles.line_pad == 0):
+            return
+        if tight:
+            self.styles.line_pad = 0
+        else:
+            self.styles.clear_rule("line_pad")
+
+    def _fit_verdict(self) -> None:
+        """The verdict in the border under the cell, or inside it where the border is too short."""
         move = self.verdict
-        # The border keeps its corners, a line and a space either side of the text.
-        room = self.outer_size.width - 6
-        self.border_subtitle = verdict_text(move.verdict, room) if move is not None else ""
+        border, inside = "", ""
+        if move is not None:
+            border, inside = verdict_place(
+                move.verdict, self.outer_size.width - BORDER_TEXT, self.content_size.width
+            )
+        self.border_subtitle = border
+        self.inside_verdict = inside
+        self.set_class(bool(inside), "-verdict-inside")
+        self._draw()
