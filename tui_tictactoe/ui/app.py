@@ -27,8 +27,21 @@ if TYPE_CHECKING:
 HANG_UP_CHECK = 0.2
 """Seconds between checks that the terminal is still there."""
 
-FEW_COLOURS = ("standard", "windows")
-"""Rich's names for a terminal of 16 colours (or 8)."""
+COLOUR_DEPTH_CLASSES = {
+    "256": "-colours-256",
+    "standard": "-few-colours",
+    "windows": "-few-colours",
+}
+"""The app's class for a terminal of 256 colours, or 16 (or 8), by Rich's name for it: the
+stylesheet draws the board there in colours that stay apart once Rich has rounded them to
+the terminal's palette (tests/test_theme_contrast.py). Truecolor needs none."""
+
+
+def colour_depth_class(color_system: str | None, *, headless: bool) -> str | None:
+    """The class for a console's `color_system`; none when headless, so that tests and
+    snapshots never depend on the TERM they run under."""
+    return None if headless or color_system is None else COLOUR_DEPTH_CLASSES.get(color_system)
+
 
 HUNG_UP = 129
 """Exit status after the terminal went away: what a shell reports for death by SIGHUP."""
@@ -96,11 +109,9 @@ class TicTacToeApp(App[None]):
         asyncio.get_running_loop().set_default_executor(DaemonThreads())
 
     def on_mount(self) -> None:
-        # In 16 colours a faint cell border becomes the background's own colour: the
-        # stylesheet draws it stronger there (tests/test_theme_contrast.py). Not when
-        # headless: tests and snapshots must not depend on the TERM they run under.
-        few = not self.is_headless and self.console.color_system in FEW_COLOURS
-        self.set_class(few, "-few-colours")
+        depth_class = colour_depth_class(self.console.color_system, headless=self.is_headless)
+        if depth_class is not None:
+            self.add_class(depth_class)
         if not self.is_headless and os.isatty(0):
             self.set_interval(HANG_UP_CHECK, self._exit_if_hung_up)
             if signal.getsignal(signal.SIGHUP) is signal.SIG_DFL:
