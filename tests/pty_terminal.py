@@ -25,7 +25,7 @@ import pexpect
 import pyte
 import pytest
 
-from tui_tictactoe.ui.widgets.marks import DESIGNS
+from tui_tictactoe.ui.widgets.marks import DESIGNS, LARGEST_DRAWN_BY_HAND, drawn_mark
 
 ROWS, COLS = 24, 80
 START_TIMEOUT = 30.0  # first frame; generous for cold CI machines
@@ -88,7 +88,18 @@ def mark_in(rows: list[str]) -> str | None:
         return ""
     if text in ("X", "O"):
         return text
-    return LARGE_MARKS.get(tuple(row.strip() for row in rows if row.strip()))
+    shown = tuple(row.strip() for row in rows if row.strip())
+    return LARGE_MARKS.get(shown) or drawn_to_size(shown)
+
+
+def drawn_to_size(shown: tuple[str, ...]) -> str | None:
+    """X or O if `shown` is one drawn whole to a large cell's size (`drawn_mark`)."""
+    if len(shown) <= LARGEST_DRAWN_BY_HAND:
+        return None
+    for symbol in DESIGNS:
+        if shown == tuple(line.strip() for line in drawn_mark(symbol, len(shown))):
+            return symbol
+    return None
 
 
 def command() -> list[str]:

@@ -13,6 +13,8 @@ from collections.abc import Callable, Iterator
 import pytest
 from pty_terminal import START_TIMEOUT, STEP_TIMEOUT, Board, Terminal
 
+from tui_tictactoe.ui.widgets.marks import LARGEST_DRAWN_BY_HAND
+
 Size = tuple[int, int]  # columns, rows
 
 
@@ -65,6 +67,10 @@ def test_large_marks_and_no_underline_off_the_mark(terminal, size: Size) -> None
     for cell, mark in board.items():
         if mark:
             assert len(mark_rows(term, cell)) >= 3, f"no large {mark} in {cell}:\n{term.text}"
+            if size == (200, 60):  # past the hand-drawn sizes: the mark grows with the cell
+                top, bottom, _, _ = term.cells[cell]
+                tall = len(mark_rows(term, cell))
+                assert LARGEST_DRAWN_BY_HAND < tall >= bottom - top, f"{mark}: {tall} lines"
     # No character of a cell's interior is underlined: large marks need no style, and a
     # blank line under a mark must never carry one (the "striped O" of issue 13).
     buffer = term.screen.buffer
