@@ -19,7 +19,7 @@ import shutil
 import signal
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 import pexpect
 import pyte
@@ -142,14 +142,16 @@ class Terminal:
         cols: int = COLS,
         cwd: str | None = None,
         styles: bool = False,
+        env: Mapping[str, str] | None = None,
     ) -> None:
+        """`env`: settings for the child on top of `child_env()` (`TEXTUAL_THEME`, say)."""
         self.styles = styles
-        """Whether the screen keeps text styles (underline, bold: see `screen.buffer`)."""
+        """Whether the screen keeps text styles and colours (see `screen.buffer`)."""
         self.screen = pyte.Screen(cols, rows)
         self.stream = pyte.ByteStream(self.screen)
         argv = [*command(), *args]
         self.child = pexpect.spawn(
-            argv[0], argv[1:], dimensions=(rows, cols), env=child_env(), cwd=cwd
+            argv[0], argv[1:], dimensions=(rows, cols), env={**child_env(), **(env or {})}, cwd=cwd
         )
         self.child.delaybeforesend = None  # pexpect sleeps 50 ms before every send otherwise
         self.child.delayafterclose = self.child.delayafterterminate = 0.0
