@@ -13,7 +13,8 @@ what the terminal shows for the resulting palette entry, and requires a perceptu
 distance (CIEDE2000, below) between every pair a player must tell apart.
 
 The app tells the stylesheet its colour depth with a class (`COLOUR_DEPTH_CLASSES`,
-set only in a real terminal); here each depth sets that class by hand.
+set only in a real terminal; 16 colours also add a stylesheet of their own): here
+`show_colour_depth` sets each depth in turn.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from rich.color import ColorSystem, ColorType
 from support import SIZE, ScriptedStrategy, make_app, press
 from textual.geometry import Region
 
-from tui_tictactoe.ui.app import COLOUR_DEPTH_CLASSES, TicTacToeApp, colour_depth_class
+from tui_tictactoe.ui.app import TicTacToeApp, colour_depth_class
 from tui_tictactoe.ui.widgets import GameCell
 
 RGB = tuple[int, int, int]
@@ -291,9 +292,7 @@ async def measure(theme: str) -> dict[str, list[Pair]]:
             await press(pilot, *keys)
             assert app.game.grid.has_class("-over") == over
             for name, depth in DEPTHS.items():
-                depth_class = colour_depth_class(depth.rich_name, headless=False)
-                for each in set(COLOUR_DEPTH_CLASSES.values()):
-                    app.set_class(each == depth_class, each)
+                app.show_colour_depth(colour_depth_class(depth.rich_name, headless=False))
                 await pilot.pause()
                 found[name] += board_pairs(app, cells, over)
     return found
