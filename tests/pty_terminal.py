@@ -19,13 +19,13 @@ import shutil
 import signal
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 import pexpect
 import pyte
 import pytest
 
-from tui_tictactoe.ui.widgets.marks import DESIGNS
+from tui_tictactoe.ui.widgets.marks import DESIGNS, LARGEST_DRAWN_BY_HAND, drawn_mark
 
 ROWS, COLS = 24, 80
 START_TIMEOUT = 30.0  # first frame; generous for cold CI machines
@@ -88,7 +88,18 @@ def mark_in(rows: list[str]) -> str | None:
         return ""
     if text in ("X", "O"):
         return text
-    return LARGE_MARKS.get(tuple(row.strip() for row in rows if row.strip()))
+    shown = tuple(row.strip() for row in rows if row.strip())
+    return LARGE_MARKS.get(shown) or drawn_to_size(shown)
+
+
+def drawn_to_size(shown: tuple[str, ...]) -> str | None:
+    """X or O if `shown` is one drawn whole to a large cell's size (`drawn_mark`)."""
+    if len(shown) <= LARGEST_DRAWN_BY_HAND:
+        return None
+    for symbol in DESIGNS:
+        if shown == tuple(line.strip() for line in drawn_mark(symbol, len(shown))):
+            return symbol
+    return None
 
 
 def command() -> list[str]:
@@ -131,14 +142,16 @@ class Terminal:
         cols: int = COLS,
         cwd: str | None = None,
         styles: bool = False,
+        env: Mapping[str, str] | None = None,
     ) -> None:
+        """`env`: settings for the child on top of `child_env()` (`TEXTUAL_THEME`, say)."""
         self.styles = styles
-        """Whether the screen keeps text styles (underline, bold: see `screen.buffer`)."""
+        """Whether the screen keeps text styles and colours (see `screen.buffer`)."""
         self.screen = pyte.Screen(cols, rows)
         self.stream = pyte.ByteStream(self.screen)
         argv = [*command(), *args]
         self.child = pexpect.spawn(
-            argv[0], argv[1:], dimensions=(rows, cols), env=child_env(), cwd=cwd
+            argv[0], argv[1:], dimensions=(rows, cols), env={**child_env(), **(env or {})}, cwd=cwd
         )
         self.child.delaybeforesend = None  # pexpect sleeps 50 ms before every send otherwise
         self.child.delayafterclose = self.child.delayafterterminate = 0.0

@@ -7,6 +7,8 @@ against the pure function that chooses it (`mark_lines`).
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 from support import SIZE, SMALL, board, cell, press
 from textual.geometry import Size
@@ -19,14 +21,27 @@ from tui_tictactoe.ui.screens.game_screen import MIN_SIZE
 from tui_tictactoe.ui.widgets import GameCell
 from tui_tictactoe.ui.widgets.game_cell import LETTER_STYLES
 from tui_tictactoe.ui.widgets.game_grid import even_cells
-from tui_tictactoe.ui.widgets.marks import DESIGNS, MARGIN, mark_lines
+from tui_tictactoe.ui.widgets.marks import (
+    DESIGNS,
+    LARGEST_DRAWN_BY_HAND,
+    MARGIN,
+    drawn_mark,
+    mark_lines,
+)
 
 SIZES = [(MIN_SIZE.width, MIN_SIZE.height), SMALL, SIZE, (100, 30), (200, 60)]
 BLOCKS = set(" █▀▄")
+Design = tuple[str, ...]
 
 
-def fits(design: tuple[str, ...], width: int, height: int) -> bool:
+def fits(design: Design, width: int, height: int) -> bool:
     return len(design) <= height and len(design[0]) + 2 * MARGIN <= width
+
+
+def every_design(symbol: str, up_to: int = 40) -> list[Design]:
+    """The hand-drawn designs, then those drawn to size, up to `up_to` lines tall."""
+    drawn = (drawn_mark(symbol, lines) for lines in range(LARGEST_DRAWN_BY_HAND + 1, up_to + 1))
+    return [*DESIGNS[symbol], *drawn]
 
 
 # -- the glyphs, as a pure function of (symbol, width, height) --------------------------
@@ -34,15 +49,15 @@ def fits(design: tuple[str, ...], width: int, height: int) -> bool:
 
 def test_every_design_is_a_rectangle_of_block_characters() -> None:
     """Block elements render in any UTF-8 font; equal widths keep the lines aligned."""
-    for designs in DESIGNS.values():
-        for design in designs:
+    for symbol in DESIGNS:
+        for design in every_design(symbol):
             assert len({len(line) for line in design}) == 1, design
             assert set("".join(design)) <= BLOCKS, design
 
 
 def test_x_and_o_differ_in_shape_at_every_size() -> None:
     """Without colour or text style (NO_COLOR, 256 colours) the shape tells them apart."""
-    x_designs, o_designs = DESIGNS["X"], DESIGNS["O"]
+    x_designs, o_designs = every_design("X"), every_design("O")
     assert [len(d) for d in x_designs] == [len(d) for d in o_designs]
     for x, o in zip(x_designs, o_designs, strict=True):
         assert len(x[0]) == len(o[0])
@@ -52,13 +67,57 @@ def test_x_and_o_differ_in_shape_at_every_size() -> None:
         assert differ >= len(x[0]), (x, o)
 
 
+Pixels = tuple[tuple[bool, ...], ...]
+
+
+def pixels(design: Design) -> Pixels:
+    """The design as pixels: each character is an upper and a lower one."""
+    rows: list[tuple[bool, ...]] = []
+    for line in design:
+        rows.append(tuple(c in "█▀" for c in line))
+        rows.append(tuple(c in "█▄" for c in line))
+    return tuple(rows)
+
+
+def mirror_images(picture: Pixels) -> list[Pixels]:
+    """The picture flipped every way, each also in negative (ink and paper swapped)."""
+    flips = [
+        picture,
+        picture[::-1],
+        tuple(r[::-1] for r in picture),
+        tuple(r[::-1] for r in picture[::-1]),
+    ]
+    return flips + [tuple(tuple(not p for p in row) for row in flip) for flip in flips]
+
+
+def centre(picture: Pixels) -> set[bool]:
+    """The pixels at the very middle (two rows, and two columns if the width is even)."""
+    height, width = len(picture), len(picture[0])
+    rows = {(height - 1) // 2, height // 2}
+    cols = {(width - 1) // 2, width // 2}
+    return {picture[r][c] for r in rows for c in cols}
+
+
+def test_x_and_o_are_more_than_mirror_images_of_each_other() -> None:
+    """At every size that draws a large mark, X is not O flipped, turned or in negative
+    (at 60x20 the two-line X and O once were), their glyphs differ (not the same strokes
+    rearranged), and X crosses in the middle where O has its hole. None of it is colour."""
+    for x, o in zip(every_design("X"), every_design("O"), strict=True):
+        assert pixels(x) not in mirror_images(pixels(o)), (x, o)
+        glyphs_x, glyphs_o = (
+            Counter("".join(x).replace(" ", "")),
+            Counter("".join(o).replace(" ", "")),
+        )
+        assert glyphs_x != glyphs_o, (x, o)
+        assert centre(pixels(x)) == {True} and centre(pixels(o)) == {False}, (x, o)
+
+
 @pytest.mark.parametrize("symbol", ["X", "O"])
 def test_the_largest_design_that_fits_is_chosen(symbol: str) -> None:
-    designs = DESIGNS[symbol]
-    for width in range(0, 60):
-        for height in range(0, 20):
+    for width in range(0, 80):
+        for height in range(0, 30):
             lines = mark_lines(symbol, width, height)
-            fitting = [d for d in designs if fits(d, width, height)]
+            fitting = [d for d in every_design(symbol, height) if fits(d, width, height)]
             if fitting:
                 assert lines == max(fitting, key=len)
             else:
@@ -67,10 +126,11 @@ def test_the_largest_design_that_fits_is_chosen(symbol: str) -> None:
 
 @pytest.mark.parametrize("symbol", ["X", "O"])
 def test_the_mark_grows_with_the_cell(symbol: str) -> None:
-    heights = [len(mark_lines(symbol, 2 * h + 4, h)) for h in range(1, 16)]
+    heights = [len(mark_lines(symbol, 2 * h + 4, h)) for h in range(1, 21)]
     assert heights == sorted(heights)
-    assert heights[0] == 1 and heights[-1] == max(len(d) for d in DESIGNS[symbol])
-    assert len(set(heights)) == len(DESIGNS[symbol]) + 1  # every design and the letter
+    # The letter, every hand-drawn design, then a mark drawn to the cell's height.
+    hand_drawn = {len(d) for d in DESIGNS[symbol]}
+    assert set(heights) == {1} | hand_drawn | set(range(LARGEST_DRAWN_BY_HAND + 1, 21))
 
 
 def test_an_empty_cell_draws_no_mark() -> None:
@@ -130,6 +190,20 @@ async def test_the_mark_redraws_when_the_terminal_grows_and_shrinks(make_app) ->
             heights.append(len(str(centre.label).splitlines()))
         assert heights[:-1] == sorted(heights[:-1]) and heights[-1] == heights[2]
         assert heights[0] == 1 < heights[-2]
+
+
+@pytest.mark.parametrize("size", [(120, 40), (200, 60)], ids=["120x40", "200x60"])
+async def test_a_large_cell_gets_a_large_mark(make_app, size) -> None:
+    """The mark keeps up with the cell instead of stopping at the largest drawn by hand:
+    it fills the cell's height (but for a line of slack) as far as its width allows."""
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await press(pilot, "5")
+        for game_cell in (c for c in cells(app) if c.symbol != EMPTY):
+            room = game_cell.content_size
+            lines = str(game_cell.label).splitlines()
+            assert len(lines) >= room.height - 1, (room, len(lines))
+            assert len(lines[0]) + 2 * MARGIN <= room.width
 
 
 async def test_the_board_grows_past_60_columns(make_app) -> None:

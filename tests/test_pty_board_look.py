@@ -1,9 +1,10 @@
-"""How the board looks in a real terminal (issue 13, items 2 and 3).
+"""How the board looks in a real terminal (issue 13, items 2, 3 and 10).
 
-The installed command runs in a pty and its screen is drawn by pyte with text styles kept
-(`Terminal(styles=True)`), so these tests see what a player sees: large marks, even
-cells, and underlines only where a terminal would draw them. Pilot and the SVG snapshots
-cannot show the underline of blank lines that a real terminal draws.
+The installed command runs in a pty and its screen is drawn by pyte with text styles and
+colours kept (`Terminal(styles=True)`), so these tests see what a player sees: large
+marks, even cells, underlines only where a terminal would draw them, and in 256 colours
+borders that stand out from their cells. Pilot and the SVG snapshots cannot show the
+underline of blank lines that a real terminal draws, nor Rich's rounding to 256 colours.
 """
 
 from __future__ import annotations
@@ -11,7 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 import pytest
-from pty_terminal import START_TIMEOUT, STEP_TIMEOUT, Board, Terminal
+from pty_terminal import HORIZONTALS, START_TIMEOUT, STEP_TIMEOUT, Board, Terminal
+from pyte.graphics import FG_BG_256
+from test_theme_contrast import FAINT, distance
+
+from tui_tictactoe.ui.widgets.marks import LARGEST_DRAWN_BY_HAND
 
 Size = tuple[int, int]  # columns, rows
 
@@ -20,9 +25,9 @@ Size = tuple[int, int]  # columns, rows
 def terminal() -> Iterator[Callable[..., Terminal]]:
     started: list[Terminal] = []
 
-    def start(size: Size, *args: str) -> Terminal:
+    def start(size: Size, *args: str, env: dict[str, str] | None = None) -> Terminal:
         cols, rows = size
-        term = Terminal(*args, rows=rows, cols=cols, styles=True)
+        term = Terminal(*args, rows=rows, cols=cols, styles=True, env=env)
         started.append(term)
         term.wait_until("the empty board", lambda: term.visible_board() is not None, START_TIMEOUT)
         return term
@@ -65,6 +70,10 @@ def test_large_marks_and_no_underline_off_the_mark(terminal, size: Size) -> None
     for cell, mark in board.items():
         if mark:
             assert len(mark_rows(term, cell)) >= 3, f"no large {mark} in {cell}:\n{term.text}"
+            if size == (200, 60):  # past the hand-drawn sizes: the mark grows with the cell
+                top, bottom, _, _ = term.cells[cell]
+                tall = len(mark_rows(term, cell))
+                assert LARGEST_DRAWN_BY_HAND < tall >= bottom - top, f"{mark}: {tall} lines"
     # No character of a cell's interior is underlined: large marks need no style, and a
     # blank line under a mark must never carry one (the "striped O" of issue 13).
     buffer = term.screen.buffer
@@ -133,3 +142,30 @@ def test_cells_stay_even_after_resizes(terminal) -> None:
         term.settle(quiet=0.1)
         assert term.visible_board() is not None, term.text
         assert len(box_sizes(term)) == 1, f"at {cols}x{rows}:\n{term.text}"
+
+
+@pytest.mark.parametrize("theme", ["solarized-light", "catppuccin-frappe"])
+def test_cell_borders_stand_out_in_256_colours(terminal, theme: str) -> None:
+    """Issue 13 item 10: without truecolor (no COLORTERM, as over SSH or in tmux) Rich rounds
+    the theme's colours to 256, and borders merged with their cells: catppuccin-frappe drew
+    #585858 on #5f5f5f. solarized-light is the theme the issue names. The terminal here is
+    xterm-256color without COLORTERM; pyte reads back the colour of each cell's top border
+    and of the cell inside it, which must differ by at least the contrast test's distance
+    for a quiet line (`FAINT`, tests/test_theme_contrast.py)."""
+    term = terminal((80, 24), "--seed", "5", env={"TEXTUAL_THEME": theme})
+    play_centre(term)
+    buffer = term.screen.buffer
+    seen = {}
+    for cell, (top, _, left, right) in term.cells.items():
+        line, ground = buffer[top - 1][(left + right) // 2], buffer[top][left]
+        assert line.data in HORIZONTALS, f"{cell}: {line}"
+        assert {line.fg, ground.bg} <= set(FG_BG_256), f"{cell}: not 256 colours: {line}, {ground}"
+        seen[cell] = (line.fg, ground.bg, distance(rgb(line.fg), rgb(ground.bg)))
+    faint = {cell: each for cell, each in seen.items() if each[2] < FAINT}
+    assert not faint, f"{theme}: borders (colour, cell's colour, distance) {faint}\n{term.text}"
+
+
+def rgb(hex_colour: str) -> tuple[int, int, int]:
+    """pyte's colour ("5f5f5f": 256-colour entries come as the colour they stand for)."""
+    red, green, blue = bytes.fromhex(hex_colour)
+    return red, green, blue

@@ -1,113 +1,326 @@
 """Every built-in theme keeps the board readable in truecolor, 256 colours and 16 colours.
 
 Textual hands its colours to Rich, which turns each into the nearest colour the
-terminal has (`Color.downgrade`): in 256 colours (OpenSSH does not pass COLORTERM
-on, tmux without the Tc flag) or 16. Two parts of the board that end up as the same
-colour merge: with TERM=tmux-256color, solarized-light once drew the cell borders in
-the background's colour. So, per theme and depth, the parts a player must tell apart
-must still be different colours after the downgrade (in truecolor: visibly
-different). The ansi-* themes are left out: they use the terminal's own palette
-(default colours), which is the terminal's to keep readable.
+terminal has (`rich.color.Color.downgrade`): 256 colours over OpenSSH (it does not
+pass COLORTERM on) or in tmux without the Tc flag, 16 in older terminals. Two parts
+of the board that must be told apart can end up as the same colour, or as two
+colours no one can tell apart: with TERM=tmux-256color, catppuccin-frappe drew its
+cell borders #585858 on #5f5f5f, so the cells merged.
+
+So the test reads the colours as drawn (the cell's rendered line, through the app's
+own line filters), rounds them the way Rich does for each colour depth, looks up
+what the terminal shows for the resulting palette entry, and requires a perceptual
+distance (CIEDE2000, below) between every pair a player must tell apart.
+
+The app tells the stylesheet its colour depth with a class (`COLOUR_DEPTH_CLASSES`,
+set only in a real terminal; 16 colours also add a stylesheet of their own): here
+`show_colour_depth` sets each depth in turn.
 """
 
 from __future__ import annotations
 
-import pytest
-from rich.color import ColorSystem
-from support import SIZE, ScriptedStrategy, make_app, press
-from textual.color import Color
+import math
+from collections.abc import Iterator
+from typing import NamedTuple
 
-from tui_tictactoe.engine import EMPTY
-from tui_tictactoe.ui.app import TicTacToeApp
+import pytest
+from rich.color import Color as RichColor
+from rich.color import ColorSystem, ColorType
+from support import SIZE, ScriptedStrategy, make_app, press
+from textual.geometry import Region
+
+from tui_tictactoe.ui.app import TicTacToeApp, colour_depth_class
 from tui_tictactoe.ui.widgets import GameCell
 
-DEPTHS: dict[str, ColorSystem | None] = {  # the app knows its depth from Rich's console
-    "truecolor": None,
-    "256 colours": ColorSystem.EIGHT_BIT,
-    "16 colours": ColorSystem.STANDARD,
+RGB = tuple[int, int, int]
+
+# -- what a person can see ------------------------------------------------------------
+
+FAINT = 6.0
+"""Least CIEDE2000 distance for a line that may be quiet but must be there: a plain
+cell's border on the cell, and colours that are a second cue beside a shape (X vs O,
+which also differ in shape and style; the winning cells' ground, whose border is the
+first cue). CIEDE2000 is scaled so that about 1 is a just-noticeable difference
+between two large patches side by side; a box-drawing line is a stroke a pixel or
+two wide, which needs several times that. Rendered side by side on dark and light
+grounds, such borders read as faint at 5 and clearly at 6 and above (Textual's
+default theme draws its borders at about 9)."""
+
+STRONG = 15.0
+"""Least CIEDE2000 distance for what a player looks for at a glance: a mark on its
+cell, the cursor, the hint, the winning line and the AI's last move, each against
+the cell it is drawn on and against a plain border. 10 is commonly taken as the
+point where two colours stop looking like one; 15 leaves room for a thin stroke."""
+
+# -- the terminal's palettes ------------------------------------------------------------
+
+VGA: tuple[RGB, ...] = (
+    *((0, 0, 0), (170, 0, 0), (0, 170, 0), (170, 85, 0)),
+    *((0, 0, 170), (170, 0, 170), (0, 170, 170), (170, 170, 170)),
+    *((85, 85, 85), (255, 85, 85), (85, 255, 85), (255, 255, 85)),
+    *((85, 85, 255), (255, 85, 255), (85, 255, 255), (255, 255, 255)),
+)
+"""The 16 colours as Rich assumes them (its STANDARD_PALETTE, the VGA colours): the
+palette it picks the nearest entry from. The terminal shows its own palette for that
+entry, hence also `XTERM`."""
+
+XTERM: tuple[RGB, ...] = (
+    *((0, 0, 0), (205, 0, 0), (0, 205, 0), (205, 205, 0)),
+    *((0, 0, 238), (205, 0, 205), (0, 205, 205), (229, 229, 229)),
+    *((127, 127, 127), (255, 0, 0), (0, 255, 0), (255, 255, 0)),
+    *((92, 92, 255), (255, 0, 255), (0, 255, 255), (255, 255, 255)),
+)
+"""xterm's default 16 colours, the palette most terminals start from."""
+
+
+class Depth(NamedTuple):
+    system: ColorSystem | None  # None: truecolor, drawn as is
+    palette: tuple[RGB, ...] = ()  # what the terminal shows for a 16-colour entry
+    rich_name: str = "truecolor"  # `Console.color_system` in such a terminal
+
+
+DEPTHS = {
+    "truecolor": Depth(None),
+    "256 colours": Depth(ColorSystem.EIGHT_BIT, rich_name="256"),
+    "16 colours (VGA)": Depth(ColorSystem.STANDARD, VGA, "standard"),
+    "16 colours (xterm)": Depth(ColorSystem.STANDARD, XTERM, "standard"),
 }
-MIN_DISTANCE = 40
-"""In truecolor, the least RGB distance that reads as a different colour on a terminal."""
+
+
+def shown(rgb: RGB, depth: Depth) -> RGB:
+    """The colour the terminal shows for `rgb`, after Rich rounded it to `depth`."""
+    if depth.system is None:
+        return rgb
+    colour = RichColor.from_rgb(*rgb).downgrade(depth.system)
+    assert colour.number is not None
+    if colour.type is ColorType.STANDARD:
+        return depth.palette[colour.number]
+    return tuple(colour.get_truecolor())  # the 256-colour cube and greys: the same everywhere
+
+
+# -- CIEDE2000 ----------------------------------------------------------------------------
+
+
+def lab(rgb: RGB) -> tuple[float, float, float]:
+    """sRGB (D65) to CIE L*a*b*."""
+
+    def linear(channel: int) -> float:
+        c = channel / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = map(linear, rgb)
+    x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047
+    y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
+
+    def f(t: float) -> float:
+        return t ** (1 / 3) if t > 216 / 24389 else (24389 / 27 * t + 16) / 116
+
+    fx, fy, fz = f(x), f(y), f(z)
+    return 116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)
+
+
+def delta_e(lab1: tuple[float, float, float], lab2: tuple[float, float, float]) -> float:
+    """CIEDE2000 colour difference (Sharma, Wu and Dalal's formulation)."""
+    (l1, a1, b1), (l2, a2, b2) = lab1, lab2
+    c_mean = (math.hypot(a1, b1) + math.hypot(a2, b2)) / 2
+    g = 0.5 * (1 - math.sqrt(c_mean**7 / (c_mean**7 + 25**7)))
+    a1, a2 = (1 + g) * a1, (1 + g) * a2
+    c1, c2 = math.hypot(a1, b1), math.hypot(a2, b2)
+    h1 = math.degrees(math.atan2(b1, a1)) % 360
+    h2 = math.degrees(math.atan2(b2, a2)) % 360
+    dh = 0.0 if c1 * c2 == 0 else (h2 - h1 + 180) % 360 - 180
+    d_l, d_c = l2 - l1, c2 - c1
+    d_h = 2 * math.sqrt(c1 * c2) * math.sin(math.radians(dh / 2))
+    l_mean, c_mean = (l1 + l2) / 2, (c1 + c2) / 2
+    if c1 * c2 == 0:
+        h_mean = h1 + h2
+    elif abs(h1 - h2) <= 180:
+        h_mean = (h1 + h2) / 2
+    else:
+        h_mean = (h1 + h2 + 360) / 2 if h1 + h2 < 360 else (h1 + h2 - 360) / 2
+    t = (
+        1
+        - 0.17 * math.cos(math.radians(h_mean - 30))
+        + 0.24 * math.cos(math.radians(2 * h_mean))
+        + 0.32 * math.cos(math.radians(3 * h_mean + 6))
+        - 0.20 * math.cos(math.radians(4 * h_mean - 63))
+    )
+    s_l = 1 + 0.015 * (l_mean - 50) ** 2 / math.sqrt(20 + (l_mean - 50) ** 2)
+    s_c = 1 + 0.045 * c_mean
+    s_h = 1 + 0.015 * c_mean * t
+    r_c = 2 * math.sqrt(c_mean**7 / (c_mean**7 + 25**7))
+    r_t = -math.sin(math.radians(60 * math.exp(-(((h_mean - 275) / 25) ** 2)))) * r_c
+    return math.sqrt(
+        (d_l / s_l) ** 2 + (d_c / s_c) ** 2 + (d_h / s_h) ** 2 + r_t * (d_c / s_c) * (d_h / s_h)
+    )
+
+
+def distance(a: RGB, b: RGB) -> float:
+    return delta_e(lab(a), lab(b))
+
+
+@pytest.mark.parametrize(
+    ("lab1", "lab2", "expected"),
+    [  # from Sharma, Wu and Dalal's test data (2005)
+        ((50, 2.6772, -79.7751), (50, 0, -82.7485), 2.0425),
+        ((50, 2.5, 0), (73, 25, -18), 27.1492),
+        ((50, -1, 2), (50, 0, 0), 2.3669),
+        ((2.0776, 0.0795, -1.135), (0.9033, -0.0636, -0.5514), 0.9082),
+        ((60.2574, -34.0099, 36.2677), (60.4626, -34.1751, 39.4387), 1.2644),
+    ],
+)
+def test_delta_e_matches_the_published_test_data(
+    lab1: tuple[float, float, float], lab2: tuple[float, float, float], expected: float
+) -> None:
+    assert delta_e(lab1, lab2) == pytest.approx(expected, abs=1e-4)
+
+
+def test_rounding_to_256_colours_merges_what_truecolor_keeps_apart() -> None:
+    """The rounding is what the test is about: frappe's border and cell, once apart, merge."""
+    border, cell = (0x58, 0x5B, 0x70), (0x41, 0x45, 0x59)
+    assert distance(border, cell) > FAINT
+    assert distance(shown(border, DEPTHS["256 colours"]), shown(cell, DEPTHS["256 colours"])) < 3
+
+
+# -- the board as drawn -------------------------------------------------------------------
+
+
+class Ink(NamedTuple):
+    """One character cell as drawn: its colour and its background."""
+
+    fg: RGB
+    bg: RGB
+
+
+def drawn_row(app: TicTacToeApp, cell: GameCell, y: int) -> Iterator[tuple[str, Ink | None]]:
+    """Row `y` of `cell` (0: its top border) as the terminal gets it, segment by segment:
+    the text and its ink (None for blanks that set no colour)."""
+    (strip,) = cell.render_lines(Region(0, y, cell.region.width, 1))
+    segments = list(strip)
+    for line_filter in app.get_line_filters():
+        segments = line_filter.apply(segments, app.screen.styles.background)
+    for segment in segments:
+        style = segment.style
+        assert style is not None and style.bgcolor is not None
+        bg = style.bgcolor.get_truecolor(app.ansi_theme, foreground=False)
+        fg = None if style.color is None else style.color.get_truecolor(app.ansi_theme)
+        yield segment.text, None if fg is None else Ink(tuple(fg), tuple(bg))
+
+
+def border(app: TicTacToeApp, cell: GameCell) -> Ink:
+    """The top border's line (its first segment: the corner and the line beside it)."""
+    text, ink = next(drawn_row(app, cell, 0))
+    assert text.strip() and ink is not None, f"no border drawn on {cell.id}"
+    return ink
+
+
+def mark(app: TicTacToeApp, cell: GameCell) -> Ink:
+    """The first character of the mark on the cell's middle row."""
+    middle = cell.region.height // 2
+    for text, ink in list(drawn_row(app, cell, middle))[1:-1]:  # inside the side borders
+        if text.strip() and ink is not None:
+            return ink
+    raise AssertionError(f"no mark drawn on {cell.id}")
+
+
+def ground(app: TicTacToeApp, cell: GameCell) -> RGB:
+    """The cell's own background, inside its border."""
+    (strip,) = cell.render_lines(Region(0, 1, cell.region.width, 1))
+    style = list(strip)[1].style
+    assert style is not None and style.bgcolor is not None
+    return tuple(style.bgcolor.get_truecolor(app.ansi_theme, foreground=False))
+
+
+class Pair(NamedTuple):
+    what: str
+    a: RGB
+    b: RGB
+    least: float
+
+
+def board_pairs(app: TicTacToeApp, cells: list[GameCell], over: bool) -> list[Pair]:
+    """Every pair of colours a player must tell apart, in the board as it is now."""
+    plain = cells[8]  # key 9: empty, and neither cursor, hint nor winning
+    assert plain.symbol == " " and plain.classes <= {"cell", "-empty", "-style-default"}
+    plain_border = border(app, plain)
+    if over:
+        winning = next(c for c in cells if c.has_class("-winning") and not c.has_class("-cursor"))
+        x_on_win = next(c for c in cells if c.has_class("-winning") and c.symbol == "X")
+        return [
+            Pair("plain border on its cell", *plain_border, FAINT),
+            Pair("winning border on its cell", *border(app, winning), STRONG),
+            Pair(
+                "winning border vs plain border", border(app, winning).fg, plain_border.fg, STRONG
+            ),
+            Pair("winning cell vs plain cell", ground(app, winning), ground(app, plain), FAINT),
+            Pair("X on a winning cell", *mark(app, x_on_win), STRONG),
+        ]
+    x, cursor, o = cells[0], cells[1], cells[3]
+    hint = next(c for c in cells if c.has_class("-hint") and not c.has_class("-cursor"))
+    return [
+        Pair("plain border on its cell", *plain_border, FAINT),
+        Pair("cursor border on its cell", *border(app, cursor), STRONG),
+        Pair("cursor border vs plain border", border(app, cursor).fg, plain_border.fg, STRONG),
+        Pair("last AI move's border on its cell", *border(app, o), STRONG),
+        Pair("last AI move's border vs plain border", border(app, o).fg, plain_border.fg, STRONG),
+        Pair("last AI move's border vs cursor", border(app, o).fg, border(app, cursor).fg, FAINT),
+        Pair("hint border on its cell", *border(app, hint), STRONG),
+        Pair("hint border vs plain border", border(app, hint).fg, plain_border.fg, STRONG),
+        Pair("hint border vs cursor", border(app, hint).fg, border(app, cursor).fg, FAINT),
+        Pair("X on its cell", *mark(app, x), STRONG),
+        Pair("O on its cell", *mark(app, o), STRONG),
+        Pair("X vs O", mark(app, x).fg, mark(app, o).fg, FAINT),
+    ]
 
 
 def themes() -> list[str]:
-    app = TicTacToeApp()
-    return sorted(name for name in app.available_themes if not name.startswith("ansi"))
+    """Every built-in theme but ansi-dark and ansi-light, which draw in the terminal's own
+    default colours and palette: whatever they are, the terminal's to keep readable."""
+    return sorted(name for name in TicTacToeApp().available_themes if not name.startswith("ansi"))
 
 
-def distinct(a: Color, b: Color, depth: ColorSystem | None) -> bool:
-    if depth is None:
-        return sum((x - y) ** 2 for x, y in zip(a.rgb, b.rgb, strict=True)) ** 0.5 >= MIN_DISTANCE
-    return a.rich_color.downgrade(depth).number != b.rich_color.downgrade(depth).number
-
-
-def border(cell: GameCell) -> Color:
-    """The border as drawn: its colour laid over the cell's background."""
-    return cell.background_colors[1] + cell.styles.border_top[1]
-
-
-def behind(cell: GameCell) -> Color:
-    """What is around the cell (the grid's background): the border must stand out from it."""
-    return cell.background_colors[0]
-
-
-def mark(cell: GameCell) -> Color:
-    color = cell.rich_style.color
-    assert color is not None
-    return Color.from_rich_color(color)
-
-
-def background(cell: GameCell) -> Color:
-    return cell.background_colors[1]
-
-
-async def parts_of_the_board(theme: str, few_colours: bool) -> dict[str, dict[str, Color]]:
-    """The colours of every part of the board that matters, mid-round and after a win."""
+async def measure(theme: str) -> dict[str, list[Pair]]:
+    """The pairs of `theme` at every depth, mid-round (X at 1, the AI's O at 4, the cursor
+    on 2, a hint shown) and after X wins the top row."""
     app = make_app(strategy=ScriptedStrategy((1, 0), (1, 1)))
+    found: dict[str, list[Pair]] = {name: [] for name in DEPTHS}
     async with app.run_test(size=SIZE) as pilot:
         app.theme = theme
-        app.set_class(few_colours, "-few-colours")  # what the app does in such a terminal
-        await press(pilot, "1", "right")  # X top-left, O (the AI's last move) below it
-        cells = list(app.game.grid.query(GameCell))
-        x, cursor, plain, o = cells[0], cells[1], cells[8], cells[3]
-        assert x.symbol == "X" and o.symbol == "O" and o.has_class("-last-ai")
-        assert cursor.has_class("-cursor") and plain.symbol == EMPTY
-        mid = {
-            "behind": behind(plain),
-            "border": border(plain),
-            "cursor border": border(cursor),
-            "last AI move border": border(o),
-            "X": mark(x),
-            "X cell": background(x),
-            "O": mark(o),
-            "O cell": background(o),
-        }
-        await press(pilot, "2", "3")  # X takes the top row
-        winning = cells[1]
-        assert winning.has_class("-winning")
-        over = {"behind": behind(cells[8]), "winning border": border(winning)}
-        return {"mid": mid, "over": over}
+        cells = list(app.game.grid.cells)
+        for over, keys in ((False, ("1", "right", "h")), (True, ("2", "3"))):
+            await press(pilot, *keys)
+            assert app.game.grid.has_class("-over") == over
+            for name, depth in DEPTHS.items():
+                app.show_colour_depth(colour_depth_class(depth.rich_name, headless=False))
+                await pilot.pause()
+                found[name] += board_pairs(app, cells, over)
+    return found
 
 
-PAIRS = [
-    ("mid", "border", "behind"),  # the cells do not merge into the background
-    ("mid", "cursor border", "behind"),
-    ("mid", "cursor border", "border"),  # the cursor stands out from the other cells
-    ("mid", "last AI move border", "behind"),
-    ("mid", "X", "X cell"),  # the marks show on their cells
-    ("mid", "O", "O cell"),
-    ("over", "winning border", "behind"),
-]
+def contrasts(found: dict[str, list[Pair]]) -> Iterator[tuple[float, str, Pair]]:
+    """(distance as shown, depth, pair) for every pair at every depth."""
+    for name, pairs in found.items():
+        for pair in pairs:
+            yield distance(shown(pair.a, DEPTHS[name]), shown(pair.b, DEPTHS[name])), name, pair
 
 
 @pytest.mark.parametrize("theme", themes())
 async def test_the_board_stays_readable_at_every_colour_depth(theme: str) -> None:
-    merged = []
-    for depth, system in DEPTHS.items():
-        parts = await parts_of_the_board(theme, few_colours=system is ColorSystem.STANDARD)
-        merged += [
-            f"{depth}: {a} and {b} ({parts[state][a].hex} vs {parts[state][b].hex})"
-            for state, a, b in PAIRS
-            if not distinct(parts[state][a], parts[state][b], system)
-        ]
-    assert not merged, f"{theme}: " + "; ".join(merged)
+    too_close = [
+        f"{name}: {pair.what}: {seen:.1f} < {pair.least} "
+        f"(#{bytes(pair.a).hex()} vs #{bytes(pair.b).hex()} in truecolor)"
+        for seen, name, pair in contrasts(await measure(theme))
+        if seen < pair.least
+    ]
+    assert not too_close, f"{theme}:\n" + "\n".join(too_close)
+
+
+def test_the_depth_class_comes_from_the_terminal_but_never_when_headless() -> None:
+    """Snapshots and Pilot tests must not depend on the TERM they run under."""
+    assert colour_depth_class("truecolor", headless=False) is None
+    assert colour_depth_class("256", headless=False) == "-colours-256"
+    assert colour_depth_class("standard", headless=False) == "-few-colours"
+    assert colour_depth_class("windows", headless=False) == "-few-colours"
+    assert colour_depth_class(None, headless=False) is None  # no colour at all
+    assert all(colour_depth_class(name, headless=True) is None for name in ("256", "standard"))

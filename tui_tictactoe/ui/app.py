@@ -7,6 +7,7 @@ import inspect
 import os
 import random
 import signal
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events
@@ -27,8 +28,25 @@ if TYPE_CHECKING:
 HANG_UP_CHECK = 0.2
 """Seconds between checks that the terminal is still there."""
 
-FEW_COLOURS = ("standard", "windows")
-"""Rich's names for a terminal of 16 colours (or 8)."""
+COLOUR_DEPTH_CLASSES = {
+    "256": "-colours-256",
+    "standard": "-few-colours",
+    "windows": "-few-colours",
+}
+"""The app's class for a terminal of 256 colours, or 16 (or 8), by Rich's name for it: the
+stylesheet draws the board there in colours that stay apart once Rich has rounded them to
+the terminal's palette (tests/test_theme_contrast.py). Truecolor needs none."""
+
+
+FEW_COLOURS_CSS = Path(__file__).with_name("few_colours.tcss")
+"""The board's colours in 16 colours (`TicTacToeApp.show_colour_depth`)."""
+
+
+def colour_depth_class(color_system: str | None, *, headless: bool) -> str | None:
+    """The class for a console's `color_system`; none when headless, so that tests and
+    snapshots never depend on the TERM they run under."""
+    return None if headless or color_system is None else COLOUR_DEPTH_CLASSES.get(color_system)
+
 
 HUNG_UP = 129
 """Exit status after the terminal went away: what a shell reports for death by SIGHUP."""
@@ -83,7 +101,25 @@ class TicTacToeApp(App[None]):
         self._quit_asked = False
 
     def get_default_screen(self) -> GameScreen:
+        # The colour depth's class is set here, before the first styling (the driver,
+        # and so `is_headless`, exist by now): set in on_mount it would restyle every
+        # widget once more before the first frame.
+        self.show_colour_depth(
+            colour_depth_class(self.console.color_system, headless=self.is_headless)
+        )
         return GameScreen(self.controller)
+
+    def show_colour_depth(self, depth_class: str | None) -> None:
+        """Style the board for a colour depth (`COLOUR_DEPTH_CLASSES`; None: truecolor).
+
+        16 colours take a stylesheet of their own, read only then: parsing it would cost
+        every other terminal start-up time.
+        """
+        if depth_class == "-few-colours":
+            css = FEW_COLOURS_CSS.read_text(encoding="utf-8")
+            self.stylesheet.add_source(css, read_from=(str(FEW_COLOURS_CSS), ""))
+        for each in set(COLOUR_DEPTH_CLASSES.values()):
+            self.set_class(each == depth_class, each)
 
     @property
     def game(self) -> GameScreen:
@@ -96,11 +132,6 @@ class TicTacToeApp(App[None]):
         asyncio.get_running_loop().set_default_executor(DaemonThreads())
 
     def on_mount(self) -> None:
-        # In 16 colours a faint cell border becomes the background's own colour: the
-        # stylesheet draws it stronger there (tests/test_theme_contrast.py). Not when
-        # headless: tests and snapshots must not depend on the TERM they run under.
-        few = not self.is_headless and self.console.color_system in FEW_COLOURS
-        self.set_class(few, "-few-colours")
         if not self.is_headless and os.isatty(0):
             self.set_interval(HANG_UP_CHECK, self._exit_if_hung_up)
             if signal.getsignal(signal.SIGHUP) is signal.SIG_DFL:
