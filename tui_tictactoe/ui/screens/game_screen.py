@@ -186,7 +186,8 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
         # Imported on demand, like the help: start-up does not need the dialog.
         from .new_game_screen import NewGameScreen
 
-        self.app.push_screen(NewGameScreen(self.controller.options), self._apply_options)
+        dialog = NewGameScreen(self.controller.options, abandons=self.controller.in_progress)
+        self.app.push_screen(dialog, self._apply_options)
 
     def _apply_options(self, options: GameOptions | None) -> None:
         if options is None or self.app.return_code is not None:  # cancelled, or quitting
