@@ -8,8 +8,18 @@ from ..engine.board import Cell
 from .game import GameController
 from .rounds import TakeBack
 
-Tone = Literal["turn", "thinking", "win", "loss", "draw", "refused", "hint", "error"]
-TONES: tuple[Tone, ...] = ("turn", "thinking", "win", "loss", "draw", "refused", "hint", "error")
+Tone = Literal["turn", "thinking", "win", "loss", "draw", "refused", "hint", "error", "question"]
+TONES: tuple[Tone, ...] = (
+    "turn",
+    "thinking",
+    "win",
+    "loss",
+    "draw",
+    "refused",
+    "hint",
+    "error",
+    "question",
+)
 
 
 class Status(NamedTuple):
@@ -91,7 +101,9 @@ def take_back_status(game: GameController, result: TakeBack) -> Status:
 
 
 QUIT_QUESTION = Status(
-    "Quit in the middle of the round? It counts as abandoned. q or y quits; any other key plays on.",
-    "refused",
+    "Quit in the middle of the round? It counts as abandoned. q, y or Exit quits;"
+    " any other key plays on.",
+    "question",
 )
-"""Asked once when `q` comes mid-round: a stray `q` must not end a game in play."""
+"""Asked once when `q`, Exit or the menu's Quit comes mid-round: a stray `q` must not end
+a game in play. Open while the status line shows it (the tone `question` is its own)."""

@@ -224,6 +224,11 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
         self._show_cursor()
         self.play_at(*self.cursor)
 
+    @property
+    def cursor_on_exit(self) -> bool:
+        """Enter or Space now presses Exit (which asks before quitting mid-round)."""
+        return self._cursor_on_controls and CONTROLS[self.cursor[1]].id == "exit"
+
     def _show_cursor(self) -> None:
         on_controls = self._cursor_on_controls
         self.grid.show_marker("-cursor", None if on_controls else self.cursor)
@@ -265,10 +270,12 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
         self.query_one(Scoreboard).show(*score)
         self._show_overlays()
         self._show_info()
-        self.status.say(turn_status(controller))
+        # A quit question about a round that has just ended is moot: the result shows.
+        self.status.say(turn_status(controller), force=not controller.in_progress)
 
     def show_turn(self) -> None:
-        self.status.say(turn_status(self.controller))
+        """Whose turn it is, also in place of the quit question (the player plays on)."""
+        self.status.say(turn_status(self.controller), force=True)
 
     def _show_overlays(self) -> None:
         show_overlay(self)
