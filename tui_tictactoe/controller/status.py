@@ -100,6 +100,13 @@ def take_back_status(game: GameController, result: TakeBack) -> Status:
     return Status(f"Took back {what}. Your turn: you play {game.human_symbol}.", "turn")
 
 
+def info_status(on: bool, width: int, height: int) -> Status:
+    """`i` where the AI info panel has no room: said, as the panel cannot show it."""
+    if not on:
+        return Status("AI info off.", "hint")
+    return refused(f"AI info needs a terminal of {width}x{height}: it shows once there is room.")
+
+
 QUIT_QUESTION = Status(
     "Quit in the middle of the round? It counts as abandoned. q, y or Exit quits;"
     " any other key plays on.",
