@@ -683,6 +683,25 @@ async def test_theme_menu_shows_the_highlighted_theme_and_escape_goes_back(make_
         assert app.theme == themes[-1]
 
 
+async def test_the_theme_menu_keeps_now_apart_from_a_long_name(make_app) -> None:
+    from textual.widgets import OptionList
+
+    from tui_tictactoe.ui.screens.menu_screen import ThemeMenu
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        longest = max(app.available_themes, key=len)
+        app.theme = longest
+        await pilot.pause()
+        app.action_change_theme()
+        await pilot.pause()
+        assert isinstance(app.screen, ThemeMenu)
+        menu = app.screen.query_one(OptionList)
+        prompts = [str(menu.get_option_at_index(i).prompt) for i in range(menu.option_count)]
+        assert len(longest) > 11  # a name longer than the game menu's column
+        assert f"{longest}  (now)" in " ".join(prompts)
+
+
 # -- terminal size -----------------------------------------------------------------
 
 
