@@ -424,6 +424,66 @@ async def test_any_other_key_after_the_question_plays_on(make_app) -> None:
         assert app.is_running and status(app) == QUIT_QUESTION.text
 
 
+async def test_exit_and_the_menus_quit_ask_once_mid_round_like_q(make_app) -> None:
+    """Exit (clicked, or Enter on it) and the menu's Quit ask, as `q` does; a second
+    request of any of them, or `y`, quits; Ctrl+Q never asks."""
+    asks = {
+        "click Exit": ["#exit"],
+        "Enter on Exit": ["down", "down", "right", "enter"],
+        "menu Quit": ["ctrl+p", "end", "enter"],
+    }
+    answers = {
+        "q": ["q"],
+        "y": ["y"],
+        "click Exit": ["#exit"],
+        "menu Quit": ["ctrl+p", "end", "enter"],
+        "menu Quit by its key": ["ctrl+p", "q"],
+    }
+    for first, keys in asks.items():
+        then_ways = {**answers, **({"Enter again": ["enter"]} if "Enter" in first else {})}
+        for then, answer in then_ways.items():
+            app = make_app()
+            async with app.run_test(size=SIZE) as pilot:
+                await press(pilot, "5")
+                for asked, attempt in enumerate((keys, answer)):
+                    assert app.is_running, (first, then)
+                    for key in attempt:
+                        if key.startswith("#"):
+                            assert await pilot.click(key)
+                        else:
+                            await pilot.press(key)
+                    await pilot.pause()
+                    if not asked:
+                        assert status(app) == QUIT_QUESTION.text, first
+                        assert app.controller.in_progress, (first, then)
+                        await pilot.pause(0.25)  # a Button ignores a click while it flashes
+                assert not app.is_running, (first, then)
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "5")
+        assert await pilot.click("#exit")
+        await press(pilot, "left")  # plays on: the question is gone
+        assert status(app) != QUIT_QUESTION.text
+        await pilot.pause(0.25)
+        assert await pilot.click("#exit")
+        assert app.is_running and status(app) == QUIT_QUESTION.text
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert not app.is_running
+
+
+async def test_the_quit_question_waits_for_the_ais_reply(make_app) -> None:
+    """The AI's reply does not replace the question: the next `q` still answers it."""
+    async with ai_thinking((0, 0)) as (app, pilot, strategy):
+        await pilot.press("q")
+        strategy.gate.set()
+        await settle(pilot)
+        assert board(app) == "O...X...." and status(app) == QUIT_QUESTION.text
+        await pilot.press("q")
+        await pilot.pause()
+        assert not app.is_running
+
+
 async def test_q_quits_at_once_before_the_first_move_and_after_the_round(
     make_app, scripted
 ) -> None:
@@ -474,11 +534,11 @@ async def test_a_reset_mid_round_shows_as_abandoned_in_the_score(make_app, scrip
         assert app.controller.score.abandoned == 1
         assert "Abandoned 1" in str(scoreboard.render())
         assert "You (X) 0" in str(scoreboard.render())
-        await pilot.resize_terminal(50, 18)
+        await pilot.resize_terminal(MIN_SIZE.width, MIN_SIZE.height)
         await pilot.pause()
         shown = str(scoreboard.render())
         assert "Abandoned 1" in shown and "Round 2" in shown
-        assert len(shown) <= scoreboard.size.width  # the symbols make room at 50 columns
+        assert len(shown) <= scoreboard.size.width  # the symbols make room when narrow
 
 
 async def test_arrows_reach_the_buttons_and_enter_presses_them(make_app) -> None:
@@ -621,6 +681,25 @@ async def test_theme_menu_shows_the_highlighted_theme_and_escape_goes_back(make_
         await settle(pilot)
         assert isinstance(app.screen, GameScreen)
         assert app.theme == themes[-1]
+
+
+async def test_the_theme_menu_keeps_now_apart_from_a_long_name(make_app) -> None:
+    from textual.widgets import OptionList
+
+    from tui_tictactoe.ui.screens.menu_screen import ThemeMenu
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        longest = max(app.available_themes, key=len)
+        app.theme = longest
+        await pilot.pause()
+        app.action_change_theme()
+        await pilot.pause()
+        assert isinstance(app.screen, ThemeMenu)
+        menu = app.screen.query_one(OptionList)
+        prompts = [str(menu.get_option_at_index(i).prompt) for i in range(menu.option_count)]
+        assert len(longest) > 11  # a name longer than the game menu's column
+        assert f"{longest}  (now)" in " ".join(prompts)
 
 
 # -- terminal size -----------------------------------------------------------------

@@ -194,7 +194,7 @@ async def test_info_panel_toggles_and_shows_the_last_decision(make_app, steady) 
         panel = app.query_one(ReasoningPanel)
         await pilot.pause()
         assert panel.display and panel.region.x >= app.query_one("#play").region.right
-        assert info_text(app) == "The AI has not moved yet."
+        assert info_text(app) == "The AI has not moved yet this round."
         await press(pilot, "1")
         decision = app.controller.minimax.last_decision
         row, col = decision.move
@@ -242,7 +242,7 @@ def test_info_panel_wording() -> None:
     assert format_seconds(2.5) == "2.50 s"
     memo = Decision((1, 1), Verdict("draw", 8), 0, 1e-6, 59_705, None)
     rows = dict(describe(memo, STANDARD))
-    assert rows["Searched"] == "0: answered from its memo table"
+    assert rows["Searched"] == "0 (memo table)"
     assert rows["Played"] == "cell 5"
     assert rows["Row, column"] == "2, 2"
     assert rows["Plain minimax"] == "59,705 nodes"
@@ -258,3 +258,37 @@ def test_info_panel_wording() -> None:
         "1 position",
         "1 node",
     )
+
+
+async def test_the_key_bar_says_whether_analysis_is_on(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        bar = app.game.key_bar
+        assert "a Analysis off" in " ".join(bar.lines(SIZE[0]))
+        await press(pilot, "a")
+        assert "a Analysis on" in " ".join(bar.lines(SIZE[0]))
+        await press(pilot, "a")
+        assert "a Analysis off" in " ".join(bar.lines(SIZE[0]))
+
+
+async def test_the_info_panel_forgets_a_move_taken_back_or_left_behind(make_app, steady) -> None:
+    """After `u`, `r` or a new game the panel shows the decision behind the AI move now
+    on the board, or none: never a move that is no longer there."""
+    app = make_app(strategy=steady())
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "i", "5")
+        first = app.controller.last_ai_move
+        assert f"cell {STANDARD.key(*first)}\n" in info_text(app)
+        free = app.controller.board.to_string().index(".") + 1
+        await press(pilot, str(free))
+        second = app.controller.last_ai_move
+        assert f"cell {STANDARD.key(*second)}\n" in info_text(app)
+        await press(pilot, "u")  # back to the AI's first move: its decision again
+        assert app.controller.last_ai_move == first
+        assert f"cell {STANDARD.key(*first)}\n" in info_text(app)
+        await press(pilot, "u")  # nothing of the AI's left
+        assert info_text(app) == "The AI has not moved yet this round."
+        await press(pilot, "5", "r")
+        assert info_text(app) == "The AI has not moved yet this round."
+        await press(pilot, "5", "n", "enter")
+        assert info_text(app) == "The AI has not moved yet this round."

@@ -10,7 +10,7 @@ import pytest
 from support import SIZE, ai_played, ai_thinking, board, burst, press, settle, status
 from textual import events
 from textual.geometry import Region, Size
-from textual.widgets import Footer, OptionList
+from textual.widgets import OptionList
 
 from tui_tictactoe.record import RoundRecord
 from tui_tictactoe.ui.screens.game_screen import MIN_SIZE, GameScreen
@@ -181,7 +181,7 @@ async def test_a_stale_resize_is_ignored_by_every_screen(make_app) -> None:
         assert layout() == before
         await pilot.resize_terminal(100, 30)  # a current one is not ignored
         await pilot.pause(0.2)
-        assert app.game.query_one(Footer).region.width == 100
+        assert app.game.key_bar.region.width == 100
         await pilot.press("escape")
         await press(pilot, "1")
         assert board(app)[0] == "X"
@@ -206,7 +206,10 @@ async def test_no_key_plays_while_the_game_is_hidden(make_app) -> None:
         assert status(app) == ai_played(app) + "Your turn: you play X."
 
 
-@pytest.mark.parametrize(("width", "height"), [(w, h) for w in range(1, 50) for h in (1, 2, 3, 17)])
+@pytest.mark.parametrize(
+    ("width", "height"),
+    [(w, h) for w in range(1, MIN_SIZE.width) for h in (1, 2, 3, MIN_SIZE.height - 1)],
+)
 def test_the_too_small_message_always_fits(width: int, height: int) -> None:
     import textwrap
 
@@ -216,7 +219,8 @@ def test_the_too_small_message_always_fits(width: int, height: int) -> None:
     assert all(len(line) <= room for line in lines) or text == "…"
     assert len(lines) <= height or text == "…"
     if width >= 44 and height >= 3:
-        assert "50" in text and "18" in text and str(width) in text
+        assert str(MIN_SIZE.width) in text and str(MIN_SIZE.height) in text
+        assert str(width) in text
 
 
 async def test_keys_typed_while_too_small_are_dropped_even_while_the_ai_thinks() -> None:

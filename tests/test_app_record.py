@@ -441,3 +441,22 @@ async def test_a_slow_record_does_not_hold_the_quit(make_app, scripted, monkeypa
         assert not finished.is_set()  # the app is gone; the save still waits
     finally:
         release.set()
+
+
+async def test_the_new_game_dialog_says_when_start_abandons_the_round(make_app, scripted) -> None:
+    """A new game mid-round starts the score over, so the score cannot show the round
+    abandoned: the dialog says so before Start, and the record keeps it."""
+    from tui_tictactoe.ui.screens.new_game_screen import ABANDONS, NewGameScreen
+
+    app = make_app(strategy=scripted((1, 0), (1, 1)))
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "n")  # nothing played yet: nothing to abandon
+        assert isinstance(app.screen, NewGameScreen) and not app.screen.query("#abandons")
+        await press(pilot, "escape", "9", "n")
+        assert str(app.screen.query_one("#abandons").render()) == ABANDONS
+        await press(pilot, "escape")  # cancelled: the round goes on
+        assert board(app) == "...O....X" and not saved_rounds()
+        await press(pilot, "n", "enter")
+        assert board(app) == "........." and app.controller.score.abandoned == 0
+        await settle(pilot)
+    assert [(kept.result, kept.moves) for kept in saved_rounds()] == [("abandoned", (9, 4))]

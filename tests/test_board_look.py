@@ -12,11 +12,8 @@ from collections import Counter
 import pytest
 from support import SIZE, SMALL, board, cell, press
 from textual.geometry import Size
-from textual.widgets import Footer
-from textual.widgets._footer import FooterKey
 
 from tui_tictactoe.engine.board import EMPTY
-from tui_tictactoe.ui.digit_keys import FOOTER_ROOM
 from tui_tictactoe.ui.screens.game_screen import MIN_SIZE
 from tui_tictactoe.ui.widgets import GameCell
 from tui_tictactoe.ui.widgets.game_cell import LETTER_STYLES
@@ -275,28 +272,11 @@ async def test_overlays_keep_working_over_large_marks(make_app, scripted) -> Non
         assert sum(c.has_class("-hint") for c in cells(app)) == 1
 
 
-# -- the keys 1-9 in the footer --------------------------------------------------------
+# -- the keys 1-9 (the key bar lists them: test_fit.py) ---------------------------------
 
 
-def footer_keys(app) -> dict[str, FooterKey]:
-    footer = app.game.query_one(Footer)
-    return {key.key_display: key for key in footer.query(FooterKey)}
-
-
-async def test_the_footer_names_the_digits_where_q_quit_still_fits(make_app) -> None:
-    app = make_app()
-    async with app.run_test(size=SIZE) as pilot:
-        for width in range(SMALL[0], 101, 3):
-            await pilot.resize_terminal(width, SIZE[1])
-            await pilot.pause()
-            keys = footer_keys(app)
-            assert keys["q"].region.right <= width, width
-            assert ("1-9" in keys) == (width >= FOOTER_ROOM), width
-        assert keys["1-9"].description == "Play"
-
-
-@pytest.mark.parametrize("size", [SMALL, SIZE], ids=["60x20", "80x24"])
-async def test_key_1_plays_whether_the_footer_shows_it_or_not(make_app, size) -> None:
+@pytest.mark.parametrize("size", [MIN_SIZE, SMALL, SIZE], ids=["minimum", "60x20", "80x24"])
+async def test_key_1_plays_at_every_size(make_app, size) -> None:
     app = make_app()
     async with app.run_test(size=size) as pilot:
         await press(pilot, "1")

@@ -152,7 +152,9 @@ async def test_4x4_plays_by_arrows_enter_and_mouse_not_digits() -> None:
         await settle(pilot)
         assert app.controller.board.moves[2] == (free.row, free.col)
         digit = app.game.active_bindings.get("1")
-        assert digit is None or not digit.enabled  # no "1-9 Play" in the footer
+        assert digit is None or not digit.enabled  # the digits do not play on 4x4
+        shown = " ".join(app.game.key_bar.lines(SIZE[0]))
+        assert "Enter Play" in shown and "1-9" not in shown  # the key bar says so
 
 
 async def test_the_dialog_changes_the_board_size_and_back() -> None:

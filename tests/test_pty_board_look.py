@@ -18,6 +18,8 @@ from test_theme_contrast import FAINT, distance
 
 from tui_tictactoe.ui.widgets.marks import LARGEST_DRAWN_BY_HAND
 
+from tui_tictactoe.ui.screens.game_screen import MIN_SIZE
+
 Size = tuple[int, int]  # columns, rows
 
 
@@ -85,7 +87,9 @@ def test_large_marks_and_no_underline_off_the_mark(terminal, size: Size) -> None
 
 def test_a_small_cell_underlines_its_letter_o_and_nothing_else(terminal) -> None:
     """At the minimum size the mark is a letter: O keeps its underline, on the letter only."""
-    term = terminal((50, 18), "--seed", "5", "--symbol", "O", "--first", "ai")
+    term = terminal(
+        (MIN_SIZE.width, MIN_SIZE.height), "--seed", "5", "--symbol", "O", "--first", "ai"
+    )
     term.wait_until(
         "the AI's opening X",
         lambda: (board := term.visible_board()) is not None and "X" in board.values(),

@@ -78,7 +78,7 @@ def test_keys_typed_ahead_act_as_if_typed_after_the_first_frame(terminal) -> Non
     term.send("i", "5")
     term.wait_until("X in the centre and the AI's reply", lambda: marks(term).count("O") == 1, 20)
     assert marks(term)[4] == "X"
-    term.wait_for_text("AI's last move")  # the info panel, asked for before the first frame
+    term.wait_for_text("Looks ahead")  # the info panel, asked for before the first frame
     no_traceback(term)
     assert term.quit("ctrl+q") == 0
 

@@ -9,6 +9,10 @@ from __future__ import annotations
 
 from support import SIZE, SMALL, play
 
+from tui_tictactoe.ui.screens.game_screen import MIN_SIZE, PANEL_ROOM
+
+MINIMUM = (MIN_SIZE.width, MIN_SIZE.height)
+
 
 def test_start(snap_compare, make_app) -> None:
     assert snap_compare(make_app(), terminal_size=SIZE, run_before=play())
@@ -65,6 +69,14 @@ def test_new_game_dialog_60x20(snap_compare, make_app) -> None:
     assert snap_compare(app, terminal_size=SMALL, run_before=play("n"))
 
 
+def test_minimum_size_with_the_quit_question(snap_compare, make_app, scripted) -> None:
+    """60x18: the whole score line (an abandoned round, a take-back), the key bar in two
+    lines ending in "q Quit", and the quit question in the status line."""
+    app = make_app(strategy=scripted((0, 0), (2, 2), (0, 1), (0, 2)))
+    keys = ("5", "r", "9", "5", "u", "5", "q")
+    assert snap_compare(app, terminal_size=MINIMUM, run_before=play(*keys))
+
+
 def test_too_small(snap_compare, make_app) -> None:
     assert snap_compare(make_app(), terminal_size=(40, 12), run_before=play())
 
@@ -96,6 +108,9 @@ def test_info_panel(snap_compare, make_app, steady) -> None:
     assert snap_compare(app, terminal_size=SIZE, run_before=play("i", "5"))
 
 
-def test_info_panel_and_analysis_60x20(snap_compare, make_app, steady) -> None:
+def test_info_panel_and_analysis_80x20(snap_compare, make_app, steady) -> None:
+    """The smallest terminal that shows the info panel (PANEL_ROOM); below it `i` says
+    it waits for room (test_fit.py)."""
     app = make_app(strategy=steady())
-    assert snap_compare(app, terminal_size=SMALL, run_before=play("i", "a", "1", "h"))
+    room = (PANEL_ROOM.width, PANEL_ROOM.height)
+    assert snap_compare(app, terminal_size=room, run_before=play("i", "a", "1", "h"))

@@ -174,7 +174,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog=PROG,
         description="Tic-Tac-Toe against a minimax AI, in the terminal.",
         epilog="Run without a command to play. Keys in the game: arrows, Enter/Space, 1-9, "
-        "r new round, n new game, u take back, a analysis, h hint, i AI info, s stats, ? help, "
+        "r reset (a new round), n new game, u take back, a analysis, h hint, i AI info, s stats, ? help, "
         "Ctrl+P menu, q quit (asks mid-round), Ctrl+Q quit at once.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")

@@ -8,8 +8,18 @@ from ..engine.board import Cell
 from .game import GameController
 from .rounds import TakeBack
 
-Tone = Literal["turn", "thinking", "win", "loss", "draw", "refused", "hint", "error"]
-TONES: tuple[Tone, ...] = ("turn", "thinking", "win", "loss", "draw", "refused", "hint", "error")
+Tone = Literal["turn", "thinking", "win", "loss", "draw", "refused", "hint", "error", "question"]
+TONES: tuple[Tone, ...] = (
+    "turn",
+    "thinking",
+    "win",
+    "loss",
+    "draw",
+    "refused",
+    "hint",
+    "error",
+    "question",
+)
 
 
 class Status(NamedTuple):
@@ -90,8 +100,17 @@ def take_back_status(game: GameController, result: TakeBack) -> Status:
     return Status(f"Took back {what}. Your turn: you play {game.human_symbol}.", "turn")
 
 
+def info_status(on: bool, width: int, height: int) -> Status:
+    """`i` where the AI info panel has no room: said, as the panel cannot show it."""
+    if not on:
+        return Status("AI info off.", "hint")
+    return refused(f"AI info needs a terminal of {width}x{height}: it shows once there is room.")
+
+
 QUIT_QUESTION = Status(
-    "Quit in the middle of the round? It counts as abandoned. q or y quits; any other key plays on.",
-    "refused",
+    "Quit in the middle of the round? It counts as abandoned. q, y or Exit quits;"
+    " any other key plays on.",
+    "question",
 )
-"""Asked once when `q` comes mid-round: a stray `q` must not end a game in play."""
+"""Asked once when `q`, Exit or the menu's Quit comes mid-round: a stray `q` must not end
+a game in play. Open while the status line shows it (the tone `question` is its own)."""

@@ -72,7 +72,7 @@ class TicTacToeApp(App[None]):
     # Priority, like the game's keys, so a burst of keys is taken in order.
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("question_mark", "help", "Help", key_display="?", priority=True),
-        Binding("q", "quit_by_key", "Quit", priority=True),
+        Binding("q", "ask_quit", "Quit", priority=True),
         Binding("y", "confirm_quit", "Quit", show=False, priority=True),
         Binding("ctrl+p", "open_menu", "Menu", show=False, priority=True),
     ]
@@ -98,7 +98,6 @@ class TicTacToeApp(App[None]):
         self.controller = GameController.from_options(options, random.Random(seed), strategy)
         self.record_link = RecordLink(self, given, enabled=record)
         self._typed_ahead: list[events.InputEvent] | None = []
-        self._quit_asked = False
 
     def get_default_screen(self) -> GameScreen:
         # The colour depth's class is set here, before the first styling (the driver,
@@ -171,10 +170,36 @@ class TicTacToeApp(App[None]):
             if self._typed_ahead is not None:
                 self._typed_ahead.append(event)
                 return
-            if self._quit_asked and isinstance(event, events.Key) and event.key not in "qy":
-                self._quit_asked = False  # any other key plays on (and acts as usual)
-                self.game.show_turn()
+            if self.quit_asked and self._plays_on(event):
+                self.game.show_turn()  # the question is gone; the key acts as usual
         await super().on_event(event)
+
+    @property
+    def quit_asked(self) -> bool:
+        """The quit question is up (in the game's status line): q, y, Exit or the menu's
+        Quit answers it; any other key or click on the game plays on."""
+        screen = self.screen_stack[0] if self.screen_stack else None
+        return isinstance(screen, GameScreen) and screen.status.asking
+
+    def _plays_on(self, event: events.InputEvent) -> bool:
+        """Does this key or click, on the game, leave the quit question unanswered?
+        Keys on other screens (the menu, the help) do not: the question waits there."""
+        game = self.screen
+        if not isinstance(game, GameScreen):
+            return False
+        if isinstance(event, events.Key):
+            if event.key in ("enter", "space"):
+                return not game.cursor_on_exit
+            return event.key not in ("q", "y", "ctrl+p")
+        if isinstance(event, events.MouseDown):
+            from textual.errors import NoWidget
+
+            try:
+                widget, _ = game.get_widget_at(event.screen_x, event.screen_y)
+            except NoWidget:
+                return True
+            return widget.id != "exit"
+        return False
 
     async def on_game_screen_ready(self) -> None:
         self.call_after_refresh(self.record_link.start)  # the record: off the first frame's path
@@ -185,7 +210,7 @@ class TicTacToeApp(App[None]):
     # -- screens over the game ------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        return action != "confirm_quit" or self._quit_asked  # `y` is only an answer
+        return action != "confirm_quit" or self.quit_asked  # `y` is only an answer
 
     def _menu_open(self) -> bool:
         """Is a menu anywhere in the stack (not only on top)? Then Ctrl+P opens no other."""
@@ -211,7 +236,7 @@ class TicTacToeApp(App[None]):
                 "Hide the keys panel" if keys_shown else "Show every key",
                 self.action_hide_help_panel if keys_shown else self.action_show_help_panel,
             ),
-            MenuItem("q", "Quit", "Quit the game", self.action_quit),
+            MenuItem("q", "Quit", "Quit the game (mid-round it asks)", self.action_ask_quit),
         ]
 
     def action_open_menu(self) -> None:
@@ -238,13 +263,12 @@ class TicTacToeApp(App[None]):
     def _set_theme(self, name: str) -> None:
         self.theme = name
 
-    def action_quit_by_key(self) -> None:
-        """`q`: quit at once, but in the middle of a round ask first (Ctrl+Q never asks)."""
-        if self.controller.in_progress and not self._quit_asked:
-            self._quit_asked = True
-            if isinstance(self.screen, GameScreen):
-                self.game.status.say(QUIT_QUESTION)
-            else:
+    def action_ask_quit(self) -> None:
+        """`q`, Exit and the menu's Quit: quit at once, but in the middle of a round ask
+        first, once (Ctrl+Q never asks)."""
+        if self.controller.in_progress and not self.quit_asked:
+            self.game.status.say(QUIT_QUESTION)
+            if not isinstance(self.screen, GameScreen):
                 self.notify(QUIT_QUESTION.text, title="Quit?")
             return
         self.exit()

@@ -16,7 +16,7 @@ class Control(NamedTuple):
 CONTROLS = (
     Control("reset", "Reset", "screen.new_round"),
     Control("new-game", "New game", "screen.new_game"),
-    Control("exit", "Exit", "app.quit"),
+    Control("exit", "Exit", "app.ask_quit"),  # asks mid-round, like `q`
 )
 
 

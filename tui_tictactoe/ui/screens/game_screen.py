@@ -24,28 +24,48 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Button, Footer
+from textual.widgets import Button
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from ...controller import AIReply, AIRequest, GameController, GameOptions
-from ...controller.status import analysis_status, game_title, refused, turn_status
+from ...controller.status import (
+    analysis_status,
+    game_title,
+    info_status,
+    refused,
+    turn_status,
+)
 from ...engine.board import Cell
+from ...engine.strategies import Decision
 from ..big_analysis import BigAnalysis, show_overlay
 from ..big_board import ThinkingClock, fit_board
 from ..cursor import CONTROLS, step
-from ..digit_keys import DIGIT_KEYS, fits_footer
+from ..digit_keys import DIGIT_KEYS, digits_play
 from ..game_actions import options_to_offer, remember_options, take_back, waiting_options
 from ..hints import give_hint
 from ..type_ahead import TypeAhead, after_the_ai
 from ..widgets import ControlButton, GameCell, GameGrid, Scoreboard, StatusLine, TitleBar
+from ..widgets.key_bar import KeyBar, KeyHint, game_keys
 from ..widgets.too_small import TooSmall
 from .stale_resize import IgnoresStaleResize
 
 if TYPE_CHECKING:
     from ..widgets.reasoning_panel import ReasoningPanel
 
-MIN_SIZE = Size(50, 18)
-"""Below this the board cannot be drawn properly: a message asks for a larger terminal."""
+MIN_SIZE = Size(60, 18)
+"""Below this something would be cut: a message asks for a larger terminal. 60 columns
+hold the whole score line (abandoned rounds and take-backs too) and the key bar in two
+lines; 18 rows hold the title, the score, a board of 3-row cells, the status's two
+lines, the buttons and the key bar."""
+
+PLAY_WIDTH = 57
+"""The narrowest the board's column gets (#play in the CSS): the longest score line and
+every status (two lines) fit in it."""
+
+PANEL_ROOM = Size(80, 20)
+"""The AI info panel shows beside the board from this size: its 22 columns and a gap
+still leave the board's column the whole score line (57), and 20 rows give it the 16
+it needs. In a smaller terminal it waits, out of the way, until there is room."""
 
 
 class GameScreen(IgnoresStaleResize, Screen[None]):
@@ -65,10 +85,11 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
         Binding("n", "new_game", "New game", priority=True),
         Binding("a", "toggle('show_analysis')", "Analysis", priority=True),
         Binding("h", "hint", "Hint", priority=True),
-        Binding("i", "toggle('show_info')", "Info", priority=True),
-        Binding("u", "take_back", "Take back", show=False, priority=True),
-        Binding("s", "app.open_stats", "Stats", show=False, priority=True),
+        Binding("i", "toggle('show_info')", "AI info", priority=True),
+        Binding("u", "take_back", "Take back", priority=True),
+        Binding("s", "app.open_stats", "Stats", priority=True),
     ]
+    """Shown in the key bar (`KeyBar`), and by name in the keys panel (Ctrl+P, Keys)."""
 
     AUTO_FOCUS = None
     action_take_back = take_back  # `u` acts at once, like `r` (see game_actions.py)
@@ -98,6 +119,10 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
         # Mounted when first shown: start-up does not pay for it.
         self._info: ReasoningPanel | None = None
         self.too_small = TooSmall(id="too-small")
+        self.key_bar = KeyBar(self._keys(), id="keys")
+        # The AI's decision behind each of its moves this round, by the moves up to it:
+        # after a take-back the info panel shows the decision behind the move now last.
+        self._decisions: dict[tuple[Cell, ...], Decision] = {}
         self.clock = ThinkingClock(self)  # the AI's thinking time, on 4x4 and 5x5
         self.big_analysis = BigAnalysis(self)  # the overlay on 4x4 and 5x5, found in a thread
 
@@ -112,7 +137,7 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
             yield self.status
             for control in CONTROLS:
                 yield ControlButton(control.label, id=control.id, action=control.action)
-        yield Footer(show_command_palette=False, compact=True)
+        yield self.key_bar
         yield self.too_small  # hidden by the CSS unless the screen is too small
 
     def on_mount(self) -> None:
@@ -159,7 +184,16 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
     @on(AIReplied)
     def _ai_replied(self, message: AIReplied) -> None:
         if self.controller.apply_ai_reply(message.reply):
+            self._remember_decision()
             self._after_change()
+
+    def _remember_decision(self) -> None:
+        """Keep the decision behind the AI's move just played (for the info panel)."""
+        minimax = self.controller.minimax
+        decision = minimax.last_decision if minimax is not None else None
+        moves = tuple(self.controller.board.moves)
+        if decision is not None and moves and decision.move == moves[-1]:
+            self._decisions[moves] = decision
 
     async def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         # Replayed once the worker that brought the reply has finished: a move among
@@ -171,6 +205,8 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
 
     def _begin_round(self) -> None:
         fit_board(self)  # a new game may have changed the board's size
+        self.key_bar.hints = self._keys()
+        self._decisions.clear()
         self.hint = None
         self.sub_title = game_title(self.controller, self.show_analysis)
         self._show_cursor()
@@ -191,9 +227,8 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
         from .new_game_screen import NewGameScreen
 
         shown = options_to_offer(self)
-        self.app.push_screen(
-            NewGameScreen(shown), lambda options: self._apply_options(shown, options)
-        )
+        dialog = NewGameScreen(shown, abandons=self.controller.in_progress)
+        self.app.push_screen(dialog, lambda options: self._apply_options(shown, options))
 
     def _apply_options(self, shown: GameOptions, options: GameOptions | None) -> None:
         if options is None or self.app.return_code is not None:  # cancelled, or quitting
@@ -230,6 +265,11 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
         self._show_cursor()
         self.play_at(*self.cursor)
 
+    @property
+    def cursor_on_exit(self) -> bool:
+        """Enter or Space now presses Exit (which asks before quitting mid-round)."""
+        return self._cursor_on_controls and CONTROLS[self.cursor[1]].id == "exit"
+
     def _show_cursor(self) -> None:
         on_controls = self._cursor_on_controls
         self.grid.show_marker("-cursor", None if on_controls else self.cursor)
@@ -239,8 +279,12 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
 
     # -- teaching aids ------------------------------------------------------
 
+    def _keys(self) -> tuple[KeyHint, ...]:
+        return game_keys(self.geometry.cells <= 9, self.show_analysis)
+
     def watch_show_analysis(self, show: bool) -> None:
         self.sub_title = game_title(self.controller, show)
+        self.key_bar.hints = self._keys()
         self._show_overlays()
         said = analysis_status(self.controller, show)
         if said is not None:
@@ -258,8 +302,20 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
 
             self._info = ReasoningPanel(id="info")
             self.mount(self._info)
-        self._info.set_class(show, "-visible")
+        self._place_info()
+        if not self.has_room_for_info:
+            self.status.say(info_status(show, PANEL_ROOM.width, PANEL_ROOM.height))
         self._show_info()
+
+    @property
+    def has_room_for_info(self) -> bool:
+        size = self.app.size
+        return size.width >= PANEL_ROOM.width and size.height >= PANEL_ROOM.height
+
+    def _place_info(self) -> None:
+        """Show the panel if asked for and there is room; else it waits for room."""
+        if self._info is not None:
+            self._info.set_class(self.show_info and self.has_room_for_info, "-visible")
 
     # -- showing the state --------------------------------------------------
 
@@ -271,28 +327,36 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
         self.query_one(Scoreboard).show(*score)
         self._show_overlays()
         self._show_info()
-        self.status.say(turn_status(controller))
+        # A quit question about a round that has just ended is moot: the result shows.
+        self.status.say(turn_status(controller), force=not controller.in_progress)
 
     def show_turn(self) -> None:
-        self.status.say(turn_status(self.controller))
+        """Whose turn it is, also in place of the quit question (the player plays on)."""
+        self.status.say(turn_status(self.controller), force=True)
 
     def _show_overlays(self) -> None:
         show_overlay(self)
         self.grid.show_marker("-hint", self.hint)
 
     def _show_info(self) -> None:
-        """Read the AI's last decision here, on the UI thread, after its move was applied."""
+        """The decision behind the AI's move that is last on the board now, if any (none
+        after a new round, a new game, or a take-back of its only move)."""
         if self._info is None or not self.show_info:
             return
+        moves = self.controller.board.moves
+        last = self.controller.last_ai_move
+        decision = None
+        if last is not None:
+            upto = len(moves) - moves[::-1].index(last)
+            decision = self._decisions.get(tuple(moves[:upto]))
         minimax = self.controller.minimax
-        decision = minimax.last_decision if minimax is not None else None
         self._info.show(decision, self.geometry, explains=minimax is not None)
 
     # -- terminal size ------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """No game key acts while the game is hidden for want of room: no move unseen."""
-        return not self.has_class("-too-small") and fits_footer(self, action)
+        return not self.has_class("-too-small") and digits_play(self, action)
 
     def on_resize(self, event: events.Resize) -> None:
         self._check_size(self.app.size)  # not event.size: it can be stale (IgnoresStaleResize)
@@ -302,4 +366,6 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
 
     def _check_size(self, size: Size) -> None:
         self.set_class(self.too_small.check(size, MIN_SIZE), "-too-small")
+        self.set_class(size.height * 2.5 < PLAY_WIDTH, "-short")  # see #play in the CSS
+        self._place_info()
         self.refresh_bindings()

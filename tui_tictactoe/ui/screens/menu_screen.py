@@ -53,8 +53,16 @@ def game_items(game: GameScreen) -> Iterator[MenuItem]:
     yield MenuItem("s", "Stats", "Your record, last rounds and replays", game.app.action_open_stats)
 
 
-def item_prompt(item: MenuItem) -> Text:
-    return Text.assemble((f"{item.key:>2}  ", "bold"), (f"{item.name:<11}", "bold"), item.help)
+def item_prompt(item: MenuItem, name_width: int = 11) -> Text:
+    """One line: key, name padded to `name_width` (so the helps line up), help."""
+    name = f"{item.name:<{name_width}}"
+    return Text.assemble((f"{item.key:>2}  ", "bold"), (name, "bold"), item.help)
+
+
+def name_width(items: Sequence[MenuItem]) -> int:
+    """Room for the longest name and two spaces: a long theme name keeps its gap
+    before "(now)"."""
+    return max([11, *(len(item.name) + 2 for item in items)])
 
 
 class MenuScreen(IgnoresStaleResize, ModalScreen[MenuItem | None]):
@@ -112,7 +120,8 @@ class MenuScreen(IgnoresStaleResize, ModalScreen[MenuItem | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(self.title, classes="menu-title")
-            yield OptionList(*(item_prompt(item) for item in self.items))
+            width = name_width(self.items)
+            yield OptionList(*(item_prompt(item, width) for item in self.items))
             yield Static("Enter or a key runs a command · Esc closes", classes="menu-hint")
 
     # Not a focus() in on_mount: a key typed right after Ctrl+P can pick a command and

@@ -13,13 +13,14 @@ from textual.content import Content
 from textual.reactive import reactive
 from textual.screen import ModalScreen
 from textual.widget import Widget
-from textual.widgets import Button, Footer
+from textual.widgets import Button, Footer, Static
 
 from ...controller import CHOICES, GameOptions
 from ..widgets.narrow_button import NarrowSafe
 from .stale_resize import IgnoresStaleResize
 
 LABEL_WIDTH = 12
+ABANDONS = "Start abandons this round."
 GAP = "   "
 
 # What the player reads for each allowed value; the values come from CHOICES.
@@ -123,6 +124,13 @@ class NewGameScreen(IgnoresStaleResize, ModalScreen[GameOptions | None]):
         min-width: 10;
         margin-left: 1;
     }
+
+    #abandons {
+        width: 1fr;
+        height: 3;
+        content-align: left middle;
+        color: $text-warning;
+    }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -134,9 +142,11 @@ class NewGameScreen(IgnoresStaleResize, ModalScreen[GameOptions | None]):
         Binding("escape", "cancel", "Cancel"),
     ]
 
-    def __init__(self, options: GameOptions) -> None:
+    def __init__(self, options: GameOptions, *, abandons: bool = False) -> None:
+        """`abandons`: a round is in progress, and starting a game abandons it."""
         super().__init__()
         self.options = options
+        self.abandons = abandons
 
     def compose(self) -> ComposeResult:
         options = self.options
@@ -150,6 +160,8 @@ class NewGameScreen(IgnoresStaleResize, ModalScreen[GameOptions | None]):
             yield ChoiceRow("Alternate", (False, True), options.alternate, id="alternate")
             yield ChoiceRow("Board", CHOICES["board"], options.board, id="board")
             with Horizontal(id="dialog-buttons"):
+                if self.abandons:  # Start is the confirmation: say what it costs
+                    yield Static(ABANDONS, id="abandons")
                 yield DialogButton("Start", variant="primary", id="start")
                 yield DialogButton("Cancel", id="cancel")
         yield Footer(show_command_palette=False, compact=True)

@@ -27,7 +27,7 @@ def describe(decision: Decision, geometry: Geometry) -> list[tuple[str, str]]:
     """(label, value) rows for one decision."""
     row, col = decision.move
     if decision.positions_searched == 0:
-        searched = "0: answered from its memo table"
+        searched = "0 (memo table)"  # short: the panel's lines must not wrap
     else:
         searched = plural(decision.positions_searched, "position")
     depth = "to the end" if decision.depth is None else plural(decision.depth, "ply", "plies")
@@ -57,6 +57,7 @@ class ReasoningPanel(Static):
         display: none;
         width: 22;
         height: 1fr;
+        margin-left: 1;
         border: round $primary;
         border-title-color: $text-primary;
         padding: 0 1;
@@ -67,14 +68,14 @@ class ReasoningPanel(Static):
     }
     """
 
-    BORDER_TITLE = "AI's last move"
+    BORDER_TITLE = "AI info"
 
     def show(self, decision: Decision | None, geometry: Geometry, explains: bool = True) -> None:
         """`explains` is False for strategies that keep no record of their search."""
         if not explains:
             self.update("This AI does not report how it chose its moves.")
         elif decision is None:
-            self.update("The AI has not moved yet.")
+            self.update("The AI has not moved yet this round.")
         else:
             lines = [
                 Content.assemble((f"{label}\n", "$text-muted"), (f"  {value}", "bold"))

@@ -28,12 +28,13 @@ class Scoreboard(Static):
         self.human_symbol, self.ai_symbol = human_symbol, ai_symbol
 
     def render(self) -> Content:
-        # Symbols, and the counts of abandoned and taken-back rounds when there are
-        # any, as room allows: symbols go first, then the gaps narrow.
-        extra = bool(self.abandoned or self.take_backs)
-        for wide, gap in ((True, "   "), (False, "   "), (False, "  ")):
-            parts = self._parts(wide or not extra, gap)
-            if not extra or sum(len(text) for text, _ in parts) <= self.size.width:
+        # The longest form that fits: symbols first (the title bar names them too),
+        # then the gaps narrow. At the game's minimum width (60) even the longest
+        # score line, with abandoned rounds and take-backs, fits whole.
+        forms = ((True, "   "), (False, "   "), (False, "  "), (False, " "))
+        for symbols, gap in forms:
+            parts = self._parts(symbols, gap)
+            if sum(len(text) for text, _ in parts) <= self.size.width:
                 break
         return Content.assemble(*parts)
 

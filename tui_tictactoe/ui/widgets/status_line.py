@@ -23,7 +23,17 @@ class StatusLine(Static):
     def tone(self) -> str:
         return self.status.tone
 
-    def say(self, status: Status) -> None:
+    @property
+    def asking(self) -> bool:
+        """The quit question is up: it stays until answered, or until the player plays
+        on (a key or a click: see `TicTacToeApp.on_event`) or the round ends."""
+        return self.status.tone == "question"
+
+    def say(self, status: Status, *, force: bool = False) -> None:
+        """Show `status`; while the quit question is up, only if `force` (what the AI's
+        reply or a search has to say would hide the question before it is answered)."""
+        if self.asking and status.tone != "question" and not force:
+            return
         self.status = status
         # Its size is fixed by CSS: no relayout of the screen, only this line repaints.
         self.update(status.text, layout=False)

@@ -1,0 +1,190 @@
+"""Nothing is cut, at every size the game allows (issue 13, items 4, 7 and 9).
+
+At the minimum size, at 60x20 and 80x24 (and a few more), with and without the AI
+info panel: the key bar lists every key, "q Quit" included; the score line is whole,
+also with abandoned rounds and take-backs; the title is whole; every status the game
+can say fits the status line's two lines; the panel, where it shows, is whole and
+apart from the buttons, and where there is no room it says so instead.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from support import SIZE, SMALL, press
+
+from tui_tictactoe.controller import (
+    AIReply,
+    GameController,
+    Status,
+    analysis_status,
+    hint_status,
+    refused,
+    turn_status,
+)
+from tui_tictactoe.controller.rounds import TakeBack
+from tui_tictactoe.controller.status import QUIT_QUESTION, info_status, take_back_status
+from tui_tictactoe.engine.solver import Verdict
+from tui_tictactoe.engine.strategies import Decision
+from tui_tictactoe.ui.hints import FINDING
+from tui_tictactoe.ui.screens.game_screen import MIN_SIZE, PANEL_ROOM
+from tui_tictactoe.ui.type_ahead import TOO_MANY
+from tui_tictactoe.ui.widgets import Scoreboard, TitleBar
+from tui_tictactoe.ui.widgets.key_bar import KeyBar, game_keys, wrap_hints
+from tui_tictactoe.ui.widgets.reasoning_panel import ReasoningPanel
+
+MINIMUM = (MIN_SIZE.width, MIN_SIZE.height)
+SIZES = [MINIMUM, SMALL, (PANEL_ROOM.width, PANEL_ROOM.height), SIZE, (100, 30), (120, 40)]
+IDS = [f"{w}x{h}" for w, h in SIZES]
+
+
+def played(human: list[tuple[int, int]], ai: list[tuple[int, int]], **options) -> GameController:
+    controller = GameController(rng=random.Random(0), **options)
+    replies = iter(ai)
+    for move in human:
+        assert controller.play_human_move(*move)[0]
+        request = controller.ai_request()
+        if request is not None:
+            assert controller.apply_ai_reply(AIReply(request.generation, next(replies)))
+    return controller
+
+
+def every_status() -> list[Status]:
+    """Every message the status line can show, each in its longest realistic form."""
+    won = played([(0, 0), (0, 1), (0, 2)], [(1, 0), (1, 1)])
+    lost = played([(0, 0), (0, 1), (2, 2)], [(1, 0), (1, 1), (1, 2)])
+    draw = played([(1, 1), (0, 1), (1, 0), (2, 2), (0, 2)], [(0, 0), (2, 1), (1, 2), (2, 0)])
+    mid = played([(1, 1)], [(0, 0)])
+    failed = GameController(first="ai")
+    error = "RuntimeError: the AI tripped over its own feet"
+    failed.apply_ai_reply(AIReply(failed.generation, None, error))
+    thinking = GameController(first="ai")
+    big = GameController(board="5")
+    statuses = [
+        *(turn_status(c) for c in (won, lost, draw, mid, failed, thinking, big)),
+        turn_status(GameController("O")),
+        refused(mid.play_human_move(0, 0)[1]),  # taken
+        refused(won.play_human_move(2, 2)[1]),  # over
+        refused(failed.play_human_move(1, 1)[1]),
+        refused(thinking.play_human_move(1, 1)[1]),
+        hint_status(mid, (2, 2)),
+        hint_status(big, (4, 4)),
+        *(hint_status(c, None) for c in (won, failed, thinking)),
+        *(analysis_status(c, on) for c in (won, thinking) for on in (True, False)),
+        take_back_status(won, TakeBack((), "over")),
+        take_back_status(mid, TakeBack((), "nothing")),
+        take_back_status(big, TakeBack(((4, 3), (4, 4)))),
+        QUIT_QUESTION,
+        info_status(True, PANEL_ROOM.width, PANEL_ROOM.height),
+        info_status(False, PANEL_ROOM.width, PANEL_ROOM.height),
+        refused(TOO_MANY),
+        Status(FINDING, "hint"),
+        Status("AI is thinking… 123.4 s", "thinking"),
+        Status("Analysing… 24 of 25 cells (the game goes on).", "hint"),
+        Status("Analysis done: every empty cell has its verdict.", "hint"),
+    ]
+    assert len({status.text for status in statuses}) > 25
+    return statuses
+
+
+def test_the_key_bar_wraps_whole_keys_into_two_lines_from_the_minimum_width() -> None:
+    for digits in (True, False):
+        for analysis in (True, False):
+            hints = game_keys(digits, analysis)
+            for width in range(MIN_SIZE.width, 201):
+                lines, gap = wrap_hints(hints, width)
+                assert len(lines) <= 2, width
+                assert [hint for line in lines for hint in line] == list(hints)
+                for line in lines:
+                    text = (" " * gap).join(f"{h.keys} {h.label}" for h in line)
+                    assert len(text) <= width, (width, text)
+    assert len(wrap_hints(game_keys(True, False), 120)[0]) == 1
+
+
+@pytest.mark.parametrize("info", [False, True], ids=["", "info"])
+@pytest.mark.parametrize("size", SIZES, ids=IDS)
+async def test_nothing_is_cut(make_app, steady, size: tuple[int, int], info: bool) -> None:
+    app = make_app(strategy=steady())
+    async with app.run_test(size=size) as pilot:
+        await press(pilot, "5", "u", "5", "r", *(["i"] if info else []), "5")
+        game = app.game
+        assert not game.has_class("-too-small")
+        width, height = size
+
+        # The key bar: every key, whole, inside the screen, "q Quit" last.
+        bar = game.query_one(KeyBar)
+        assert bar.region.bottom == height and bar.region.width == width
+        lines = bar.lines(width)
+        assert bar.region.height == len(lines) <= 2
+        shown = " ".join(lines)
+        for needed in ("↑↓←→ Move", "1-9 Play", "u Take back", "s Stats", "a Analysis off"):
+            assert needed in shown
+        assert shown.endswith("q Quit") and all(len(line) <= width for line in lines)
+
+        # The score line, with two-digit counts of everything.
+        score = app.controller.score
+        score.human, score.ai, score.draws, score.abandoned, score.take_backs = 12, 34, 56, 78, 90
+        app.controller.round = 99
+        game._show_all()
+        await pilot.pause()
+        scoreboard = game.query_one(Scoreboard)
+        text = str(scoreboard.render())
+        assert len(text) <= scoreboard.content_region.width, text
+        for word in ("You", "12", "AI", "34", "Draws 56", "Abandoned 78", "Take-backs 90", "99"):
+            assert word in text
+
+        # The title, whole.
+        title = game.query_one(TitleBar)
+        assert game.sub_title in str(title.render())
+        assert len(str(title.render())) <= title.content_region.width
+
+        # Every status, in the two lines of the status line.
+        status = game.status
+        assert status.region.height == 2
+        for said in every_status():
+            status.say(said, force=True)
+            room = status.content_region
+            needs = status.get_content_height(room.size, app.size, room.width)
+            assert needs <= room.height, (size, said.text)
+
+        # The AI info panel: beside the board where there is room, whole, apart from
+        # the buttons; elsewhere hidden, and `i` said why.
+        panels = game.query(ReasoningPanel)
+        if not info:
+            assert not panels or not panels.first().display
+            return
+        panel = panels.first()
+        room = width >= PANEL_ROOM.width and height >= PANEL_ROOM.height
+        assert panel.display == room
+        if not room:
+            game.show_info = False
+            game.show_info = True
+            assert status.text == info_status(True, PANEL_ROOM.width, PANEL_ROOM.height).text
+            return
+        big = Decision((4, 4), Verdict("loss", 12), 12_345_678, 1.5, None, 6)
+        panel.show(big, app.controller.board.geometry)
+        await pilot.pause()
+        for decision in (app.controller.minimax.last_decision, big):
+            panel.show(decision, app.controller.board.geometry)
+            box = panel.content_region
+            assert panel.get_content_height(box.size, app.size, box.width) <= box.height
+        assert panel.region.x > game.query_one("#exit").region.right  # a gap
+        assert panel.region.right <= width
+
+
+async def test_the_info_panel_comes_back_when_the_terminal_grows(make_app, steady) -> None:
+    app = make_app(strategy=steady())
+    async with app.run_test(size=SMALL) as pilot:
+        await press(pilot, "i", "5")
+        assert app.game.status.text.startswith("AI played")
+        panel = app.game.query_one(ReasoningPanel)
+        assert not panel.display
+        await pilot.resize_terminal(*SIZE)
+        await pilot.pause()
+        assert panel.display and "Played" in str(panel.render())
+        await pilot.resize_terminal(*SMALL)
+        await pilot.pause()
+        assert not panel.display
+        await press(pilot, "i")  # off: said, as nothing on screen changes
+        assert app.game.status.text == "AI info off."
