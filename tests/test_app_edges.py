@@ -10,7 +10,7 @@ import pytest
 from support import SIZE, ai_played, ai_thinking, board, burst, press, settle, status
 from textual import events
 from textual.geometry import Region, Size
-from textual.widgets import OptionList
+from textual.widgets import Footer, OptionList
 
 from tui_tictactoe.record import RoundRecord
 from tui_tictactoe.ui.screens.game_screen import MIN_SIZE, GameScreen

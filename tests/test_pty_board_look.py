@@ -16,9 +16,8 @@ from pty_terminal import HORIZONTALS, START_TIMEOUT, STEP_TIMEOUT, Board, Termin
 from pyte.graphics import FG_BG_256
 from test_theme_contrast import FAINT, distance
 
-from tui_tictactoe.ui.widgets.marks import LARGEST_DRAWN_BY_HAND
-
 from tui_tictactoe.ui.screens.game_screen import MIN_SIZE
+from tui_tictactoe.ui.widgets.marks import LARGEST_DRAWN_BY_HAND
 
 Size = tuple[int, int]  # columns, rows
 
