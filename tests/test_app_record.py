@@ -6,9 +6,11 @@ starts empty; what a test expects there it writes first through `Record`.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sqlite3
 import threading
+import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -460,3 +462,21 @@ async def test_the_new_game_dialog_says_when_start_abandons_the_round(make_app, 
         assert board(app) == "........." and app.controller.score.abandoned == 0
         await settle(pilot)
     assert [(kept.result, kept.moves) for kept in saved_rounds()] == [("abandoned", (9, 4))]
+
+
+async def test_settings_that_arrive_while_the_app_quits_are_dropped(
+    make_app, late_settings
+) -> None:
+    """Settings for another board size reached a game quitting at that moment, and the new
+    board was mounted on a screen on its way out: MountError (chaos run, action 18,895)."""
+    with Record.open() as record:
+        record.save_settings(me(), **SAVED, board="4")
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        late_settings.set()
+        time.sleep(0.3)  # blocks the app's loop: the settings are read and posted meanwhile
+        app.exit()  # ... and reach the app only after this
+        await asyncio.sleep(0.1)
+    assert app.return_code == 0
+    assert app.controller.options.board == "3"

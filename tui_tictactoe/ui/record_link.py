@@ -221,6 +221,13 @@ class RecordLink:
 
     def _on_ui(self, callback: Callable[..., None], *args: Any) -> None:
         """Run `callback` on the UI thread, without waiting (`call_later` posts a message,
-        which is thread-safe): a thread blocked on a closing app could hold up its exit."""
+        which is thread-safe): a thread blocked on a closing app could hold up its exit.
+        Dropped if the app has begun to quit by the time it runs: its screens are on their
+        way out, and mounting on them raises MountError (found by the chaos test)."""
+
+        def unless_quitting() -> None:
+            if self.app.return_code is None:
+                callback(*args)
+
         with suppress(RuntimeError):  # the app's loop has closed meanwhile
-            self.app.call_later(callback, *args)
+            self.app.call_later(unless_quitting)
