@@ -524,6 +524,9 @@ def main() -> None:
         pyc_dir = tempfile.TemporaryDirectory(prefix="bench-pyc-")
         EXTRA_ENV["PYTHONPYCACHEPREFIX"] = pyc_dir.name
 
+    # A record of its own: saved settings (another symbol, say) must not change the run.
+    data_dir = tempfile.TemporaryDirectory(prefix="bench-data-")
+    EXTRA_ENV["TUI_TICTACTOE_DATA_DIR"] = data_dir.name
     minimal, app = Samples(), Samples()
     run_minimal(Samples())  # warm-up: disk cache, .pyc files
     run_app(Samples())
