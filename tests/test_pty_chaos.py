@@ -188,7 +188,7 @@ JUNK = "".join(chr(c) for c in range(32, 127) if chr(c) != "q") + "éß✓漢€
 TYPEAHEAD = [k for k in SINGLE_KEYS if k != "\x03"] + ["q", "qi", "q5", "i", "?", "n", "\x10"]
 
 WORDS = ["Reset", "New game", "Exit", "Start", "Cancel", "●", "○", "Quit", "Theme", "Keys"]
-SENSIBLE_SIZES = [(24, 80), (18, 60), (30, 100), (40, 120), (60, 200), (25, 90), (20, 60)]
+SENSIBLE_SIZES = [(24, 80), (18, 50), (30, 100), (40, 120), (60, 200), (25, 90), (20, 60)]
 
 
 # -- checks ----------------------------------------------------------------------------
@@ -279,7 +279,7 @@ class Chaos:
         if roll < 0.35:
             return rng.choice(SENSIBLE_SIZES)
         if roll < 0.7:
-            return rng.randint(18, 60), rng.randint(60, 200)
+            return rng.randint(18, 60), rng.randint(50, 200)
         if roll < 0.9:
             return rng.randint(6, 30), rng.randint(10, 80)
         return rng.randint(1, 8), rng.randint(1, 12)
