@@ -347,9 +347,15 @@ class WatchedMinimax(MinimaxStrategy):
         super().__init__(rng=random.Random(3), search=Search(geometry(5, 4)), book={})
         self.started = threading.Event()
         self.cancelled = threading.Event()
+        # Set by a test that needs the UI for a while first: Pilot waits up to 1 s after
+        # each key for the process to go idle, which a search never lets it, so three
+        # keys could outlast the whole search (seen in CI) before the one that cancels.
+        self.go = threading.Event()
+        self.go.set()
 
     def find_best_move(self, board: GameBoard, player: Any, cancelled: Any = None) -> Cell:
         self.started.set()
+        assert self.go.wait(30), "the test never let the search go"
         try:
             return super().find_best_move(board, player, cancelled)
         except SearchCancelled:
@@ -368,12 +374,17 @@ async def test_a_new_round_or_game_stops_the_real_5x5_search(keys: tuple[str, ..
     # row (who starts) is switched to the human. Either way no search follows, so any
     # move on the board afterwards would be the stale one.
     strategy = WatchedMinimax()
+    strategy.go.clear()  # held until the last key is due: see WatchedMinimax.go
     app = make_app(board="5", first="ai", alternate=True, strategy=strategy, record=False)
     async with app.run_test(size=SIZE) as pilot:
         await strategy.until(strategy.started)
         assert app.controller.is_ai_turn
-        for key in keys:
+        for key in keys[:-1]:
             await pilot.press(key)
+        strategy.go.set()
+        await asyncio.sleep(0.2)  # the search is well under way (it takes seconds)
+        assert not strategy.cancelled.is_set()
+        await pilot.press(keys[-1])
         await strategy.until(strategy.cancelled)
         await settle(pilot)  # every worker has finished: a stale reply would be applied by now
         assert app.controller.board.moves == ()
