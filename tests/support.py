@@ -17,6 +17,7 @@ from textual import events
 from textual.pilot import Pilot
 from textual.widget import Widget
 
+from tui_tictactoe.controller import AIReply, GameController
 from tui_tictactoe.engine.board import Cell, GameBoard
 from tui_tictactoe.engine.geometry import Geometry
 from tui_tictactoe.engine.search import Search
@@ -86,6 +87,20 @@ class SteadyMinimax(MinimaxStrategy):
     def last_decision(self) -> Decision | None:
         decision = super().last_decision
         return None if decision is None else decision._replace(seconds=0.000_412)
+
+
+def played(
+    human: list[tuple[int, int]], ai: list[tuple[int, int]], **options: Any
+) -> GameController:
+    """A controller after the human's moves, each answered by the AI's next reply (if due)."""
+    controller = GameController(rng=random.Random(0), **options)
+    replies = iter(ai)
+    for move in human:
+        assert controller.play_human_move(*move)[0]
+        request = controller.ai_request()
+        if request is not None:
+            assert controller.apply_ai_reply(AIReply(request.generation, next(replies)))
+    return controller
 
 
 def make_app(**options: Any) -> TicTacToeApp:

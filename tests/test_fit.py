@@ -9,10 +9,8 @@ apart from the buttons, and where there is no room it says so instead.
 
 from __future__ import annotations
 
-import random
-
 import pytest
-from support import SIZE, SMALL, press
+from support import SIZE, SMALL, played, press
 
 from tui_tictactoe.controller import (
     AIReply,
@@ -37,17 +35,6 @@ from tui_tictactoe.ui.widgets.reasoning_panel import ReasoningPanel
 MINIMUM = (MIN_SIZE.width, MIN_SIZE.height)
 SIZES = [MINIMUM, SMALL, (PANEL_ROOM.width, PANEL_ROOM.height), SIZE, (100, 30), (120, 40)]
 IDS = [f"{w}x{h}" for w, h in SIZES]
-
-
-def played(human: list[tuple[int, int]], ai: list[tuple[int, int]], **options) -> GameController:
-    controller = GameController(rng=random.Random(0), **options)
-    replies = iter(ai)
-    for move in human:
-        assert controller.play_human_move(*move)[0]
-        request = controller.ai_request()
-        if request is not None:
-            assert controller.apply_ai_reply(AIReply(request.generation, next(replies)))
-    return controller
 
 
 def every_status() -> list[Status]:

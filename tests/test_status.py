@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import random
+from support import played
 
 from tui_tictactoe.controller import (
     AIReply,
@@ -13,19 +13,6 @@ from tui_tictactoe.controller import (
     refused,
     turn_status,
 )
-
-
-def played(human: list[tuple[int, int]], ai: list[tuple[int, int]]) -> GameController:
-    """A controller after the human's moves, each answered by the AI's next reply (if due)."""
-    controller = GameController(rng=random.Random(0))
-    replies = iter(ai)
-    for move in human:
-        assert controller.play_human_move(*move)[0]
-        request = controller.ai_request()
-        if request is not None:
-            assert controller.apply_ai_reply(AIReply(request.generation, next(replies)))
-    return controller
-
 
 WON = ([(0, 0), (0, 1), (0, 2)], [(1, 0), (1, 1)])
 
