@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import pytest
 from support import (
+    CHARACTERS,
     SIZE,
     ai_played,
     ai_thinking,
@@ -14,6 +16,8 @@ from support import (
     status,
     under_cursor,
 )
+from textual import events
+from textual.geometry import Size
 from textual.widgets import Button, Static
 
 from tui_tictactoe.controller import AIReply
@@ -499,6 +503,28 @@ async def test_q_quits_at_once_before_the_first_move_and_after_the_round(
     async with app.run_test(size=SIZE) as pilot:
         await press(pilot, "5", "ctrl+q")  # Ctrl+Q never asks
         assert not app.is_running
+
+
+@pytest.mark.parametrize("then_quit", [False, True])
+async def test_ctrl_q_quits_ahead_of_the_input_queued_before_it(make_app, then_quit) -> None:
+    """Input queued before Ctrl+Q (a burst the app has not caught up with) is dropped:
+    behind resizes, the help and dialogs on a loaded machine the quit came seconds late."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        backlog = ["5", "question_mark", "n", "ctrl+p"]
+        for key in backlog:  # all queued before the app handles any of them
+            app.post_message(events.Key(key, CHARACTERS.get(key, key if len(key) == 1 else None)))
+        app.post_message(events.Resize(Size(100, 40), Size(100, 40)))
+        if then_quit:
+            app.post_message(events.Key("ctrl+q", None))
+        await pilot.pause()
+        await pilot.pause()
+        if not then_quit:  # the control: the same backlog, handled, plays and opens screens
+            assert board(app) != "........." and app.is_screen_installed("help")
+            return
+    assert app.return_code == 0 and not app.is_running
+    assert not app.controller.board.moves and not app.is_screen_installed("help")
 
 
 async def test_q_in_the_dialog_mid_round_asks_too(make_app) -> None:

@@ -215,6 +215,26 @@ def test_quit_does_not_wait_for_the_ai(terminal, monkeypatch) -> None:
     no_traceback(term)
 
 
+SIZES = [(53, 89), (30, 100), (60, 200), (20, 60), (40, 120)]
+
+
+def test_ctrl_q_quits_ahead_of_input_the_app_has_not_caught_up_with(terminal) -> None:
+    """Behind resizes and the help laid out at each new size (seconds of work: on a
+    loaded machine the quit came 5-9 s late), Ctrl+Q quits at once: the backlog is
+    dropped (Python's own exit takes ~0.2 s of the time allowed)."""
+    term = terminal("--seed", "1")
+    term.wait_for_first_frame()
+    term.settle(quiet=0.1, idle_cpu=True)
+    for rows, cols in SIZES * 20:
+        term.resize(rows, cols)
+        term.send_bytes(b"??")
+    sent = time.monotonic()
+    term.send("ctrl+q")
+    assert term.wait_exit(2.0) == 0, term.post_mortem()
+    assert time.monotonic() - sent < 2.0
+    no_traceback(term)
+
+
 # -- 7. screens stacked in a burst ---------------------------------------------------
 
 

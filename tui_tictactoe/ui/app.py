@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from textual import events
 from textual.app import App
 from textual.binding import Binding, BindingType
+from textual.message import Message
 from textual.screen import Screen
 
 from ..controller import GameController, GameOptions
@@ -156,17 +157,35 @@ class TicTacToeApp(App[None]):
 
     # -- input at the edges of the app's life ------------------------------------
 
+    def post_message(self, message: Message) -> bool:
+        """Ctrl+Q quits the moment it arrives, not after the input queued before it.
+
+        The terminal's input reaches the app through here, as it is read; handling it
+        waits its turn in the queue. Behind a burst of help toggles, dialogs and resizes
+        on a loaded machine that turn came seconds later; quitting now drops that backlog
+        unread (`on_event`), as a player who pressed Ctrl+Q wants.
+        """
+        if (
+            isinstance(message, events.Key)
+            and message.key == "ctrl+q"
+            and self._typed_ahead is None  # before the first frame keys are held in order
+            and self.return_code is None
+        ):
+            self.exit()
+        return super().post_message(message)
+
     async def on_event(self, event: events.Event) -> None:
-        """Hold input until the game is on screen, and drop it once the app is quitting.
+        """Hold input until the game is on screen, and drop it (and resizes) once the app
+        is quitting.
 
         A key typed before the first frame (on a slow link, or typed ahead of the
         command) reached the game screen's bindings before it had mounted; one typed
         after `q` could open a screen while the app was closing. Held keys are replayed
         in order when the game screen is ready, as if typed just after it appeared.
         """
+        if self.return_code is not None and isinstance(event, events.InputEvent | events.Resize):
+            return  # quitting: nothing left to lay out or answer
         if isinstance(event, events.InputEvent) and not event.is_forwarded:
-            if self.return_code is not None:
-                return
             if self._typed_ahead is not None:
                 self._typed_ahead.append(event)
                 return
