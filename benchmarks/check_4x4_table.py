@@ -5,6 +5,11 @@ Run by hand from the repository root (not in CI). Building the table takes ~3 mi
 9 million take over an hour: `--limit` checks a random sample (see benchmarks/README.md).
 
     python benchmarks/check_4x4_table.py [--limit N] [--analyse-sample 3000] [--seed 1]
+    python benchmarks/check_4x4_table.py --shard 1/2 & python benchmarks/check_4x4_table.py --shard 2/2
+
+`--shard K/N` checks every Nth position in play, finished position and sampled position
+from the Kth (each shard builds the table itself): N shards together check everything
+once, one core each. Their reports add up.
 
 1. The table. Every position reachable from the empty 4x4 board (four in a row, either side
    first) is solved by a memoised negamax written here, sharing nothing with the engine: its
@@ -34,6 +39,7 @@ import resource
 import sys
 import time
 from array import array
+from collections.abc import Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -160,12 +166,26 @@ def show(me: int, them: int) -> str:
     )
 
 
+def shard(text: str) -> tuple[int, int]:
+    """`K/N` (1 <= K <= N) as (K - 1, N)."""
+    k, _, n = text.partition("/")
+    try:
+        first, step = int(k) - 1, int(n)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not K/N: {text[:20]!r}") from None
+    if not 0 <= first < step:
+        raise argparse.ArgumentTypeError(f"K must be from 1 to N: {text[:20]!r}")
+    return first, step
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=int, default=0, help="check only N random positions")
     parser.add_argument("--analyse-sample", type=int, default=3000, help="positions for analyse")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--shard", type=shard, default=(0, 1), help="K/N: the Kth of N shares")
     args = parser.parse_args()
+    first, step = args.shard
 
     start = time.perf_counter()
     table = Table()
@@ -187,9 +207,11 @@ def main() -> None:
     assert strategy.book_for(shape) == {}, "4x4 has no opening book"
     search = strategy.search_for(shape)
 
-    chosen = range(len(table.in_play))
+    chosen: Sequence[int] = range(len(table.in_play))
     if args.limit:
         chosen = sorted(rng.sample(chosen, min(args.limit, len(chosen))))
+    chosen = chosen[first::step]
+    finished = table.finished[first::step]
     value_wrong: list[str] = []
     move_wrong: list[str] = []
     start = time.perf_counter()
@@ -215,7 +237,7 @@ def main() -> None:
     check_seconds = time.perf_counter() - start
 
     refused = 0
-    for key in table.finished:
+    for key in finished:
         try:
             search.value(key & FULL, key >> CELLS)
         except ValueError:
@@ -225,6 +247,7 @@ def main() -> None:
 
     analyse_wrong: list[str] = []
     sample = rng.sample(range(len(table.in_play)), min(args.analyse_sample, len(table.in_play)))
+    sample = sample[first::step]
     start = time.perf_counter()
     for position in sample:
         key = table.in_play[position]
@@ -246,7 +269,8 @@ def main() -> None:
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
     checked = len(chosen)
-    print(f"4x4, four in a row: the table vs the engine (seed {args.seed})\n")
+    share = f", shard {first + 1}/{step}" if step > 1 else ""
+    print(f"4x4, four in a row: the table vs the engine (seed {args.seed}{share})\n")
     print("| measurement | value |")
     print("|---|---:|")
     print(f"| reachable positions (side to move, other side) | {positions:,} |")
@@ -259,7 +283,7 @@ def main() -> None:
     print(f"| AI's verdict not the position's value | {len(value_wrong)} |")
     print(f"| AI's move not a best move | {len(move_wrong)} |")
     print(f"| time to check them (with the board set up per position) | {check_seconds:.0f} s |")
-    print(f"| finished positions the search refuses | {refused:,} of {len(table.finished):,} |")
+    print(f"| finished positions the search refuses | {refused:,} of {len(finished):,} |")
     print(
         f"| `analyse` on a sample: positions / wrong verdicts or best marks | "
         f"{len(sample):,} / {len(analyse_wrong)} |"
@@ -270,7 +294,7 @@ def main() -> None:
     failures = value_wrong + move_wrong + analyse_wrong
     for line in value_wrong[:10] + move_wrong[:10] + analyse_wrong[:10]:
         print(line)
-    if failures or refused != len(table.finished):
+    if failures or refused != len(finished):
         sys.exit(1)
 
 
