@@ -1,8 +1,8 @@
 """Check the perfect AI on 4x4 against a complete table of every reachable position.
 
-Run by hand from the repository root (not in CI). Building the table takes ~3 minutes and
-~110 MB here; checking runs at ~1,500-2,000 positions a second on this loaded machine, so all
-9 million take over an hour: `--limit` checks a random sample (see benchmarks/README.md).
+Run by hand from the repository root (not in CI). Building the table takes ~45 s and ~110 MB
+here; checking runs at ~3,500 positions a second per core, so all 9 million take ~45 minutes
+in one process, ~22 in two shards (see benchmarks/README.md); `--limit` checks a random sample.
 
     python benchmarks/check_4x4_table.py [--limit N] [--analyse-sample 3000] [--seed 1]
     python benchmarks/check_4x4_table.py --shard 1/2 & python benchmarks/check_4x4_table.py --shard 2/2
