@@ -63,7 +63,7 @@ STOP_CATCH_UP_LIMIT = 15.0  # before a planned `q`: a hung app goes quiet at onc
 EXIT_TIMEOUT = 10.0  # from the end of its output to the end of the process
 QUIT_TIMEOUT = 5.0  # from a planned q (or Ctrl+Q after it) to the end of the process
 # Ctrl+Q is sent straight into whatever input the app has not handled yet: it quits ahead
-# of that backlog. It took 0.4 s here on a quiet machine (0.2 s of it Python's own exit).
+# of that backlog. It took 0.2-0.6 s here on a quiet machine.
 CTRL_Q_TIMEOUT = 2.0
 PROCESS_ACTIONS = (80, 320)  # actions a process gets before a planned quit (uniform)
 RESTART = 0.006  # chance that a step is a fresh process, typed at before its first frame
@@ -393,7 +393,9 @@ class Chaos:
             self.since_start.append(step)
         assert self.term is not None
         if self.steps % CATCH_UP == 0:
-            if self.term.settle(QUIET, CATCH_UP_LIMIT, idle_cpu=True):
+            # An app that quit while catching up quit for an action since it was last
+            # seen idle: those stay in the window.
+            if self.term.settle(QUIET, CATCH_UP_LIMIT, idle_cpu=True) and self.term.alive():
                 self.caught_up = len(self.since_start) - 1
         else:
             self.term.settle(QUIET, SETTLE_LIMIT)
