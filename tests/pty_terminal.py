@@ -45,6 +45,23 @@ KEYS = {
     "ctrl+q": "\x11",
 }
 
+SLEEPY_AI = """
+import time
+from tui_tictactoe.cli import end_at_once
+from tui_tictactoe.engine.strategies import MoveStrategy
+from tui_tictactoe.ui.app import TicTacToeApp
+
+class Sleepy(MoveStrategy):
+    def find_best_move(self, board, player):
+        time.sleep(60)
+        return board.get_empty_cells()[0]
+
+app = TicTacToeApp(seed=1, strategy=Sleepy())
+app.run()
+end_at_once(app.return_code or 0)
+"""
+"""A game whose AI takes 60 s a move, ended as the installed command ends it (`python -c`)."""
+
 # Box-drawing characters of the borders Textual draws around a cell: round (normal),
 # heavy (keyboard cursor), double (hint, winning line), dashed (a draw), solid.
 TOP_LEFT_CORNERS = "╭┏╔┌"

@@ -185,24 +185,11 @@ def test_moves_typed_in_one_write_are_all_played(terminal) -> None:
 
 # -- 6. quitting while the AI thinks -------------------------------------------------
 
-SLOW_AI = """
-import sys, time
-from tui_tictactoe.engine.strategies import MoveStrategy
-from tui_tictactoe.ui.app import TicTacToeApp
-
-class Sleepy(MoveStrategy):
-    def find_best_move(self, board, player):
-        time.sleep(60)
-        return board.get_empty_cells()[0]
-
-app = TicTacToeApp(seed=1, strategy=Sleepy())
-app.run()
-sys.exit(app.return_code or 0)
-"""
-
 
 def test_quit_does_not_wait_for_the_ai(terminal, monkeypatch) -> None:
-    monkeypatch.setattr(pty_terminal, "command", lambda: [sys.executable, "-c", SLOW_AI])
+    monkeypatch.setattr(
+        pty_terminal, "command", lambda: [sys.executable, "-c", pty_terminal.SLEEPY_AI]
+    )
     term = terminal()
     term.wait_for_first_frame()
     term.send("5")
