@@ -209,6 +209,24 @@ async def test_big_board_analysis_fills_in_and_the_hint_is_a_best_move() -> None
         assert status(app).startswith("AI played")
 
 
+async def test_the_analysis_progress_never_hides_why_a_key_was_refused() -> None:
+    app = make_app(board="4", record=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "enter", "a")  # (2, 2), the AI's reply, the overlay on
+        for _ in range(200):
+            if status(app).startswith("Analysis done"):
+                break
+            await pilot.pause(0.05)
+        await press(pilot, "enter")  # (2, 2) again: taken
+        refusal = status(app)
+        assert app.game.status.tone == "refused" and "taken" in refusal
+        app.game.big_analysis.show()  # redrawn, as on a resize: it would say "done" again
+        await pilot.pause()
+        assert status(app) == refusal
+        await press(pilot, "right", "enter")  # the player acts: the game goes on
+        assert status(app) != refusal
+
+
 async def test_a_long_big_board_analysis_never_holds_up_the_game() -> None:
     app = make_app(board="5", difficulty="easy", record=False)
     async with app.run_test(size=SIZE) as pilot:

@@ -92,6 +92,8 @@ class BigAnalysis:
         controller = screen.controller
         position = controller.board.to_string()
         screen.grid.show_analysis(Analysis(position, controller.human_symbol, "in_progress", moves))
+        if screen.status.tone in ("refused", "error"):
+            return  # why a key did nothing (a taken cell) stays until the player acts again
         if done:
             screen.status.say(Status("Analysis done: every empty cell has its verdict.", "hint"))
         else:
