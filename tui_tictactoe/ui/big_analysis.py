@@ -77,9 +77,12 @@ class BigAnalysis:
         if generation != self.generation or generation != self.screen.controller.generation:
             return
         self.scores[cell] = score
-        self._draw()
+        self._draw(progress=True)
 
-    def _draw(self) -> None:
+    def _draw(self, progress: bool = False) -> None:
+        """The overlay as far as found; the status line counts the cells. A `progress`
+        update (a cell found in the thread) leaves a refusal or an error in the status line:
+        why a key did nothing (a taken cell) stays until the player acts again."""
         screen = self.screen
         if not (screen.show_analysis and screen.controller.is_human_turn):
             return
@@ -92,8 +95,8 @@ class BigAnalysis:
         controller = screen.controller
         position = controller.board.to_string()
         screen.grid.show_analysis(Analysis(position, controller.human_symbol, "in_progress", moves))
-        if screen.status.tone in ("refused", "error"):
-            return  # why a key did nothing (a taken cell) stays until the player acts again
+        if progress and screen.status.tone in ("refused", "error"):
+            return
         if done:
             screen.status.say(Status("Analysis done: every empty cell has its verdict.", "hint"))
         else:
