@@ -27,6 +27,7 @@ from tui_tictactoe.engine.search import Search, SearchCancelled, shared_search
 from tui_tictactoe.engine.solver import Verdict
 from tui_tictactoe.engine.strategies import Decision, MinimaxStrategy, MoveStrategy
 from tui_tictactoe.record import Record
+from tui_tictactoe.ui import big_analysis
 from tui_tictactoe.ui.hints import FINDING
 from tui_tictactoe.ui.widgets.reasoning_panel import describe
 
@@ -209,26 +210,43 @@ async def test_big_board_analysis_fills_in_and_the_hint_is_a_best_move() -> None
         assert status(app).startswith("AI played")
 
 
-async def test_the_analysis_progress_never_hides_why_a_key_was_refused() -> None:
+class GatedSearch:
+    """The real search, but each cell waits for `gate`: the test decides when the overlay's
+    thread finds its cells, whatever an earlier test left in the shared table."""
+
+    def __init__(self, search: Search, gate: threading.Event) -> None:
+        self.search, self.gate = search, gate
+
+    def move_score(self, me: int, them: int, cell: int, cancelled: Any) -> int:
+        while not self.gate.wait(0.01):
+            if cancelled():
+                raise SearchCancelled
+        return self.search.move_score(me, them, cell, cancelled)
+
+
+async def test_the_analysis_progress_never_hides_why_a_key_was_refused(monkeypatch) -> None:
     """Found in tmux: Enter on a taken cell while the overlay filled in, and the next cell
     found replaced the refusal at once."""
-    app = make_app(board="5", record=False)
+    gate = threading.Event()
+    monkeypatch.setattr(
+        big_analysis, "shared_search", lambda g: GatedSearch(shared_search(g), gate)
+    )
+    app = make_app(board="4", record=False)
     async with app.run_test(size=SIZE) as pilot:
-        await press(pilot, "enter")  # the centre, and the AI's reply: 23 cells to search
-        await pilot.press("a", "enter")  # the overlay on; Enter on the centre again
-        refusal, found = status(app), len(app.game.big_analysis.scores)
+        await press(pilot, "enter")  # (2, 2), and the AI's reply
+        await pilot.press("a", "enter")  # the overlay on (held at the gate); (2, 2) again
+        refusal = status(app)
         assert app.game.status.tone == "refused" and "taken" in refusal
-        for _ in range(1200):  # until a cell is found after it (bounded by steps, not time)
-            if len(app.game.big_analysis.scores) > found:
+        assert not app.game.big_analysis.scores
+        gate.set()  # now the cells are found, after the refusal
+        for _ in range(200):  # bounded by steps, not time
+            if len(app.game.big_analysis.scores) == app.game.big_analysis.total:
                 break
             await pilot.pause(0.05)
-        assert len(app.game.big_analysis.scores) > found
-        await pilot.pause()
+        assert len(app.game.big_analysis.scores) == app.game.big_analysis.total == 14
         assert status(app) == refusal
         await pilot.press("a", "a")  # the player acts: off, and on again, says it
-        assert status(app).startswith(("Analysing…", "Analysis done"))
-        await pilot.press("ctrl+q")  # quitting stops the search
-    assert app.return_code == 0
+        assert status(app).startswith("Analysis done")
 
 
 async def test_a_long_big_board_analysis_never_holds_up_the_game() -> None:
