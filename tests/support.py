@@ -141,11 +141,15 @@ async def press(pilot: Pilot, *keys: str) -> None:
         await settle(pilot)
 
 
+def key_event(key: str) -> events.Key:
+    """The Key event a terminal's driver posts for `key` (a Pilot key name)."""
+    return events.Key(key, CHARACTERS.get(key, key if len(key) == 1 else None))
+
+
 async def burst(pilot: Pilot, keys: Iterable[str]) -> None:
     """Keys posted without waiting between them, as they arrive over SSH or from a paste."""
     for key in keys:
-        character = CHARACTERS.get(key, key if len(key) == 1 else None)
-        pilot.app.post_message(events.Key(key, character))
+        pilot.app.post_message(key_event(key))
     await pilot.pause()
 
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 from support import (
-    CHARACTERS,
     SIZE,
     ai_played,
     ai_thinking,
     board,
     burst,
     cell,
+    key_event,
     press,
     settle,
     status,
@@ -514,10 +514,10 @@ async def test_ctrl_q_quits_ahead_of_the_input_queued_before_it(make_app, then_q
         await pilot.pause()
         backlog = ["5", "question_mark", "n", "ctrl+p"]
         for key in backlog:  # all queued before the app handles any of them
-            app.post_message(events.Key(key, CHARACTERS.get(key, key if len(key) == 1 else None)))
+            app.post_message(key_event(key))
         app.post_message(events.Resize(Size(100, 40), Size(100, 40)))
         if then_quit:
-            app.post_message(events.Key("ctrl+q", None))
+            app.post_message(key_event("ctrl+q"))
         await pilot.pause()
         await pilot.pause()
         if not then_quit:  # the control: the same backlog, handled, plays and opens screens
