@@ -104,7 +104,9 @@ def winning_cells(board: GameBoard, symbol: str) -> list[tuple[int, int]]:
 class Greedy(RandomStrategy):
     """Wins if it can, else blocks, else random."""
 
-    def find_best_move(self, board: GameBoard, player: object) -> tuple[int, int]:
+    def find_best_move(
+        self, board: GameBoard, player: object, cancelled: object = None
+    ) -> tuple[int, int]:
         symbol = str(player if isinstance(player, str) else player.symbol)  # type: ignore[attr-defined]
         for cells in (winning_cells(board, symbol), winning_cells(board, other(symbol))):
             if cells:

@@ -52,7 +52,7 @@ from tui_tictactoe.engine.strategies import MoveStrategy
 from tui_tictactoe.ui.app import TicTacToeApp
 
 class Sleepy(MoveStrategy):
-    def find_best_move(self, board, player):
+    def find_best_move(self, board, player, cancelled=None):
         time.sleep(60)
         return board.get_empty_cells()[0]
 

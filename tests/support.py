@@ -40,7 +40,7 @@ class ScriptedStrategy(MoveStrategy):
     def __init__(self, *cells: Cell) -> None:
         self.cells = cells
 
-    def find_best_move(self, board: GameBoard, player: Any) -> Cell:
+    def find_best_move(self, board: GameBoard, player: Any, cancelled: Any = None) -> Cell:
         empty = board.get_empty_cells()
         return next((cell for cell in self.cells if cell in empty), empty[0])
 
@@ -53,11 +53,11 @@ class GatedStrategy(ScriptedStrategy):
         self.started = threading.Event()
         self.gate = threading.Event()
 
-    def find_best_move(self, board: GameBoard, player: Any) -> Cell:
+    def find_best_move(self, board: GameBoard, player: Any, cancelled: Any = None) -> Cell:
         self.started.set()
         if not self.gate.wait(timeout=10):
             raise TimeoutError("the test never opened the gate")
-        return super().find_best_move(board, player)
+        return super().find_best_move(board, player, cancelled)
 
     async def until_thinking(self) -> None:
         """Wait (in a thread, without sleeping) until the AI thread has started its search."""
@@ -67,7 +67,7 @@ class GatedStrategy(ScriptedStrategy):
 class FailingStrategy(MoveStrategy):
     """An AI with a bug."""
 
-    def find_best_move(self, board: GameBoard, player: Any) -> Cell:
+    def find_best_move(self, board: GameBoard, player: Any, cancelled: Any = None) -> Cell:
         raise RuntimeError("the AI tripped over its own feet")
 
 

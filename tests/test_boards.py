@@ -25,9 +25,9 @@ from tui_tictactoe.engine.geometry import geometry
 from tui_tictactoe.engine.players import AIPlayer
 from tui_tictactoe.engine.search import Search, SearchCancelled, shared_search
 from tui_tictactoe.engine.solver import Verdict
-from tui_tictactoe.engine.strategies import Decision, MinimaxStrategy, MoveStrategy
+from tui_tictactoe.engine.strategies import Decision, MinimaxStrategy, MoveStrategy, RandomStrategy
 from tui_tictactoe.record import Record
-from tui_tictactoe.ui import big_analysis
+from tui_tictactoe.ui import big_analysis, hints
 from tui_tictactoe.ui.hints import FINDING
 from tui_tictactoe.ui.widgets.reasoning_panel import describe
 
@@ -115,13 +115,29 @@ def test_a_search_is_told_to_stop_when_the_game_moves_on() -> None:
     assert not controller.apply_ai_reply(reply)
 
 
-def test_strategies_without_cancelled_still_play() -> None:
-    class Old(MoveStrategy):
-        def find_best_move(self, board: GameBoard, player: Any) -> Cell:
+def test_ai_player_hands_its_cancel_check_to_the_strategy_as_it_is() -> None:
+    seen: list[object] = []
+
+    class Recording(MoveStrategy):
+        def find_best_move(self, board: GameBoard, player: Any, cancelled: Any = None) -> Cell:
+            seen.append(cancelled)
             return board.get_empty_cells()[0]
 
-    player = AIPlayer("O", Old())
-    assert player.find_best_move(GameBoard(geometry(4, 4)), cancelled=lambda: False) == (0, 0)
+    def stop() -> bool:
+        return False
+
+    player = AIPlayer("O", Recording())
+    assert player.find_best_move(GameBoard(geometry(4, 4)), cancelled=stop) == (0, 0)
+    assert player.find_best_move(GameBoard(geometry(4, 4))) == (0, 0)
+    assert seen == [stop, None]
+
+
+@pytest.mark.parametrize(
+    "strategy", [MinimaxStrategy(), MinimaxStrategy(depth=1), RandomStrategy()]
+)
+def test_every_shipped_strategy_takes_the_cancel_check(strategy: MoveStrategy) -> None:
+    board = GameBoard.from_string("XO.......")
+    assert strategy.find_best_move(board, "X", lambda: False) in board.get_empty_cells()
 
 
 def test_info_panel_on_a_perfect_big_board_search() -> None:
@@ -352,9 +368,24 @@ async def test_a_saved_board_size_is_the_next_game_and_the_dialog_saves_it() -> 
         assert record.settings(player)["board"] == "5"
 
 
-async def test_a_slow_big_board_hint_never_holds_up_the_game_and_a_late_one_is_dropped() -> None:
-    # X and O in the top corners: seconds of exact search on 5x5, from a cold table.
-    shared_search(geometry(5, 4)).clear()
+class GatedHintSearch(MinimaxStrategy):
+    """The real hint search, held until `gate` opens and deaf to cancelling: the test decides
+    when the hint is found, whatever the machine's speed, and its answer comes late."""
+
+    gate = threading.Event()
+
+    def find_best_move(self, board: GameBoard, player: Any, cancelled: Any = None) -> Cell:
+        assert self.gate.wait(10), "the test never opened the gate"
+        return super().find_best_move(board, player)
+
+
+async def test_a_slow_big_board_hint_never_holds_up_the_game_and_a_late_one_is_dropped(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The hint's search is held at a gate: on a quick machine the real 2 s search on 5x5
+    # could end before the status was read (it did, under load from other processes).
+    monkeypatch.setattr(hints, "MinimaxStrategy", GatedHintSearch)
+    GatedHintSearch.gate.clear()
     app = make_app(board="5", record=False, strategy=ScriptedStrategy((0, 4), (0, 3)))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -365,7 +396,13 @@ async def test_a_slow_big_board_hint_never_holds_up_the_game_and_a_late_one_is_d
         await pilot.press("h")
         await pilot.pause()
         assert status(app) == FINDING
-        await pilot.press("right", "enter")  # the game goes on: the hint's search stops
+        await pilot.press("right", "enter")  # the game goes on, the hint still searching
+        for _ in range(200):  # the AI's reply (bounded by steps; the hint holds `settle`)
+            if len(app.controller.board.moves) == 4:
+                break
+            await pilot.pause(0.05)
+        assert app.controller.board.moves == ((0, 0), (0, 4), (0, 1), (0, 3))
+        GatedHintSearch.gate.set()  # the hint about the old position comes now: dropped
         await settle(pilot)  # every worker, the hint's too, has finished
         assert app.controller.board.moves == ((0, 0), (0, 4), (0, 1), (0, 3))
         assert app.game.hint is None

@@ -28,7 +28,9 @@ class Scripted(MoveStrategy):
     def __init__(self, cells: Sequence[int]) -> None:
         self.cells = [STANDARD.coords(i) for i in cells]
 
-    def find_best_move(self, board: GameBoard, player: Player | str) -> Cell:
+    def find_best_move(
+        self, board: GameBoard, player: Player | str, cancelled: object = None
+    ) -> Cell:
         return next(cell for cell in self.cells if cell in board.get_empty_cells())
 
 
@@ -293,7 +295,9 @@ def test_a_failed_or_illegal_reply_stops_the_round_with_the_reason() -> None:
 
 def test_a_strategy_that_raises_is_reported_in_the_reply() -> None:
     class Broken(MoveStrategy):
-        def find_best_move(self, board: GameBoard, player: Player | str) -> Cell:
+        def find_best_move(
+            self, board: GameBoard, player: Player | str, cancelled: object = None
+        ) -> Cell:
             raise RuntimeError("bug")
 
     controller = GameController(first="ai", strategy=Broken())

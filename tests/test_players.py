@@ -21,6 +21,7 @@ from tui_tictactoe.engine import (
     other,
     plain_minimax,
 )
+from tui_tictactoe.engine.search import Cancelled
 
 Cell = tuple[int, int]
 
@@ -95,7 +96,9 @@ def test_ai_plays_for_its_own_symbol_on_whatever_board_it_is_given() -> None:
 
 def test_custom_strategy_plugs_into_ai_player() -> None:
     class FirstEmpty(MoveStrategy):
-        def find_best_move(self, board: GameBoard, player: Player | str) -> Cell:
+        def find_best_move(
+            self, board: GameBoard, player: Player | str, cancelled: Cancelled | None = None
+        ) -> Cell:
             return board.get_empty_cells()[0]
 
     board = GameBoard.from_string("XO.......")

@@ -255,7 +255,9 @@ def winning_cells(board: GameBoard, symbol: str) -> set[tuple[int, int]]:
 class GreedyStrategy(RandomStrategy):
     """Wins if it can, else blocks, else plays at random: the opponent who punishes slips."""
 
-    def find_best_move(self, board: GameBoard, player: object) -> tuple[int, int]:
+    def find_best_move(
+        self, board: GameBoard, player: object, cancelled: object = None
+    ) -> tuple[int, int]:
         symbol = player if isinstance(player, str) else player.symbol  # type: ignore[attr-defined]
         for candidates in (winning_cells(board, symbol), winning_cells(board, other(symbol))):
             if candidates:

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import inspect
-from collections.abc import Callable
-
 from .board import SYMBOLS, Cell, GameBoard, Symbol
+from .search import Cancelled
 from .strategies import MinimaxStrategy, MoveStrategy
 
 
@@ -35,13 +33,7 @@ class AIPlayer(Player):
         super().__init__(symbol)
         self.strategy = strategy if strategy is not None else MinimaxStrategy()
 
-    def find_best_move(self, board: GameBoard, cancelled: Callable[[], bool] | None = None) -> Cell:
-        """The cell this player would take; the board is not modified.
-
-        `cancelled` reaches strategies that take it (minimax polls it during long
-        searches); others, written before it existed, are called as before.
-        """
-        takes = "cancelled" in inspect.signature(self.strategy.find_best_move).parameters
-        if cancelled is None or not takes:
-            return self.strategy.find_best_move(board, self)
-        return self.strategy.find_best_move(board, self, cancelled=cancelled)
+    def find_best_move(self, board: GameBoard, cancelled: Cancelled | None = None) -> Cell:
+        """The cell this player would take; the board is not modified. `cancelled` goes to
+        the strategy as it is (minimax polls it during long searches)."""
+        return self.strategy.find_best_move(board, self, cancelled)
