@@ -232,3 +232,29 @@ async def test_keys_typed_while_too_small_are_dropped_even_while_the_ai_thinks()
         strategy.gate.set()
         await settle(pilot)
         assert board(app) == "O...X...."
+
+
+# -- a hosted game at the size cap ----------------------------------------------------
+
+
+def notices(app) -> list[str]:
+    """The notifications on screen now, as the player reads them."""
+    return [str(toast.render()) for toast in app.screen.query("Toast")]
+
+
+@pytest.mark.parametrize("hosted", [True, False], ids=["hosted", "local"])
+async def test_a_hosted_game_at_the_size_cap_says_so_once(make_app, monkeypatch, hosted) -> None:
+    from tui_tictactoe.limits import MAX_COLUMNS, MAX_ROWS
+    from tui_tictactoe.ui.app import SIZE_CAP_NOTICE
+
+    if hosted:  # as serve-ssh and serve-web start a game (a guest here)
+        monkeypatch.setenv("TUI_TICTACTOE_PLAYER", "")
+    app = make_app()
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await pilot.pause()
+        assert not notices(app)  # below the cap: nothing to say  # below the cap: nothing to say
+        for size in ((MAX_COLUMNS, 40), (120, 40), (100, MAX_ROWS), (MAX_COLUMNS, MAX_ROWS)):
+            await pilot.resize_terminal(*size)
+            await pilot.pause()
+        shown = [notice for notice in notices(app) if SIZE_CAP_NOTICE in notice]
+        assert len(shown) == (1 if hosted else 0)

@@ -13,12 +13,14 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from textual import events
 from textual.app import App
 from textual.binding import Binding, BindingType
+from textual.geometry import Size
 from textual.message import Message
 from textual.screen import Screen
 
 from ..controller import GameController, GameOptions
 from ..controller.status import QUIT_QUESTION
 from ..engine.strategies import MoveStrategy
+from ..limits import MAX_COLUMNS, MAX_ROWS
 from .record_link import RecordLink
 from .screens.game_screen import GameScreen
 from .terminal import DaemonThreads, exit_soon, hung_up
@@ -48,6 +50,12 @@ def colour_depth_class(color_system: str | None, *, headless: bool) -> str | Non
     snapshots never depend on the TERM they run under."""
     return None if headless or color_system is None else COLOUR_DEPTH_CLASSES.get(color_system)
 
+
+SIZE_CAP_NOTICE = (
+    f"This game is drawn at most {MAX_COLUMNS} x {MAX_ROWS} cells: "
+    "your window is larger, so part of it stays empty."
+)
+"""Told once to a hosted player at the cap: the servers clamp every size a client reports."""
 
 HUNG_UP = 129
 """Exit status after the terminal went away: what a shell reports for death by SIGHUP."""
@@ -99,6 +107,7 @@ class TicTacToeApp(App[None]):
         self.controller = GameController.from_options(options, random.Random(seed), strategy)
         self.record_link = RecordLink(self, given, enabled=record)
         self._typed_ahead: list[events.InputEvent] | None = []
+        self._told_size_cap = False
 
     def get_default_screen(self) -> GameScreen:
         # The colour depth's class is set here, before the first styling (the driver,
@@ -193,6 +202,20 @@ class TicTacToeApp(App[None]):
                 self.game.show_turn()  # the question is gone; the key acts as usual
         await super().on_event(event)
 
+    def on_resize(self, event: events.Resize) -> None:
+        # Called before Textual's own handler has updated `self.size`: use the event's.
+        self._tell_if_at_size_cap(event.size)
+
+    def _tell_if_at_size_cap(self, size: Size | None = None) -> None:
+        """A hosted game at the size cap (`limits`) may be smaller than the player's
+        window, which would look like a bug: say why, once."""
+        width, height = size or self.size
+        if self._told_size_cap or not self.record_link.hosted:
+            return
+        if width >= MAX_COLUMNS or height >= MAX_ROWS:
+            self._told_size_cap = True
+            self.notify(SIZE_CAP_NOTICE, title="Window size", markup=False)
+
     @property
     def quit_asked(self) -> bool:
         """The quit question is up (in the game's status line): q, y, Exit or the menu's
@@ -222,6 +245,7 @@ class TicTacToeApp(App[None]):
 
     async def on_game_screen_ready(self) -> None:
         self.call_after_refresh(self.record_link.start)  # the record: off the first frame's path
+        self._tell_if_at_size_cap()
         held, self._typed_ahead = self._typed_ahead or [], None
         for event in held:
             await self.on_event(event)
