@@ -18,10 +18,10 @@ from contextlib import suppress
 from typing import NoReturn
 
 from . import __version__
-from .controller.options import BOARDS, CHOICES, board_geometry
 from .engine.analysis import Analysis, InvalidPosition, analyse
 from .engine.board import GameBoard
 from .engine.geometry import Geometry
+from .options import BOARDS, CHOICES, board_geometry
 from .servers.options import add_ssh_options, add_web_options
 
 PROG = "tui-tictactoe"

@@ -1,31 +1,15 @@
-"""What a game is set up with, and the one list of allowed values for each option.
-
-The command line, the new-game dialog and `GameController` all read their
-choices from `CHOICES`, so a value is allowed in one place or in none.
-"""
+"""What a game is set up with: `GameOptions`, checked against the one table of allowed
+values (`tui_tictactoe.options`, re-exported here for the controller's users)."""
 
 from __future__ import annotations
 
-from typing import Literal, NamedTuple
+from typing import NamedTuple
 
-from ..engine.board import SYMBOLS, Symbol
-from ..engine.geometry import Geometry, geometry
-from ..engine.strategies import DIFFICULTIES
+from ..engine.board import Symbol
+from ..engine.geometry import Geometry
+from ..options import BOARDS, CHOICES, SIDES, WIN_LENGTHS, Side, board_geometry
 
-Side = Literal["human", "ai"]
-SIDES: tuple[Side, Side] = ("human", "ai")
-
-WIN_LENGTHS: dict[str, int] = {"3": 3, "4": 4, "5": 4}
-"""Board sizes offered and the line that wins on each: 4x4 and 5x5 play four in a row."""
-BOARDS: tuple[str, ...] = tuple(WIN_LENGTHS)
-
-CHOICES: dict[str, tuple[str, ...]] = {
-    "symbol": SYMBOLS,
-    "first": SIDES,
-    "difficulty": DIFFICULTIES,
-    "board": BOARDS,
-}
-"""Allowed values of every option that is a choice, in the order they are offered."""
+__all__ = ["BOARDS", "CHOICES", "SIDES", "WIN_LENGTHS", "GameOptions", "Side", "board_geometry"]
 
 
 class GameOptions(NamedTuple):
@@ -40,7 +24,7 @@ class GameOptions(NamedTuple):
     @property
     def geometry(self) -> Geometry:
         """The board this game is played on (3x3 three in a row, else four in a row)."""
-        return geometry(int(self.board), WIN_LENGTHS[self.board])
+        return board_geometry(self.board)
 
     def validated(self) -> GameOptions:
         """These options, if every value is allowed; else ValueError naming the bad one."""
@@ -55,11 +39,6 @@ class GameOptions(NamedTuple):
                 f"alternate must be True or False, not {shorten(repr(self.alternate))}"
             )
         return self
-
-
-def board_geometry(size: int) -> Geometry:
-    """The geometry of a board `size` cells wide as the game plays it (a replayed round)."""
-    return GameOptions(board=str(size)).geometry
 
 
 def shorten(text: str, limit: int = 40) -> str:

@@ -1,0 +1,34 @@
+"""The one table of allowed option values: symbols, who starts, difficulties, board sizes.
+
+At the bottom of the package, above the engine only: the command line, the new-game
+dialog, the controller, the record's validation and the servers all read their choices
+from `CHOICES`, so a value is allowed in one place or in none.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from .engine.board import SYMBOLS
+from .engine.geometry import Geometry, geometry
+from .engine.strategies import DIFFICULTIES
+
+Side = Literal["human", "ai"]
+SIDES: tuple[Side, Side] = ("human", "ai")
+
+WIN_LENGTHS: dict[str, int] = {"3": 3, "4": 4, "5": 4}
+"""Board sizes offered and the line that wins on each: 4x4 and 5x5 play four in a row."""
+BOARDS: tuple[str, ...] = tuple(WIN_LENGTHS)
+
+CHOICES: dict[str, tuple[str, ...]] = {
+    "symbol": SYMBOLS,
+    "first": SIDES,
+    "difficulty": DIFFICULTIES,
+    "board": BOARDS,
+}
+"""Allowed values of every option that is a choice, in the order they are offered."""
+
+
+def board_geometry(size: int | str) -> Geometry:
+    """The board `size` cells wide as the game plays it (3x3 three in a row, else four)."""
+    return geometry(int(size), WIN_LENGTHS[str(size)])
