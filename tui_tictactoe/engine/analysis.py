@@ -72,35 +72,41 @@ def side_to_move(board: GameBoard, to_move: str | None = None) -> Symbol:
     """
     if to_move is not None and to_move not in SYMBOLS:
         raise InvalidPosition(f"side to move must be X or O, not {to_move!r}")
+    x_won, o_won = board.is_winner("X"), board.is_winner("O")
+    mover = _mover_by_counts(board, to_move, x_won and not o_won)
+    _check_wins(board, mover, x_won, o_won)
+    return mover
+
+
+def _mover_by_counts(board: GameBoard, to_move: str | None, only_x_won: bool) -> Symbol:
+    """The side with fewer marks; with equal counts `to_move`, else X (or O, when X has
+    just won an O-first game)."""
     x_count, o_count = board.count("X"), board.count("O")
     if abs(x_count - o_count) > 1:
         raise InvalidPosition(f"impossible counts: {x_count} X and {o_count} O")
-    if x_count != o_count:
-        fewer: Symbol = "X" if x_count < o_count else "O"
-        if to_move is not None and to_move != fewer:
-            raise InvalidPosition(
-                f"{to_move} cannot be to move with {x_count} X and {o_count} O: {fewer} moves"
-            )
-        mover = fewer
-    x_won, o_won = board.is_winner("X"), board.is_winner("O")
     if x_count == o_count:
         if to_move is not None:
-            mover = to_move  # type: ignore[assignment]  # checked above
-        else:
-            # X unless X has just won an O-first game, in which case O is next.
-            mover = "O" if x_won and not o_won else "X"
+            return to_move  # type: ignore[return-value]  # checked by the caller
+        return "O" if only_x_won else "X"
+    fewer: Symbol = "X" if x_count < o_count else "O"
+    if to_move is not None and to_move != fewer:
+        raise InvalidPosition(
+            f"{to_move} cannot be to move with {x_count} X and {o_count} O: {fewer} moves"
+        )
+    return fewer
+
+
+def _check_wins(board: GameBoard, mover: Symbol, x_won: bool, o_won: bool) -> None:
+    """A finished game: one winner, who made the last move, with one move ending it."""
+    if not (x_won or o_won):
+        return
     if x_won and o_won:
         raise InvalidPosition("both X and O have a line")
-    # The winner made the last move, so the loser must be the one to move now.
-    last = other(mover)
-    if (x_won and last != "X") or (o_won and last != "O"):
-        winner = "X" if x_won else "O"
+    winner: Symbol = "X" if x_won else "O"
+    if other(mover) != winner:  # the winner made the last move: the loser is to move
         raise InvalidPosition(f"{winner} has a line but moves were made after it won")
-    if x_won or o_won:
-        winner_mask = board.masks_for("X" if x_won else "O")[0]
-        if not _last_move_can_complete_all_lines(board, winner_mask):
-            raise InvalidPosition("two separate lines: moves were made after the game was won")
-    return mover
+    if not _last_move_can_complete_all_lines(board, board.masks_for(winner)[0]):
+        raise InvalidPosition("two separate lines: moves were made after the game was won")
 
 
 def _last_move_can_complete_all_lines(board: GameBoard, mask: int) -> bool:
