@@ -16,8 +16,6 @@ from .search import (
     Search,
     SearchCancelled,
     shared_search,
-    symmetries,
-    transform,
 )
 from .solver import NodeCounter, Solver, Verdict, alpha_beta, plain_minimax, shared_solver
 from .strategies import (
@@ -28,6 +26,7 @@ from .strategies import (
     RandomStrategy,
     strategy_for,
 )
+from .symmetry import symmetries, transform
 
 __all__ = [
     "CHECK_EVERY",

@@ -9,7 +9,7 @@ from typing import Literal, NamedTuple, Protocol
 
 from .board import SYMBOLS, Cell, GameBoard
 from .geometry import STANDARD, Geometry, geometry
-from .search import Cancelled, Search, book_entry, shared_search, tree_size
+from .search import Cancelled, Search, shared_search
 from .solver import NodeCounter, Solver, Verdict, limited_scores, shared_solver
 
 Difficulty = Literal["easy", "medium", "hard"]
@@ -178,7 +178,7 @@ class MinimaxStrategy(MoveStrategy):
             plain = tree_size(me, them, geometry, self.depth)
         else:
             search = self.search_for(geometry)
-            entry = book_entry(search, self.book_for(geometry), me, them)
+            entry = search.book_entry(self.book_for(geometry), me, them)
             if entry is not None:
                 top, moves = entry
                 cell = moves[0] if len(moves) == 1 else self.rng.choice(moves)
@@ -245,3 +245,22 @@ def strategy_for(difficulty: str, rng: random.Random | None = None) -> MinimaxSt
             f"unknown difficulty {difficulty!r}: choose from {', '.join(DIFFICULTIES)}"
         ) from None
     return MinimaxStrategy(depth=depth, rng=rng)
+
+
+def tree_size(me: int, them: int, geometry: Geometry, depth: int) -> int:
+    """Nodes a plain minimax visits looking `depth` plies ahead (finished leaves counted).
+
+    Counted by walking the tree, so only for the short horizons of the easy levels.
+    """
+    occupied = me | them
+    empties = geometry.cells - occupied.bit_count()
+    size = 1
+    for cell in range(geometry.cells):
+        if occupied >> cell & 1:
+            continue
+        mine = me | 1 << cell
+        if depth == 1 or empties == 1 or geometry.completes_line(mine, cell):
+            size += 1
+        else:
+            size += tree_size(them, mine, geometry, depth - 1)
+    return size
