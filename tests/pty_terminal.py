@@ -47,7 +47,7 @@ KEYS = {
 
 SLEEPY_AI = """
 import time
-from tui_tictactoe.cli import end_at_once
+from tui_tictactoe.commands.play import end_at_once
 from tui_tictactoe.engine.strategies import MoveStrategy
 from tui_tictactoe.ui.app import TicTacToeApp
 

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from tui_tictactoe import __version__, cli
+from tui_tictactoe.commands import play
 
 TIMEOUT = 60
 
@@ -420,7 +421,7 @@ def test_utf8_in_any_spelling_is_fine(
 def test_a_refusal_is_one_line_exit_2_and_imports_no_textual(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(cli, "terminal_problem", lambda: "the game needs a terminal: test")
+    monkeypatch.setattr(play, "terminal_problem", lambda: "the game needs a terminal: test")
     assert cli.main(["--seed", "3"]) == 2
     out, err = capsys.readouterr()
     assert out == ""

@@ -17,13 +17,13 @@ import termios
 
 
 def main(args: list[str] | None = None) -> int:
-    """Take the terminal, then run the game as `tui-tictactoe ARGS` does (the fork server's
-    games have taken it already: asking again is a no-op)."""
+    """Take the terminal, then run the game as `tui-tictactoe play ARGS` does (the fork
+    server's games have taken it already: asking again is a no-op)."""
     with contextlib.suppress(OSError):  # not a terminal: the game's own check refuses
         fcntl.ioctl(0, termios.TIOCSCTTY, 0)
-    from ..cli import main as cli_main
+    from ..commands.play import main as play
 
-    return cli_main(sys.argv[1:] if args is None else args)
+    return play(sys.argv[1:] if args is None else args)
 
 
 if __name__ == "__main__":

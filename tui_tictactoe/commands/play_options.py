@@ -1,0 +1,154 @@
+"""The game's options on a command line, and argparse with bounded messages.
+
+Shared by the command line (`tui-tictactoe [play] ...`) and `serve-ssh`, which reads a
+client's exec request with the same options: what a client typed reaches the game only
+as values these parsers accepted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from collections.abc import Callable
+from typing import NoReturn
+
+from ..options import CHOICES
+
+PROG = "tui-tictactoe"
+
+ECHO_LIMIT = 20  # characters of a user's value that an error message quotes
+MESSAGE_LIMIT = 160  # characters of any argparse error message (its long words cut first)
+WORD_LIMIT = 40  # characters of one word of an argparse error message
+
+
+def echo(text: str, limit: int = ECHO_LIMIT) -> str:
+    """`text` quoted for an error message: repr (control characters escaped), and at
+    most `limit` characters of it, the cut marked with an ellipsis."""
+    if len(text) <= limit:
+        return repr(text)
+    return repr(text[: limit - 1]) + "…"
+
+
+class BoundedParser(argparse.ArgumentParser):
+    """argparse with bounded, one-line error messages.
+
+    The options' own type functions already quote at most `ECHO_LIMIT` characters
+    of a bad value; this catches argparse's other messages that echo what was
+    typed (unrecognized arguments, an unknown command, `--opt=value` on a flag,
+    ambiguous abbreviations), which would otherwise print a 5,000-character
+    argument whole, or a raw newline or escape sequence.
+    """
+
+    def error(self, message: str) -> NoReturn:
+        super().error(_bounded(message))
+
+
+def _bounded(message: str) -> str:
+    # Non-printable characters (newlines, ESC...) are shown as escapes, long words
+    # are cut, and so is the whole.
+    message = "".join(
+        char if char.isprintable() else char.encode("unicode_escape").decode("ascii")
+        for char in message
+    )
+    message = re.sub(
+        rf"\S{{{WORD_LIMIT + 1},}}", lambda match: match.group()[: WORD_LIMIT - 1] + "…", message
+    )
+    if len(message) > MESSAGE_LIMIT:
+        message = message[: MESSAGE_LIMIT - 1] + "…"
+    return message
+
+
+def _choice(option: str, *, fold_case: bool = False) -> Callable[[str], str]:
+    """A `type=` for a choice from CHOICES[option]: quotes at most ECHO_LIMIT
+    characters of a bad value (argparse's own `choices=` quotes all of it)."""
+    allowed = CHOICES[option]
+
+    def parse(text: str) -> str:
+        value = text.upper() if fold_case else text
+        if value not in allowed:
+            raise argparse.ArgumentTypeError(
+                f"invalid choice: {echo(text)} (choose from {', '.join(allowed)})"
+            )
+        return value
+
+    parse.__name__ = option  # argparse names the type in some messages
+    return parse
+
+
+def metavar(option: str) -> str:
+    return "{" + ",".join(CHOICES[option]) + "}"
+
+
+symbol = _choice("symbol", fold_case=True)
+
+SEED_DIGITS = 40  # 2**128 has 39 digits: enough for any seed anyone types
+
+
+def _seed(text: str) -> int:
+    """`--seed`: a whole number in ASCII digits, optionally signed, at most SEED_DIGITS long."""
+    if not re.fullmatch(rf"[+-]?[0-9]{{1,{SEED_DIGITS}}}", text):
+        raise argparse.ArgumentTypeError(
+            f"must be a whole number of at most {SEED_DIGITS} digits, not {echo(text)}"
+        )
+    return int(text)
+
+
+def add_play_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
+    # The `play` subcommand repeats the top-level options; SUPPRESS keeps its
+    # defaults from overwriting values given before the word `play`. The game
+    # options default to None, "not given": the player's saved settings apply,
+    # then the game's defaults; a flag given wins for that run.
+    def default(value: object) -> object:
+        return value if defaults else argparse.SUPPRESS
+
+    group = parser.add_argument_group("game options")
+    group.add_argument(
+        "--symbol",
+        type=symbol,
+        metavar=metavar("symbol"),
+        default=default(None),
+        help="your symbol: X or O (default: your last choice, else X)",
+    )
+    group.add_argument(
+        "--first",
+        type=_choice("first"),
+        metavar=metavar("first"),
+        default=default(None),
+        help="who moves first in the first round (default: your last choice, else human)",
+    )
+    group.add_argument(
+        "--difficulty",
+        type=_choice("difficulty"),
+        metavar=metavar("difficulty"),
+        default=default(None),
+        help="easy looks 1 move ahead, medium 2, hard plays perfectly "
+        "(default: your last choice, else hard)",
+    )
+    group.add_argument(
+        "--board",
+        type=_choice("board"),
+        metavar=metavar("board"),
+        default=default(None),
+        help="board size: 3 (3x3, three in a row), 4 or 5 (4x4, 5x5, four in a row) "
+        "(default: your last choice, else 3)",
+    )
+    group.add_argument(
+        "--seed",
+        type=_seed,
+        metavar="N",
+        default=default(None),
+        help="seed the AI's random choice between equally good moves, for repeatable games",
+    )
+    group.add_argument(
+        "--alternate",
+        action=argparse.BooleanOptionalAction,
+        default=default(None),
+        help="alternate who starts each round, or not (default: your last choice, else not)",
+    )
+    group.add_argument(
+        "--no-record",
+        dest="record",
+        action="store_false",
+        default=default(True),
+        help="play without reading or writing your record and settings",
+    )
