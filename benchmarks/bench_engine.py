@@ -30,15 +30,16 @@ from types import FrameType
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # the textbook searches live with the tests
+
+from textbook_search import alpha_beta, plain_minimax  # noqa: E402
 
 from tui_tictactoe.engine import (  # noqa: E402  (after the path tweak, to run from a checkout)
     AIPlayer,
     GameBoard,
     NodeCounter,
     Solver,
-    alpha_beta,
     other,
-    plain_minimax,
     strategy_for,
 )
 

@@ -24,15 +24,14 @@ from reference import (
     rank,
     reachable,
 )
+from textbook_search import alpha_beta, plain_minimax
 
 from tui_tictactoe.engine import (
     AIPlayer,
     GameBoard,
     MinimaxStrategy,
     Solver,
-    alpha_beta,
     analyse,
-    plain_minimax,
     strategy_for,
 )
 

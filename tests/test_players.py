@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from textbook_search import plain_minimax
 
 from tui_tictactoe.engine import (
     AIPlayer,
@@ -19,7 +20,6 @@ from tui_tictactoe.engine import (
     Solver,
     Verdict,
     other,
-    plain_minimax,
 )
 from tui_tictactoe.engine.search import Cancelled
 

@@ -10,6 +10,7 @@ import random
 from functools import cache
 
 import pytest
+from textbook_search import alpha_beta, plain_minimax
 
 from tui_tictactoe.engine import (
     STANDARD,
@@ -19,10 +20,8 @@ from tui_tictactoe.engine import (
     NodeCounter,
     Solver,
     Verdict,
-    alpha_beta,
     analyse,
     geometry,
-    plain_minimax,
     shared_solver,
 )
 from tui_tictactoe.engine.solver import limited_scores

@@ -17,7 +17,7 @@ from .search import (
     SearchCancelled,
     shared_search,
 )
-from .solver import NodeCounter, Solver, Verdict, alpha_beta, plain_minimax, shared_solver
+from .solver import NodeCounter, Solver, Verdict, shared_solver
 from .strategies import (
     DIFFICULTIES,
     Decision,
@@ -55,11 +55,9 @@ __all__ = [
     "Solver",
     "Symbol",
     "Verdict",
-    "alpha_beta",
     "analyse",
     "geometry",
     "other",
-    "plain_minimax",
     "shared_search",
     "shared_solver",
     "side_to_move",
