@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from support import SIZE, press
+from support import SIZE, SMALL, press
 from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
@@ -215,6 +215,21 @@ async def test_a_hostile_name_shows_literally_everywhere(
         await press(pilot, "escape", "escape")
         assert isinstance(app.screen, GameScreen)
         assert app.is_running
+
+
+@pytest.mark.parametrize("name", ["W" * 100, "日" * 100, "\U0001f600" * 100])
+async def test_the_fingerprint_stays_in_view_at_the_narrowest_size_whatever_the_name(
+    make_app: Any, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    """A name is capped in columns too: 32 wide characters would push it out of view."""
+    keep_round(ME, name)
+    keep_round(OTHER, name)
+    hosted_as(monkeypatch, name)
+    app = make_app()
+    async with app.run_test(size=SMALL) as pilot:
+        await press(pilot, "s", "l")
+        lines = as_text(drawn(app.screen.query_one("#hard-streaks")))
+        assert f"… ({short(ME)})" in lines and f"… ({short(OTHER)})" in lines, lines
 
 
 async def test_clicking_a_name_that_looks_like_a_click_action_does_nothing(
