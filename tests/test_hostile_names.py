@@ -232,6 +232,19 @@ async def test_the_fingerprint_stays_in_view_at_the_narrowest_size_whatever_the_
         assert f"… ({short(ME)})" in lines and f"… ({short(OTHER)})" in lines, lines
 
 
+async def test_the_title_bar_keeps_a_wide_name_and_what_is_played_whole(
+    make_app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The title is dropped for the subtitle by columns, not characters."""
+    hosted_as(monkeypatch, "日" * 40)
+    app = make_app()
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        sub_title = app.game.sub_title
+        assert sub_title.startswith("日" * 15 + "… · you X")
+        assert sub_title in as_text(drawn(app.game.query_one(TitleBar)))
+
+
 async def test_clicking_a_name_that_looks_like_a_click_action_does_nothing(
     make_app: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
