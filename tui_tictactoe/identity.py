@@ -4,12 +4,16 @@
 makes every browser visitor a guest, since a web page proves nobody's identity.
 
 Beside the record (not in the UI) because the game and `tui-tictactoe stats`
-must agree on whose record it is.
+must agree on whose record it is, and at the bottom of the package because the
+record, the UI, the CLI and the servers all show names: `displayable` is the one
+place a name a client chose is made fit to show.
 """
 
 from __future__ import annotations
 
 import os
+import re
+import unicodedata
 from collections.abc import Mapping
 from typing import NamedTuple
 
@@ -18,6 +22,63 @@ PLAYER_ENV = "TUI_TICTACTOE_PLAYER"
 PLAYER_NAME_ENV = "TUI_TICTACTOE_PLAYER_NAME"
 """Set by the servers: the name the SSH client logged in with, or "guest"."""
 GUEST = "guest"
+NAME_LIMIT = 32
+"""Characters, and terminal columns, of a name that are shown: the rest becomes "…"."""
+NO_NAME = "(no name)"
+"""Shown for a name with nothing visible in it."""
+
+
+# -- names as text -----------------------------------------------------------------
+
+# Whole escape sequences, so that their parameters ("[31m", "]8;;http://...") do not
+# stay behind as text: CSI (ESC [ or 0x9B), then OSC, DCS, SOS, PM and APC (ESC ] P X
+# ^ _ or their one-byte forms) up to BEL / ST or the end, then any other ESC sequence.
+_ESCAPE_SEQUENCE = re.compile(
+    r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]?"
+    r"|(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"
+    r"|\x1b[ -/]*[0-~]?"
+)
+# Printable to `str.isprintable` but drawn as nothing (Unicode's default-ignorable code
+# points that are not format characters): fillers, variation selectors, invisible marks.
+_INVISIBLE = re.compile(
+    r"[\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u3164\ufe00-\ufe0f\uffa0"
+    r"\U000e0000-\U000e0fff]"
+)
+
+
+def displayable(text: str, limit: int = NAME_LIMIT, empty: str = NO_NAME) -> str:
+    """`text` as it may be shown: every name a client chose goes through here first.
+
+    Escape sequences are removed whole; then control, format (bidirectional overrides
+    and isolates, zero-width characters), separator other than the space, surrogate,
+    private and unassigned characters, and invisible fillers. Surrounding spaces go.
+    Nothing left gives `empty` (itself clean). What is longer than `limit` characters
+    or terminal columns is cut and ends in "…". Idempotent. This makes a name safe to write to a
+    terminal or a log, not to read as markup: widgets still take it as `Content`/`Text`.
+    """
+    kept = "".join(char for char in _ESCAPE_SEQUENCE.sub("", text) if char.isprintable())
+    kept = _INVISIBLE.sub("", kept).strip() or empty
+    if len(kept) > limit or _columns(kept) > limit:
+        cut, width = [], 0
+        for char in kept[: limit - 1]:
+            width += _columns(char)
+            if width > limit - 1:
+                break
+            cut.append(char)
+        kept = "".join(cut).rstrip() + "…"
+    return kept
+
+
+def _columns(text: str) -> int:
+    """Terminal columns: two for wide characters, none for combining marks."""
+    return sum(
+        2
+        if unicodedata.east_asian_width(char) in "WF"
+        else 0
+        if unicodedata.category(char) in ("Mn", "Me")
+        else 1
+        for char in text
+    )
 
 
 class Identity(NamedTuple):
@@ -31,16 +92,17 @@ def current_identity(environ: Mapping[str, str] | None = None) -> Identity:
     env = os.environ if environ is None else environ
     if PLAYER_ENV in env:
         player = env[PLAYER_ENV] or None
-        return Identity(
-            player, env.get(PLAYER_NAME_ENV) or (GUEST if player is None else player), True
-        )
+        fallback = GUEST if player is None else player
+        # A name with nothing to show is no name: the player is shown by its key instead.
+        name = displayable(env.get(PLAYER_NAME_ENV, ""), empty="") or displayable(fallback)
+        return Identity(player, name, True)
     try:
         import getpass
 
         user = getpass.getuser()
     except Exception:  # no user name anywhere (a container without passwd entry)
         user = ""
-    return Identity(user or "player", user or "player", False)
+    return Identity(user or "player", displayable(user or "player"), False)
 
 
 def guest_environment() -> dict[str, str]:

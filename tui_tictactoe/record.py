@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from .controller.options import BOARDS
 from .engine.board import SYMBOLS
 from .engine.strategies import DIFFICULTIES
+from .identity import displayable
 
 if TYPE_CHECKING:
     import sqlite3
@@ -224,11 +225,13 @@ class LeaderEntry(NamedTuple):
     def label(self) -> str:
         """The name, and for a player known by a key the start of its fingerprint: SSH
         user names are whatever the client says, so two "alice"s must look different."""
+        name = shown_name(self.display_name, self.player)
         if not self.player.startswith(FINGERPRINT):
-            return self.display_name
+            return name
         shown = len(FINGERPRINT) + FINGERPRINT_SHOWN
         short = self.player if len(self.player) <= shown else self.player[:shown] + "…"
-        return short if self.display_name == self.player else f"{self.display_name} ({short})"
+        short = displayable(short, shown + 1)
+        return short if name == displayable(self.player) else f"{name} ({short})"
 
 
 class Leaderboard(NamedTuple):
@@ -239,6 +242,12 @@ class Leaderboard(NamedTuple):
 
     hard_streaks: list[LeaderEntry]
     medium_wins: list[LeaderEntry]
+
+
+def shown_name(display_name: str, player: str) -> str:
+    """A stored name as it may be shown (names are the clients' choice, and were stored
+    uncleaned before): nothing to show in it, and the player is shown by its key."""
+    return displayable(display_name, empty="") or displayable(player)
 
 
 def empty_stats(player: str, display_name: str | None = None) -> Stats:
@@ -292,7 +301,7 @@ def format_stats(stats: Stats, rounds: Sequence[RoundRecord] = ()) -> str:
     for level, numbers in stats.by_difficulty.items():
         rows.append((level, *(str(number) for number in numbers)))  # fields in header order
     count = "1 round" if stats.rounds == 1 else f"{stats.rounds} rounds"
-    lines = [f"{stats.display_name}: {count}", *_table(rows, left=1), ""]
+    lines = [f"{shown_name(stats.display_name, stats.player)}: {count}", *_table(rows, left=1), ""]
     if rounds:
         listed = [ROUND_COLUMNS, *(round_cells(round_) for round_ in rounds)]
         lines += ["Last rounds, newest first:", *_table(listed, left=len(ROUND_COLUMNS))]

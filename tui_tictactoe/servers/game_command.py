@@ -106,12 +106,15 @@ def play_args(options: argparse.Namespace) -> list[str]:
 
 
 def printable(text: str, limit: int = NAME_LIMIT) -> str:
-    """`text` with control characters and other unprintables dropped, cut to `limit`.
+    """`text` with escape sequences, control and invisible characters dropped, cut to
+    `limit` (ending in "…"); "" if nothing is left.
 
     User names come from the client: one with escape sequences would otherwise
     reach the game's screen and the server's log as commands to the terminal.
     """
-    return "".join(char for char in text if char.isprintable())[:limit]
+    from ..identity import displayable
+
+    return displayable(text, limit, empty="")
 
 
 def common_environment(base: Mapping[str, str] | None = None) -> dict[str, str]:

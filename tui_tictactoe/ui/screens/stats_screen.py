@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Center
@@ -368,5 +369,7 @@ class LeaderboardScreen(Screen[None]):
                 (self.tables["medium"], board.medium_wins),
             ):
                 for place, entry in enumerate(entries, 1):
-                    table.add_row(str(place), entry.label, str(entry.value))
+                    # `Text`, not `str`: DataTable reads a `str` cell as markup, and a
+                    # name is whatever an SSH client logged in with.
+                    table.add_row(str(place), Text(entry.label, end=""), str(entry.value))
             self.link.show_notice()

@@ -15,6 +15,9 @@ class TitleBar(Widget):
     raised `NoMatches` for its title when a key typed ahead of the first frame
     closed the app before the header had composed (Textual 8.2.8). Where the
     line is too narrow for both, the subtitle (who plays what) wins.
+
+    The subtitle holds a hosted player's name (cleaned by `identity.displayable`):
+    it is drawn as `Content` text, never read as markup.
     """
 
     sub_title: reactive[str] = reactive("")
@@ -31,4 +34,5 @@ class TitleBar(Widget):
             return title
         sub_title = Content.styled(self.sub_title, "$text-muted")
         both = Content.assemble(title, " — ", sub_title)
-        return both if len(both) <= self.size.width else sub_title
+        # Columns, not characters: a name of wide characters takes two a character.
+        return both if both.cell_length <= self.size.width else sub_title
