@@ -22,6 +22,7 @@ from .teaching import (
     HintReply,
     HintRequest,
     Reply,
+    Request,
 )
 
 __all__ = [
@@ -38,6 +39,7 @@ __all__ = [
     "HintReply",
     "HintRequest",
     "Reply",
+    "Request",
     "Score",
     "Side",
     "Status",

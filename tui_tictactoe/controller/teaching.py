@@ -20,7 +20,7 @@ from ..engine.geometry import Geometry
 from ..engine.search import Cancelled, SearchCancelled
 from ..engine.solver import Verdict
 from ..engine.strategies import MinimaxStrategy, MoveStrategy
-from .ai_turn import AIReply
+from .ai_turn import AIReply, AIRequest
 
 HintStrategy = Callable[[random.Random], MoveStrategy]
 """Makes the search behind a big board's hint, from the hint's own seeded RNG."""
@@ -168,3 +168,6 @@ class AnalysisRun:
 
 Reply = AIReply | HintReply | CellScore
 """What a background job hands back: the AI's move, a hint, one cell's analysis."""
+
+Request = AIRequest | HintRequest | AnalysisRequest
+"""A background job: `compute()` it off the UI thread, hand its replies to `apply`."""
