@@ -135,6 +135,16 @@ def test_a_hint_search_stops_once_the_position_moved_on() -> None:
     assert not controller.apply(reply)
 
 
+def test_a_new_hint_search_stops_the_one_before() -> None:
+    """`h` pressed again and again on an open 5x5 board runs one search, not one each."""
+    controller = GameController(board="5", rng=random.Random(1))
+    first, second = controller.hint_request(), controller.hint_request()
+    assert first is not None and first.cancelled is not None and first.cancelled()
+    assert second is not None and second.cancelled is not None and not second.cancelled()
+    controller.play_human_move(2, 2)
+    assert second.cancelled()
+
+
 def test_a_3x3_hint_is_answered_at_once_from_the_seeded_rng_as_before() -> None:
     request = GameController(rng=random.Random(9)).hint_request()
     assert request is not None and request.instant

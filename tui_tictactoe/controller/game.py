@@ -52,6 +52,7 @@ class GameController:
         self.analysis_search: Callable[[Geometry], MoveScorer] = shared_search
         self.hinted: Cell | None = None  # the hint given for the position now
         self._analysis: AnalysisRun | None = None  # the big board's overlay, as found
+        self._hint_stop = threading.Event()  # set when a newer hint search takes over
         self.decisions = Decisions()  # why the AI played each move (the info panel)
         self.generation = 0
         # Set when the generation moves on: a search still running for it stops early.
@@ -387,8 +388,8 @@ class GameController:
         return best[0] if len(best) == 1 else self.rng.choice(best)
 
     def hint_request(self) -> HintRequest | None:
-        """What to ask for a hint now (None off the human's turn): answered already on
-        3x3 (`hint`), a search to run in a thread on the big boards."""
+        """A hint to ask for now (None off the human's turn): answered already on 3x3
+        (`hint`); on the big boards a search for a thread, which stops the one before."""
         if not self.is_human_turn:
             return None
         board, symbol = self.board.copy(), self.human_symbol
@@ -397,7 +398,11 @@ class GameController:
         # The AI's random tie-breaks stay the AI's: the hint draws its own seed, from
         # the game's seeded RNG, so a seeded game's hints are repeatable too.
         strategy = self.hint_strategy(random.Random(self.rng.random()))
-        return HintRequest(self.generation, board, symbol, strategy, None, self.stale)
+        self._hint_stop.set()
+        self._hint_stop = threading.Event()
+        stop, stale = self._hint_stop.is_set, self.stale
+        cancelled = lambda: stop() or stale()  # noqa: E731
+        return HintRequest(self.generation, board, symbol, strategy, None, cancelled)
 
     def analysis_request(self) -> AnalysisRequest | None:
         """A search for the big board's overlay on the human's turn, unless one for this
