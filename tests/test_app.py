@@ -357,8 +357,8 @@ async def test_a_reply_for_an_earlier_round_is_ignored(make_app) -> None:
         await settle(pilot)
         before = board(app)
         free = app.controller.board.get_empty_cells()[0]
-        app.game.post_message(GameScreen.AIReplied(AIReply(stale, free)))
-        app.game.post_message(GameScreen.AIReplied(AIReply(stale, None, "stale")))
+        app.game.post_message(GameScreen.Replied(AIReply(stale, free)))
+        app.game.post_message(GameScreen.Replied(AIReply(stale, None, "stale")))
         await pilot.pause()
         assert board(app) == before
         assert status(app) == ai_played(app) + "Your turn: you play X."

@@ -20,6 +20,7 @@ from support import SIZE, ScriptedStrategy, cell, make_app, press, settle, statu
 
 from tui_tictactoe import cli
 from tui_tictactoe.controller import CHOICES, AIRequest, GameController, GameOptions
+from tui_tictactoe.controller.status import FINDING_HINT
 from tui_tictactoe.engine.board import Cell, GameBoard
 from tui_tictactoe.engine.geometry import geometry
 from tui_tictactoe.engine.players import AIPlayer
@@ -27,8 +28,6 @@ from tui_tictactoe.engine.search import Search, SearchCancelled, shared_search
 from tui_tictactoe.engine.solver import Verdict
 from tui_tictactoe.engine.strategies import Decision, MinimaxStrategy, MoveStrategy, RandomStrategy
 from tui_tictactoe.record import Record
-from tui_tictactoe.ui import big_analysis, hints
-from tui_tictactoe.ui.hints import FINDING
 from tui_tictactoe.ui.widgets.reasoning_panel import describe
 
 
@@ -214,10 +213,10 @@ async def test_big_board_analysis_fills_in_and_the_hint_is_a_best_move() -> None
         assert best == {Verdict.from_score(value, 14)}
         await press(pilot, "h")  # found in a thread, like the AI's moves
         for _ in range(200):
-            if app.game.hint is not None:
+            if app.controller.hinted is not None:
                 break
             await pilot.pause(0.05)
-        hinted = app.game.grid.cell(*app.game.hint)
+        hinted = app.game.grid.cell(*app.controller.hinted)
         assert hinted.verdict is not None and hinted.verdict.best
         assert "-hint" in hinted.classes
         assert status(app).startswith(f"Hint: cell {hinted.key} ")
@@ -240,26 +239,26 @@ class GatedSearch:
         return self.search.move_score(me, them, cell, cancelled)
 
 
-async def test_the_analysis_progress_never_hides_why_a_key_was_refused(monkeypatch) -> None:
+async def test_the_analysis_progress_never_hides_why_a_key_was_refused() -> None:
     """Found in tmux: Enter on a taken cell while the overlay filled in, and the next cell
     found replaced the refusal at once."""
     gate = threading.Event()
-    monkeypatch.setattr(
-        big_analysis, "shared_search", lambda g: GatedSearch(shared_search(g), gate)
-    )
     app = make_app(board="4", record=False)
+    app.controller.analysis_search = lambda g: GatedSearch(shared_search(g), gate)
     async with app.run_test(size=SIZE) as pilot:
         await press(pilot, "enter")  # (2, 2), and the AI's reply
         await pilot.press("a", "enter")  # the overlay on (held at the gate); (2, 2) again
         refusal = status(app)
         assert app.game.status.tone == "refused" and "taken" in refusal
-        assert not app.game.big_analysis.scores
+        found = app.controller.analysis_found
+        assert found is not None and found.found == 0
         gate.set()  # now the cells are found, after the refusal
         for _ in range(200):  # bounded by steps, not time
-            if len(app.game.big_analysis.scores) == app.game.big_analysis.total:
+            found = app.controller.analysis_found
+            if found is not None and found.done:
                 break
             await pilot.pause(0.05)
-        assert len(app.game.big_analysis.scores) == app.game.big_analysis.total == 14
+        assert found is not None and found.found == found.total == 14
         assert status(app) == refusal
         await pilot.press("a", "a")  # the player acts: off, and on again, says it
         assert status(app).startswith("Analysis done")
@@ -379,14 +378,12 @@ class GatedHintSearch(MinimaxStrategy):
         return super().find_best_move(board, player)
 
 
-async def test_a_slow_big_board_hint_never_holds_up_the_game_and_a_late_one_is_dropped(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+async def test_a_slow_big_board_hint_never_holds_up_the_game_and_a_late_one_is_dropped() -> None:
     # The hint's search is held at a gate: on a quick machine the real 2 s search on 5x5
     # could end before the status was read (it did, under load from other processes).
-    monkeypatch.setattr(hints, "MinimaxStrategy", GatedHintSearch)
     GatedHintSearch.gate.clear()
     app = make_app(board="5", record=False, strategy=ScriptedStrategy((0, 4), (0, 3)))
+    app.controller.hint_strategy = lambda rng: GatedHintSearch(rng=rng)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         for key in ("up", "up", "left", "left", "enter"):  # the centre, then to (0, 0)
@@ -395,7 +392,7 @@ async def test_a_slow_big_board_hint_never_holds_up_the_game_and_a_late_one_is_d
         assert app.controller.board.moves == ((0, 0), (0, 4))
         await pilot.press("h")
         await pilot.pause()
-        assert status(app) == FINDING
+        assert status(app) == FINDING_HINT.text
         await pilot.press("right", "enter")  # the game goes on, the hint still searching
         for _ in range(200):  # the AI's reply (bounded by steps; the hint holds `settle`)
             if len(app.controller.board.moves) == 4:
@@ -405,7 +402,7 @@ async def test_a_slow_big_board_hint_never_holds_up_the_game_and_a_late_one_is_d
         GatedHintSearch.gate.set()  # the hint about the old position comes now: dropped
         await settle(pilot)  # every worker, the hint's too, has finished
         assert app.controller.board.moves == ((0, 0), (0, 4), (0, 1), (0, 3))
-        assert app.game.hint is None
+        assert app.controller.hinted is None
         assert not any("-hint" in c.classes for c in app.game.grid.cells)
         assert not status(app).startswith("Hint")
         await pilot.press("h", "ctrl+q")  # quitting stops a hint's search too

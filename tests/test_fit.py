@@ -22,10 +22,14 @@ from tui_tictactoe.controller import (
     turn_status,
 )
 from tui_tictactoe.controller.rounds import TakeBack
-from tui_tictactoe.controller.status import QUIT_QUESTION, info_status, take_back_status
+from tui_tictactoe.controller.status import (
+    FINDING_HINT,
+    QUIT_QUESTION,
+    info_status,
+    take_back_status,
+)
 from tui_tictactoe.engine.solver import Verdict
 from tui_tictactoe.engine.strategies import Decision
-from tui_tictactoe.ui.hints import FINDING
 from tui_tictactoe.ui.screens.game_screen import MIN_SIZE, PANEL_ROOM
 from tui_tictactoe.ui.type_ahead import TOO_MANY
 from tui_tictactoe.ui.widgets import Scoreboard, TitleBar
@@ -66,7 +70,7 @@ def every_status() -> list[Status]:
         info_status(True, PANEL_ROOM.width, PANEL_ROOM.height),
         info_status(False, PANEL_ROOM.width, PANEL_ROOM.height),
         refused(TOO_MANY),
-        Status(FINDING, "hint"),
+        FINDING_HINT,
         Status("AI is thinking… 123.4 s", "thinking"),
         Status("Analysing… 24 of 25 cells (the game goes on).", "hint"),
         Status("Analysis done: every empty cell has its verdict.", "hint"),

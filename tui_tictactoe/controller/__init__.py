@@ -1,8 +1,10 @@
-"""The game as the app plays it: turns, rounds, score, options and the AI's turn. No UI."""
+"""The game as the app plays it: turns, rounds, score, options, and every background job
+(the AI's move, a hint, the big-board analysis) as a request and its reply. No UI."""
 
 from .ai_turn import AIReply, AIRequest
-from .game import GameController, Score
+from .game import GameController
 from .options import CHOICES, SIDES, GameOptions, Side
+from .rounds import Score
 from .status import (
     TONES,
     Status,
@@ -13,6 +15,15 @@ from .status import (
     refused,
     turn_status,
 )
+from .teaching import (
+    AnalysisFound,
+    AnalysisRequest,
+    CellScore,
+    HintReply,
+    HintRequest,
+    Reply,
+    Request,
+)
 
 __all__ = [
     "CHOICES",
@@ -20,8 +31,15 @@ __all__ = [
     "TONES",
     "AIReply",
     "AIRequest",
+    "AnalysisFound",
+    "AnalysisRequest",
+    "CellScore",
     "GameController",
     "GameOptions",
+    "HintReply",
+    "HintRequest",
+    "Reply",
+    "Request",
     "Score",
     "Side",
     "Status",

@@ -15,6 +15,7 @@ from typing import NamedTuple
 from ..engine.board import Cell, GameBoard
 from ..engine.players import AIPlayer
 from ..engine.search import SearchCancelled
+from ..engine.strategies import Decision
 
 
 class AIReply(NamedTuple):
@@ -49,3 +50,26 @@ class AIRequest(NamedTuple):
         except Exception as error:
             return AIReply(self.generation, None, f"{type(error).__name__}: {error}")
         return AIReply(self.generation, move)
+
+
+class Decisions:
+    """The decision behind each of the AI's moves this round, by the moves up to it:
+    after a take-back the info panel shows the decision behind the move now last."""
+
+    def __init__(self) -> None:
+        self._by_moves: dict[tuple[Cell, ...], Decision] = {}
+
+    def clear(self) -> None:
+        self._by_moves.clear()
+
+    def note(self, moves: tuple[Cell, ...], decision: Decision | None) -> None:
+        """Keep `decision` if it is the one behind the last of `moves`."""
+        if decision is not None and moves and decision.move == moves[-1]:
+            self._by_moves[moves] = decision
+
+    def behind(self, moves: tuple[Cell, ...], ai_move: Cell | None) -> Decision | None:
+        """The decision behind `ai_move`, the AI's latest move among `moves` (if any)."""
+        if ai_move is None:
+            return None
+        upto = len(moves) - moves[::-1].index(ai_move)
+        return self._by_moves.get(moves[:upto])

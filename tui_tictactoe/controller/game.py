@@ -5,24 +5,27 @@ from __future__ import annotations
 import random
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from ..engine.analysis import Analysis, analyse
 from ..engine.board import EMPTY, Cell, GameBoard, Outcome, Symbol, other
+from ..engine.geometry import Geometry
 from ..engine.players import AIPlayer, HumanPlayer, Player
-from ..engine.strategies import MinimaxStrategy, MoveStrategy, strategy_for
-from .ai_turn import AIReply, AIRequest
+from ..engine.search import shared_search
+from ..engine.strategies import Decision, MinimaxStrategy, MoveStrategy, strategy_for
+from .ai_turn import AIReply, AIRequest, Decisions
 from .options import GameOptions, Side
-from .rounds import Result, RoundSummary, TakeBack
-
-
-@dataclass
-class Score:
-    human: int = 0
-    ai: int = 0
-    draws: int = 0
-    abandoned: int = 0  # rounds left unfinished for a new one: no dodging a loss unseen
-    take_backs: int = 0  # rounds in which the human took a move back
+from .rounds import Result, RoundSummary, Score, TakeBack
+from .teaching import (
+    AnalysisFound,
+    AnalysisRequest,
+    AnalysisRun,
+    HintReply,
+    HintRequest,
+    HintStrategy,
+    MoveScorer,
+    Reply,
+    perfect_hint,
+)
 
 
 class GameController:
@@ -44,6 +47,13 @@ class GameController:
     ) -> None:
         self.rng = rng if rng is not None else random.Random()
         self.injected_strategy = strategy
+        # The engine behind the big boards' hints and analysis (tests hold it at a gate).
+        self.hint_strategy: HintStrategy = perfect_hint
+        self.analysis_search: Callable[[Geometry], MoveScorer] = shared_search
+        self.hinted: Cell | None = None  # the hint given for the position now
+        self._analysis: AnalysisRun | None = None  # the big board's overlay, as found
+        self._hint_stop = threading.Event()  # set when a newer hint search takes over
+        self.decisions = Decisions()  # why the AI played each move (the info panel)
         self.generation = 0
         # Set when the generation moves on: a search still running for it stops early.
         self._stale = threading.Event()
@@ -120,6 +130,7 @@ class GameController:
         if self.round > 1 and self.options.alternate:
             self.starter = "ai" if self.starter == "human" else "human"
         self.board = GameBoard(self.options.geometry)
+        self.decisions.clear()
         self.current_player: Player = self.human if self.starter == "human" else self.ai
         self.ai_error: str | None = None
         self.took_back = False
@@ -127,11 +138,12 @@ class GameController:
         self._changed()
 
     def _changed(self) -> None:
-        """The position changed: any AI reply still on its way is now stale, and its
+        """The position changed: any reply still on its way is now stale, and its
         search is told to stop (a search on 5x5 can take seconds)."""
         self.generation += 1
         self.stop_thinking()
         self._stale = threading.Event()
+        self.hinted = None
 
     @property
     def stale(self) -> Callable[[], bool]:
@@ -155,6 +167,13 @@ class GameController:
     @property
     def alternate(self) -> bool:
         return self.options.alternate
+
+    @property
+    def play_begun(self) -> bool:
+        """Has the human moved this round, or played a round already?"""
+        human, board = self.human.symbol, self.board
+        moved = any(board.game_board[row][col] == human for row, col in board.moves)
+        return moved or self.round > 1
 
     @property
     def is_human_turn(self) -> bool:
@@ -217,7 +236,7 @@ class GameController:
         mark = self.board.game_board[row][col]
         return None if mark == EMPTY else mark
 
-    # -- the AI's turn --------------------------------------------------------
+    # -- background jobs: the AI's move, hints, the big-board analysis ------------
 
     def ai_request(self) -> AIRequest | None:
         """What the AI must answer now (run `compute()` anywhere); None off its turn."""
@@ -225,14 +244,30 @@ class GameController:
             return None
         return AIRequest(self.generation, self.board.copy(), self.ai, self._stale.is_set)
 
-    def apply_ai_reply(self, reply: AIReply) -> bool:
-        """Apply the AI's reply; False, changing nothing, if it answers an earlier position.
+    def apply(self, reply: Reply) -> bool:
+        """Apply a background job's reply; False, changing nothing, if it answers an
+        earlier position (or, switched off, an analysis no one sees now). The one place
+        that judges a reply stale, whichever job it comes from."""
+        if reply.generation != self.generation:
+            return False
+        if isinstance(reply, AIReply):
+            return self._apply_ai_reply(reply)
+        if isinstance(reply, HintReply):
+            if reply.cell is None or not self.is_human_turn:
+                return False
+            self.hinted = reply.cell
+            return True
+        return self._analysis is not None and self._analysis.add(reply)
 
-        A reply that is current but has no legal move (the strategy raised, or
+    def apply_ai_reply(self, reply: AIReply) -> bool:
+        """`apply` for the AI's reply."""
+        return self.apply(reply)
+
+    def _apply_ai_reply(self, reply: AIReply) -> bool:
+        """A reply that is current but has no legal move (the strategy raised, or
         chose an occupied cell) ends the AI's turn with `ai_error` set, so the
-        player is told instead of waiting forever.
-        """
-        if reply.generation != self.generation or not self.is_ai_turn:
+        player is told instead of waiting forever."""
+        if not self.is_ai_turn:
             return False
         if reply.move is None:
             self.ai_error = reply.error or "no move"
@@ -240,6 +275,8 @@ class GameController:
             ok, message = self._play(self.ai, *reply.move)
             if not ok:
                 self.ai_error = f"it chose an illegal move. {message}"
+            minimax = self.minimax  # read now, on this thread: on 3x3 it is worked out late
+            self.decisions.note(self.board.moves, minimax and minimax.last_decision)
         self._changed()
         return True
 
@@ -350,6 +387,44 @@ class GameController:
         best = self.analysis().best
         return best[0] if len(best) == 1 else self.rng.choice(best)
 
+    def hint_request(self) -> HintRequest | None:
+        """A hint to ask for now (None off the human's turn): answered already on 3x3
+        (`hint`); on the big boards a search for a thread, which stops the one before."""
+        if not self.is_human_turn:
+            return None
+        board, symbol = self.board.copy(), self.human_symbol
+        if self.analysis_ready:
+            return HintRequest(self.generation, board, symbol, None, self.hint())
+        # The AI's random tie-breaks stay the AI's: the hint draws its own seed, from
+        # the game's seeded RNG, so a seeded game's hints are repeatable too.
+        strategy = self.hint_strategy(random.Random(self.rng.random()))
+        self._hint_stop.set()
+        self._hint_stop = threading.Event()
+        stop, stale = self._hint_stop.is_set, self.stale
+        cancelled = lambda: stop() or stale()  # noqa: E731
+        return HintRequest(self.generation, board, symbol, strategy, None, cancelled)
+
+    def analysis_request(self) -> AnalysisRequest | None:
+        """A search for the big board's overlay on the human's turn, unless one for this
+        position is under way or done; None on 3x3, where `analysis()` answers at once."""
+        run = self._analysis
+        if self.analysis_ready or not self.is_human_turn or (run and run.live(self.generation)):
+            return None
+        self._analysis = AnalysisRun(self.generation, self.board.copy(), self.human_symbol)
+        return self._analysis.request(self.analysis_search, self.stale)
+
+    @property
+    def analysis_found(self) -> AnalysisFound | None:
+        """The big board's overlay as far as found, for the position now (else None)."""
+        run = self._analysis
+        return run.found() if run is not None and run.live(self.generation) else None
+
+    def stop_analysis(self) -> None:
+        """The overlay is off (or waits for the human's turn): its search stops, and
+        starts over when it is shown again."""
+        if self._analysis is not None:
+            self._analysis.stop.set()
+
     @property
     def strategy(self) -> MoveStrategy:
         return self.ai.strategy
@@ -361,6 +436,12 @@ class GameController:
     @property
     def ai_symbol(self) -> Symbol:
         return self.ai.symbol
+
+    @property
+    def last_decision(self) -> Decision | None:
+        """Why the AI played its move that is last on the board now (none after a new
+        round, a new game, or a take-back of its only move)."""
+        return self.decisions.behind(self.board.moves, self.last_ai_move)
 
     @property
     def minimax(self) -> MinimaxStrategy | None:

@@ -7,6 +7,7 @@ from typing import Literal, NamedTuple
 from ..engine.board import Cell
 from .game import GameController
 from .rounds import TakeBack
+from .teaching import AnalysisFound
 
 Tone = Literal["turn", "thinking", "win", "loss", "draw", "refused", "hint", "error", "question"]
 TONES: tuple[Tone, ...] = (
@@ -67,6 +68,18 @@ def hint_status(game: GameController, hint: Cell | None) -> Status:
     if game.ai_error is not None:
         return refused(f"The AI failed ({game.ai_error}). Press r for a new round.")
     return refused("No hint now: it is the AI's turn.")
+
+
+FINDING_HINT = Status("Finding a hint… (the game goes on; a move or r stops it)", "hint")
+"""Said while a big board's hint is searched for, in a thread."""
+
+
+def analysis_progress(found: AnalysisFound) -> Status:
+    """How far the big board's overlay has got: its cells fill in as they are found."""
+    if found.done:
+        return Status("Analysis done: every empty cell has its verdict.", "hint")
+    text = f"Analysing… {found.found} of {found.total} cells (the game goes on)."
+    return Status(text, "hint")
 
 
 def game_title(game: GameController, analysis: bool) -> str:

@@ -105,7 +105,13 @@ class TicTacToeApp(App[None]):
         options = GameOptions()._replace(**given)
         # Built here so bad options fail before the terminal is taken over.
         self.controller = GameController.from_options(options, random.Random(seed), strategy)
-        self.record_link = RecordLink(self, given, enabled=record)
+        self.record_link = RecordLink(
+            self,
+            self.controller,
+            given,
+            use_options=lambda options: self.game.use_saved_options(options),
+            enabled=record,
+        )
         self._typed_ahead: list[events.InputEvent] | None = []
         self._told_size_cap = False
 
@@ -116,7 +122,7 @@ class TicTacToeApp(App[None]):
         self.show_colour_depth(
             colour_depth_class(self.console.color_system, headless=self.is_headless)
         )
-        return GameScreen(self.controller)
+        return GameScreen(self.controller, self.record_link)
 
     def show_colour_depth(self, depth_class: str | None) -> None:
         """Style the board for a colour depth (`COLOUR_DEPTH_CLASSES`; None: truecolor).

@@ -12,7 +12,8 @@ run, on the command line or in the new-game dialog, win for that run. Saved
 settings arrive a moment after the game is drawn: they replace the defaults at
 once while the player has not moved yet, else they wait for the next new round
 or new game (the dialog opens with them), so they are never lost, and never
-overwritten with the defaults they were about to replace.
+overwritten with the defaults they were about to replace. Whether play has begun is
+the game screen's to say (`use_options`, given by the app): this module knows no screen.
 """
 
 from __future__ import annotations
@@ -22,13 +23,14 @@ from collections.abc import Callable, Mapping
 from contextlib import suppress
 from typing import TYPE_CHECKING, Any
 
-from ..controller import GameOptions
+from ..controller import GameController, GameOptions
 from ..controller.rounds import RoundSummary
 from ..identity import Identity, current_identity
 
 if TYPE_CHECKING:
+    from textual.app import App
+
     from ..record import Record
-    from .app import TicTacToeApp
 
 SETTINGS = ("symbol", "first", "difficulty", "alternate", "board")
 """Game options kept as settings (the theme is kept too, apart)."""
@@ -41,15 +43,20 @@ class RecordLink:
 
     def __init__(
         self,
-        app: TicTacToeApp,
+        app: App[Any],
+        controller: GameController,
         given: Mapping[str, object],
         *,
+        use_options: Callable[[GameOptions], bool],
         enabled: bool = True,
         identity: Identity | None = None,
     ) -> None:
         """`given`: the options set on the command line (they beat saved settings);
-        `enabled` False (`--no-record`): nothing is read or written."""
+        `use_options`: starts the game again with saved settings, unless play has begun
+        (False); `enabled` False (`--no-record`): nothing is read or written."""
         self.app = app
+        self.controller = controller
+        self.use_options = use_options
         self.given = dict(given)  # the options the player gave in this run
         # Saved settings that arrived once play had begun: the next round or game's.
         self.waiting: GameOptions | None = None
@@ -61,9 +68,9 @@ class RecordLink:
         self._theme: str | None = (
             None  # the theme as saved (or loaded): unchanged ones are not written
         )
-        app.controller.on_round_end = self.round_ended
+        controller.on_round_end = self.round_ended
         if self.identity.hosted:
-            app.controller.player_name = self.identity.name
+            controller.player_name = self.identity.name
 
     @property
     def player(self) -> str | None:
@@ -101,33 +108,15 @@ class RecordLink:
             app.theme = theme
         self._theme = app.theme
         saved = {name: settings[name] for name in SETTINGS if name in settings}
-        options = app.controller.options._replace(**{**saved, **self.given})
-        if options != app.controller.options:
-            if self._play_begun():
-                self.waiting = options
-                app.notify(
-                    "Your saved settings apply from the next round (r) or new game (n).",
-                    title="Record",
-                )
-            else:
-                self._restart(options)
+        current = self.controller.options
+        options = current._replace(**{**saved, **self.given})
+        if options != current and not self.use_options(options):  # play has begun
+            self.waiting = options
+            app.notify(
+                "Your saved settings apply from the next round (r) or new game (n).",
+                title="Record",
+            )
         self.show_notice()
-
-    def _play_begun(self) -> bool:
-        """Has the player moved (or typed a move ahead), or played a round already?"""
-        controller, screen = self.app.controller, self.app.game
-        human = controller.human_symbol
-        moved = any(
-            controller.board.game_board[row][col] == human for row, col in controller.board.moves
-        )
-        return moved or controller.round > 1 or bool(screen.type_ahead)
-
-    def _restart(self, options: GameOptions) -> None:
-        """Start the first round again with `options` (the player has not moved yet)."""
-        controller, screen = self.app.controller, self.app.game
-        screen.workers.cancel_group(screen, "ai")
-        controller.new_game(options, abandon=False)  # the AI's first move is not a round left
-        screen._begin_round()
 
     def take_waiting(self) -> GameOptions | None:
         """The saved settings waiting for the next round or game, once (None: none wait)."""
@@ -165,7 +154,7 @@ class RecordLink:
     def leave(self) -> None:
         """The app is quitting: a round in progress is saved as abandoned before it exits."""
         self._leaving = True
-        self.app.controller.leave()
+        self.controller.leave()
 
     def _save_before_exit(self, summary: RoundSummary, deadline: float = LEAVE_DEADLINE) -> None:
         """Save, waiting at most `deadline` s: the save runs in a daemon thread that the wait

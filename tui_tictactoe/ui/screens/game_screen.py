@@ -6,17 +6,23 @@ CSS class `-cursor`, and nothing on the screen takes focus: keys typed in a
 burst (over SSH, tmux, a paste) then act exactly like keys typed slowly, since
 no key waits for a focus change made by the key before it.
 
-The AI thinks in a thread worker: the controller hands out an `AIRequest`, the worker
-posts the `AIReply` back in one message, and the controller applies it or drops it as
-stale (this screen never checks rounds). Moves and cursor keys that arrive while it thinks
-wait for its reply (see `type_ahead`); a new round, a new game or a quit act at once.
+Every background job runs the same way: the controller hands out a request (the AI's
+move, a hint, the big board's analysis), a thread worker runs its `compute()` and posts
+each reply back in one message, `Replied`, and the controller applies it or drops it as
+stale (this screen never checks rounds). Moves and cursor keys that arrive while the AI
+thinks wait for its reply (see `type_ahead`); a new round, a new game or a quit act at once.
+
+This screen alone changes its state: its helpers compute and return, or are handed
+what they need (`ThinkingClock`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from functools import partial
 from typing import TYPE_CHECKING, ClassVar
 
-from textual import events, on, work
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Container
@@ -27,22 +33,22 @@ from textual.screen import Screen
 from textual.widgets import Button
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from ...controller import AIReply, AIRequest, GameController, GameOptions
+from ...controller import AIReply, GameController, GameOptions, HintReply, Reply, Request
 from ...controller.status import (
+    FINDING_HINT,
+    analysis_progress,
     analysis_status,
     game_title,
+    hint_status,
     info_status,
     refused,
+    take_back_status,
     turn_status,
 )
 from ...engine.board import Cell
-from ...engine.strategies import Decision
-from ..big_analysis import BigAnalysis, show_overlay
-from ..big_board import ThinkingClock, fit_board
 from ..cursor import CONTROLS, step
 from ..digit_keys import DIGIT_KEYS, digits_play
-from ..game_actions import options_to_offer, remember_options, take_back, waiting_options
-from ..hints import give_hint
+from ..thinking_clock import ThinkingClock
 from ..type_ahead import TypeAhead, after_the_ai
 from ..widgets import ControlButton, GameCell, GameGrid, Scoreboard, StatusLine, TitleBar
 from ..widgets.key_bar import KeyBar, KeyHint, game_keys
@@ -50,6 +56,7 @@ from ..widgets.too_small import TooSmall
 from .stale_resize import IgnoresStaleResize
 
 if TYPE_CHECKING:
+    from ..record_link import RecordLink
     from ..widgets.reasoning_panel import ReasoningPanel
 
 MIN_SIZE = Size(60, 18)
@@ -92,27 +99,27 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
     """Shown in the key bar (`KeyBar`), and by name in the keys panel (Ctrl+P, Keys)."""
 
     AUTO_FOCUS = None
-    action_take_back = take_back  # `u` acts at once, like `r` (see game_actions.py)
 
     show_analysis: reactive[bool] = reactive(False, init=False)
     show_info: reactive[bool] = reactive(False, init=False)
 
-    class AIReplied(Message):
-        """The AI thread's reply, to hand to the controller."""
+    class Replied(Message):
+        """A thread worker's reply (the AI's move, a hint, a cell's verdict), for the controller."""
 
-        def __init__(self, reply: AIReply) -> None:
+        def __init__(self, reply: Reply) -> None:
             super().__init__()
             self.reply = reply
 
     class Ready(Message):
         """The game is on screen: keys typed ahead of it may act now."""
 
-    def __init__(self, controller: GameController) -> None:
+    def __init__(self, controller: GameController, link: RecordLink | None = None) -> None:
+        """`link`: the player's record, for saved settings that wait for the next game."""
         super().__init__()
         self.controller = controller
+        self.link = link
         self.geometry = controller.board.geometry
         self.cursor: Cell = (self.geometry.size // 2,) * 2  # the middle
-        self.hint: Cell | None = None
         self.type_ahead = TypeAhead()
         self.grid = GameGrid(self.geometry, id="grid")
         self.status = StatusLine(id="status")
@@ -120,11 +127,8 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
         self._info: ReasoningPanel | None = None
         self.too_small = TooSmall(id="too-small")
         self.key_bar = KeyBar(self._keys(), id="keys")
-        # The AI's decision behind each of its moves this round, by the moves up to it:
-        # after a take-back the info panel shows the decision behind the move now last.
-        self._decisions: dict[tuple[Cell, ...], Decision] = {}
-        self.clock = ThinkingClock(self)  # the AI's thinking time, on 4x4 and 5x5
-        self.big_analysis = BigAnalysis(self)  # the overlay on 4x4 and 5x5, found in a thread
+        # The AI's thinking time, on 4x4 and 5x5.
+        self.clock = ThinkingClock(controller, self.status.say, self.set_interval)
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
@@ -152,7 +156,6 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
         if not ok:
             self.status.say(refused(message))
             return
-        self.hint = None
         self._after_change()
 
     @on(Button.Pressed, "GameCell")
@@ -169,31 +172,39 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
         self._show_all()
         request = self.controller.ai_request()
         if request is not None:
-            self._think(request)
+            self._run("ai", request)
             self.clock.start()
 
-    # -- the AI -------------------------------------------------------------
+    # -- background jobs: the AI, hints, the big board's analysis ---------------
+    # Each runs a request's `compute()` off the UI thread and never touches the game or
+    # a widget; a search cancelled because the game moved on posts nothing.
 
-    @work(thread=True, exclusive=True, group="ai", exit_on_error=False)
-    def _think(self, request: AIRequest) -> None:
-        """Compute the AI's reply off the UI thread; never touches the game or a widget."""
-        reply = request.compute()  # a cancelled search's reply is dropped, never shown
-        if not get_current_worker().is_cancelled and not reply.cancelled:
-            self.post_message(self.AIReplied(reply))
+    def _run(self, group: str, request: Request) -> None:
+        """Run `request` in a thread worker of `group`: a new one cancels the one before."""
+        work = partial(self._compute, request)
+        self.run_worker(work, thread=True, exclusive=True, group=group, exit_on_error=False)
 
-    @on(AIReplied)
-    def _ai_replied(self, message: AIReplied) -> None:
-        if self.controller.apply_ai_reply(message.reply):
-            self._remember_decision()
+    def _compute(self, request: Request) -> None:
+        """In the thread: post each reply (`post_message` is thread-safe and never waits)."""
+        replies = request.compute()
+        for reply in replies if isinstance(replies, Iterator) else (replies,):
+            if get_current_worker().is_cancelled or getattr(reply, "cancelled", False):
+                return
+            self.post_message(self.Replied(reply))
+
+    @on(Replied)
+    def _take(self, message: Replied) -> None:
+        """Give the reply to the controller; show what it changed (a stale one, nothing)."""
+        reply = message.reply
+        if not self.controller.apply(reply):
+            return
+        if isinstance(reply, AIReply):
             self._after_change()
-
-    def _remember_decision(self) -> None:
-        """Keep the decision behind the AI's move just played (for the info panel)."""
-        minimax = self.controller.minimax
-        decision = minimax.last_decision if minimax is not None else None
-        moves = tuple(self.controller.board.moves)
-        if decision is not None and moves and decision.move == moves[-1]:
-            self._decisions[moves] = decision
+        elif isinstance(reply, HintReply):
+            self.grid.show_marker("-hint", self.controller.hinted)
+            self.status.say(hint_status(self.controller, self.controller.hinted))
+        else:
+            self._draw_analysis(progress=True)
 
     async def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         # Replayed once the worker that brought the reply has finished: a move among
@@ -204,36 +215,63 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
     # -- rounds and games ---------------------------------------------------
 
     def _begin_round(self) -> None:
-        fit_board(self)  # a new game may have changed the board's size
+        self._fit_board()  # a new game may have changed the board's size
         self.key_bar.hints = self._keys()
-        self._decisions.clear()
-        self.hint = None
         self.sub_title = game_title(self.controller, self.show_analysis)
         self._show_cursor()
         self._after_change()
 
+    def _fit_board(self) -> None:
+        """A grid of the controller's board size, if that size changed. The new grid goes
+        in before the old one is removed (removal finishes later); until then the old grid
+        ignores boards of the wrong size (`show_board`), and ids never clash."""
+        geometry = self.controller.board.geometry
+        if geometry == self.geometry:
+            return
+        self.geometry = geometry
+        self.cursor = (geometry.size // 2,) * 2
+        old, self.grid = self.grid, GameGrid(geometry)
+        assert old.parent is not None
+        old.parent.mount(self.grid, before=old)
+        old.remove()
+        self.refresh_bindings()  # the digit keys come and go with 3x3
+
     def action_new_round(self) -> None:
         self.type_ahead.clear()
         self.workers.cancel_group(self, "ai")
-        waiting = waiting_options(self)
+        # Saved settings that arrived after the first move wait for this: a game of their own.
+        waiting = self.link.take_waiting() if self.link is not None else None
         if waiting is None:
             self.controller.new_round()
-        else:  # saved settings that arrived after the first move: a game of their own
+        else:
             self.controller.new_game(waiting)
         self._begin_round()
+
+    def use_saved_options(self, options: GameOptions) -> bool:
+        """Saved settings arrived: start the first round again with them, unless play has
+        begun (a move, a move typed ahead, a round played): False then, changing nothing."""
+        if self.controller.play_begun or self.type_ahead:
+            return False
+        self.workers.cancel_group(self, "ai")
+        self.controller.new_game(options, abandon=False)  # the AI's first move is no round left
+        self._begin_round()
+        return True
 
     def action_new_game(self) -> None:
         # Imported on demand, like the help: start-up does not need the dialog.
         from .new_game_screen import NewGameScreen
 
-        shown = options_to_offer(self)
+        # Saved settings that wait for the next game, else the game's own options.
+        waiting = self.link.waiting if self.link is not None else None
+        shown = waiting or self.controller.options
         dialog = NewGameScreen(shown, abandons=self.controller.in_progress)
         self.app.push_screen(dialog, lambda options: self._apply_options(shown, options))
 
     def _apply_options(self, shown: GameOptions, options: GameOptions | None) -> None:
         if options is None or self.app.return_code is not None:  # cancelled, or quitting
             return
-        remember_options(self, shown, options)
+        if self.link is not None:  # the record keeps what the player changed
+            self.link.options_chosen(shown, options)
         self.type_ahead.clear()
         self.workers.cancel_group(self, "ai")
         self.controller.new_game(options)
@@ -292,7 +330,25 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
 
     @after_the_ai
     def action_hint(self) -> None:
-        give_hint(self)
+        """Mark a best move: at once on 3x3, found in a thread on the big boards."""
+        request = self.controller.hint_request()
+        if request is None:
+            self.status.say(hint_status(self.controller, None))
+        elif request.instant:
+            self._take(self.Replied(request.compute()))
+        else:
+            self.status.say(FINDING_HINT)
+            self._run("hint", request)
+
+    def action_take_back(self) -> None:
+        """`u` acts at once, like `r`, not after the AI's reply: a reply still on its way is
+        dropped by the controller, and keys held for the undone position with it."""
+        result = self.controller.take_back()
+        if result.undone:
+            self.type_ahead.clear()
+            self.workers.cancel_group(self, "ai")
+            self._show_all()  # the human to move: nothing to ask the AI
+        self.status.say(take_back_status(self.controller, result))
 
     def watch_show_info(self, show: bool) -> None:
         if self._info is None:
@@ -335,22 +391,43 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
         self.status.say(turn_status(self.controller), force=True)
 
     def _show_overlays(self) -> None:
-        show_overlay(self)
-        self.grid.show_marker("-hint", self.hint)
+        """The analysis (only on the human's turn: the AI's would flash while it thinks)
+        and the hint. On the big boards the analysis is found cell by cell, in a thread."""
+        controller = self.controller
+        on = self.show_analysis and controller.is_human_turn
+        if controller.analysis_ready:
+            self.grid.show_analysis(controller.analysis() if on else None)
+        elif on:
+            request = controller.analysis_request()  # None: under way for this position
+            if request is not None:
+                self._run("analysis", request)
+            # After the caller is done: `_show_all` says whose turn it is after this,
+            # which would hide the progress until the first cell is found.
+            self.call_later(self._draw_analysis)
+        else:
+            self.grid.show_analysis(None)
+            controller.stop_analysis()  # no search for an overlay no one sees
+            if controller.is_human_turn:
+                self.status.say(turn_status(controller))  # no "Analysing…" left behind
+        self.grid.show_marker("-hint", controller.hinted)
+
+    def _draw_analysis(self, progress: bool = False) -> None:
+        """The big board's overlay as far as found, the status counting the cells. A
+        `progress` update (a cell found) leaves a refusal or an error in the status line:
+        why a key did nothing (a taken cell) stays until the player acts again."""
+        found = self.controller.analysis_found
+        if found is None or not (self.show_analysis and self.controller.is_human_turn):
+            return
+        self.grid.show_analysis(found.analysis)
+        if not (progress and self.status.tone in ("refused", "error")):
+            self.status.say(analysis_progress(found))
 
     def _show_info(self) -> None:
-        """The decision behind the AI's move that is last on the board now, if any (none
-        after a new round, a new game, or a take-back of its only move)."""
+        """Why the AI played its move that is last on the board now, if it has one."""
         if self._info is None or not self.show_info:
             return
-        moves = self.controller.board.moves
-        last = self.controller.last_ai_move
-        decision = None
-        if last is not None:
-            upto = len(moves) - moves[::-1].index(last)
-            decision = self._decisions.get(tuple(moves[:upto]))
-        minimax = self.controller.minimax
-        self._info.show(decision, self.geometry, explains=minimax is not None)
+        explains = self.controller.minimax is not None
+        self._info.show(self.controller.last_decision, self.geometry, explains=explains)
 
     # -- terminal size ------------------------------------------------------
 

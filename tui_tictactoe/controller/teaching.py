@@ -1,0 +1,173 @@
+"""Hints and the big-board analysis as data: requests the controller hands out, like the AI's.
+
+Each request carries what its search needs (its own copy of the board, the side to
+help, the engine to ask) and the generation of the position it was asked about, so
+its `compute()` can run on any thread without touching the game. The controller
+applies a reply only while that generation is current (`GameController.apply`, the
+one place where any background job's reply is judged stale).
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections.abc import Callable, Iterator
+from typing import NamedTuple, Protocol
+
+from ..engine.analysis import Analysis, MoveVerdict
+from ..engine.board import Cell, GameBoard, Symbol
+from ..engine.geometry import Geometry
+from ..engine.search import Cancelled, SearchCancelled
+from ..engine.solver import Verdict
+from ..engine.strategies import MinimaxStrategy, MoveStrategy
+from .ai_turn import AIReply, AIRequest
+
+HintStrategy = Callable[[random.Random], MoveStrategy]
+"""Makes the search behind a big board's hint, from the hint's own seeded RNG."""
+
+
+def perfect_hint(rng: random.Random) -> MoveStrategy:
+    """The game's hint on the big boards: the perfect search (with the 5x5 opening book)."""
+    return MinimaxStrategy(rng=rng)
+
+
+class HintReply(NamedTuple):
+    """A best move for the human in one generation's position."""
+
+    generation: int
+    cell: Cell | None
+    cancelled: bool = False  # the search gave up: the position moved on, drop this reply
+
+
+class HintRequest(NamedTuple):
+    """Find a best move for `symbol` on `board` (a private copy).
+
+    On 3x3 the solved table has answered already (`known`, drawn from the game's
+    seeded RNG when it was asked, as ever): `instant` tells the UI it needs no thread.
+    """
+
+    generation: int
+    board: GameBoard
+    symbol: Symbol
+    strategy: MoveStrategy | None  # None: `known` is the answer
+    known: Cell | None = None
+    # Polled by the search (4x4, 5x5); True once the controller has moved on.
+    cancelled: Cancelled | None = None
+
+    @property
+    def instant(self) -> bool:
+        return self.strategy is None
+
+    def compute(self) -> HintReply:
+        """Run the search. Thread-safe: it reads only this request's own board copy.
+        A search cancelled because the game moved on is no error: its reply says so."""
+        if self.strategy is None:
+            return HintReply(self.generation, self.known)
+        try:
+            cell = self.strategy.find_best_move(self.board, self.symbol, self.cancelled)
+        except (SearchCancelled, ValueError):  # moved on (or nothing left to play)
+            return HintReply(self.generation, None, cancelled=True)
+        return HintReply(self.generation, cell)
+
+
+class MoveScorer(Protocol):
+    """What the analysis asks of the engine: one move's exact score (`Search.move_score`)."""
+
+    def move_score(
+        self, me: int, them: int, cell: int, cancelled: Cancelled | None = None
+    ) -> int: ...
+
+
+class CellScore(NamedTuple):
+    """One empty cell's exact score, found by an `AnalysisRequest`."""
+
+    generation: int
+    cell: Cell
+    score: int
+
+
+class AnalysisRequest(NamedTuple):
+    """Score every empty cell of `board` (a private copy) for `symbol`, one by one.
+
+    On an open 5x5 board one cell is seconds of search: `compute()` yields each
+    score as it is found, so the overlay fills in as it goes.
+    """
+
+    generation: int
+    board: GameBoard
+    symbol: Symbol
+    search: MoveScorer
+    cancelled: Cancelled
+
+    def compute(self) -> Iterator[CellScore]:
+        """Each cell's score in turn; stops quietly once `cancelled` says so."""
+        geometry = self.board.geometry
+        me, them = self.board.masks_for(self.symbol)
+        for row, col in self.board.legal_moves():
+            try:
+                score = self.search.move_score(me, them, geometry.index(row, col), self.cancelled)
+            except SearchCancelled:
+                return
+            yield CellScore(self.generation, (row, col), score)
+
+
+class AnalysisFound(NamedTuple):
+    """The overlay as far as found: verdicts of the cells scored so far, of `total`."""
+
+    analysis: Analysis
+    found: int
+    total: int
+
+    @property
+    def done(self) -> bool:
+        return self.found == self.total
+
+
+class AnalysisRun:
+    """The controller's record of one analysis: its scores so far and its off switch."""
+
+    def __init__(self, generation: int, board: GameBoard, symbol: Symbol) -> None:
+        self.generation = generation
+        self.board = board  # a private copy
+        self.symbol = symbol
+        self.total = len(board.legal_moves())
+        self.scores: dict[Cell, int] = {}
+        self.stop = threading.Event()
+
+    def request(
+        self, search: Callable[[Geometry], MoveScorer], stale: Cancelled
+    ) -> AnalysisRequest:
+        """The search for this run: it stops once switched off (`stop`) or stale."""
+        stop = self.stop.is_set
+        scorer = search(self.board.geometry)
+        cancelled = lambda: stop() or stale()  # noqa: E731
+        return AnalysisRequest(self.generation, self.board, self.symbol, scorer, cancelled)
+
+    def live(self, generation: int) -> bool:
+        """Still wanted: about the position of `generation`, and not switched off."""
+        return generation == self.generation and not self.stop.is_set()
+
+    def add(self, reply: CellScore) -> bool:
+        """Keep a cell's score, if this run is still wanted for it (see `live`)."""
+        if not self.live(reply.generation):
+            return False
+        self.scores[reply.cell] = reply.score
+        return True
+
+    def found(self) -> AnalysisFound:
+        """The verdicts so far; the best cells are marked once every cell is scored."""
+        done = len(self.scores) == self.total
+        top = max(self.scores.values(), default=0)
+        moves = tuple(
+            MoveVerdict(cell, Verdict.from_score(score, self.total), done and score == top)
+            for cell, score in self.scores.items()
+        )
+        analysis = Analysis(self.board.to_string(), self.symbol, "in_progress", moves)
+        return AnalysisFound(analysis, len(self.scores), self.total)
+
+
+Reply = AIReply | HintReply | CellScore
+"""What a background job hands back: the AI's move, a hint, one cell's analysis."""
+
+Request = AIRequest | HintRequest | AnalysisRequest
+"""A background job: `compute()` it off the UI thread, hand its replies to `apply`."""
