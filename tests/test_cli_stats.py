@@ -10,8 +10,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from tui_tictactoe import cli
+from tui_tictactoe.commands.stats import format_stats
 from tui_tictactoe.identity import current_identity
-from tui_tictactoe.record import Record, format_stats
+from tui_tictactoe.record import Record
 
 RESULTS = ("win", "win", "draw", "loss", "abandoned")
 

@@ -19,8 +19,9 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from record_tools import rebuild_standings
 
-from tui_tictactoe import record as record_module
+from tui_tictactoe.commands.stats import format_stats, stats_json
 from tui_tictactoe.engine.strategies import DIFFICULTIES
 from tui_tictactoe.record import (
     DATA_DIR_ENV,
@@ -32,10 +33,9 @@ from tui_tictactoe.record import (
     data_dir,
     database_path,
     empty_stats,
-    format_stats,
     schema_version,
-    stats_json,
 )
+from tui_tictactoe.record import schema as record_schema
 
 PLAYERS = ("alice", "bob", "carol")
 
@@ -152,7 +152,7 @@ def test_a_new_migration_step_upgrades_an_old_record_with_nothing_lost(
         kept = everything(old)
     path = data / DATABASE_NAME
     assert schema_of(path)[0] == 1
-    monkeypatch.setattr(record_module, "MIGRATIONS", (*record_module.MIGRATIONS, NOTE))
+    monkeypatch.setattr(record_schema, "MIGRATIONS", (*record_schema.MIGRATIONS, NOTE))
     with Record.open() as new:
         assert new.available and new.take_notice() is None
         assert everything(new) == kept
@@ -170,13 +170,13 @@ def test_a_new_migration_step_upgrades_an_old_record_with_nothing_lost(
 def test_a_program_that_knows_fewer_steps_leaves_the_upgraded_record_alone(
     data: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    known = record_module.MIGRATIONS
-    monkeypatch.setattr(record_module, "MIGRATIONS", (*known, NOTE))
+    known = record_schema.MIGRATIONS
+    monkeypatch.setattr(record_schema, "MIGRATIONS", (*known, NOTE))
     with Record.open() as new:
         assert save(new, "alice", "win")
     path = data / DATABASE_NAME
     before = path.read_bytes()
-    monkeypatch.setattr(record_module, "MIGRATIONS", known)  # the older program
+    monkeypatch.setattr(record_schema, "MIGRATIONS", known)  # the older program
     with Record.open() as old:
         assert not old.available
         assert "newer" in (old.take_notice() or "")
@@ -192,14 +192,14 @@ def test_a_failing_migration_step_changes_nothing(
         assert save(old, "alice", "win")
         kept = everything(old)
     broken = ("ALTER TABLE rounds ADD COLUMN note TEXT", "INSERT INTO no_such_table VALUES (1)")
-    monkeypatch.setattr(record_module, "MIGRATIONS", (*record_module.MIGRATIONS, broken))
+    monkeypatch.setattr(record_schema, "MIGRATIONS", (*record_schema.MIGRATIONS, broken))
     with Record.open() as failed:
         assert not failed.available  # plays without a record, said once
         assert failed.take_notice()
     path = data / DATABASE_NAME
     version, columns = schema_of(path)
     assert version == 1 and "note" not in columns  # the whole step was rolled back
-    monkeypatch.setattr(record_module, "MIGRATIONS", record_module.MIGRATIONS[:-1])
+    monkeypatch.setattr(record_schema, "MIGRATIONS", record_schema.MIGRATIONS[:-1])
     with Record.open() as again:
         assert everything(again) == kept
 
@@ -422,7 +422,7 @@ def test_stats_and_the_leaderboard_match_an_oracle(
             assert stats.rounds == sum(1 for p, *_ in rounds if p == player)
 
         # Kept round by round, or recomputed from every round: the same.
-        assert record.rebuild_standings()
+        rebuild_standings(path)
         assert [record.stats(player).by_difficulty for player in PLAYERS] == [
             expected[player] for player in PLAYERS
         ]

@@ -358,7 +358,7 @@ def test_a_newer_schema_is_refused_and_left_untouched(data: Path) -> None:
 def test_a_busy_record_loses_only_that_round_and_stays_on(
     data: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("tui_tictactoe.record.BUSY_TIMEOUT", 0.05)
+    monkeypatch.setattr("tui_tictactoe.record.sqlite_file.BUSY_TIMEOUT", 0.05)
     record = Record.open()
     with contextlib.closing(sqlite3.connect(data / DATABASE_NAME, isolation_level=None)) as other:
         other.execute("BEGIN EXCLUSIVE")  # another process writing, for longer than the timeout
