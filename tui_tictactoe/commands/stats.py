@@ -60,7 +60,7 @@ def format_stats(stats: Stats, rounds: Sequence[RoundRecord] = ()) -> str:
     from ..record import ROUND_COLUMNS, round_cells, shown_name
 
     header = ("difficulty", "wins", "losses", "draws", "abandoned", "streak", "best streak")
-    rows = [header]
+    rows: list[tuple[str, ...]] = [header]
     for level, numbers in stats.by_difficulty.items():
         rows.append((level, *(str(number) for number in numbers)))  # fields in header order
     count = "1 round" if stats.rounds == 1 else f"{stats.rounds} rounds"

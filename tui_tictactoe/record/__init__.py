@@ -25,9 +25,9 @@ and `import sqlite3` alone costs several ms.
 
 from __future__ import annotations
 
-from .listing import RECENT_ROUNDS, ROUND_COLUMNS, local_time, round_cells
+from .listing import RECENT_ROUNDS, ROUND_COLUMNS, round_cells
 from .location import APP_NAME, DATA_DIR_ENV, DATABASE_NAME, data_dir, database_path
-from .names import FINGERPRINT, FINGERPRINT_SHOWN, labelled_name, shown_name
+from .names import shown_name
 from .schema import schema_version
 from .store import Record
 from .values import (
@@ -44,8 +44,6 @@ __all__ = [
     "APP_NAME",
     "DATABASE_NAME",
     "DATA_DIR_ENV",
-    "FINGERPRINT",
-    "FINGERPRINT_SHOWN",
     "RECENT_ROUNDS",
     "RESULTS",
     "ROUND_COLUMNS",
@@ -58,8 +56,6 @@ __all__ = [
     "data_dir",
     "database_path",
     "empty_stats",
-    "labelled_name",
-    "local_time",
     "round_cells",
     "schema_version",
     "shown_name",

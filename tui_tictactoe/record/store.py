@@ -22,7 +22,7 @@ from .failures import Failure, NewerSchema, classify, reason
 from .location import database_path
 from .schema import schema_version, write_transaction
 from .sqlite_file import move_aside, open_database
-from .validation import check_round, settings_to_store, valid_settings
+from .validation import check_round, settings_to_store, utc_text, valid_settings
 from .values import (
     RESULTS,
     DifficultyStats,
@@ -162,7 +162,7 @@ class Record:
         if player is None:
             return False
         name = display_name or player
-        when = _utc_iso(played_at)
+        when = utc_text(played_at)
         row = (
             when,
             player,
@@ -421,13 +421,4 @@ def _round_record(row: tuple[Any, ...]) -> RoundRecord:
         keys = tuple(int(key) for key in moves.split(",")) if moves else ()
     except (AttributeError, ValueError):
         keys = ()  # a hand-edited row: show the round without its replay
-    return RoundRecord(*head, keys, result, bool(took_back))
-
-
-def _utc_iso(when: datetime | None) -> str:
-    from datetime import UTC, datetime
-
-    moment = when if when is not None else datetime.now(UTC)
-    if moment.tzinfo is None:
-        raise ValueError("played_at must carry a time zone")
-    return moment.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+    return RoundRecord._make((*head, keys, result, bool(took_back)))

@@ -8,10 +8,13 @@ longer offers, or a hand-edited row, is ignored, never an error.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..options import CHOICES
 from .values import RESULTS
+
+if TYPE_CHECKING:
+    from datetime import datetime
 
 
 def check_choice(name: str, value: object, allowed: tuple[str, ...]) -> str:
@@ -36,6 +39,16 @@ def check_round(
     if any(not isinstance(key, int) or not 1 <= key <= cells for key in keys):
         raise ValueError(f"moves must be cell keys from 1 to {cells}, not {keys!r}")
     return keys
+
+
+def utc_text(when: datetime | None) -> str:
+    """A round's time as stored: UTC, ISO 8601, to the second (None: now); ValueError if naive."""
+    from datetime import UTC, datetime  # on first use: start-up
+
+    moment = when if when is not None else datetime.now(UTC)
+    if moment.tzinfo is None:
+        raise ValueError("played_at must carry a time zone")
+    return moment.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 def settings_to_store(given: Mapping[str, object]) -> dict[str, str]:
