@@ -10,8 +10,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from tui_tictactoe import cli
+from tui_tictactoe.commands.stats import format_stats, stats_json
 from tui_tictactoe.identity import current_identity
-from tui_tictactoe.record import Record, format_stats
+from tui_tictactoe.record import DifficultyStats, Record, Stats
 
 RESULTS = ("win", "win", "draw", "loss", "abandoned")
 
@@ -141,3 +142,58 @@ def test_no_record_and_the_play_options_reach_the_app(monkeypatch: pytest.Monkey
     assert cli.main(["play", "--no-record"]) == 0
     assert cli.main([]) == 0
     assert seen == [False, False, True]
+
+
+# -- the text and the JSON, from the values -------------------------------------------
+
+
+def test_stats_json_has_exactly_the_documented_shape() -> None:
+    keep("alice")
+    with Record.open() as record:
+        stats = record.stats("alice")
+    decoded = json.loads(stats_json(stats))
+    assert list(decoded) == ["player", "rounds", "by_difficulty"]
+    assert decoded["player"] == "alice"
+    assert decoded["rounds"] == stats.rounds
+    assert list(decoded["by_difficulty"]) == ["easy", "medium", "hard"]
+    for level, numbers in stats.by_difficulty.items():
+        assert decoded["by_difficulty"][level] == {
+            "wins": numbers.wins,
+            "losses": numbers.losses,
+            "draws": numbers.draws,
+            "streak": numbers.streak,
+            "best_streak": numbers.best_streak,
+        }
+    assert "\n" not in stats_json(stats)
+
+
+def test_format_stats_prints_one_row_per_difficulty() -> None:
+    stats = Stats(
+        "alice",
+        "Alice",
+        21,
+        {
+            "easy": DifficultyStats(1, 2, 3, 4, 5, 6),
+            "medium": DifficultyStats(),
+            "hard": DifficultyStats(0, 0, 5, 0, 5, 5),
+        },
+    )
+    lines = format_stats(stats).splitlines()
+    assert lines[0] == "Alice: 21 rounds"
+    assert lines[1].split() == [
+        "difficulty",
+        "wins",
+        "losses",
+        "draws",
+        "abandoned",
+        "streak",
+        "best",
+        "streak",
+    ]
+    assert [line.split() for line in lines[2:5]] == [
+        ["easy", "1", "2", "3", "4", "5", "6"],
+        ["medium", "0", "0", "0", "0", "0", "0"],
+        ["hard", "0", "0", "5", "0", "5", "5"],
+    ]
+    assert len({len(line) for line in lines[1:5]}) == 1  # the columns line up
+    assert lines[5:] == ["", "No rounds kept yet."]  # no rounds given

@@ -23,8 +23,9 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from tui_tictactoe import cli
+from tui_tictactoe.commands.stats import format_stats
 from tui_tictactoe.identity import NAME_LIMIT, NO_NAME, current_identity, displayable
-from tui_tictactoe.record import LeaderEntry, Record, empty_stats, format_stats
+from tui_tictactoe.record import LeaderEntry, Record, empty_stats
 from tui_tictactoe.servers.game_command import printable
 from tui_tictactoe.ui.screens.game_screen import GameScreen
 from tui_tictactoe.ui.screens.stats_screen import LeaderboardScreen, ReplayScreen, StatsScreen

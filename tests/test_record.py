@@ -1,4 +1,4 @@
-"""The record's API: rounds, statistics, settings, the leaderboard, and what it prints.
+"""The record's API: rounds, statistics, settings, the leaderboard, migrations.
 
 Statistics are checked against `oracle_stats`, a plain loop written here, on seeded
 random sequences of rounds. The reliability tests (processes, kills, damaged files)
@@ -7,7 +7,6 @@ are in `test_record_reliability.py`.
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import subprocess
 import sys
@@ -19,23 +18,22 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from record_tools import rebuild_standings
 
-from tui_tictactoe import record as record_module
 from tui_tictactoe.engine.strategies import DIFFICULTIES
+from tui_tictactoe.options import CHOICES
 from tui_tictactoe.record import (
     DATA_DIR_ENV,
     DATABASE_NAME,
     RESULTS,
     DifficultyStats,
     Record,
-    Stats,
     data_dir,
     database_path,
     empty_stats,
-    format_stats,
     schema_version,
-    stats_json,
 )
+from tui_tictactoe.record import schema as record_schema
 
 PLAYERS = ("alice", "bob", "carol")
 
@@ -152,7 +150,7 @@ def test_a_new_migration_step_upgrades_an_old_record_with_nothing_lost(
         kept = everything(old)
     path = data / DATABASE_NAME
     assert schema_of(path)[0] == 1
-    monkeypatch.setattr(record_module, "MIGRATIONS", (*record_module.MIGRATIONS, NOTE))
+    monkeypatch.setattr(record_schema, "MIGRATIONS", (*record_schema.MIGRATIONS, NOTE))
     with Record.open() as new:
         assert new.available and new.take_notice() is None
         assert everything(new) == kept
@@ -170,13 +168,13 @@ def test_a_new_migration_step_upgrades_an_old_record_with_nothing_lost(
 def test_a_program_that_knows_fewer_steps_leaves_the_upgraded_record_alone(
     data: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    known = record_module.MIGRATIONS
-    monkeypatch.setattr(record_module, "MIGRATIONS", (*known, NOTE))
+    known = record_schema.MIGRATIONS
+    monkeypatch.setattr(record_schema, "MIGRATIONS", (*known, NOTE))
     with Record.open() as new:
         assert save(new, "alice", "win")
     path = data / DATABASE_NAME
     before = path.read_bytes()
-    monkeypatch.setattr(record_module, "MIGRATIONS", known)  # the older program
+    monkeypatch.setattr(record_schema, "MIGRATIONS", known)  # the older program
     with Record.open() as old:
         assert not old.available
         assert "newer" in (old.take_notice() or "")
@@ -192,14 +190,14 @@ def test_a_failing_migration_step_changes_nothing(
         assert save(old, "alice", "win")
         kept = everything(old)
     broken = ("ALTER TABLE rounds ADD COLUMN note TEXT", "INSERT INTO no_such_table VALUES (1)")
-    monkeypatch.setattr(record_module, "MIGRATIONS", (*record_module.MIGRATIONS, broken))
+    monkeypatch.setattr(record_schema, "MIGRATIONS", (*record_schema.MIGRATIONS, broken))
     with Record.open() as failed:
         assert not failed.available  # plays without a record, said once
         assert failed.take_notice()
     path = data / DATABASE_NAME
     version, columns = schema_of(path)
     assert version == 1 and "note" not in columns  # the whole step was rolled back
-    monkeypatch.setattr(record_module, "MIGRATIONS", record_module.MIGRATIONS[:-1])
+    monkeypatch.setattr(record_schema, "MIGRATIONS", record_schema.MIGRATIONS[:-1])
     with Record.open() as again:
         assert everything(again) == kept
 
@@ -422,7 +420,7 @@ def test_stats_and_the_leaderboard_match_an_oracle(
             assert stats.rounds == sum(1 for p, *_ in rounds if p == player)
 
         # Kept round by round, or recomputed from every round: the same.
-        assert record.rebuild_standings()
+        rebuild_standings(path)
         assert [record.stats(player).by_difficulty for player in PLAYERS] == [
             expected[player] for player in PLAYERS
         ]
@@ -478,61 +476,6 @@ def test_a_key_without_a_name_shows_its_short_fingerprint(record: Record) -> Non
     assert entry.label == "SHA256:q2mvG7Xh…"
 
 
-# -- what the command line prints --------------------------------------------------
-
-
-def test_stats_json_has_exactly_the_documented_shape(record: Record) -> None:
-    for result in ("win", "win", "loss", "draw", "abandoned"):
-        save(record, "alice", result=result, difficulty="medium")
-    stats = record.stats("alice")
-    decoded = json.loads(stats_json(stats))
-    assert list(decoded) == ["player", "rounds", "by_difficulty"]
-    assert decoded["player"] == "alice"
-    assert decoded["rounds"] == stats.rounds
-    assert list(decoded["by_difficulty"]) == ["easy", "medium", "hard"]
-    for level, numbers in stats.by_difficulty.items():
-        assert decoded["by_difficulty"][level] == {
-            "wins": numbers.wins,
-            "losses": numbers.losses,
-            "draws": numbers.draws,
-            "streak": numbers.streak,
-            "best_streak": numbers.best_streak,
-        }
-    assert "\n" not in stats_json(stats)
-
-
-def test_format_stats_prints_one_row_per_difficulty() -> None:
-    stats = Stats(
-        "alice",
-        "Alice",
-        21,
-        {
-            "easy": DifficultyStats(1, 2, 3, 4, 5, 6),
-            "medium": DifficultyStats(),
-            "hard": DifficultyStats(0, 0, 5, 0, 5, 5),
-        },
-    )
-    lines = format_stats(stats).splitlines()
-    assert lines[0] == "Alice: 21 rounds"
-    assert lines[1].split() == [
-        "difficulty",
-        "wins",
-        "losses",
-        "draws",
-        "abandoned",
-        "streak",
-        "best",
-        "streak",
-    ]
-    assert [line.split() for line in lines[2:5]] == [
-        ["easy", "1", "2", "3", "4", "5", "6"],
-        ["medium", "0", "0", "0", "0", "0", "0"],
-        ["hard", "0", "0", "5", "0", "5", "5"],
-    ]
-    assert len({len(line) for line in lines[1:5]}) == 1  # the columns line up
-    assert lines[5:] == ["", "No rounds kept yet."]  # no rounds given
-
-
 # -- settings ----------------------------------------------------------------------
 
 
@@ -564,6 +507,22 @@ def test_settings_come_back_typed_and_merge_per_player(record: Record) -> None:
 def test_invalid_settings_are_refused(record: Record, values: dict[str, object]) -> None:
     with pytest.raises(ValueError):
         record.save_settings("alice", **values)  # type: ignore[arg-type]
+
+
+def test_the_record_accepts_exactly_the_values_of_the_option_table(
+    record: Record, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`options.CHOICES` is the one list: a value added there is accepted and read back,
+    a value taken out is refused by every write and ignored when read."""
+    assert record.save_settings("alice", first="ai")
+    monkeypatch.setitem(CHOICES, "board", (*CHOICES["board"], "6"))
+    monkeypatch.setitem(CHOICES, "first", ("human",))
+    assert record.save_settings("alice", board="6")
+    assert record.settings("alice") == {"board": "6"}  # "ai" is no longer a choice
+    with pytest.raises(ValueError, match="first must be one of human"):
+        record.save_settings("alice", first="ai")
+    with pytest.raises(ValueError, match="first must be one of human"):
+        save(record, "alice", first="ai")
 
 
 def test_stored_settings_this_version_does_not_understand_are_ignored(

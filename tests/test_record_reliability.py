@@ -26,6 +26,8 @@ import pytest
 from test_record import oracle_stats, save
 
 from tui_tictactoe.record import DATA_DIR_ENV, DATABASE_NAME, Record, schema_version
+from tui_tictactoe.record.failures import Failure, classify
+from tui_tictactoe.record.schema import check_version
 
 KILLS = 60
 PROCESSES, ROUNDS_EACH = 8, 200
@@ -358,7 +360,7 @@ def test_a_newer_schema_is_refused_and_left_untouched(data: Path) -> None:
 def test_a_busy_record_loses_only_that_round_and_stays_on(
     data: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("tui_tictactoe.record.BUSY_TIMEOUT", 0.05)
+    monkeypatch.setattr("tui_tictactoe.record.sqlite_file.BUSY_TIMEOUT", 0.05)
     record = Record.open()
     with contextlib.closing(sqlite3.connect(data / DATABASE_NAME, isolation_level=None)) as other:
         other.execute("BEGIN EXCLUSIVE")  # another process writing, for longer than the timeout
@@ -536,3 +538,81 @@ def test_a_full_disk_loses_the_new_round_only_and_says_so(data: Path) -> None:
     with Record.open() as roomy:
         assert save(roomy, "alice")
     assert moved_aside(data) == []
+
+
+# -- what each failure means ---------------------------------------------------------
+
+
+def _full(path: Path) -> None:
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        conn.execute("CREATE TABLE t (x)")
+        conn.execute("PRAGMA max_page_count = 2")
+        conn.execute("INSERT INTO t VALUES (zeroblob(100000))")
+
+
+def _not_a_database(path: Path) -> None:
+    path.write_bytes(b"not a database, " * 512)
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        conn.execute("SELECT * FROM sqlite_master")
+
+
+def _busy(path: Path) -> None:
+    with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as holder:
+        holder.execute("BEGIN EXCLUSIVE")
+        with contextlib.closing(sqlite3.connect(path, timeout=0, isolation_level=None)) as other:
+            other.execute("BEGIN IMMEDIATE")
+
+
+def _no_such_table(path: Path) -> None:
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        conn.execute("SELECT * FROM nowhere")
+
+
+def _disk_full(path: Path) -> None:
+    with open("/dev/full", "wb") as device:  # every write: ENOSPC
+        device.write(b"x")
+        device.flush()
+
+
+def _missing_directory(path: Path) -> None:
+    (path.parent / "gone" / "record").read_bytes()
+
+
+def _foreign(path: Path) -> None:
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        conn.execute("CREATE TABLE their_table (x)")
+        check_version(conn)
+
+
+def _newer(path: Path) -> None:
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        conn.execute(f"PRAGMA user_version = {schema_version() + 1}")
+        check_version(conn)
+
+
+def _a_bug(path: Path) -> None:
+    int("not a number")
+
+
+@pytest.mark.parametrize(
+    ("cause", "expected"),
+    [
+        (_full, Failure.FULL),
+        (_not_a_database, Failure.DAMAGED),
+        (_foreign, Failure.DAMAGED),
+        (_busy, Failure.BUSY),
+        (_newer, Failure.NEWER),
+        (_no_such_table, Failure.OTHER),
+        (_disk_full, Failure.FULL),
+        (_missing_directory, Failure.OTHER),
+        (_a_bug, None),
+    ],
+    ids=lambda value: getattr(value, "__name__", str(value)).strip("_"),
+)
+def test_each_real_failure_is_classified_by_what_the_record_does_about_it(
+    tmp_path: Path, cause: Callable[[Path], None], expected: Failure | None
+) -> None:
+    """From real SQLite and file-system errors: a bug (None) is not the file's fault."""
+    with pytest.raises(Exception) as caught:
+        cause(tmp_path / "db")
+    assert classify(caught.value) is expected

@@ -1,17 +1,26 @@
-"""`tui-tictactoe stats`: the player's record on standard output."""
+"""`tui-tictactoe stats`: the player's record on standard output, as text or JSON.
+
+The record is imported when the command runs, not with the command line: every
+other command would pay for it.
+"""
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from .play_options import PROG
+
+if TYPE_CHECKING:
+    from ..record import RoundRecord, Stats
 
 
 def run_stats(as_json: bool) -> int:
     """`stats`: the current player's record and last rounds, as the stats screen shows
     them (`--json`: the record alone); 1 (the record's notice on stderr) if unusable."""
     from ..identity import current_identity
-    from ..record import RECENT_ROUNDS, Record, format_stats, stats_json
+    from ..record import RECENT_ROUNDS, Record
 
     identity = current_identity()
     with Record.open() as record:
@@ -25,3 +34,52 @@ def run_stats(as_json: bool) -> int:
         return 1
     print(stats_json(stats) if as_json else format_stats(stats, rounds))
     return 0
+
+
+def stats_json(stats: Stats) -> str:
+    """The `tui-tictactoe stats --json` object (one line)."""
+    import json
+
+    by_difficulty = {
+        level: {
+            "wins": numbers.wins,
+            "losses": numbers.losses,
+            "draws": numbers.draws,
+            "streak": numbers.streak,
+            "best_streak": numbers.best_streak,
+        }
+        for level, numbers in stats.by_difficulty.items()
+    }
+    return json.dumps(
+        {"player": stats.player, "rounds": stats.rounds, "by_difficulty": by_difficulty}
+    )
+
+
+def format_stats(stats: Stats, rounds: Sequence[RoundRecord] = ()) -> str:
+    """`tui-tictactoe stats`: the table per difficulty, then the rounds (the latest first)."""
+    from ..record import ROUND_COLUMNS, round_cells, shown_name
+
+    header = ("difficulty", "wins", "losses", "draws", "abandoned", "streak", "best streak")
+    rows: list[tuple[str, ...]] = [header]
+    for level, numbers in stats.by_difficulty.items():
+        rows.append((level, *(str(number) for number in numbers)))  # fields in header order
+    count = "1 round" if stats.rounds == 1 else f"{stats.rounds} rounds"
+    lines = [f"{shown_name(stats.display_name, stats.player)}: {count}", *_table(rows, left=1), ""]
+    if rounds:
+        listed = [ROUND_COLUMNS, *(round_cells(round_) for round_ in rounds)]
+        lines += ["Last rounds, newest first:", *_table(listed, left=len(ROUND_COLUMNS))]
+    else:
+        lines.append("No rounds kept yet.")
+    return "\n".join(lines)
+
+
+def _table(rows: Sequence[Sequence[str]], left: int) -> list[str]:
+    """Rows in columns two spaces apart: the first `left` flush left, the rest right."""
+    widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
+    return [
+        "  ".join(
+            cell.ljust(width) if column < left else cell.rjust(width)
+            for column, (cell, width) in enumerate(zip(row, widths, strict=True))
+        ).rstrip()
+        for row in rows
+    ]

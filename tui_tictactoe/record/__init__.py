@@ -1,0 +1,62 @@
+"""The player's lifetime record and settings, kept in one SQLite file.
+
+Everything that touches the database lives in this package, behind `Record`, so a
+shared PostgreSQL for several servers would be a second backend here rather than
+a change to the app. The app, the command line and the SSH server use:
+
+    record = Record.open()            # never raises; Record.disabled() for --no-record
+    record.settings(player)           # {"symbol": "O", "theme": "nord", ...}
+    record.save_round(player, ...)    # True once committed
+    record.stats(player), record.recent_rounds(player), record.leaderboard()
+    record.take_notice()              # a one-time message for the status line, or None
+
+The modules, from the top: `store` (`Record`), `failures` (what each failure of the
+file means), `sqlite_file` (making, opening and moving aside the file), `schema`
+(tables and migrations), `validation` (arguments against `options.CHOICES`),
+`values` (what the record hands out), `names` (how a stored player is shown),
+`listing` (a kept round as the stats screen and `stats` list it), `location`
+(where the file lives).
+
+The record stands beside the controller: it imports only the engine, the option
+choices, the player's identity and nothing above. `sqlite3` and `platformdirs` are
+imported on first use, not with the package: the app's start-up budget is tight
+and `import sqlite3` alone costs several ms.
+"""
+
+from __future__ import annotations
+
+from .listing import RECENT_ROUNDS, ROUND_COLUMNS, round_cells
+from .location import APP_NAME, DATA_DIR_ENV, DATABASE_NAME, data_dir, database_path
+from .names import shown_name
+from .schema import schema_version
+from .store import Record
+from .values import (
+    RESULTS,
+    DifficultyStats,
+    Leaderboard,
+    LeaderEntry,
+    RoundRecord,
+    Stats,
+    empty_stats,
+)
+
+__all__ = [
+    "APP_NAME",
+    "DATABASE_NAME",
+    "DATA_DIR_ENV",
+    "RECENT_ROUNDS",
+    "RESULTS",
+    "ROUND_COLUMNS",
+    "DifficultyStats",
+    "LeaderEntry",
+    "Leaderboard",
+    "Record",
+    "RoundRecord",
+    "Stats",
+    "data_dir",
+    "database_path",
+    "empty_stats",
+    "round_cells",
+    "schema_version",
+    "shown_name",
+]

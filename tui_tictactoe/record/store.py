@@ -1,0 +1,424 @@
+"""`Record`: the lifetime record and settings of every player on this machine.
+
+Every public method catches the failures of the file (`failures.classify` says
+what each one means, `Record._failed` reacts to it, nowhere else) and degrades
+rather than raise: a damaged file is moved aside and a new one started, a full
+disk or a busy file loses one operation, anything else means playing without a
+record. Each leaves a notice for the status line. Invalid arguments are the
+caller's bug and raise ValueError.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable, Sequence
+from contextlib import suppress
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from ..options import CHOICES
+from .failures import Failure, NewerSchema, classify, reason
+from .location import database_path
+from .schema import schema_version, write_transaction
+from .sqlite_file import move_aside, open_database
+from .validation import check_round, settings_to_store, utc_text, valid_settings
+from .values import (
+    RESULTS,
+    DifficultyStats,
+    Leaderboard,
+    LeaderEntry,
+    RoundRecord,
+    Stats,
+    empty_stats,
+)
+
+if TYPE_CHECKING:
+    import sqlite3
+    from datetime import datetime
+
+T = TypeVar("T")
+
+# One round added to its player's standing at its level. In an UPDATE every
+# expression reads the row as it was, so `streak + 1` is the streak before plus this round.
+_ADD_TO_STANDING = """
+INSERT INTO standings (player, difficulty, wins, losses, draws, abandoned, streak,
+                       best_streak, clean_wins)
+VALUES (:player, :difficulty, :win, :loss, :draw, :abandoned, :unbeaten, :unbeaten, :clean_win)
+ON CONFLICT (player, difficulty) DO UPDATE SET
+    wins = wins + :win,
+    losses = losses + :loss,
+    draws = draws + :draw,
+    abandoned = abandoned + :abandoned,
+    streak = CASE WHEN :unbeaten THEN streak + 1 ELSE 0 END,
+    best_streak = MAX(best_streak, CASE WHEN :unbeaten THEN streak + 1 ELSE 0 END),
+    clean_wins = clean_wins + :clean_win
+"""
+
+_LEADERS = """
+SELECT standings.player, COALESCE(players.display_name, standings.player), standings.{column}
+FROM standings LEFT JOIN players ON players.player = standings.player
+WHERE standings.difficulty = ? AND standings.{column} > 0
+ORDER BY standings.{column} DESC, standings.player
+LIMIT ?
+"""
+
+
+class Record:
+    """The record of every player on this machine, and their settings.
+
+    Safe to share between threads (one connection behind a lock) and between
+    processes (SQLite's locking, WAL mode, a busy timeout). A `Record` that cannot
+    use its file is still a `Record`: reads give empty answers, writes return False,
+    and `notice` says why.
+    """
+
+    def __init__(self, path: Path | None, *, max_pages: int | None = None) -> None:
+        """Use `Record.open()` or `Record.disabled()`; this does no I/O."""
+        self.path = path
+        self.notice: str | None = None
+        self.max_pages = max_pages  # a size cap in pages: a full database is a full disk
+        self._conn: sqlite3.Connection | None = None
+        self._lock = threading.RLock()
+        self._enabled = path is not None
+
+    @classmethod
+    def open(
+        cls, path: str | os.PathLike[str] | None = None, *, max_pages: int | None = None
+    ) -> Record:
+        """The record at `path` (default: `database_path()`), opened now; never raises."""
+        try:
+            where = Path(path) if path is not None else database_path()
+        except Exception as error:  # a platformdirs failure, a bad environment value
+            record = cls(None)
+            record.notice = f"No place for the record ({reason(error)}): playing without one."
+            return record
+        record = cls(where, max_pages=max_pages)
+        with record._lock:
+            record._connect()
+        return record
+
+    @classmethod
+    def disabled(cls, notice: str | None = None) -> Record:
+        """A record that reads nothing and writes nothing (`--no-record`)."""
+        record = cls(None)
+        record.notice = notice
+        return record
+
+    @property
+    def available(self) -> bool:
+        """Writes are attempted (False: playing without a record)."""
+        return self._enabled
+
+    def take_notice(self) -> str | None:
+        """The pending notice, once: the caller shows it in the status line."""
+        with self._lock:
+            notice, self.notice = self.notice, None
+            return notice
+
+    def close(self) -> None:
+        with self._lock:
+            if self._conn is not None:
+                with suppress(Exception):
+                    self._conn.close()
+                self._conn = None
+
+    def __enter__(self) -> Record:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    # -- writes -----------------------------------------------------------------
+
+    def save_round(
+        self,
+        player: str | None,
+        *,
+        difficulty: str,
+        symbol: str,
+        first: str,
+        moves: Sequence[int],
+        result: str,
+        took_back: bool = False,
+        display_name: str | None = None,
+        board_size: int = 3,
+        played_at: datetime | None = None,
+    ) -> bool:
+        """Record a finished round in one transaction; True once it is committed.
+
+        Committed means durable (WAL with `synchronous=FULL`): a round reported
+        saved survives a crash of the process and of the machine. A guest
+        (`player` None) is not recorded. ValueError for an invalid argument.
+        """
+        keys = check_round(
+            difficulty=difficulty,
+            symbol=symbol,
+            first=first,
+            result=result,
+            board_size=board_size,
+            moves=moves,
+        )
+        if player is None:
+            return False
+        name = display_name or player
+        when = utc_text(played_at)
+        row = (
+            when,
+            player,
+            name,
+            board_size,
+            difficulty,
+            symbol,
+            first,
+            ",".join(map(str, keys)),
+            result,
+            int(bool(took_back)),
+        )
+        unbeaten = result in ("win", "draw") and not took_back
+        standing = {
+            "player": player,
+            "difficulty": difficulty,
+            **{outcome: int(result == outcome) for outcome in RESULTS},
+            "unbeaten": int(unbeaten),
+            "clean_win": int(result == "win" and not took_back),
+        }
+
+        def write(conn: sqlite3.Connection) -> bool:
+            with write_transaction(conn):
+                conn.execute(
+                    "INSERT INTO rounds (played_at, player, display_name, board_size,"
+                    " difficulty, symbol, first, moves, result, took_back)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    row,
+                )
+                conn.execute(_ADD_TO_STANDING, standing)
+                conn.execute(
+                    "INSERT INTO players (player, display_name) VALUES (?, ?)"
+                    " ON CONFLICT (player) DO UPDATE SET display_name = excluded.display_name",
+                    (player, name),
+                )
+            return True
+
+        return self._run(write, False, "this round was not recorded")
+
+    def save_settings(
+        self,
+        player: str | None,
+        *,
+        symbol: str | None = None,
+        first: str | None = None,
+        difficulty: str | None = None,
+        alternate: bool | None = None,
+        theme: str | None = None,
+        board: str | None = None,
+    ) -> bool:
+        """Remember the given settings (None: leave as is) in one transaction.
+
+        True once committed; False for a guest or without a record.
+        """
+        values = settings_to_store(
+            {
+                "symbol": symbol,
+                "first": first,
+                "difficulty": difficulty,
+                "alternate": alternate,
+                "board": board,
+                "theme": theme,
+            }
+        )
+        if player is None:
+            return False
+
+        def write(conn: sqlite3.Connection) -> bool:
+            with write_transaction(conn):
+                conn.executemany(
+                    "INSERT INTO settings (player, name, value) VALUES (?, ?, ?)"
+                    " ON CONFLICT (player, name) DO UPDATE SET value = excluded.value",
+                    [(player, key, value) for key, value in values.items()],
+                )
+            return True
+
+        return self._run(write, False, "the settings were not saved")
+
+    # -- reads ------------------------------------------------------------------
+
+    def settings(self, player: str | None) -> dict[str, Any]:
+        """The player's saved settings: only those saved and still valid.
+
+        Keys: symbol, first, difficulty, board (str), alternate (bool), theme (str). The
+        caller merges them over its defaults, and command-line flags over them.
+        """
+        if player is None:
+            return {}
+
+        def read(conn: sqlite3.Connection) -> dict[str, Any]:
+            rows = conn.execute(
+                "SELECT name, value FROM settings WHERE player = ?", (player,)
+            ).fetchall()
+            return valid_settings(dict(rows))
+
+        return self._run(read, {}, "the settings could not be read")
+
+    def stats(self, player: str | None, display_name: str | None = None) -> Stats:
+        """The player's record per difficulty, computed from every round kept."""
+        if player is None:
+            return empty_stats("guest", display_name)
+
+        def read(conn: sqlite3.Connection) -> Stats:
+            name_row = conn.execute(
+                "SELECT display_name FROM players WHERE player = ?", (player,)
+            ).fetchone()
+            by_difficulty = {level: DifficultyStats() for level in CHOICES["difficulty"]}
+            rounds = 0
+            for level, *numbers in conn.execute(
+                "SELECT difficulty, wins, losses, draws, abandoned, streak, best_streak"
+                " FROM standings WHERE player = ?",
+                (player,),
+            ):
+                standing = DifficultyStats(*numbers)
+                rounds += standing.rounds
+                if level in by_difficulty:
+                    by_difficulty[level] = standing
+            name = display_name or (name_row[0] if name_row else player)
+            return Stats(player, name, rounds, by_difficulty)
+
+        return self._run(read, empty_stats(player, display_name), "the record could not be read")
+
+    def recent_rounds(self, player: str | None, limit: int = 10) -> list[RoundRecord]:
+        """The player's latest rounds, newest first, with their moves."""
+        if player is None:
+            return []
+
+        def read(conn: sqlite3.Connection) -> list[RoundRecord]:
+            rows = conn.execute(
+                "SELECT id, played_at, player, display_name, board_size, difficulty, symbol,"
+                " first, moves, result, took_back FROM rounds WHERE player = ?"
+                " ORDER BY id DESC LIMIT ?",
+                (player, limit),
+            ).fetchall()
+            return [_round_record(row) for row in rows]
+
+        return self._run(read, [], "the record could not be read")
+
+    def leaderboard(self, limit: int = 10) -> Leaderboard:
+        """The top `limit` players: best unbeaten streak on hard, most wins on medium."""
+
+        def read(conn: sqlite3.Connection) -> Leaderboard:
+            streaks = conn.execute(_LEADERS.format(column="best_streak"), ("hard", limit))
+            wins = conn.execute(_LEADERS.format(column="clean_wins"), ("medium", limit))
+            return Leaderboard(
+                [LeaderEntry(*row) for row in streaks.fetchall()],
+                [LeaderEntry(*row) for row in wins.fetchall()],
+            )
+
+        return self._run(read, Leaderboard([], []), "the leaderboard could not be read")
+
+    # -- failures ---------------------------------------------------------------
+
+    def _run(self, operation: Callable[[sqlite3.Connection], T], fallback: T, lost: str) -> T:
+        """`operation(connection)`, or `fallback` with a notice if the record fails.
+
+        A damaged file is moved aside and the operation tried once more on a new one.
+        """
+        with self._lock:
+            for first_try in (True, False):
+                if not self._enabled:
+                    return fallback
+                if self._conn is None:
+                    self._connect()
+                    if self._conn is None:
+                        return fallback
+                try:
+                    return operation(self._conn)
+                except Exception as error:
+                    if not self._failed(error, first_try=first_try, lost=lost):
+                        return fallback
+            return fallback
+
+    def _connect(self) -> None:
+        """Open the file, moving a damaged one aside once; else as `_failed` decides.
+
+        A busy database (another process recovering it, say) is not a failure: the
+        record stays on and the next call tries again.
+        """
+        assert self.path is not None
+        for first_try in (True, False):
+            try:
+                self._conn = open_database(self.path, self.max_pages)
+                return
+            except Exception as error:
+                if not self._failed(error, first_try=first_try, lost=None):
+                    return
+
+    def _failed(self, error: Exception, *, first_try: bool, lost: str | None) -> bool:
+        """React to a failure (the one place that does): True to try again on a new file.
+
+        `lost` says what an operation loses; None while opening the file, where a full
+        disk, like anything but a busy file, means playing without a record.
+        """
+        failure = classify(error)
+        if failure is None:
+            raise error  # a bug, not the file's fault
+        if failure is Failure.NEWER:  # a newer program wrote it, or migrated it meanwhile
+            assert isinstance(error, NewerSchema)
+            self._refuse_newer(error.version)
+        elif failure is Failure.DAMAGED and first_try:
+            self.close()
+            return self._move_aside(reason(error))
+        elif failure is Failure.BUSY:
+            doing = "holds it)" if lost is None else f"is writing): {lost}"
+            self.notice = f"The record is busy (another tui-tictactoe {doing}."
+        elif failure is Failure.FULL and lost is not None:
+            self.notice = f"The disk is full: {lost}. The record kept so far is intact."
+        elif lost is not None:
+            self._disable(f"The record failed ({reason(error)}): {lost}")
+        else:
+            self._disable(f"Cannot use the record {self.path} ({self._why_unusable(error)})")
+        return False
+
+    def _why_unusable(self, error: Exception) -> str:
+        assert self.path is not None
+        if not os.access(self.path.parent, os.W_OK):
+            return f"the directory {self.path.parent} is read-only"
+        return reason(error)
+
+    def _disable(self, why: str) -> None:
+        self.close()
+        self._enabled = False
+        self.notice = f"{why}; playing without a record."
+
+    def _refuse_newer(self, version: int) -> None:
+        self.close()
+        self._enabled = False
+        self.notice = (
+            f"The record {self.path} was written by a newer tui-tictactoe (schema"
+            f" {version}, this one knows up to {schema_version()}); it is left"
+            " untouched and this game is not recorded."
+        )
+
+    def _move_aside(self, why: str) -> bool:
+        """Move the damaged file aside, with a notice; False (disabled) if it cannot be."""
+        assert self.path is not None
+        try:
+            aside = move_aside(self.path)
+        except OSError as error:
+            self._disable(
+                f"The record {self.path} is damaged and could not be moved aside ({reason(error)})"
+            )
+            return False
+        if aside is not None:  # else another process moved it aside first
+            self.notice = (
+                f"The record {self.path.name} was unusable ({why}): it was moved aside to"
+                f" {aside.name} and a new record started."
+            )
+        return True
+
+
+def _round_record(row: tuple[Any, ...]) -> RoundRecord:
+    *head, moves, result, took_back = row
+    try:
+        keys = tuple(int(key) for key in moves.split(",")) if moves else ()
+    except (AttributeError, ValueError):
+        keys = ()  # a hand-edited row: show the round without its replay
+    return RoundRecord._make((*head, keys, result, bool(took_back)))
