@@ -299,11 +299,11 @@ async def test_connections_that_never_log_in_from_20_addresses_leave_room_for_a_
     addresses is refused, and told why."""
     hosted = await host()
     port = hosted.port
-    closed = 0
+    closed = connected = 0  # times dropped; open now
     stopping = asyncio.Event()
 
     async def lurk(address: str, index: int) -> None:
-        nonlocal closed
+        nonlocal closed, connected
         while not stopping.is_set():
             try:
                 reader, writer = await asyncio.open_connection(
@@ -312,6 +312,7 @@ async def test_connections_that_never_log_in_from_20_addresses_leave_room_for_a_
             except OSError:
                 await asyncio.sleep(0.25)
                 continue
+            connected += 1
             if index % 2:
                 writer.write(b"SSH-2.0-lurker\r\n")
             try:
@@ -322,6 +323,7 @@ async def test_connections_that_never_log_in_from_20_addresses_leave_room_for_a_
             finally:
                 writer.close()
             closed += 1
+            connected -= 1
             await asyncio.sleep(0.25)
 
     addresses = [f"127.0.0.{n}" for n in range(2, 22)]
@@ -331,7 +333,7 @@ async def test_connections_that_never_log_in_from_20_addresses_leave_room_for_a_
         for i in range(4)
     ]
     try:
-        await until("64 connections logging in", lambda: len(hosted.server.queue) >= 64)
+        await until("64 connections logging in", lambda: connected >= 64)
         term = await play(port, local="127.0.0.22")
         await play_round_start(term)
         assert marks(term.board(), "X") == 1
