@@ -44,6 +44,8 @@ NO_PTY = "this is an interactive game: connect with ssh -t"
 SHUTTING_DOWN = "the server is shutting down: goodbye"
 LOGIN_TIMEOUT = 10.0  # seconds to finish logging in
 REFUSED_GRACE = 5.0  # seconds a refused connection may stay open without asking for a session
+TELLING_LIMIT = 16  # connections refused on arrival that are told why at once (others: dropped)
+SILENT_GRACE = 0.5  # seconds for one of those to send its version (clients send it at once)
 WAITING_PER_GAME = 4  # connections not (yet) playing, in all: this many per --max-sessions
 SHUTDOWN_GRACE = 1.5  # seconds clients get to close after being told, before they are cut off
 DEFAULT_SIZE = (80, 24)  # for clients that report a 0x0 window
@@ -103,6 +105,7 @@ class GameServer:
         self.clients: set[Client] = set()
         self.waiting: Counter[str] = Counter()  # per address: connected, not admitted
         self.queue: dict[Client, None] = {}  # those, oldest first
+        self.telling: set[Client] = set()  # refused on arrival, to be told why once they log in
         self.admitted: set[Client] = set()
         self.per_address: Counter[str] = Counter()  # per address: admitted
         self.games: set[GameProcess] = set()
@@ -201,6 +204,7 @@ class GameServer:
 
     def release(self, client: Client) -> None:
         self.clients.discard(client)
+        self.telling.discard(client)
         self._stop_waiting(client)
         if client in self.admitted:
             self.admitted.discard(client)
@@ -296,6 +300,7 @@ class Client(asyncssh.SSHServer):
         self.logged_in = False
         self.authenticating = False  # began logging in (the key exchange is done)
         self.waiting = False  # counted by the server as connected but not admitted
+        self.telling: str | None = None  # refused on arrival: why, told once logging in
         self.closed = asyncio.Event()
         self._offered: asyncssh.SSHKey | None = None
         self._guest = False
@@ -314,7 +319,7 @@ class Client(asyncssh.SSHServer):
         refusal = self.server.arrive(self)
         if refusal is not None:
             self.ending = "refused: too many connections logging in from one address"
-            loop.call_soon(self.refuse, refusal)  # once asyncssh has sent its version line
+            self._refuse_on_arrival(refusal)
         elif self.server.settings.idle_timeout:
             self._timer = loop.call_later(self.server.settings.idle_timeout, self._check_idle)
 
@@ -378,6 +383,26 @@ class Client(asyncssh.SSHServer):
         if self.conn is not None:
             self.conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, f"{PROG}: {message}")
 
+    def _refuse_on_arrival(self, message: str) -> None:
+        """Told why once the key exchange is done (`begin_auth`), for a few at a time; the
+        others are dropped at once. A disconnect message sent before the key exchange,
+        with the client's first bytes unread, is lost to the reset that closing then
+        sends (OpenSSH says "Broken pipe"); a few key exchanges at a time cost little."""
+        loop = asyncio.get_running_loop()
+        if len(self.server.telling) >= TELLING_LIMIT:
+            loop.call_soon(self.abort)
+            return
+        self.server.telling.add(self)
+        self.telling = message
+        self._timer = loop.call_later(SILENT_GRACE, self._drop_if_silent)
+
+    def _drop_if_silent(self) -> None:
+        """A refused connection that has not even said its version is not worth telling."""
+        if self.conn is None or not self.conn.get_extra_info("client_version"):
+            self.abort()
+        else:
+            self._timer = asyncio.get_running_loop().call_later(REFUSED_GRACE, self.abort)
+
     def progress(self) -> tuple[int, float]:
         """How far logging in has come, least first: what `GameServer.arrive` evicts first."""
         if self.refusal is not None:  # logged in and told it gets no game: only lingering
@@ -416,6 +441,8 @@ class Client(asyncssh.SSHServer):
         unless `--authorized-keys` was given."""
         self.username = username[:USERNAME_LIMIT]
         self.authenticating = True
+        if self.telling is not None:  # before any answer to it: a client stops at "denied"
+            self.refuse(self.telling)
         return True
 
     def auth_completed(self) -> None:
