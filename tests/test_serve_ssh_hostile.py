@@ -49,7 +49,7 @@ from tui_tictactoe.servers.ssh import GAME_LOST, RESTORE_TERMINAL
 
 host = test_serve_ssh.host  # the fixture: a GameServer in the test's loop, with its log
 
-SLACK = 0.05  # seconds: "within 2x the idle time", plus this much for a noisy machine
+SLACK = 0.08  # seconds: "within 2x the idle time", plus this much for a shared machine
 MEMORY_LIMIT = 200 * 1024 * 1024  # bytes: the issue's bound for a game at the size cap
 REPEAT = 28_000
 HUGE = "--seed 1 " * REPEAT  # ~250 KB: about the largest exec request asyncssh accepts
@@ -212,40 +212,54 @@ async def test_the_largest_exec_request_stalls_no_other_player_nor_the_shutdown(
 ) -> None:
     """One client sends ~250 KB exec requests back to back (they took argparse 25 s each,
     in the server's event loop): other players' logins and first frames, and keypresses
-    in a running game, stay within twice their idle times (medians); SIGTERM still ends
-    the installed server, with status 0, within 5 s."""
+    in a running game, stay within twice their idle times; SIGTERM still ends the
+    installed server, with status 0, within 5 s.
+
+    Idle and attacked are measured in turns (the attacker stopped, then running), seven
+    rounds, and their medians compared: load from elsewhere on a shared machine then
+    falls on both alike.
+    """
     server, port = await installed_server(tmp_path)
     attacker: subprocess.Popen[str] | None = None
     try:
-        # Idle: one warm-up login (the fork server's first fork), then the measures.
-        _, term = await login_time(port, "127.0.0.2")
-        login_idle = await login_times(port, 10)
+        _, term = await login_time(port, "127.0.0.2")  # also the fork server's first fork
         await quiet(term)
-        key_idle = await keypress_time(term)
-
         attacker = subprocess.Popen(
             [sys.executable, "-c", ATTACKER, str(port), str(REPEAT)],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
         )
-        assert attacker.stdout is not None
-        answer = await asyncio.wait_for(asyncio.to_thread(attacker.stdout.readline), 30)
-        assert answer.startswith("2 tui-tictactoe: error: the command line is too long"), answer
+        answers: list[str] = []
+        reader = asyncio.get_running_loop().run_in_executor(
+            None,
+            lambda: answers.extend(attacker.stdout or ()),  # until it is killed
+        )
+        await until("the attacker's first answer", lambda: bool(answers), START_TIMEOUT)
+        assert answers[0].startswith("2 tui-tictactoe: error: the command line is too long")
 
-        login_attacked = await login_times(port, 20)
-        key_attacked = await keypress_time(term)
-        answers = 1
-        while attacker.poll() is None and answers < 3:  # it was sending all along
-            await asyncio.wait_for(asyncio.to_thread(attacker.stdout.readline), 30)
-            answers += 1
+        times: dict[str, list[float]] = {"login idle": [], "login attacked": []}
+        times.update({"key idle": [], "key attacked": []})
+        for n in range(7):
+            for state, sig in (("idle", signal.SIGSTOP), ("attacked", signal.SIGCONT)):
+                attacker.send_signal(sig)
+                if state == "attacked":  # sending again before the measure starts
+                    sent = len(answers)
+                    await until("the attack going on", lambda sent=sent: len(answers) > sent)
+                first = 10 + 2 * n + (state == "attacked")
+                times[f"login {state}"].append(await login_times(port, first, samples=1))
+                times[f"key {state}"].append(await keypress_time(term, samples=2))
+        sent = len(answers)
+        await until("the attack going on", lambda: len(answers) > sent)  # all along
+        median = {name: statistics.median(values) for name, values in times.items()}
         print(
-            f"login + first frame: idle {login_idle:.3f} s, attacked {login_attacked:.3f} s; "
-            f"keypress: idle {key_idle * 1000:.1f} ms, attacked {key_attacked * 1000:.1f} ms",
+            f"login + first frame: idle {median['login idle']:.3f} s, attacked "
+            f"{median['login attacked']:.3f} s; keypress: idle {median['key idle'] * 1000:.1f} "
+            f"ms, attacked {median['key attacked'] * 1000:.1f} ms; {len(answers)} huge requests",
             file=sys.stderr,
         )
-        assert login_attacked <= 2 * login_idle + SLACK
-        assert key_attacked <= 2 * key_idle + SLACK
+        assert median["login attacked"] <= 2 * median["login idle"] + SLACK, times
+        assert median["key attacked"] <= 2 * median["key idle"] + SLACK, times
 
         started = time.monotonic()
         server.send_signal(signal.SIGTERM)
@@ -256,7 +270,9 @@ async def test_the_largest_exec_request_stalls_no_other_player_nor_the_shutdown(
     finally:
         stop(server)
         if attacker is not None:
+            attacker.send_signal(signal.SIGCONT)
             stop(attacker)
+            await reader
 
 
 # -- 2. the window size ----------------------------------------------------------------
