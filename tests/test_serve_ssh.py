@@ -486,7 +486,7 @@ def test_exec_options_pass_alternate_on_or_off(command: str, alternate: bool | N
         ("--alternate && rm -rf ~", "unrecognized arguments: && rm -rf ~"),
         ("$(reboot)", "unrecognized arguments: $(reboot)"),
         ("--seed 'unclosed", "cannot read the command line: No closing quotation"),
-        ("--seed " + "9" * 5000, "must be a whole number of at most 40 digits"),
+        ("--seed " + "9" * 1000, "must be a whole number of at most 40 digits"),
     ],
     ids=["bad-choice", "shell-syntax", "substitution", "unbalanced-quote", "huge-seed"],
 )
@@ -793,8 +793,9 @@ async def test_when_the_fork_server_dies_its_games_end_and_later_games_start_wit
     fork_server = hosted.server.fork_server
     assert fork_server is not None and parent(pid) == fork_server.process.pid
     os.kill(fork_server.process.pid, signal.SIGKILL)
-    await term.wait_closed()
-    assert term.chan is not None and term.chan.get_exit_signal()[0] == "KILL"  # died with it
+    assert (
+        await term.wait_closed() == 1
+    )  # died with it; the player is told (test_serve_ssh_hostile)
     await gone([pid])
     await hosted.logged("fork server gone: games start as fresh processes")
     again = await play(hosted.port)

@@ -80,6 +80,7 @@ class Forked:
         self.fork_server = fork_server
         self.number = number
         self.pid = 0
+        self.orphaned = False
         self.status: asyncio.Future[int] = asyncio.get_running_loop().create_future()
 
     def signal_group(self, sig: signal.Signals) -> None:
@@ -224,6 +225,7 @@ class ForkServer:
                 future.set_exception(ForkServerGone())
                 future.exception()  # retrieved: nobody may be waiting for it
         for game in self._games.values():
+            game.orphaned = True
             game.exited(-signal.SIGKILL)  # its death signal, PR_SET_PDEATHSIG
         self._starting.clear()
         self._games.clear()

@@ -20,6 +20,8 @@ from ..cli import PROG, BoundedParser, add_play_options
 CHILD_MODULE = "tui_tictactoe.servers.child"
 CHILD_COMMAND = (sys.executable, "-m", CHILD_MODULE)  # a game as a fresh interpreter
 NAME_LIMIT = 32  # characters of a user name passed on to the game and the log
+COMMAND_BYTES = 1024  # an exec request's command line, at most (the longest real one is ~80)
+COMMAND_WORDS = 32  # ... and its words: argparse's time grows with the square of their number
 
 # Environment variables of the server that must not reach a game: the game's
 # terminal is the client's, not the server's, and Textual's own settings
@@ -73,15 +75,37 @@ def parse_play_options(command: str | None) -> argparse.Namespace:
     the help text for `--help`. A leading `tui-tictactoe` and/or `play` is allowed,
     since that is what people type after `ssh -t host` out of habit.
     """
-    try:
-        words = shlex.split(command or "")
-    except ValueError as error:
-        raise OptionsError(2, f"{PROG}: error: cannot read the command line: {error}\n") from None
+    words = command_words(command)
     if words[:1] == [PROG]:
         words = words[1:]
     if words[:1] == ["play"]:
         words = words[1:]
     return options_parser().parse_args(words)
+
+
+def command_words(command: str | None) -> list[str]:
+    """The words of an exec request's command line, checked for size before anything reads it.
+
+    The size is capped first, so that shlex and argparse only ever see a short line:
+    argparse took 25 s over the ~250 KB one request can carry, with the server's
+    event loop, and every other player's game, waiting. Raises OptionsError (status 2).
+    """
+    command = command or ""
+    if len(command) > COMMAND_BYTES or len(command.encode()) > COMMAND_BYTES:
+        raise OptionsError(
+            2,
+            f"{PROG}: error: the command line is too long "
+            f"({len(command.encode()):,} bytes; at most {COMMAND_BYTES:,})\n",
+        )
+    try:
+        words = shlex.split(command)
+    except ValueError as error:
+        raise OptionsError(2, f"{PROG}: error: cannot read the command line: {error}\n") from None
+    if len(words) > COMMAND_WORDS:
+        raise OptionsError(
+            2, f"{PROG}: error: too many words ({len(words)}; at most {COMMAND_WORDS})\n"
+        )
+    return words
 
 
 def game_argv(options: argparse.Namespace) -> list[str]:

@@ -23,6 +23,8 @@ import termios
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Protocol
 
+from ..limits import clamp_size
+
 READ_SIZE = 65536
 INPUT_LIMIT = 65536  # bytes of client input waiting for the game; beyond that, dropped
 HANG_UP_GRACE = 0.4  # seconds the game has to exit by itself after a hang-up (it polls)
@@ -30,8 +32,9 @@ TERM_GRACE = 0.25  # seconds after SIGTERM before SIGKILL
 
 
 def set_window_size(fd: int, columns: int, rows: int) -> None:
-    """Set a pty's window size; the kernel tells its foreground process group (SIGWINCH)."""
-    columns, rows = max(1, min(columns, 0xFFFF)), max(1, min(rows, 0xFFFF))
+    """Set a pty's window size, at most the game's largest (a 10,000 x 10,000 window made one
+    game hold 1.45 GB); the kernel tells its foreground process group (SIGWINCH)."""
+    columns, rows = clamp_size(columns, rows)
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
 
 
@@ -39,6 +42,8 @@ class Child(Protocol):
     """A started game process, however it was started."""
 
     pid: int
+    orphaned: bool
+    """Killed because the process that started it died (the fork server), not by itself."""
 
     def signal_group(self, sig: signal.Signals) -> None:
         """Send `sig` to its process group, unless it has been reaped: its pid (the
@@ -58,6 +63,7 @@ class Spawned:
     def __init__(self, process: asyncio.subprocess.Process) -> None:
         self.process = process
         self.pid = process.pid
+        self.orphaned = False  # the server is its parent
 
     def signal_group(self, sig: signal.Signals) -> None:
         if self.process.returncode is None:
@@ -115,6 +121,11 @@ class GameProcess:
     @property
     def pid(self) -> int | None:
         return self.child.pid if self.child else None
+
+    @property
+    def orphaned(self) -> bool:
+        """It died with the process that started it (see `Child.orphaned`)."""
+        return self.child is not None and self.child.orphaned
 
     async def start(self) -> None:
         master, slave = os.openpty()

@@ -7,6 +7,7 @@ make every returning player see OpenSSH's "host identification has changed" warn
 from __future__ import annotations
 
 import os
+import shlex
 from pathlib import Path
 
 import asyncssh
@@ -14,6 +15,7 @@ import asyncssh
 from ..record import APP_NAME, data_dir  # one rule for every file the game keeps
 
 HOST_KEY_NAME = "ssh_host_ed25519_key"
+MAX_KEY_FILE = 64 * 1024  # bytes: an RSA 16384 key is about 12 KiB
 
 
 class HostKeyError(Exception):
@@ -29,14 +31,32 @@ def load_or_create(path: Path) -> asyncssh.SSHKey:
 
     The file is created with O_EXCL and mode 0600 in one call, so the key is never
     readable by others, not even for a moment, and two servers starting at once
-    cannot both write one.
+    cannot both write one. An existing key that others may read (or write) is refused,
+    as OpenSSH refuses one: anyone who has read it can pose as this server.
     """
     try:
-        return asyncssh.read_private_key(path)
+        with open(path, "rb") as file:
+            mode = os.fstat(file.fileno()).st_mode  # of the file read, not of a name
+            data = file.read(MAX_KEY_FILE + 1)
     except FileNotFoundError:
         pass
-    except (OSError, asyncssh.KeyImportError) as error:
+    except OSError as error:
         raise HostKeyError(f"cannot read the host key {str(path)!r}: {_reason(error)}") from None
+    else:
+        try:
+            if len(data) > MAX_KEY_FILE:
+                raise ValueError(f"larger than {MAX_KEY_FILE:,} bytes")
+            key = asyncssh.import_private_key(data)
+        except (ValueError, asyncssh.KeyImportError) as error:
+            raise HostKeyError(
+                f"cannot read the host key {str(path)!r}: {_reason(error)}"
+            ) from None
+        if mode & 0o077:
+            raise HostKeyError(
+                f"the host key {str(path)!r} is open to others (mode {mode & 0o777:04o}): "
+                f"make it private with: chmod 600 {shlex.quote(str(path))}"
+            )
+        return key
     key = asyncssh.generate_private_key("ssh-ed25519", comment=APP_NAME)
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import re
 import signal
 import sys
 import time
@@ -24,6 +25,7 @@ from typing import Any
 import asyncssh
 
 from ..cli import PROG
+from ..limits import clamp_size
 from .fork_server import ForkServer
 from .game_command import (
     CHILD_COMMAND,
@@ -36,15 +38,24 @@ from .game_command import (
 )
 from .game_process import GameProcess, Launch, spawn
 from .host_key import HostKeyError, default_host_key_path, load_or_create
+from .refusal_log import RefusalLog
 
 NO_PTY = "this is an interactive game: connect with ssh -t"
 SHUTTING_DOWN = "the server is shutting down: goodbye"
 LOGIN_TIMEOUT = 10.0  # seconds to finish logging in
 REFUSED_GRACE = 5.0  # seconds a refused connection may stay open without asking for a session
+TELLING_LIMIT = 16  # connections refused on arrival that are told why at once (others: dropped)
+SILENT_GRACE = 0.5  # seconds for one of those to send its version (clients send it at once)
 WAITING_PER_GAME = 4  # connections not (yet) playing, in all: this many per --max-sessions
 SHUTDOWN_GRACE = 1.5  # seconds clients get to close after being told, before they are cut off
 DEFAULT_SIZE = (80, 24)  # for clients that report a 0x0 window
 EARLY_INPUT_LIMIT = 4096  # bytes typed before the game's process exists, kept for it
+USERNAME_LIMIT = 256  # characters of a user name kept at all (shown cut shorter still)
+TERM_LIMIT = 64  # characters of a TERM kept
+ENV_LIMIT = 32  # environment variables a session may set (the game reads two)
+ENV_CHECK = 0.25  # seconds between checks of that: asyncssh has no hook per env request
+BUSY = "the server is busy with connections logging in: try again in a moment"
+GAME_LOST = "the server's game starter stopped, and your game with it: connect again to play"
 
 # What Textual turns on in a terminal, turned off again: sent to the client when the
 # server ends a game, which can no longer restore the client's terminal itself.
@@ -93,6 +104,8 @@ class GameServer:
                 ) from None
         self.clients: set[Client] = set()
         self.waiting: Counter[str] = Counter()  # per address: connected, not admitted
+        self.queue: dict[Client, None] = {}  # those, oldest first
+        self.telling: set[Client] = set()  # refused on arrival, to be told why once they log in
         self.admitted: set[Client] = set()
         self.per_address: Counter[str] = Counter()  # per address: admitted
         self.games: set[GameProcess] = set()
@@ -100,6 +113,7 @@ class GameServer:
         self.accepting = True
         self._acceptor: asyncssh.SSHAcceptor | None = None
         self._ending: set[asyncio.Task[None]] = set()  # hang-ups and the log lines after them
+        self.refusals = RefusalLog(log, _log_prefix)
 
     @property
     def fingerprint(self) -> str:
@@ -139,19 +153,30 @@ class GameServer:
     # closes: logging in (at most LOGIN_TIMEOUT), or being told why it is refused (at
     # most REFUSED_GRACE). Waiting ones are capped apart from the games, per address
     # and in all, so connections that never log in cannot hold the games' slots.
+    #
+    # When all the waiting places are taken, a newcomer takes the place of the oldest
+    # of the least advanced (see `Client.progress`): connections that never say a word
+    # go first, then those that said only their version, and those that are logging in
+    # only when there is nobody else. Holding places then takes a flood of new
+    # connections, faster than a real client logs in, rather than a few idle sockets.
 
-    def arrive(self, client: Client) -> bool:
-        """Count a new connection as waiting; False if there are too many (it is dropped)."""
+    def arrive(self, client: Client) -> str | None:
+        """Count a new connection as waiting; or why it is refused (the message it gets)."""
         self.clients.add(client)
         settings = self.settings
-        if (
-            self.waiting[client.address] >= settings.max_per_address
-            or sum(self.waiting.values()) >= WAITING_PER_GAME * settings.max_sessions
-        ):
-            return False
+        if self.waiting[client.address] >= settings.max_per_address:
+            return (
+                f"too many connections from your address are logging in "
+                f"({settings.max_per_address} at once): try again in a moment"
+            )
+        if len(self.queue) >= WAITING_PER_GAME * settings.max_sessions:
+            oldest = min(self.queue, key=Client.progress)  # min: the first of the least
+            self._stop_waiting(oldest)
+            oldest.refuse(BUSY, ending="refused: made room for a newer connection")
         self.waiting[client.address] += 1
+        self.queue[client] = None
         client.waiting = True
-        return True
+        return None
 
     def admit(self, client: Client) -> str | None:
         """A logged-in connection gets a game's slot, or is told why not (it then stays
@@ -174,10 +199,12 @@ class GameServer:
     def _stop_waiting(self, client: Client) -> None:
         if client.waiting:
             client.waiting = False
+            del self.queue[client]
             _uncount(self.waiting, client.address)
 
     def release(self, client: Client) -> None:
         self.clients.discard(client)
+        self.telling.discard(client)
         self._stop_waiting(client)
         if client in self.admitted:
             self.admitted.discard(client)
@@ -222,6 +249,7 @@ class GameServer:
         logged, and the fork server has exited.
         """
         self.stop_accepting()
+        self.refusals.flush()
         clients = list(self.clients)
         for client in clients:
             client.end(reason, 1, ending="server shut down")
@@ -238,6 +266,16 @@ class GameServer:
             await asyncio.gather(*self._ending, return_exceptions=True)
         if self.fork_server is not None:
             await self.fork_server.close()
+        self.refusals.flush()
+
+
+def _log_prefix() -> str:
+    return f"{time.strftime('%Y-%m-%dT%H:%M:%S')} {PROG} serve-ssh: "
+
+
+def _kind(ending: str) -> str:
+    """An ending without what came from the client (a subsystem's name, an error's text)."""
+    return re.split(r" [('\"]", ending, maxsplit=1)[0]
 
 
 def _uncount(counter: Counter[str], key: str) -> None:
@@ -260,7 +298,9 @@ class Client(asyncssh.SSHServer):
         self.session: GameSession | None = None
         self.ending: str | None = None
         self.logged_in = False
+        self.authenticating = False  # began logging in (the key exchange is done)
         self.waiting = False  # counted by the server as connected but not admitted
+        self.telling: str | None = None  # refused on arrival: why, told once logging in
         self.closed = asyncio.Event()
         self._offered: asyncssh.SSHKey | None = None
         self._guest = False
@@ -276,9 +316,10 @@ class Client(asyncssh.SSHServer):
         self.address = str(peer[0])
         self.peer = f"[{peer[0]}]:{peer[1]}" if ":" in str(peer[0]) else f"{peer[0]}:{peer[1]}"
         loop = asyncio.get_running_loop()
-        if not self.server.arrive(self):
-            self.ending = "refused: too many connections logging in"
-            loop.call_soon(self.abort)  # before the key exchange: no way to say why
+        refusal = self.server.arrive(self)
+        if refusal is not None:
+            self.ending = "refused: too many connections logging in from one address"
+            self._refuse_on_arrival(refusal)
         elif self.server.settings.idle_timeout:
             self._timer = loop.call_later(self.server.settings.idle_timeout, self._check_idle)
 
@@ -292,8 +333,11 @@ class Client(asyncssh.SSHServer):
         self.closed.set()
         if game is not None and game.returncode is None:  # logged once the game is gone
             self.server.keep(asyncio.get_running_loop().create_task(self._log_after(game, exc)))
-        else:
+        elif game is not None:
             self.server.log(self.log_line(exc, game))
+        else:  # no game: as cheap to repeat as to send, so counted rather than each logged
+            kind = _kind(self._ending(exc, None))
+            self.server.refusals.note("connections", kind, self.log_line(exc))
 
     async def _log_after(self, game: GameProcess, exc: Exception | None) -> None:
         await self.server.hang_up(game)
@@ -302,6 +346,10 @@ class Client(asyncssh.SSHServer):
     def log_line(self, exc: Exception | None = None, game: GameProcess | None = None) -> str:
         """One line per connection: when, from where, who, how long, how it ended, and for
         a game the server hung up, how long it took to be gone (reaped)."""
+        ending = self._ending(exc, game)
+        return f"{self._who()} {time.monotonic() - self._started:.1f}s {ending}"
+
+    def _ending(self, exc: Exception | None, game: GameProcess | None) -> str:
         ending = self.ending
         if ending is None:
             if not self.logged_in:
@@ -314,15 +362,55 @@ class Client(asyncssh.SSHServer):
                 ending += f" ({printable(str(exc), 60) or type(exc).__name__})"
         if game is not None and game.hung_up_at is not None and game.exited_at is not None:
             ending += f"; game gone {game.exited_at - game.hung_up_at:.2f}s after hang-up"
+        return ending
+
+    def _who(self) -> str:
         return (
-            f"{time.strftime('%Y-%m-%dT%H:%M:%S')} {PROG} serve-ssh: {self.peer} "
-            f"user={printable(self.username)!r} key={self.fingerprint or '-'} "
-            f"{time.monotonic() - self._started:.1f}s {ending}"
+            f"{_log_prefix()}{self.peer} "
+            f"user={printable(self.username)!r} key={self.fingerprint or '-'}"
         )
 
     def abort(self) -> None:
         if self.conn is not None:
             self.conn.abort()
+
+    def refuse(self, message: str, ending: str | None = None) -> None:
+        """Close with a reason the client shows (OpenSSH: "Received disconnect ...").
+        SSH allows a disconnect message from just after the version lines, before the
+        key exchange: the reason then travels in clear text, which is all it is."""
+        if ending is not None:
+            self.ending = ending
+        if self.conn is not None:
+            self.conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, f"{PROG}: {message}")
+
+    def _refuse_on_arrival(self, message: str) -> None:
+        """Told why once the key exchange is done (`begin_auth`), for a few at a time; the
+        others are dropped at once. A disconnect message sent before the key exchange,
+        with the client's first bytes unread, is lost to the reset that closing then
+        sends (OpenSSH says "Broken pipe"); a few key exchanges at a time cost little."""
+        loop = asyncio.get_running_loop()
+        if len(self.server.telling) >= TELLING_LIMIT:
+            loop.call_soon(self.abort)
+            return
+        self.server.telling.add(self)
+        self.telling = message
+        self._timer = loop.call_later(SILENT_GRACE, self._drop_if_silent)
+
+    def _drop_if_silent(self) -> None:
+        """A refused connection that has not even said its version is not worth telling."""
+        if self.conn is None or not self.conn.get_extra_info("client_version"):
+            self.abort()
+        else:
+            self._timer = asyncio.get_running_loop().call_later(REFUSED_GRACE, self.abort)
+
+    def progress(self) -> tuple[int, float]:
+        """How far logging in has come, least first: what `GameServer.arrive` evicts first."""
+        if self.refusal is not None:  # logged in and told it gets no game: only lingering
+            return 0, self._started
+        if self.authenticating:
+            return 3, self._started
+        said = self.conn is not None and self.conn.get_extra_info("client_version")
+        return (2 if said else 1), self._started
 
     def end(self, message: str, status: int, ending: str) -> None:
         """End this connection for a reason of the server's: the client is told why."""
@@ -351,7 +439,10 @@ class Client(asyncssh.SSHServer):
     def begin_auth(self, username: str) -> bool:
         """Logging in is required only to learn the player's key; anyone gets in without one,
         unless `--authorized-keys` was given."""
-        self.username = username
+        self.username = username[:USERNAME_LIMIT]
+        self.authenticating = True
+        if self.telling is not None:  # before any answer to it: a client stops at "denied"
+            self.refuse(self.telling)
         return True
 
     def auth_completed(self) -> None:
@@ -374,6 +465,12 @@ class Client(asyncssh.SSHServer):
         key the player proved to own when `auth_completed` follows a key login."""
         keys = self.server.authorized_keys
         if keys is not None and keys.validate(key, self.address, self.address) is None:
+            self.server.refusals.note(
+                "keys",
+                "refused a key not in --authorized-keys",
+                f"{self._who()} refused key {key.get_fingerprint('sha256')} "
+                "(not in --authorized-keys)",
+            )
             return False
         self._offered = key
         return True
@@ -418,29 +515,48 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self.chan: asyncssh.SSHServerChannel[bytes] | None = None
         self.term_type: str | None = None
         self.size = DEFAULT_SIZE
-        self.command: str | None = None
+        self.options: argparse.Namespace | OptionsError | None = None  # from an exec request
         self.game: GameProcess | None = None
         self.drew = False  # the game has written to the client's terminal
         self.closing = False
         self.early = bytearray()  # keys typed before the game's process existed
+        self._env_timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, chan: asyncssh.SSHChannel[bytes]) -> None:
         self.chan = chan  # type: ignore[assignment]
+        self._check_environment()
+
+    def _check_environment(self) -> None:
+        """Every ENV_CHECK s: more than ENV_LIMIT variables ends the connection. asyncssh
+        keeps every env request's variable, and calls nothing of ours when it does, so
+        this bounds what a client can make the server hold by how fast it can send."""
+        if self.chan is None:
+            return
+        if len(self.chan.get_environment_bytes()) > ENV_LIMIT:
+            self.client.ending = "refused: too many environment variables"
+            self.client.abort()
+            return
+        self._env_timer = asyncio.get_running_loop().call_later(ENV_CHECK, self._check_environment)
 
     def pty_requested(self, term_type: str, term_size: tuple[int, ...], _modes: Any) -> bool:
-        self.term_type = printable(term_type, 64) or "xterm-256color"
-        self.size = (term_size[0], term_size[1]) if term_size[0] and term_size[1] else DEFAULT_SIZE
+        self.term_type = printable(term_type[:TERM_LIMIT], TERM_LIMIT) or "xterm-256color"
+        self.size = clamp_size(*term_size[:2]) if term_size[0] and term_size[1] else DEFAULT_SIZE
         return True
 
     def shell_requested(self) -> bool:
         return True
 
     def exec_requested(self, command: str) -> bool:
-        self.command = command  # read as play options in session_started
+        """Read as play options at once (cut to size before parsing, so cheap); what is
+        wrong with them is told in session_started."""
+        try:
+            self.options = parse_play_options(command)
+        except OptionsError as error:
+            self.options = error
         return True
 
     def subsystem_requested(self, subsystem: str) -> bool:
-        self.client.ending = f"refused subsystem {printable(subsystem, 20)!r}"
+        self.client.ending = f"refused subsystem {printable(subsystem[:20], 20)!r}"
         return False
 
     def session_started(self) -> None:
@@ -450,7 +566,9 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             self._finish(refusal, 1)
             return
         try:
-            options = parse_play_options(self.command)
+            options = self.options or parse_play_options(None)
+            if isinstance(options, OptionsError):
+                raise options
         except OptionsError as error:
             self.client.ending = "printed help" if error.status == 0 else "refused: bad options"
             self._finish(error.message.rstrip("\n"), error.status, stdout=error.status == 0)
@@ -510,7 +628,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             self.early += data[: max(0, EARLY_INPUT_LIMIT - len(self.early))]
 
     def terminal_size_changed(self, width: int, height: int, _pw: int, _ph: int) -> None:
-        self.size = (width, height) if width and height else self.size
+        self.size = clamp_size(width, height) if width and height else self.size
         if self.game is not None:
             self.game.resize(*self.size)
 
@@ -536,13 +654,22 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         chan = self.chan
         if status >= 0:
             self.client.ending = f"game over, exit {status}"
+        elif self.game is not None and self.game.orphaned:
+            self.client.ending = "game lost with the fork server"
+            self._finish(GAME_LOST, 1)
+            return
         else:
             self.client.ending = f"game killed by SIG{_signal_name(-status)}"
         if chan is not None:
             with contextlib.suppress(OSError):
                 if status >= 0:
                     chan.exit(status)
-                else:
+                else:  # it could not give the terminal back itself
+                    if self.drew:
+                        chan.write(RESTORE_TERMINAL)
+                    chan.write_stderr(
+                        f"\r\n{PROG}: the game was killed (SIG{_signal_name(-status)})\r\n".encode()
+                    )
                     chan.exit_with_signal(_signal_name(-status))
 
     def end(self, message: str, status: int) -> bool:
@@ -577,6 +704,8 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
     def end_game(self) -> None:
         """Hang the game up (in the background; the server waits for it on shutdown)."""
         self.closing = True
+        if self._env_timer is not None:
+            self._env_timer.cancel()
         if self.game is not None and self.game.returncode is None:
             self.client.server.hang_up(self.game)
 
