@@ -187,7 +187,7 @@ def parse_message(text: str) -> Message | None:
     The text is at most MAX_MESSAGE bytes: the websocket refuses larger ones unread."""
     try:
         envelope = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON; a huge number; "[[[[..." 64 KB deep
         return None
     if not isinstance(envelope, list) or not envelope or not isinstance(envelope[0], str):
         return None
