@@ -19,7 +19,7 @@ import re
 import signal
 import subprocess
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import NamedTuple
 
@@ -369,9 +369,10 @@ async def test_an_idle_session_is_ended_with_a_message_and_keys_keep_it_open(
         while True:
             left = deadline - time.monotonic()
             assert left > 0, "the idle session stayed open"
-            await ws.send_str(json.dumps(["ping", str(time.monotonic())]))
-            await ws.send_str(json.dumps(["focus"]))
-            await ws.send_str(json.dumps(["resize", {"width": 80, "height": 24}]))
+            with contextlib.suppress(ConnectionError):  # closing already
+                await ws.send_str(json.dumps(["ping", str(time.monotonic())]))
+                await ws.send_str(json.dumps(["focus"]))
+                await ws.send_str(json.dumps(["resize", {"width": 80, "height": 24}]))
             with contextlib.suppress(TimeoutError):
                 message = await ws.receive(timeout=min(left, idle / 4))
                 if message.type == aiohttp.WSMsgType.BINARY:
@@ -379,7 +380,7 @@ async def test_an_idle_session_is_ended_with_a_message_and_keys_keep_it_open(
                 elif message.type != aiohttp.WSMsgType.TEXT:  # TEXT: a pong
                     break
         assert time.monotonic() - last_key >= idle
-        assert ws.close_code == 1000
+        assert ws.close_code == 1000, (message, output[-300:], served.log_lines())
         reason = f"no input for {idle:g} s: the session is closed"
         assert message.extra == reason
         assert reason.encode() in output  # shown in the terminal too
@@ -467,3 +468,71 @@ async def test_a_tab_that_stops_reading_is_cut_off_and_its_game_ends(tmp_path: P
                 await asyncio.sleep(0.05)
         await wait_gone([game], STEP_TIMEOUT, "the game of a tab that does not read stayed")
     assert any("the browser fell" in line and "behind" in line for line in served.log_lines())
+
+
+# -- every end is bounded, even with a game that does not respond ------------------------------
+
+
+@contextlib.contextmanager
+def stopped(pid: int) -> Iterator[None]:
+    """The game frozen (SIGSTOP): it reads no input and quits on no request."""
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGCONT)
+
+
+async def jam(ws: aiohttp.ClientWebSocketResponse) -> None:
+    """More input than a frozen game's pipe holds: the server's write to it blocks."""
+    for _ in range(4):
+        await ws.send_str(json.dumps(["stdin", "x" * 60_000]))
+
+
+async def closed(ws: aiohttp.ClientWebSocketResponse, timeout: float) -> aiohttp.WSMessage:
+    deadline = time.monotonic() + timeout
+    while True:
+        left = deadline - time.monotonic()
+        assert left > 0, "the websocket stayed open"
+        with contextlib.suppress(TimeoutError):
+            message = await ws.receive(timeout=left)
+            if message.type not in (aiohttp.WSMsgType.BINARY, aiohttp.WSMsgType.TEXT):
+                return message
+
+
+async def test_a_frozen_game_is_killed_when_its_session_times_out(tmp_path: Path) -> None:
+    idle = 2.0
+    async with (
+        serve_web(tmp_path, "--idle-timeout", str(idle)) as served,
+        aiohttp.ClientSession() as http,
+        http.ws_connect(served.ws_url) as ws,
+    ):
+        await board_shown(ws)
+        [game] = games_of(served)
+        with stopped(game):
+            await jam(ws)
+            await closed(ws, idle + STEP_TIMEOUT)
+            await wait_gone([game], STEP_TIMEOUT, "the frozen game was left running")
+
+
+async def test_sigterm_exits_promptly_even_with_a_frozen_game(tmp_path: Path) -> None:
+    async with (
+        serve_web(tmp_path) as served,
+        aiohttp.ClientSession() as http,
+        http.ws_connect(served.ws_url) as frozen,
+    ):
+        await board_shown(frozen)
+        [game] = games_of(served)
+        playing = await http.ws_connect(served.ws_url)
+        await board_shown(playing)
+        processes = descendants(served.process.pid)
+        with stopped(game):
+            await jam(frozen)
+            signalled = time.monotonic()
+            served.process.send_signal(signal.SIGTERM)
+            returncode = await asyncio.to_thread(served.process.wait, 5 + STEP_TIMEOUT)
+            took = time.monotonic() - signalled
+            assert returncode == 0
+            assert took < 5.0, f"SIGTERM took {took:.1f} s"
+            await wait_gone(processes, STEP_TIMEOUT, "a game outlived the server")

@@ -38,11 +38,19 @@ from textual_serve.server import Server
 
 from ..cli import PROG
 from ..identity import guest_environment
-from .web_guard import SHUTTING_DOWN, Capacity, allowed_origins, origin_refusal, query_size
-from .web_session import STOP_TIMEOUT, WebSession
+from .web_guard import (
+    SHUTTING_DOWN,
+    Capacity,
+    RefusalLog,
+    allowed_origins,
+    origin_refusal,
+    query_size,
+)
+from .web_session import WebSession
 
 TITLE = "Tic-Tac-Toe"
-SHUTDOWN_GRACE = STOP_TIMEOUT + 0.5  # seconds sessions get to end before their games are killed
+SHUTDOWN_GRACE = 2.5  # seconds sessions get to end on SIGTERM before their games are killed
+WILDCARD_HOSTS = ("", "0.0.0.0", "::")
 SECURITY_HEADERS = {
     "X-Frame-Options": "DENY",
     "Content-Security-Policy": "frame-ancestors 'none'",
@@ -73,9 +81,11 @@ class GameWebServer(Server):
             game_command(), host=args.host, port=args.port, title=TITLE, public_url=args.public_url
         )
         self.origins = allowed_origins(args.host, args.port, args.public_url)
+        self.public_url_given = args.public_url is not None
         self.capacity = Capacity(args.max_sessions, args.max_per_address)
         self.idle_timeout: float = args.idle_timeout
         self.log = log
+        self.log_refusal = RefusalLog(log, prefix=f"{PROG} serve-web: ")
         self.sessions: set[WebSession] = set()
         self.accepting = True
 
@@ -107,6 +117,12 @@ class GameWebServer(Server):
         SIGINT and SIGTERM end every session (`on_shutdown`) before the loop stops."""
         self.debug = debug
         self.initialize_logging()
+        if self.host in WILDCARD_HOSTS and not self.public_url_given:
+            self.log(
+                f"{PROG} serve-web: listening on every address without --public-url: "
+                "browsers are refused until it names the address they use "
+                f"(e.g. --public-url http://NAME:{self.port})"
+            )
         loop = asyncio.new_event_loop()
         asyncio.set_event_loop(loop)
         loop.add_signal_handler(signal.SIGINT, self.request_exit)
@@ -119,6 +135,7 @@ class GameWebServer(Server):
             loop=loop,
             print=lambda *args: None,
             shutdown_timeout=1.0,  # for handlers still running after on_shutdown
+            access_log=None,  # a line per request, as fast as anyone sends them: one per session instead
         )
 
     # -- sessions ---------------------------------------------------------------------
@@ -129,11 +146,11 @@ class GameWebServer(Server):
         address = request.remote or "?"
         reason = origin_refusal(request.headers, self.origins)
         if reason is not None:
-            self.log(f"{PROG} serve-web: {address} refused: {reason}")
+            self.log_refusal(f"{PROG} serve-web: {address} refused: {reason}")
             return web.Response(status=403, text=f"{PROG}: {reason}\n")
         refusal = SHUTTING_DOWN if not self.accepting else self.capacity.admit(address)
         if refusal is not None:
-            self.log(f"{PROG} serve-web: {address} refused: {refusal.reason}")
+            self.log_refusal(f"{PROG} serve-web: {address} refused: {refusal.reason}")
             return web.Response(
                 status=refusal.status,
                 text=f"{PROG}: {refusal.reason}\n",
@@ -168,6 +185,7 @@ class GameWebServer(Server):
         for session in sessions:
             if not session.done.is_set():
                 session.kill_game()
+        self.log_refusal.flush()
 
 
 def serve(args: argparse.Namespace) -> int:

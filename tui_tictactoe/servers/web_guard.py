@@ -23,8 +23,9 @@ Pure rules, no I/O, so they can be read (and tested) apart from the server:
 from __future__ import annotations
 
 import json
+import time
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import NamedTuple
 from urllib.parse import urlsplit
 
@@ -139,6 +140,45 @@ class Capacity:
         self.per_address[address] -= 1
         if self.per_address[address] <= 0:
             del self.per_address[address]
+
+
+class RefusalLog:
+    """Refusals logged at a bounded rate: the first `burst` in each `interval` seconds
+    line by line, the rest as one count. A client can be refused as fast as it can
+    connect, and each refusal would otherwise be a line in the server's log."""
+
+    def __init__(
+        self,
+        log: Callable[[str], None],
+        prefix: str = "",
+        burst: int = 10,
+        interval: float = 10.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.log = log
+        self.prefix = prefix
+        self.burst = burst
+        self.interval = interval
+        self.clock = clock
+        self.window = clock()
+        self.logged = 0
+        self.suppressed = 0
+
+    def __call__(self, line: str) -> None:
+        now = self.clock()
+        if now - self.window >= self.interval:
+            self.flush()
+            self.window, self.logged = now, 0
+        if self.logged < self.burst:
+            self.logged += 1
+            self.log(line)
+        else:
+            self.suppressed += 1
+
+    def flush(self) -> None:
+        if self.suppressed:
+            self.log(f"{self.prefix}{self.suppressed} more refused, not logged one by one")
+            self.suppressed = 0
 
 
 # -- messages from the page -------------------------------------------------------------

@@ -82,6 +82,7 @@ class WebSession:
         self.done = asyncio.Event()  # the game has gone
         self._outbox: deque[bytes | str] = deque()
         self._backlog = 0
+        self._sending = False  # a message is on its way to the tab
         self._wake = asyncio.Event()
         self._tasks: set[asyncio.Task[None]] = set()
         self._sender: asyncio.Task[None] | None = None
@@ -163,6 +164,7 @@ class WebSession:
                     if isinstance(item, bytes)
                     else websocket.send_str(item)
                 )
+                self._sending = True
                 try:
                     await asyncio.wait_for(send, SEND_TIMEOUT)
                 except TimeoutError:
@@ -172,6 +174,8 @@ class WebSession:
                     return
                 except (ConnectionError, RuntimeError):
                     return  # the tab has gone; the receive loop sees it too
+                finally:
+                    self._sending = False
 
     def _cut_off(self, reason: str) -> None:
         """A tab that does not read: no goodbye (it would not be read), the connection
@@ -219,18 +223,27 @@ class WebSession:
     async def _close(self, code: int, reason: str) -> None:
         """Let the outbox drain (the last frame and the notice), then close; bounded."""
         deadline = time.monotonic() + CLOSE_TIMEOUT
-        while self._outbox and time.monotonic() < deadline and self.request.transport:
+        sender = self._sender
+        while (
+            (self._outbox or self._sending)
+            and sender is not None
+            and not sender.done()
+            and time.monotonic() < deadline
+        ):
             await asyncio.sleep(0.02)
+        # The receiver stops first: a close() racing a receive() drops the connection
+        # without waiting for the tab's reply, and a receiver may be stuck handing input
+        # to a game that does not read it. Alone, close() reads the reply itself.
+        receiver = self._receiver
+        if receiver is not None and not receiver.done():
+            receiver.cancel()
+            await asyncio.wait([receiver])
         message = reason.encode()[:120]  # a close frame's reason: at most 123 bytes
         try:
             await asyncio.wait_for(self.websocket.close(code=code, message=message), CLOSE_TIMEOUT)
         except (TimeoutError, ConnectionError, RuntimeError):
             if self.request.transport is not None:
                 self.request.transport.abort()
-        receiver = self._receiver
-        if receiver is not None and not receiver.done():
-            await asyncio.wait([receiver], timeout=CLOSE_TIMEOUT)
-            receiver.cancel()  # stuck handing input to a game that does not read it
 
     async def _stop_game(self) -> None:
         """Ask the game to quit; kill it if it has not within STOP_TIMEOUT."""
