@@ -536,3 +536,24 @@ async def test_sigterm_exits_promptly_even_with_a_frozen_game(tmp_path: Path) ->
             assert returncode == 0
             assert took < 5.0, f"SIGTERM took {took:.1f} s"
             await wait_gone(processes, STEP_TIMEOUT, "a game outlived the server")
+
+
+async def test_a_game_that_died_ends_its_session_at_the_next_key(tmp_path: Path) -> None:
+    """textual-serve kept the websocket of a crashed game open, with nothing behind it."""
+    async with (
+        serve_web(tmp_path) as served,
+        aiohttp.ClientSession() as http,
+        http.ws_connect(served.ws_url) as ws,
+    ):
+        await board_shown(ws)
+        processes = descendants(served.process.pid)  # the game and the shell that ran it
+        [game] = games_of(served)
+        os.kill(game, signal.SIGKILL)
+        await wait_gone(processes, STEP_TIMEOUT, "the game survived SIGKILL")
+        deadline = time.monotonic() + STEP_TIMEOUT
+        while not ws.closed:  # keys, as a player would press them on a screen gone still
+            await ws.send_str(json.dumps(["stdin", "5"]))
+            with contextlib.suppress(AssertionError):
+                message = await closed(ws, 0.2)
+            assert time.monotonic() < deadline, "the websocket stayed open"
+        assert (ws.close_code, message.extra) == (1011, "the game is no longer running")

@@ -148,6 +148,9 @@ class GameWebServer(Server):
         if reason is not None:
             self.log_refusal(f"{PROG} serve-web: {address} refused: {reason}")
             return web.Response(status=403, text=f"{PROG}: {reason}\n")
+        session = WebSession(request, self.command, self.download_manager, self.idle_timeout)
+        if not session.websocket.can_prepare(request).ok:
+            return web.Response(status=400, text=f"{PROG}: this address is for websockets\n")
         refusal = SHUTTING_DOWN if not self.accepting else self.capacity.admit(address)
         if refusal is not None:
             self.log_refusal(f"{PROG} serve-web: {address} refused: {refusal.reason}")
@@ -156,9 +159,6 @@ class GameWebServer(Server):
                 text=f"{PROG}: {refusal.reason}\n",
                 headers={"Retry-After": "60"},
             )
-        session = WebSession(
-            request, self.command, self.download_manager, self.idle_timeout, self.log
-        )
         self.sessions.add(session)
         try:
             await session.run(*query_size(request.query))

@@ -29,7 +29,6 @@ import secrets
 import signal
 import time
 from collections import deque
-from collections.abc import Callable
 from pathlib import Path
 
 from aiohttp import WSMsgType, web
@@ -63,15 +62,12 @@ class WebSession:
         command: str,
         download_manager: DownloadManager,
         idle_timeout: float,
-        log: Callable[[str], None],
     ) -> None:
         self.request = request
-        self.address = request.remote or "?"
         self.token = secrets.token_hex(16)
         self.command = f"{SESSION_VARIABLE}={self.token} {command}"
         self.download_manager = download_manager
         self.idle_timeout = idle_timeout
-        self.log = log
         self.websocket = web.WebSocketResponse(
             heartbeat=HEARTBEAT, max_msg_size=MAX_MESSAGE, timeout=CLOSE_TIMEOUT
         )
@@ -202,7 +198,8 @@ class WebSession:
             parsed = parse_message(message.data)
             if isinstance(parsed, Stdin):
                 self.last_input = time.monotonic()
-                await service.send_bytes(parsed.text.encode("utf-8", "replace"))
+                if not await service.send_bytes(parsed.text.encode("utf-8", "replace")):
+                    self.end("the game is no longer running", code=1011)
             elif isinstance(parsed, Resize):
                 await service.set_terminal_size(parsed.width, parsed.height)
             elif isinstance(parsed, Ping):
