@@ -557,3 +557,15 @@ async def test_a_game_that_died_ends_its_session_at_the_next_key(tmp_path: Path)
                 message = await closed(ws, 0.2)
             assert time.monotonic() < deadline, "the websocket stayed open"
         assert (ws.close_code, message.extra) == (1011, "the game is no longer running")
+
+
+async def test_refusals_are_logged_at_a_bounded_rate(tmp_path: Path) -> None:
+    """A client can be refused as fast as it connects: not a log line each time."""
+    async with serve_web(tmp_path) as served, aiohttp.ClientSession() as http:
+        for _ in range(50):
+            await handshake_refused(http, served.ws_url, {"Origin": "http://evil.example"})
+        served.process.send_signal(signal.SIGTERM)
+        assert await asyncio.to_thread(served.process.wait, STEP_TIMEOUT) == 0
+    refused = [line for line in served.log_lines() if "refused" in line]
+    assert len(refused) == 11, refused
+    assert refused[-1] == "tui-tictactoe serve-web: 40 more refused, not logged one by one"
