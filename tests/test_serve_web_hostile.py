@@ -90,12 +90,12 @@ def alive(pid: int) -> bool:
 
 
 def games_of(served: Served) -> list[int]:
-    """The server's game processes (`python -m tui_tictactoe play`, under a shell)."""
+    """The server's game processes (`python -m ... play`)."""
     found = []
     for pid in descendants(served.process.pid):
         try:
             with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
-                if b"tui_tictactoe\0play" in cmdline.read():
+                if cmdline.read().endswith(b"\0play\0"):
                     found.append(pid)
         except OSError:
             pass
@@ -569,3 +569,19 @@ async def test_refusals_are_logged_at_a_bounded_rate(tmp_path: Path) -> None:
     refused = [line for line in served.log_lines() if "refused" in line]
     assert len(refused) == 11, refused
     assert refused[-1] == "tui-tictactoe serve-web: 40 more refused, not logged one by one"
+
+
+async def test_games_die_with_a_server_killed_outright(tmp_path: Path) -> None:
+    """SIGKILL runs no clean-up, and Textual's web driver ignores the end of its input:
+    the games are tied to the server's life by the kernel (PR_SET_PDEATHSIG) instead."""
+    async with (
+        serve_web(tmp_path) as served,
+        aiohttp.ClientSession() as http,
+        http.ws_connect(served.ws_url) as ws,
+    ):
+        await board_shown(ws)
+        games = games_of(served)
+        assert games
+        served.process.kill()
+        served.process.wait(STEP_TIMEOUT)
+        await wait_gone(games, STEP_TIMEOUT, "a game outlived its killed server")

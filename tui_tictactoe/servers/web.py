@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import shlex
 import signal
 import sys
@@ -38,6 +39,7 @@ from textual_serve.server import Server
 
 from ..cli import PROG
 from ..identity import guest_environment
+from .web_child import SERVER_VARIABLE
 from .web_guard import (
     SHUTTING_DOWN,
     Capacity,
@@ -60,9 +62,12 @@ SECURITY_HEADERS = {
 
 def game_command() -> str:
     """The command line textual-serve runs (through a shell, hence quoted): the game,
-    with the guest's environment assigned in front of it."""
-    guest = " ".join(f"{name}={shlex.quote(value)}" for name, value in guest_environment().items())
-    return f"{guest} {shlex.join([sys.executable, '-m', 'tui_tictactoe', 'play'])}"
+    with the guest's environment assigned in front of it. The shell `exec`s it, so
+    the game is the server's child and can die with it (`web_child`)."""
+    environment = {**guest_environment(), SERVER_VARIABLE: str(os.getpid())}
+    assigned = " ".join(f"{name}={shlex.quote(value)}" for name, value in environment.items())
+    game = [sys.executable, "-m", "tui_tictactoe.servers.web_child", "play"]
+    return f"{assigned} exec {shlex.join(game)}"
 
 
 def _log_to_stderr(line: str) -> None:
