@@ -75,8 +75,12 @@ async def serve_web(tmp_path: Path, *args: str) -> AsyncIterator[Served]:
                 await asyncio.sleep(0.05)
         yield served
     finally:
-        if process.poll() is None:
-            process.kill()
+        if process.poll() is None:  # as an operator stops it: its games end with it
+            process.terminate()
+            try:
+                process.wait(10)
+            except subprocess.TimeoutExpired:
+                process.kill()
         process.wait(10)
 
 
