@@ -114,5 +114,28 @@ def add_web_options(parser: argparse.ArgumentParser) -> None:
         "--public-url",
         metavar="URL",
         help="the address browsers use, when it is not http://HOST:PORT "
-        "(behind a reverse proxy, or with --host 0.0.0.0): e.g. https://ttt.example.org",
+        "(behind a reverse proxy, or with --host 0.0.0.0): e.g. https://ttt.example.org; "
+        "pages from any other address may not start games",
+    )
+    parser.add_argument(
+        "--max-sessions",
+        type=_whole("max_sessions", 1, 10_000),
+        default=16,
+        metavar="N",
+        help="games at once; more browsers are told the server is full (default 16)",
+    )
+    parser.add_argument(
+        "--max-per-address",
+        type=_whole("max_per_address", 1, 10_000),
+        default=4,
+        metavar="N",
+        help="games at once from one IP address (default 4; behind a reverse proxy "
+        "every browser has the proxy's address)",
+    )
+    parser.add_argument(
+        "--idle-timeout",
+        type=_seconds,
+        default=600.0,
+        metavar="SECONDS",
+        help="close a session without a key or click for this long (default 600; 0: never)",
     )

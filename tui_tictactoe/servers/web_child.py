@@ -1,0 +1,38 @@
+"""A `serve-web` game's process: tied to the server's life, then the game.
+
+textual-serve starts each game through a shell, which `exec`s this module, so the game
+is the server's own child. PR_SET_PDEATHSIG then has the kernel kill it when the server
+dies in a way that runs no clean-up (SIGKILL, the OOM killer): Textual's web driver
+ignores the end of its input, so such a game would otherwise stay, idle, for good.
+The server says which process it is (SERVER_VARIABLE): if that is not this process's
+parent any more, the server died before the tie was made, and the game does not start.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import sys
+
+SERVER_VARIABLE = "TUI_TICTACTOE_WEB_SERVER"
+PR_SET_PDEATHSIG = 1
+
+
+def die_with_server() -> bool:
+    """Tie this process to the server's life; False if the server has gone already."""
+    if sys.platform.startswith("linux"):
+        ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+    return os.environ.get(SERVER_VARIABLE) in (None, str(os.getppid()))
+
+
+def main(args: list[str] | None = None) -> int:
+    if not die_with_server():
+        return 1
+    from ..cli import main as cli_main
+
+    return cli_main(sys.argv[1:] if args is None else args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
