@@ -51,9 +51,11 @@ import asyncssh
 import pyte
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # server_tools
 from bench_startup import app_command, board_is_empty
+from server_tools import game_argv
 
-from tui_tictactoe.servers.game_command import game_argv, options_parser
+from tui_tictactoe.servers.game_command import options_parser
 from tui_tictactoe.servers.game_process import GameProcess, spawn
 
 ROWS, COLS = 24, 80

@@ -322,7 +322,9 @@ async def test_quit_with_q_while_a_big_search_runs() -> None:
 
 
 def test_serve_ssh_passes_the_board_on() -> None:
-    from tui_tictactoe.servers.game_command import game_argv, parse_play_options
+    from server_tools import game_argv
+
+    from tui_tictactoe.servers.game_command import parse_play_options
 
     argv = game_argv(parse_play_options("--board 5"))
     assert argv[argv.index("--board") + 1] == "5"

@@ -30,13 +30,17 @@ import asyncssh
 import pyte
 import pytest
 from pty_terminal import KEYS, SGR, Board, Terminal, click, command
+from server_tools import game_argv, game_pids
 
 from tui_tictactoe import cli
 from tui_tictactoe.record import Record
-from tui_tictactoe.servers import ssh
-from tui_tictactoe.servers.game_command import game_argv, game_environment, parse_play_options
+from tui_tictactoe.servers import ssh_server
+from tui_tictactoe.servers.game_command import game_environment, parse_play_options
+from tui_tictactoe.servers.game_process import RESTORE_TERMINAL
 from tui_tictactoe.servers.host_key import HOST_KEY_NAME
-from tui_tictactoe.servers.ssh import NO_PTY, RESTORE_TERMINAL, GameServer, Settings, play_hint
+from tui_tictactoe.servers.ssh import play_hint
+from tui_tictactoe.servers.ssh_server import GameServer, Settings
+from tui_tictactoe.servers.ssh_session import NO_PTY
 
 COLS, ROWS = 80, 24
 START_TIMEOUT = 30.0  # connect to first frame; 16 games starting at once on 2 cores
@@ -343,7 +347,7 @@ class Hosted:
         """The pid of a game that started and is not in `known`."""
         deadline = time.monotonic() + timeout
         while True:
-            fresh = set(self.server.game_pids()) - set(known)
+            fresh = set(game_pids(self.server)) - set(known)
             if fresh:
                 return fresh.pop()
             assert time.monotonic() < deadline, "no game process started"
@@ -382,7 +386,7 @@ async def host(
 
     yield start
     for server in started:
-        pids = server.game_pids()
+        pids = game_pids(server)
         await asyncio.wait_for(server.stop(), 10)
         await gone(pids)
 
@@ -500,7 +504,7 @@ async def test_bad_exec_options_fail_with_one_line_and_status_2(
     assert len(lines) == 1, lines
     assert lines[0].startswith("tui-tictactoe: error: ") and error in lines[0], lines
     assert len(lines[0]) <= 200
-    assert not term.output and not hosted.server.game_pids()
+    assert not term.output and not game_pids(hosted.server)
     assert "refused: bad options" in await hosted.logged("bad options")
 
 
@@ -520,7 +524,7 @@ async def test_session_without_a_pty_gets_one_line_and_closes(host: Any) -> None
         )
         assert await term.wait_closed() == 2
         assert term.stderr.decode() == f"tui-tictactoe: {NO_PTY}\n"
-    assert not hosted.server.game_pids()
+    assert not game_pids(hosted.server)
 
 
 async def test_sftp_port_forwarding_agent_and_x11_are_refused(host: Any, tmp_path: Path) -> None:
@@ -563,12 +567,12 @@ async def test_caps_refuse_extra_clients_with_a_message(host: Any) -> None:
     fourth = await open_game(await connect(hosted.port, local="127.0.0.3"))
     assert await fourth.wait_closed() == 1
     assert "the server is full (3 games at once)" in fourth.stderr.decode()
-    assert len(hosted.server.game_pids()) == 3
+    assert len(game_pids(hosted.server)) == 3
     # A game that ends frees its slot.
     first.send("q")
     assert await first.wait_closed() == 0
     await play(hosted.port)
-    assert len(hosted.server.game_pids()) == 3
+    assert len(game_pids(hosted.server)) == 3
 
 
 async def test_idle_session_is_told_why_and_closed(host: Any) -> None:
@@ -684,7 +688,7 @@ async def test_player_identity_term_and_name_reach_the_game(host: Any, fork_serv
     await until_recorded(player, "carol")
     assert f"key={player}" in await hosted.logged("user='carol'")
 
-    known = set(hosted.server.game_pids())
+    known = set(game_pids(hosted.server))
     guest = await play(hosted.port, username="dave")
     assert "dave · " in guest.lines[0] and b"\x1b[38;2;" not in guest.output
     if not fork_server:
@@ -808,7 +812,7 @@ async def test_connections_that_do_not_log_in_hold_no_game_slot_and_are_dropped(
 ) -> None:
     """Connected but not logged in: counted apart from the games (at most --max-per-address
     from one address), and closed after the login timeout."""
-    monkeypatch.setattr(ssh, "LOGIN_TIMEOUT", 1.5)
+    monkeypatch.setattr(ssh_server, "LOGIN_TIMEOUT", 1.5)
     hosted = await host(max_sessions=1, max_per_address=2)
     silent = [await silent_connection(hosted.port) for _ in range(2)]
     extra = await silent_connection(hosted.port)  # a third from 127.0.0.1: dropped at once

@@ -28,6 +28,7 @@ import asyncssh
 import pytest
 import test_serve_ssh
 from pty_terminal import command
+from server_tools import game_pids
 from test_serve_ssh import (
     COLS,
     ROWS,
@@ -43,9 +44,10 @@ from test_serve_ssh import (
 )
 
 from tui_tictactoe.limits import MAX_COLUMNS, MAX_ROWS
-from tui_tictactoe.servers import refusal_log, ssh
+from tui_tictactoe.servers import refusal_log, ssh_session
 from tui_tictactoe.servers.game_command import COMMAND_BYTES, COMMAND_WORDS
-from tui_tictactoe.servers.ssh import GAME_LOST, RESTORE_TERMINAL
+from tui_tictactoe.servers.game_process import RESTORE_TERMINAL
+from tui_tictactoe.servers.ssh_session import GAME_LOST
 
 host = test_serve_ssh.host  # the fixture: a GameServer in the test's loop, with its log
 
@@ -200,7 +202,7 @@ async def test_an_exec_command_line_is_capped_in_bytes_and_words(host: Any) -> N
         term = await open_game(await connect(hosted.port), options)
         assert await term.wait_closed() == 2
         assert term.stderr.decode().splitlines() == [f"tui-tictactoe: error: {error}"]
-        assert not term.output and not hosted.server.game_pids()
+        assert not term.output and not game_pids(hosted.server)
     # At the caps, the command line is read: 32 words, and argparse's own error.
     term = await open_game(await connect(hosted.port), "--seed 1 " * 15 + "--seed x")
     assert await term.wait_closed() == 2
@@ -488,7 +490,7 @@ async def test_a_dying_fork_server_gives_its_players_their_terminal_back_and_say
 ) -> None:
     hosted = await host()
     terms = [await play(hosted.port), await play(hosted.port, local="127.0.0.2")]
-    pids = hosted.server.game_pids()
+    pids = game_pids(hosted.server)
     assert len(pids) == 2
     await play_round_start(terms[0])
     fork_server = hosted.server.fork_server
@@ -511,11 +513,11 @@ async def test_a_dying_fork_server_gives_its_players_their_terminal_back_and_say
 async def test_a_session_setting_many_environment_variables_is_closed(host: Any) -> None:
     hosted = await host()
     conn = await connect(hosted.port)
-    many = {f"V{i}": "x" * 1000 for i in range(ssh.ENV_LIMIT + 1)}
+    many = {f"V{i}": "x" * 1000 for i in range(ssh_session.ENV_LIMIT + 1)}
     try:  # the session may open, and its game start, before the check runs
         term = await open_game(conn, env=many)
         await term.wait_closed()
     except (asyncssh.Error, OSError):
         pass
     await hosted.logged("refused: too many environment variables")
-    await until("no game left", lambda: not hosted.server.game_pids())
+    await until("no game left", lambda: not game_pids(hosted.server))

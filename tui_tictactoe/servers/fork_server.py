@@ -3,7 +3,7 @@
 A game started as a fresh interpreter spends most of its ~0.45 s of CPU before its
 first frame importing Textual and the game; sixteen players connecting at once
 pay that sixteen times over on two cores. Forked from a process that has already
-imported them, a game starts at its `cli.main`. The game's own start-up (the
+imported them, a game starts at its `commands.play.main`. The game's own start-up (the
 `tui-tictactoe` command) is unchanged.
 
 The asyncio server never forks (it has threads and an event loop): it starts this
@@ -52,7 +52,7 @@ END_GRACE = 1.0  # seconds the fork server's games get after SIGTERM when the se
 # What a game needs before its first frame, beyond what importing the app loads
 # (found by listing `sys.modules` at the first frame of `tui-tictactoe`).
 PRELOAD = (
-    "tui_tictactoe.cli",
+    "tui_tictactoe.commands.play",
     "tui_tictactoe.servers.child",
     "tui_tictactoe.ui.app",
     "textual.drivers.linux_driver",
@@ -138,7 +138,7 @@ class ForkServer:
         return cls(process, ours, log)
 
     def launch(self, args: list[str], env: dict[str, str]) -> Launch:
-        """How to start a game with `cli.main(args)`: forked if the fork server is alive and
+        """How to start a game with `commands.play.main(args)`: forked if the fork server is alive and
         answers, else (or if it dies meanwhile) as a fresh interpreter."""
         fallback = spawn([*CHILD_COMMAND, *args], env)
 

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Mapping
 from typing import IO, NoReturn
 
-from ..cli import PROG, BoundedParser, add_play_options
+from ..commands.play_options import PROG, BoundedParser, add_play_options
 
 CHILD_MODULE = "tui_tictactoe.servers.child"
 CHILD_COMMAND = (sys.executable, "-m", CHILD_MODULE)  # a game as a fresh interpreter
@@ -108,13 +108,8 @@ def command_words(command: str | None) -> list[str]:
     return words
 
 
-def game_argv(options: argparse.Namespace) -> list[str]:
-    """The game's command line: this interpreter, the child entry point, canonical options."""
-    return [*CHILD_COMMAND, *play_args(options)]
-
-
 def play_args(options: argparse.Namespace) -> list[str]:
-    """The game's `cli.main` arguments: `play` and the options the client gave, canonical."""
+    """The game's `commands.play.main` arguments: `play` and the options the client gave, canonical."""
     argv = ["play"]
     # Only the options the client gave: the others come from the player's saved settings.
     for name in ("symbol", "first", "difficulty", "board"):

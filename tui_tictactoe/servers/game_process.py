@@ -31,6 +31,16 @@ HANG_UP_GRACE = 0.4  # seconds the game has to exit by itself after a hang-up (i
 TERM_GRACE = 0.25  # seconds after SIGTERM before SIGKILL
 
 
+# What Textual turns on in a terminal, turned off again: sent to the client when the
+# server ends a game, which can no longer restore the client's terminal itself.
+RESTORE_TERMINAL = (
+    b"\x1b[<u"  # kitty keyboard protocol: pop
+    b"\x1b[?1000l\x1b[?1003l\x1b[?1015l\x1b[?1006l"  # mouse reporting
+    b"\x1b[?2004l\x1b[?1004l\x1b[?2048l\x1b[?2026l"  # paste, focus, in-band resize, sync
+    b"\x1b[?7h\x1b[0m\x1b[?25h\x1b[?1049l"  # line wrap, colours, cursor, alternate screen
+)
+
+
 def set_window_size(fd: int, columns: int, rows: int) -> None:
     """Set a pty's window size, at most the game's largest (a 10,000 x 10,000 window made one
     game hold 1.45 GB); the kernel tells its foreground process group (SIGWINCH)."""

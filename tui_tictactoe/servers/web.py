@@ -37,7 +37,7 @@ import jinja2
 from aiohttp import web
 from textual_serve.server import Server
 
-from ..cli import PROG
+from ..commands.play_options import PROG
 from ..identity import guest_environment
 from .web_child import SERVER_VARIABLE
 from .web_guard import (

@@ -29,9 +29,9 @@ def die_with_server() -> bool:
 def main(args: list[str] | None = None) -> int:
     if not die_with_server():
         return 1
-    from ..cli import main as cli_main
+    from ..commands.play import main as play
 
-    return cli_main(sys.argv[1:] if args is None else args)
+    return play(sys.argv[1:] if args is None else args)
 
 
 if __name__ == "__main__":

@@ -35,6 +35,7 @@ from aiohttp import WSMsgType, web
 from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
 
+from .game_process import RESTORE_TERMINAL
 from .web_guard import MAX_MESSAGE, Focus, Ping, Resize, Stdin, parse_message
 
 MAX_BACKLOG = 8 * 1024 * 1024
@@ -45,12 +46,6 @@ CLOSE_TIMEOUT = 2.0  # seconds to say goodbye and close the websocket
 STOP_TIMEOUT = 3.0  # seconds a game has to quit when asked, before it is killed
 HEARTBEAT = 15.0  # seconds between pings to the tab (as textual-serve): a dead tab goes
 SESSION_VARIABLE = "TUI_TICTACTOE_WEB_SESSION"
-
-# Sent to the tab's terminal before a message from the server: the game can no
-# longer leave its alternate screen itself.
-RESTORE_TERMINAL = (
-    "\x1b[?1000l\x1b[?1003l\x1b[?1015l\x1b[?1006l\x1b[?2004l\x1b[0m\x1b[?25h\x1b[?1049l"
-)
 
 
 class WebSession:
@@ -131,7 +126,8 @@ class WebSession:
         if self._timer is not None:
             self._timer.cancel()
         if notice:
-            self._outbox.append(f"{RESTORE_TERMINAL}\r\n{notice}\r\n".encode())
+            # the game can no longer leave its alternate screen itself
+            self._outbox.append(RESTORE_TERMINAL + f"\r\n{notice}\r\n".encode())
             self._wake.set()
         self._spawn(self._close(code, reason))
 

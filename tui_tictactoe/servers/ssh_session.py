@@ -1,0 +1,272 @@
+"""One SSH session of `serve-ssh`: what the client asked for, checked, then one game relayed.
+
+The session knows its connection only through `Connection` (what it reads and calls),
+so that this module and the server's (`ssh_server`) import each other in one direction.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import signal
+from typing import Any, Protocol
+
+import asyncssh
+
+from ..commands.play_options import PROG
+from ..limits import clamp_size
+from .game_command import OptionsError, game_environment, parse_play_options, play_args, printable
+from .game_process import RESTORE_TERMINAL, GameProcess, Launch
+
+NO_PTY = "this is an interactive game: connect with ssh -t"
+GAME_LOST = "the server's game starter stopped, and your game with it: connect again to play"
+DEFAULT_SIZE = (80, 24)  # for clients that report a 0x0 window
+EARLY_INPUT_LIMIT = 4096  # bytes typed before the game's process exists, kept for it
+TERM_LIMIT = 64  # characters of a TERM kept
+ENV_LIMIT = 32  # environment variables a session may set (the game reads two)
+ENV_CHECK = 0.25  # seconds between checks of that: asyncssh has no hook per env request
+
+
+class Host(Protocol):
+    """What a session needs of the server: a way to start a game, and to end one."""
+
+    games: set[GameProcess]
+
+    def launcher(self, args: list[str], env: dict[str, str]) -> Launch: ...
+
+    def hang_up(self, game: GameProcess) -> asyncio.Task[None]: ...
+
+
+class Connection(Protocol):
+    """What a session needs of its SSH connection (`ssh_server.Client`)."""
+
+    conn: asyncssh.SSHServerConnection | None
+    username: str
+    fingerprint: str | None
+    refusal: str | None  # logged in, but given no game: why
+    ending: str | None  # how the connection ended, for its log line
+
+    @property
+    def host(self) -> Host: ...
+
+    def touch(self) -> None: ...
+
+    def abort(self) -> None: ...
+
+
+class GameSession(asyncssh.SSHServerSession[bytes]):
+    """One session: checks what the client asked for, then runs one game and relays it."""
+
+    def __init__(self, client: Connection) -> None:
+        self.client = client
+        self.chan: asyncssh.SSHServerChannel[bytes] | None = None
+        self.term_type: str | None = None
+        self.size = DEFAULT_SIZE
+        self.options: argparse.Namespace | OptionsError | None = None  # from an exec request
+        self.game: GameProcess | None = None
+        self.drew = False  # the game has written to the client's terminal
+        self.closing = False
+        self.early = bytearray()  # keys typed before the game's process existed
+        self._env_timer: asyncio.TimerHandle | None = None
+
+    def connection_made(self, chan: asyncssh.SSHChannel[bytes]) -> None:
+        self.chan = chan  # type: ignore[assignment]
+        self._check_environment()
+
+    def _check_environment(self) -> None:
+        """Every ENV_CHECK s: more than ENV_LIMIT variables ends the connection. asyncssh
+        keeps every env request's variable, and calls nothing of ours when it does, so
+        this bounds what a client can make the server hold by how fast it can send."""
+        if self.chan is None:
+            return
+        if len(self.chan.get_environment_bytes()) > ENV_LIMIT:
+            self.client.ending = "refused: too many environment variables"
+            self.client.abort()
+            return
+        self._env_timer = asyncio.get_running_loop().call_later(ENV_CHECK, self._check_environment)
+
+    def pty_requested(self, term_type: str, term_size: tuple[int, ...], _modes: Any) -> bool:
+        self.term_type = printable(term_type[:TERM_LIMIT], TERM_LIMIT) or "xterm-256color"
+        self.size = clamp_size(*term_size[:2]) if term_size[0] and term_size[1] else DEFAULT_SIZE
+        return True
+
+    def shell_requested(self) -> bool:
+        return True
+
+    def exec_requested(self, command: str) -> bool:
+        """Read as play options at once (cut to size before parsing, so cheap); what is
+        wrong with them is told in session_started."""
+        try:
+            self.options = parse_play_options(command)
+        except OptionsError as error:
+            self.options = error
+        return True
+
+    def subsystem_requested(self, subsystem: str) -> bool:
+        self.client.ending = f"refused subsystem {printable(subsystem[:20], 20)!r}"
+        return False
+
+    def session_started(self) -> None:
+        refusal = self.client.refusal
+        if refusal is not None:
+            self.client.ending = f"refused: {refusal.split(':')[0]}"
+            self._finish(refusal, 1)
+            return
+        try:
+            options = self.options or parse_play_options(None)
+            if isinstance(options, OptionsError):
+                raise options
+        except OptionsError as error:
+            self.client.ending = "printed help" if error.status == 0 else "refused: bad options"
+            self._finish(error.message.rstrip("\n"), error.status, stdout=error.status == 0)
+            return
+        if self.term_type is None:
+            self.client.ending = "refused: no pty"
+            self._finish(NO_PTY, 2)
+            return
+        asyncio.get_running_loop().create_task(self._start(options))
+
+    async def _start(self, options: argparse.Namespace) -> None:
+        assert self.chan is not None and self.term_type is not None
+        client = self.client
+        env = game_environment(
+            self.term_type,
+            self.chan.get_environment(),
+            client.fingerprint,
+            client.username,
+        )
+        game = GameProcess(
+            client.host.launcher(play_args(options), env),
+            *self.size,
+            on_output=self._output,
+            on_exit=self._exited,
+        )
+        try:
+            await game.start()
+        except Exception as error:  # out of processes, memory, ptys: this session only
+            client.ending = f"could not start the game ({printable(str(error), 60)})"
+            self._finish("the game could not start: try again later", 1)
+            return
+        self.game = game
+        client.host.games.add(game)
+        if self.closing:  # the client left, or the server ended it, while the game started
+            self.end_game()
+            return
+        game.resize(*self.size)  # a window change may have come in the meantime
+        if self.early:  # typed ahead: the game acts on it once it has drawn its first frame
+            game.write(bytes(self.early))
+            self.early.clear()
+
+    # -- relaying -----------------------------------------------------------------
+
+    def _output(self, data: bytes) -> None:
+        if self.chan is not None and not self.closing:
+            self.drew = True
+            with contextlib.suppress(OSError):  # closed by the client a moment ago
+                self.chan.write(data)
+
+    def data_received(self, data: bytes, datatype: int | None) -> None:
+        self.client.touch()
+        if self.closing:
+            return
+        if self.game is not None:
+            self.game.write(data)
+        else:
+            self.early += data[: max(0, EARLY_INPUT_LIMIT - len(self.early))]
+
+    def terminal_size_changed(self, width: int, height: int, _pw: int, _ph: int) -> None:
+        self.size = clamp_size(width, height) if width and height else self.size
+        if self.game is not None:
+            self.game.resize(*self.size)
+
+    def eof_received(self) -> bool:
+        return True  # keep the game: it ends on its own, by quitting or the idle timeout
+
+    def pause_writing(self) -> None:
+        if self.game is not None:
+            self.game.pause_output()
+
+    def resume_writing(self) -> None:
+        if self.game is not None:
+            self.game.resume_output()
+
+    # -- the end --------------------------------------------------------------------
+
+    def _exited(self, status: int) -> None:
+        """The game ended (quit, crash, or our hang-up): its status ends the session."""
+        self.client.host.games.discard(self.game)  # type: ignore[arg-type]
+        if self.closing:
+            return
+        self.closing = True
+        chan = self.chan
+        if status >= 0:
+            self.client.ending = f"game over, exit {status}"
+        elif self.game is not None and self.game.orphaned:
+            self.client.ending = "game lost with the fork server"
+            self._finish(GAME_LOST, 1)
+            return
+        else:
+            self.client.ending = f"game killed by SIG{_signal_name(-status)}"
+        if chan is not None:
+            with contextlib.suppress(OSError):
+                if status >= 0:
+                    chan.exit(status)
+                else:  # it could not give the terminal back itself
+                    if self.drew:
+                        chan.write(RESTORE_TERMINAL)
+                    chan.write_stderr(
+                        f"\r\n{PROG}: the game was killed (SIG{_signal_name(-status)})\r\n".encode()
+                    )
+                    chan.exit_with_signal(_signal_name(-status))
+
+    def end(self, message: str, status: int) -> bool:
+        """End the session for the server's reason: restore the client's terminal if the
+        game had taken it over, say why, exit with `status`, hang the game up.
+        False if the session was already ending."""
+        if self.closing or self.chan is None:
+            return False
+        self._finish(message, status)
+        self.end_game()
+        return True
+
+    def _finish(self, message: str, status: int, stdout: bool = False) -> None:
+        self.closing = True
+        chan = self.chan
+        if chan is None:
+            return
+        newline = b"\r\n" if self.term_type is not None else b"\n"
+        text = message.encode("utf-8", "replace").replace(b"\n", newline) + newline
+        if not stdout and not message.startswith(PROG):
+            text = f"{PROG}: ".encode() + text
+        with contextlib.suppress(OSError):  # the client may be gone already
+            if self.drew:
+                chan.write(RESTORE_TERMINAL)
+                text = newline + text
+            if stdout:
+                chan.write(text)
+            else:
+                chan.write_stderr(text)
+            chan.exit(status)
+
+    def end_game(self) -> None:
+        """Hang the game up (in the background; the server waits for it on shutdown)."""
+        self.closing = True
+        if self._env_timer is not None:
+            self._env_timer.cancel()
+        if self.game is not None and self.game.returncode is None:
+            self.client.host.hang_up(self.game)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        """The channel has closed: the game goes, and so does the connection (it held
+        the one session allowed, and its slot is for the next player)."""
+        self.end_game()
+        if self.client.conn is not None:
+            self.client.conn.close()
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name.removeprefix("SIG")
+    except ValueError:
+        return str(number)
