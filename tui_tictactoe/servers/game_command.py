@@ -16,10 +16,10 @@ from collections.abc import Mapping
 from typing import IO, NoReturn
 
 from ..commands.play_options import PROG, BoundedParser, add_play_options
+from ..identity import NAME_LIMIT, displayable  # one rule for names, wherever shown
 
 CHILD_MODULE = "tui_tictactoe.servers.child"
 CHILD_COMMAND = (sys.executable, "-m", CHILD_MODULE)  # a game as a fresh interpreter
-NAME_LIMIT = 32  # characters of a user name passed on to the game and the log
 COMMAND_BYTES = 1024  # an exec request's command line, at most (the longest real one is ~80)
 COMMAND_WORDS = 32  # ... and its words: argparse's time grows with the square of their number
 
@@ -131,8 +131,6 @@ def printable(text: str, limit: int = NAME_LIMIT) -> str:
     User names come from the client: one with escape sequences would otherwise
     reach the game's screen and the server's log as commands to the terminal.
     """
-    from ..identity import displayable
-
     return displayable(text, limit, empty="")
 
 

@@ -201,7 +201,7 @@ class RecordLink:
         record = self._record
         notice = record.take_notice() if record is not None else None
         if notice:
-            self.app.notify(notice, title="Record", severity="warning", timeout=10)
+            self.app.notify(notice, title="Record", severity="warning", timeout=10, markup=False)
 
     # -- threads ---------------------------------------------------------------------
 
