@@ -33,12 +33,14 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))  # rebuild_standings lives with the tests
+sys.path.insert(0, str(ROOT / "tests"))  # rebuild_standings and ai_reply live with the tests
 
+from controller_tools import ai_reply  # noqa: E402  (after the path tweak)
 from record_tools import rebuild_standings  # noqa: E402  (after the path tweak)
 
 from tui_tictactoe.controller import GameController  # noqa: E402
@@ -111,18 +113,21 @@ def round_ends(record: Record, rounds: int) -> tuple[list[float], list[float], l
         controller.new_round()
         with_record = n % 2 == 1
         while True:
-            if controller.is_ai_turn:
-                move = controller.find_best_ai_move()
-                play = controller.play_ai_move
+            play: Callable[[], object]
+            if controller.is_ai_turn:  # as the app does: the reply is computed, then applied
+                reply = ai_reply(controller)
+                assert reply.move is not None, reply
+                move = reply.move
+                play = partial(controller.apply, reply)
             else:
                 move = rng.choice(controller.board.legal_moves())
-                play = controller.play_human_move
+                play = partial(controller.play_human_move, *move)
             last = len(controller.board.moves) == 8 or _finishes(controller, move)
             if not last:
-                play(*move)
+                play()
                 continue
             start = time.perf_counter()
-            play(*move)
+            play()
             over, _ = controller.check_game_over()
             assert over
             if with_record:

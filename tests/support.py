@@ -99,7 +99,7 @@ def played(
         assert controller.play_human_move(*move)[0]
         request = controller.ai_request()
         if request is not None:
-            assert controller.apply_ai_reply(AIReply(request.generation, next(replies)))
+            assert controller.apply(AIReply(request.generation, next(replies)))
     return controller
 
 

@@ -94,7 +94,7 @@ def test_the_controller_builds_the_board_of_its_options(board: str, size: int, w
     assert ok
     request = controller.ai_request()
     assert request is not None
-    assert controller.apply_ai_reply(request.compute())
+    assert controller.apply(request.compute())
     assert len(controller.board.moves) == 2
     controller.new_round()
     assert controller.board.geometry == geometry(size, win)
@@ -111,7 +111,7 @@ def test_a_search_is_told_to_stop_when_the_game_moves_on() -> None:
     slow = AIRequest(request.generation, request.board, AIPlayer("X", MinimaxStrategy(book={})))
     reply = slow._replace(cancelled=request.cancelled).compute()
     assert reply.cancelled and reply.move is None and reply.error is None
-    assert not controller.apply_ai_reply(reply)
+    assert not controller.apply(reply)
 
 
 def test_ai_player_hands_its_cancel_check_to_the_strategy_as_it_is() -> None:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from itertools import pairwise
 
 import pytest
+from controller_tools import ai_moves, ai_reply
 
 from tui_tictactoe.controller import AIReply, GameController, GameOptions, Score
 from tui_tictactoe.engine import (
@@ -53,7 +54,8 @@ def play_round(controller: GameController, human: Sequence[int]) -> tuple[bool, 
         if controller.is_human_turn:
             result = controller.play_human_move(*STANDARD.coords(next(moves)))
         else:
-            result = controller.play_ai_move(*controller.find_best_ai_move())
+            ai_moves(controller)
+            result = (True, controller.check_game_over()[1])
         assert result[0], result
     return result
 
@@ -87,7 +89,7 @@ def test_either_symbol_and_either_side_first(human_symbol: str, first: str) -> N
         if controller.is_human_turn:
             assert controller.play_human_move(*rng.choice(controller.board.get_empty_cells()))[0]
         else:
-            assert controller.play_ai_move(*controller.find_best_ai_move())[0]
+            ai_moves(controller)
     # The starter's symbol went first and the symbols alternated.
     starter_symbol = human_symbol if first == "human" else ai_symbol
     symbols = [controller.board.game_board[r][c] for r, c in controller.board.moves]
@@ -159,7 +161,7 @@ def test_human_move_out_of_turn_is_refused_and_changes_nothing() -> None:
 def test_invalid_human_move_is_refused_and_the_turn_stays() -> None:
     controller = GameController(rng=random.Random(0))
     assert controller.play_human_move(0, 0)[0]
-    controller.play_ai_move(*controller.find_best_ai_move())
+    ai_moves(controller)
     taken = controller.board.moves[-1]
     before = state(controller)
     number = STANDARD.key(*taken)  # the key that plays the cell
@@ -173,18 +175,25 @@ def test_invalid_human_move_is_refused_and_the_turn_stays() -> None:
 
 def test_ai_move_on_the_humans_turn_is_refused() -> None:
     controller = GameController()
+    assert controller.ai_request() is None
     before = state(controller)
-    ok, message = controller.play_ai_move(0, 0)
-    assert not ok and "not the AI's turn" in message
+    # Current generation, empty cell: only the turn stops it.
+    assert not controller.apply(AIReply(controller.generation, (0, 0)))
     assert state(controller) == before
+    assert controller.ai_error is None and controller.is_human_turn
 
 
-def test_invalid_ai_move_is_refused_and_the_turn_stays() -> None:
+def test_invalid_ai_move_is_refused_and_stops_the_round_with_the_reason() -> None:
     controller = GameController(first="ai")
     before = state(controller)
-    ok, message = controller.play_ai_move(9, 9, generation=controller.generation)
-    assert not ok and "off the board" in message
-    assert state(controller) == before and controller.is_ai_turn
+    assert controller.apply(AIReply(controller.generation, (9, 9)))  # current: it is judged
+    assert controller.ai_error is not None and "illegal move" in controller.ai_error
+    assert "off the board" in controller.ai_error
+    assert state(controller)[:4] == before[:4]  # no mark, no turn passed, same round
+    assert controller.generation > before[4]  # the position's meaning changed: stale now
+    assert not controller.is_ai_turn and controller.ai_request() is None
+    ok, message = controller.play_human_move(0, 0)
+    assert not ok and "illegal move" in message
 
 
 # -- the AI's move, computed elsewhere -----------------------------------------------
@@ -199,43 +208,30 @@ def test_ai_request_is_a_tagged_copy() -> None:
     assert controller.board == GameBoard()
 
 
-def test_find_best_ai_move_changes_nothing() -> None:
+def test_computing_a_request_changes_nothing() -> None:
     controller = GameController(first="ai", rng=random.Random(0))
     before = state(controller)
-    cell = controller.find_best_ai_move()
-    assert cell in controller.board.get_empty_cells()
     request = controller.ai_request()
-    assert controller.find_best_ai_move(request.board) in request.board.get_empty_cells()
-    assert state(controller) == before
-
-
-def test_ai_move_from_a_request_lands() -> None:
-    controller = GameController(first="ai", rng=random.Random(0))
-    request = controller.ai_request()
-    row, col = controller.find_best_ai_move(request.board)
-    ok, _ = controller.play_ai_move(row, col, generation=request.generation)
-    assert ok
-    assert controller.board.game_board[row][col] == controller.ai_symbol
-    assert controller.is_human_turn
+    assert request.compute().move in controller.board.get_empty_cells()
+    assert state(controller) == before and controller.is_ai_turn
 
 
 @pytest.mark.parametrize("alternate", [False, True])
 def test_stale_ai_move_after_a_new_round_is_rejected(alternate: bool) -> None:
     controller = GameController(first="ai", alternate=alternate, rng=random.Random(0))
-    request = controller.ai_request()
-    row, col = controller.find_best_ai_move(request.board)
+    reply = ai_reply(controller)
     controller.new_round()  # the player resets while the AI is thinking
     before = state(controller)
-    ok, message = controller.play_ai_move(row, col, generation=request.generation)
-    assert not ok and "earlier position" in message
+    assert not controller.apply(reply)
     assert state(controller) == before
     assert controller.board == GameBoard()
     if not alternate:
         # The AI starts the new round too, so the stale move would have been legal:
-        # only the generation stops it. A fresh request is accepted.
+        # only the generation stops it. The same move for a fresh request lands.
         assert controller.is_ai_turn
         fresh = controller.ai_request()
-        assert controller.play_ai_move(row, col, generation=fresh.generation)[0]
+        assert controller.apply(AIReply(fresh.generation, reply.move))
+        assert reply.move is not None and controller.board.moves == (reply.move,)
 
 
 def test_request_computes_a_reply_that_lands_once() -> None:
@@ -245,12 +241,14 @@ def test_request_computes_a_reply_that_lands_once() -> None:
     reply = request.compute()
     assert reply.generation == request.generation and reply.error is None
     assert reply.move in controller.board.get_empty_cells()
-    assert controller.apply_ai_reply(reply)
+    assert controller.apply(reply)
+    row, col = reply.move
+    assert controller.board.game_board[row][col] == controller.ai_symbol
     assert controller.board.count(controller.ai_symbol) == 1
     assert controller.is_human_turn
     assert controller.ai_request() is None  # nothing to ask on the human's turn
     before = state(controller)
-    assert not controller.apply_ai_reply(reply)  # the same reply twice: stale now
+    assert not controller.apply(reply)  # the same reply twice: stale now
     assert state(controller) == before
 
 
@@ -264,14 +262,14 @@ def test_a_reply_to_an_earlier_position_changes_nothing(change: str) -> None:
     elif change == "new_game":
         controller.new_game(controller.options)
     else:
-        assert controller.apply_ai_reply(request.compute())
+        assert controller.apply(request.compute())
         assert controller.play_human_move(2, 2)[0]
-        assert controller.apply_ai_reply(controller.ai_request().compute())
+        assert controller.apply(controller.ai_request().compute())
     before = state(controller)
     # The stale reply would be legal on the new board: only its generation stops it.
     empty = controller.board.get_empty_cells()[0]
-    assert not controller.apply_ai_reply(AIReply(request.generation, empty))
-    assert not controller.apply_ai_reply(AIReply(request.generation, None, "boom"))
+    assert not controller.apply(AIReply(request.generation, empty))
+    assert not controller.apply(AIReply(request.generation, None, "boom"))
     assert state(controller) == before
     assert controller.ai_error is None
 
@@ -279,7 +277,7 @@ def test_a_reply_to_an_earlier_position_changes_nothing(change: str) -> None:
 def test_a_failed_or_illegal_reply_stops_the_round_with_the_reason() -> None:
     controller = GameController(first="ai", rng=random.Random(0))
     request = controller.ai_request()
-    assert controller.apply_ai_reply(AIReply(request.generation, None, "ValueError: no"))
+    assert controller.apply(AIReply(request.generation, None, "ValueError: no"))
     assert controller.ai_error == "ValueError: no"
     assert not controller.is_ai_turn and controller.ai_request() is None
     ok, message = controller.play_human_move(0, 0)
@@ -289,7 +287,7 @@ def test_a_failed_or_illegal_reply_stops_the_round_with_the_reason() -> None:
     controller.board.make_move(1, 1, "X")
     controller.generation += 1  # a position made by hand: the test plays the UI's part
     request = controller.ai_request()
-    assert controller.apply_ai_reply(AIReply(request.generation, (1, 1)))
+    assert controller.apply(AIReply(request.generation, (1, 1)))
     assert controller.ai_error is not None and "already taken" in controller.ai_error
 
 
@@ -402,8 +400,8 @@ def test_nothing_is_played_or_counted_after_game_over() -> None:
         assert controller.check_game_over()[0]
     ok, message = controller.play_human_move(2, 2)
     assert not ok and "round is over" in message
-    ok, message = controller.play_ai_move(2, 2, generation=controller.generation)
-    assert not ok and "round is over" in message.lower()
+    assert not controller.apply(AIReply(controller.generation, (2, 2)))
+    assert controller.ai_error is None
     assert not controller.is_human_turn and not controller.is_ai_turn
     assert controller.hint() is None
     assert state(controller) == before
@@ -468,7 +466,7 @@ def test_alternating_starter_after_finished_rounds() -> None:
             if controller.is_human_turn:
                 controller.play_human_move(*rng.choice(controller.board.get_empty_cells()))
             else:
-                controller.play_ai_move(*controller.find_best_ai_move())
+                ai_moves(controller)
         row, col = controller.board.moves[0]
         first_symbols.append(controller.board.game_board[row][col])
         controller.new_round()
@@ -494,9 +492,9 @@ def test_new_round_resets_the_board_and_advances_round_and_generation() -> None:
 def test_hint_is_one_of_the_best_moves_for_the_human() -> None:
     controller = scripted([4, 8])  # AI (O): centre, then corner
     controller.play_human_move(0, 0)
-    controller.play_ai_move(*controller.find_best_ai_move())
+    ai_moves(controller)
     controller.play_human_move(0, 1)
-    controller.play_ai_move(*controller.find_best_ai_move())
+    ai_moves(controller)
     # X X . / . O . / . . O  O did not block: the only best move is to win at (0, 2).
     assert controller.hint() == (0, 2)
     assert controller.analysis().best == ((0, 2),)
@@ -505,9 +503,9 @@ def test_hint_is_one_of_the_best_moves_for_the_human() -> None:
 def test_hint_blocks_a_threat() -> None:
     controller = scripted([4, 3])  # AI (O) takes 4 then 3, threatening (1, 2)
     controller.play_human_move(0, 0)
-    controller.play_ai_move(*controller.find_best_ai_move())
+    ai_moves(controller)
     controller.play_human_move(2, 2)
-    controller.play_ai_move(*controller.find_best_ai_move())
+    ai_moves(controller)
     assert controller.hint() == (1, 2)
 
 
@@ -567,7 +565,7 @@ def test_minimax_controller_uses_a_seeded_rng_for_repeatable_rounds() -> None:
                 cell = other.find_best_move(controller.board, controller.human_symbol)
                 controller.play_human_move(*cell)
             else:
-                controller.play_ai_move(*controller.find_best_ai_move())
+                ai_moves(controller)
         return controller.board.moves
 
     assert game(4) == game(4)
@@ -579,7 +577,7 @@ def test_a_new_round_in_the_middle_of_one_counts_it_as_abandoned() -> None:
     controller.new_round()  # nothing played yet: not abandoned
     assert controller.score == Score()
     controller.play_human_move(0, 0)
-    controller.play_ai_move(*controller.find_best_ai_move())
+    ai_moves(controller)
     assert controller.in_progress
     controller.new_round()  # a losing position left behind
     assert controller.score == Score(abandoned=1)

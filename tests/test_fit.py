@@ -49,7 +49,7 @@ def every_status() -> list[Status]:
     mid = played([(1, 1)], [(0, 0)])
     failed = GameController(first="ai")
     error = "RuntimeError: the AI tripped over its own feet"
-    failed.apply_ai_reply(AIReply(failed.generation, None, error))
+    failed.apply(AIReply(failed.generation, None, error))
     thinking = GameController(first="ai")
     big = GameController(board="5")
     statuses = [

@@ -36,7 +36,7 @@ def test_each_ending_has_its_words_and_tone() -> None:
 
 def test_an_ai_failure_is_an_error_with_its_reason() -> None:
     controller = GameController(first="ai")
-    controller.apply_ai_reply(AIReply(controller.generation, None, "RuntimeError: oops"))
+    controller.apply(AIReply(controller.generation, None, "RuntimeError: oops"))
     assert turn_status(controller) == (
         "The AI failed (RuntimeError: oops). Press r for a new round.",
         "error",
@@ -68,8 +68,8 @@ def test_the_ais_move_is_named_by_its_key_until_the_human_moves() -> None:
     assert turn_status(controller) == ("AI played 7. Your turn: you play X.", "turn")
     assert controller.last_ai_move == (2, 0)
     ai_first = GameController(first="ai")
-    assert controller.apply_ai_reply(AIReply(controller.generation, (0, 0))) is False
-    assert ai_first.apply_ai_reply(AIReply(ai_first.generation, (0, 2)))
+    assert controller.apply(AIReply(controller.generation, (0, 0))) is False
+    assert ai_first.apply(AIReply(ai_first.generation, (0, 2)))
     assert turn_status(ai_first).text == "AI played 3. Your turn: you play X."
     controller.new_round()
     assert controller.last_ai_move is None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from controller_tools import ai_moves
 from support import SIZE, ai_thinking, board, press, settle, status
 
 from tui_tictactoe.controller import GameController
@@ -16,7 +17,7 @@ from tui_tictactoe.ui.widgets import Scoreboard
 def test_take_back_undoes_the_human_move_and_the_ai_reply(scripted) -> None:
     game = GameController(strategy=scripted((0, 0)))
     game.play_human_move(1, 1)
-    game.play_ai_move(*game.find_best_ai_move())
+    ai_moves(game)
     before = game.generation
     result = game.take_back()
     assert result.undone == ((0, 0), (1, 1))  # newest first
@@ -36,16 +37,16 @@ def test_take_back_while_the_ai_thinks_undoes_only_the_human_move(scripted) -> N
     request = game.ai_request()
     assert request is not None
     assert game.take_back().undone == ((1, 1),)
-    assert not game.apply_ai_reply(request.compute())  # the stale reply is dropped
+    assert not game.apply(request.compute())  # the stale reply is dropped
     assert game.board.moves == () and game.is_human_turn
 
 
 def test_take_back_keeps_the_ai_opening_move(scripted) -> None:
     game = GameController(first="ai", strategy=scripted((0, 0), (2, 2)))
-    game.play_ai_move(*game.find_best_ai_move())
+    ai_moves(game)
     assert game.take_back().refused == "nothing"  # only the AI has moved
     game.play_human_move(1, 1)
-    game.play_ai_move(*game.find_best_ai_move())
+    ai_moves(game)
     assert game.take_back().undone == ((2, 2), (1, 1))
     assert [game.board.geometry.key(*cell) for cell in game.board.moves] == [1]
 
@@ -59,7 +60,7 @@ def test_take_back_is_refused_before_a_move_and_after_the_round(scripted) -> Non
     for row, col in ((0, 0), (0, 1), (0, 2)):
         game.play_human_move(row, col)
         if not game.game_over:
-            game.play_ai_move(*game.find_best_ai_move())
+            ai_moves(game)
     assert game.game_over
     result = game.take_back()
     assert result.refused == "over"
@@ -72,14 +73,14 @@ def test_a_round_with_a_take_back_is_reported_so(scripted) -> None:
     game = GameController(strategy=scripted((1, 0), (1, 1)))
     game.on_round_end = ended.append
     game.play_human_move(2, 2)
-    game.play_ai_move(*game.find_best_ai_move())
+    ai_moves(game)
     game.take_back()
     game.take_back()  # a second take-back in the same round counts the round once
     assert game.score.take_backs == 1
     for row, col in ((0, 0), (0, 1), (0, 2)):
         game.play_human_move(row, col)
         if not game.game_over:
-            game.play_ai_move(*game.find_best_ai_move())
+            ai_moves(game)
     (summary,) = ended
     assert summary.result == "win" and summary.took_back
     assert summary.moves == (1, 4, 2, 5, 3)

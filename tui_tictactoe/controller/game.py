@@ -259,10 +259,6 @@ class GameController:
             return True
         return self._analysis is not None and self._analysis.add(reply)
 
-    def apply_ai_reply(self, reply: AIReply) -> bool:
-        """`apply` for the AI's reply."""
-        return self.apply(reply)
-
     def _apply_ai_reply(self, reply: AIReply) -> bool:
         """A reply that is current but has no legal move (the strategy raised, or
         chose an occupied cell) ends the AI's turn with `ai_error` set, so the
@@ -279,20 +275,6 @@ class GameController:
             self.decisions.note(self.board.moves, minimax and minimax.last_decision)
         self._changed()
         return True
-
-    def find_best_ai_move(self, board: GameBoard | None = None) -> Cell:
-        """The AI's choice on `board` (default: the current board); changes nothing."""
-        return self.ai.find_best_move(board if board is not None else self.board)
-
-    def play_ai_move(self, row: int, col: int, generation: int | None = None) -> tuple[bool, str]:
-        """Apply the AI's move directly, unless it was computed for an earlier position."""
-        if generation is not None and generation != self.generation:
-            return False, "Ignored a move computed for an earlier position."
-        if self.game_over:
-            return False, "The round is over."
-        if self.current_player is not self.ai:
-            return False, "It is not the AI's turn."
-        return self._play(self.ai, row, col)
 
     def _play(self, player: Player, row: int, col: int) -> tuple[bool, str]:
         ok, message = self.board.make_move(row, col, player.symbol)
