@@ -13,6 +13,7 @@ import random
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from controller_tools import ai_moves
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -175,11 +176,10 @@ def play_rounds(controller: GameController, rounds: int, rng: random.Random) -> 
     for _ in range(rounds):
         boards = [controller.board.copy()]
         while not controller.game_over:
-            request = controller.ai_request()
-            if request is None:
-                assert controller.play_human_move(*rng.choice(controller.board.legal_moves()))[0]
+            if controller.is_ai_turn:
+                ai_moves(controller)  # as the app plays it: request, compute, apply
             else:
-                assert controller.apply_ai_reply(request.compute())
+                assert controller.play_human_move(*rng.choice(controller.board.legal_moves()))[0]
             boards.append(controller.board.copy())
         seen.append(boards)
         controller.new_round()
