@@ -15,9 +15,11 @@ from textual.widgets import Footer, OptionList
 from tui_tictactoe.record import RoundRecord
 from tui_tictactoe.ui.screens.game_screen import MIN_SIZE, GameScreen
 from tui_tictactoe.ui.screens.help_screen import HelpScreen
+from tui_tictactoe.ui.screens.leaderboard_screen import LeaderboardScreen
 from tui_tictactoe.ui.screens.menu_screen import MenuScreen, ThemeMenu
 from tui_tictactoe.ui.screens.new_game_screen import NewGameScreen
-from tui_tictactoe.ui.screens.stats_screen import LeaderboardScreen, ReplayScreen, StatsScreen
+from tui_tictactoe.ui.screens.replay_screen import ReplayScreen
+from tui_tictactoe.ui.screens.stats_screen import StatsScreen
 from tui_tictactoe.ui.widgets.too_small import too_small_text
 
 # -- the menu (Ctrl+P) ---------------------------------------------------------------

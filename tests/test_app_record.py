@@ -18,18 +18,16 @@ import pytest
 from support import SIZE, SMALL, ai_thinking, board, press, settle
 
 from tui_tictactoe.controller import GameOptions
+from tui_tictactoe.controller.replay import Replay
 from tui_tictactoe.engine.analysis import analyse
 from tui_tictactoe.engine.board import GameBoard
 from tui_tictactoe.identity import current_identity
 from tui_tictactoe.record import DATA_DIR_ENV, Record, RoundRecord, database_path
 from tui_tictactoe.ui.screens.game_screen import GameScreen
+from tui_tictactoe.ui.screens.leaderboard_screen import LeaderboardScreen
 from tui_tictactoe.ui.screens.menu_screen import ThemeMenu
-from tui_tictactoe.ui.screens.stats_screen import (
-    LeaderboardScreen,
-    ReplayScreen,
-    StatsScreen,
-    replay_steps,
-)
+from tui_tictactoe.ui.screens.replay_screen import ReplayScreen
+from tui_tictactoe.ui.screens.stats_screen import StatsScreen
 
 WIN = ("1", "2", "3")  # against an AI scripted to (1, 0), (1, 1): the top row wins
 
@@ -303,17 +301,18 @@ async def test_s_shows_the_record_and_enter_replays_a_round(make_app, size) -> N
         replay = app.screen
         assert isinstance(replay, ReplayScreen)
         assert replay.round.moves == ROUNDS[2][2]
-        assert replay.at == 0
+        assert replay.replay.at == 0
         await press(pilot, "right", "right", "space")
-        assert replay.at == 3
+        assert replay.replay.at == 3
         said = str(replay.query_one("#replay-move").render())
         assert said.startswith("Move 3 of 7: you (X) played 5")
-        drawn = str(replay.query_one("#replay-board").render())
-        assert drawn.count("X") == 2 and drawn.count("O") == 1 and "last" in drawn
+        marks = [cell.symbol for cell in replay.grid.cells]  # the game's own board
+        assert marks.count("X") == 2 and marks.count("O") == 1
+        assert replay.grid.cell(1, 1).has_class("-last")  # 5, the move just played
         await press(pilot, "end")
-        assert replay.at == 7
+        assert replay.replay.at == 7
         await press(pilot, "left", "home")
-        assert replay.at == 0
+        assert replay.replay.at == 0
         await press(pilot, "escape")
         assert app.screen is screen
         await press(pilot, "escape")
@@ -325,7 +324,7 @@ async def test_s_shows_the_record_and_enter_replays_a_round(make_app, size) -> N
 def test_a_replay_gives_each_move_the_solver_verdict() -> None:
     moves = (1, 2, 5, 9, 7, 3, 4)  # O's edge reply to a corner opening loses
     played = RoundRecord(1, "", "p", "p", 3, "hard", "X", "human", moves, "win", False)
-    steps = replay_steps(played)
+    steps = Replay.of_round(played.board_size, played.symbol, played.first, played.moves).moves
     assert len(steps) == len(moves)
     board = GameBoard()
     for step, key in zip(steps, moves, strict=True):

@@ -332,12 +332,9 @@ def test_serve_ssh_passes_the_board_on() -> None:
 
 
 def test_a_big_round_replays_without_analysis() -> None:
-    from tui_tictactoe.record import RoundRecord
-    from tui_tictactoe.ui.screens.stats_screen import replay_steps
+    from tui_tictactoe.controller.replay import Replay
 
-    fields = dict.fromkeys(RoundRecord._fields)
-    fields.update(board_size=4, symbol="X", first="human", moves=(1, 6, 2, 7, 3, 8, 4))
-    steps = replay_steps(RoundRecord(**fields))  # type: ignore[arg-type]
+    steps = Replay.of_round(4, "X", "human", (1, 6, 2, 7, 3, 8, 4)).moves
     assert [step.cell for step in steps][-1] == (0, 3)
     assert len(steps) == 7  # four in a row on 4x4: a row of three does not end it
     assert all(step.verdict is None for step in steps)

@@ -28,7 +28,9 @@ from tui_tictactoe.identity import NAME_LIMIT, NO_NAME, current_identity, displa
 from tui_tictactoe.record import LeaderEntry, Record, empty_stats
 from tui_tictactoe.servers.game_command import printable
 from tui_tictactoe.ui.screens.game_screen import GameScreen
-from tui_tictactoe.ui.screens.stats_screen import LeaderboardScreen, ReplayScreen, StatsScreen
+from tui_tictactoe.ui.screens.leaderboard_screen import LeaderboardScreen
+from tui_tictactoe.ui.screens.replay_screen import ReplayScreen
+from tui_tictactoe.ui.screens.stats_screen import StatsScreen
 from tui_tictactoe.ui.widgets import TitleBar
 
 ME = "SHA256:AAAAAAAAmine"  # the player who opens the screens
@@ -201,7 +203,7 @@ async def test_a_hostile_name_shows_literally_everywhere(
         await press(pilot, "enter")
         replay = app.screen
         assert isinstance(replay, ReplayScreen)
-        for widget in (replay.query_one(TitleBar), replay.board_view, replay.move_line):
+        for widget in (replay.query_one(TitleBar), *replay.grid.cells, replay.move_line):
             assert_inert(widget)
         await press(pilot, "escape", "l")
 

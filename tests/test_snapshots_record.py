@@ -1,4 +1,4 @@
-"""Snapshot of the stats screen (`s`) at 80x24, from a fixed record, in UTC, as a fixed user.
+"""Snapshots of the stats screen (`s`) and a replay, from a fixed record, in UTC, as a fixed user.
 
 Plain `def`: `snap_compare` runs the app itself. Look at the SVG before accepting it.
 """
@@ -48,3 +48,20 @@ def fixed_record(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 def test_stats_screen(snap_compare, make_app, fixed_record) -> None:
     assert snap_compare(make_app(), terminal_size=SIZE, run_before=play("s"))
+
+
+# The second newest round (medium, X first, 1 2 5 9 7 3 4: a win): its third move, then its end.
+REPLAY = ("s", "down", "enter")
+
+
+@pytest.mark.parametrize("size", [SIZE, (60, 18)], ids=["80x24", "60x18"])
+def test_replay_mid_round(snap_compare, make_app, fixed_record, size) -> None:
+    """The game's own board: two X and an O, the move just played (5) in a square border,
+    each empty cell's verdict for O under it, the one best move (9) reversed."""
+    keys = (*REPLAY, "right", "right", "space")
+    assert snap_compare(make_app(), terminal_size=size, run_before=play(*keys))
+
+
+def test_replay_at_the_end(snap_compare, make_app, fixed_record) -> None:
+    """The last position: the winning line (1 4 7) as the game shows it, no verdicts left."""
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=play(*REPLAY, "end"))

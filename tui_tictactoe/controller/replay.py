@@ -1,0 +1,161 @@
+"""A kept round, position by position: what the replay screen steps through. No UI.
+
+The record keeps a round as cell keys. `Replay` rebuilds every position from them,
+each with the solver's verdicts for the side to move there (on 3x3, where the
+solved table answers at once; a big board's analysis would take seconds a
+position), and holds a cursor that moves only within the round: a step past
+either end, or to a position the round never had, changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from ..engine.analysis import Analysis, analyse
+from ..engine.board import SYMBOLS, Cell, GameBoard, Symbol, other
+from ..engine.geometry import Geometry
+from ..engine.solver import Verdict
+from .options import BOARDS, SIDES, board_geometry
+
+ANALYSED_CELLS = 9
+"""Boards of up to this many cells get their verdicts: 3x3, read from the solved table."""
+
+
+class Move(NamedTuple):
+    """One move of a kept round: who played where, and how good it was when played."""
+
+    symbol: Symbol
+    cell: Cell
+    verdict: Verdict | None  # None where the position was not analysed (4x4, 5x5)
+    best: bool
+
+
+def analysis_of(board: GameBoard, to_move: Symbol) -> Analysis | None:
+    """Every empty cell's verdict for `to_move`, on 3x3; None on bigger boards.
+
+    The engine refuses positions no game could reach (`InvalidPosition`): a replay
+    only asks about those it built itself, move by move, up to the end of the round.
+    """
+    if board.geometry.cells > ANALYSED_CELLS:
+        return None
+    return analyse(board, to_move)
+
+
+class Replay:
+    """A round's positions (the empty board, then one after each move), the analysis of
+    each, and which one is shown (`at`: the moves played up to it).
+
+    The moves are read until the first that the game would not have played: a key
+    off the board, a taken cell, or any move after the round was won or drawn (a
+    hand-edited record). What comes after it is left out, not guessed at.
+    """
+
+    def __init__(self, geometry: Geometry, you: str, first: str, keys: Sequence[int]) -> None:
+        if you not in SYMBOLS:
+            raise ValueError(f"the player's symbol must be X or O, not {you!r}")
+        if first not in SIDES:
+            raise ValueError(f"who started must be one of {', '.join(SIDES)}, not {first!r}")
+        self.geometry = geometry
+        self.you: Symbol = you  # type: ignore[assignment]  # checked above
+        self.first: Symbol = self.you if first == "human" else other(self.you)
+        board = GameBoard(geometry)
+        self._boards = [board.copy()]
+        self._analyses = [analysis_of(board, self.first)]
+        self.moves: tuple[Move, ...] = tuple(self._read(board, keys))
+        self._at = 0
+
+    @classmethod
+    def of_round(cls, board_size: int, you: str, first: str, keys: Sequence[int]) -> Replay:
+        """The replay of a round as the record keeps it (its size, the player's symbol,
+        who started, the keys); ValueError with a one-line reason if it cannot be
+        replayed (a board size this game does not play)."""
+        if str(board_size) not in BOARDS:
+            raise ValueError(
+                f"a {board_size}x{board_size} board is not one this game plays"
+                f" ({', '.join(f'{size}x{size}' for size in BOARDS)})"
+            )
+        return cls(board_geometry(board_size), you, first, keys)
+
+    def _read(self, board: GameBoard, keys: Sequence[int]) -> list[Move]:
+        """The moves up to the first the game would not have played; each position kept."""
+        moves: list[Move] = []
+        mover = self.first
+        for key in keys:
+            if board.is_game_over():
+                break
+            try:
+                cell = board.geometry.cell_of_key(key)
+            except (TypeError, ValueError):
+                break
+            if not board.make_move(*cell, mover)[0]:
+                break
+            before = self._analyses[-1]
+            verdict = before.verdict_at(cell) if before is not None else None
+            moves.append(Move(mover, cell, verdict, before is not None and cell in before.best))
+            mover = other(mover)
+            self._boards.append(board.copy())
+            self._analyses.append(analysis_of(board, mover))
+        return moves
+
+    # -- the cursor -------------------------------------------------------------
+
+    @property
+    def total(self) -> int:
+        """The moves of the round (as far as it could be read)."""
+        return len(self.moves)
+
+    @property
+    def at(self) -> int:
+        """The moves played up to the position shown: 0 (the empty board) to `total`."""
+        return self._at
+
+    def go(self, at: int) -> bool:
+        """Show the position after `at` moves; False, changing nothing, if there is none."""
+        if isinstance(at, bool) or not isinstance(at, int) or not 0 <= at <= self.total:
+            return False
+        self._at = at
+        return True
+
+    def step(self, delta: int) -> bool:
+        """Move `delta` moves on (back if negative); False, changing nothing, past an end."""
+        if isinstance(delta, bool) or not isinstance(delta, int):
+            return False
+        return self.go(self._at + delta)
+
+    def go_to_end(self) -> bool:
+        return self.go(self.total)
+
+    # -- the position shown -----------------------------------------------------
+
+    @property
+    def board(self) -> GameBoard:
+        """The position shown (a copy: the replay's own positions stay as they were)."""
+        return self._boards[self._at].copy()
+
+    @property
+    def to_move(self) -> Symbol:
+        """The side to move in the position shown (if the round had gone on)."""
+        return self.first if self._at % 2 == 0 else other(self.first)
+
+    @property
+    def analysis(self) -> Analysis | None:
+        """Every empty cell's verdict for the side to move there; None on big boards."""
+        return self._analyses[self._at]
+
+    @property
+    def last(self) -> Move | None:
+        """The move that led to the position shown; None at the start."""
+        return self.moves[self._at - 1] if self._at else None
+
+    def describe(self) -> str:
+        """The line under the board: where the replay stands, and the last move's verdict."""
+        move = self.last
+        if move is None:
+            return f"The start: {self.total} moves. Right or Space steps on, Left back."
+        who = "you" if move.symbol == self.you else "the AI"
+        key = self.geometry.key(*move.cell)
+        said = f"Move {self._at} of {self.total}: {who} ({move.symbol}) played {key}"
+        if move.verdict is None:
+            return f"{said}."
+        return f"{said}: {move.verdict}{' (a best move)' if move.best else ' (not a best move)'}."

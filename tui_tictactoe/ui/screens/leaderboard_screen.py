@@ -1,0 +1,66 @@
+"""The server's leaderboard (`l` on the stats screen, under serve-ssh only)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Static
+from textual.worker import Worker, WorkerState
+
+from ..widgets import TitleBar
+
+if TYPE_CHECKING:
+    from ...record import Leaderboard
+    from ..record_link import RecordLink
+
+
+class LeaderboardScreen(Screen[None]):
+    """Under serve-ssh: the longest unbeaten streaks on hard, the most wins on medium."""
+
+    CSS_PATH = "record_tables.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,l", "app.pop_screen", "Back to the stats"),
+    ]
+
+    def __init__(self, link: RecordLink) -> None:
+        super().__init__()
+        self.link = link
+        # Held, not queried: keys in a burst can close the screen before it has mounted.
+        self.tables: dict[str, DataTable[Any]] = {
+            "hard": DataTable(id="hard-streaks", cursor_type="none"),
+            "medium": DataTable(id="medium-wins", cursor_type="none"),
+        }
+        self.tables["hard"].add_columns("#", "Player", "Streak")
+        self.tables["medium"].add_columns("#", "Player", "Wins")
+
+    def compose(self) -> ComposeResult:
+        yield TitleBar()
+        yield Static("Longest unbeaten streaks on hard", classes="stats-line")
+        yield self.tables["hard"]
+        yield Static("Most wins on medium (rounds without take-backs)", classes="stats-line")
+        yield self.tables["medium"]
+        yield Footer(show_command_palette=False, compact=True)
+
+    def on_mount(self) -> None:
+        self.sub_title = "leaderboard"
+        self.run_worker(self._read, name="read the leaderboard", group="stats", thread=True)
+
+    def _read(self) -> Leaderboard:
+        return self.link.record().leaderboard(limit=5)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker.group == "stats" and event.state == WorkerState.SUCCESS:
+            board: Leaderboard = event.worker.result
+            for table, entries in (
+                (self.tables["hard"], board.hard_streaks),
+                (self.tables["medium"], board.medium_wins),
+            ):
+                for place, entry in enumerate(entries, 1):
+                    # `Text`, not `str`: DataTable reads a `str` cell as markup, and a
+                    # name is whatever an SSH client logged in with.
+                    table.add_row(str(place), Text(entry.label, end=""), str(entry.value))
+            self.link.show_notice()

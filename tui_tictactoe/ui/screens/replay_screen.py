@@ -1,0 +1,86 @@
+"""A kept round, move by move (Enter on the stats screen), on the game's own board.
+
+The positions, verdicts and wording are the controller's (`controller.replay`); this
+screen shows them with the `GameGrid` the game plays on, read-only: nothing here
+handles a press on a cell. Each empty cell carries the verdict of playing there, as
+the game's analysis overlay shows it (3x3 only), and the latest move a square border.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Center, CenterMiddle
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from ...controller.replay import Replay
+from ..widgets import GameGrid, TitleBar
+
+if TYPE_CHECKING:
+    from ...record import RoundRecord
+
+LAST_MOVE = "-last"
+"""The CSS class of the cell played last (the game's `-last-ai` look, for either side)."""
+
+
+class ReplayScreen(Screen[None]):
+    """A recorded round, move by move, with every empty cell's verdict (the analysis)."""
+
+    CSS_PATH = "replay_screen.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "step(-1)", "Back"),
+        Binding("right,space", "step(1)", "Next move"),
+        Binding("home", "start", "Start", show=False),
+        Binding("end", "end", "End", show=False),
+        Binding("escape", "app.pop_screen", "Back to the stats"),
+    ]
+
+    def __init__(self, round_: RoundRecord) -> None:
+        """ValueError (one line) for a round that cannot be replayed: see `Replay.of_round`."""
+        super().__init__()
+        self.round = round_
+        self.replay = Replay.of_round(round_.board_size, round_.symbol, round_.first, round_.moves)
+        # Held, not queried: keys in a burst can close the screen before it has mounted.
+        self.grid = GameGrid(self.replay.geometry, id="replay-board")
+        self.move_line = Static(id="replay-move", markup=False)
+
+    def compose(self) -> ComposeResult:
+        yield TitleBar()
+        # Each in a container of its own: the screen's `align` moves its children as one
+        # block, which left the board off-centre by half the width of the wider move line.
+        with CenterMiddle(id="replay-stage"):
+            yield self.grid
+        with Center():
+            yield self.move_line
+        yield Footer(show_command_palette=False, compact=True)
+
+    def on_mount(self) -> None:
+        round_ = self.round
+        took_back = ", moves taken back" if round_.took_back else ""
+        self.sub_title = (
+            f"replay · {round_.difficulty} · you {round_.symbol} · {round_.result}{took_back}"
+        )
+        self._show()
+
+    def action_step(self, delta: int) -> None:
+        if self.replay.step(delta):
+            self._show()
+
+    def action_start(self) -> None:
+        if self.replay.go(0):
+            self._show()
+
+    def action_end(self) -> None:
+        if self.replay.go_to_end():
+            self._show()
+
+    def _show(self) -> None:
+        replay, grid = self.replay, self.grid
+        grid.show_board(replay.board)
+        grid.show_analysis(replay.analysis)
+        last = replay.last
+        grid.show_marker(LAST_MOVE, last.cell if last is not None else None)
+        self.move_line.update(replay.describe())
