@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING, Literal
 if TYPE_CHECKING:
     from textual.binding import BindingType
 
-Where = Literal["game", "app"]
-"""Whose bindings hold a command: the game screen's, or the app's (they work on every
-screen: the help, the dialogs)."""
+Where = Literal["game", "app", "textual"]
+"""Whose bindings hold a command: the game screen's, the app's (they work on every
+screen: the help, the dialogs), or Textual's own `App` (Ctrl+Q), which are not made here."""
 
 BarWhen = Literal["always", "3x3", "big"]
 """When the key bar shows a command: on every board, on 3x3 only (the digits name its
@@ -51,7 +51,7 @@ class Command:
     name: str
     keys: str
     binds: tuple[Bind, ...] = ()
-    """() for a command of the menu only, or one Textual binds itself (Ctrl+Q)."""
+    """() for a command of the menu only."""
     on: Where = "game"
     help: str | None = None
     """Its line in the help's key list (and so in the README's); None: not listed there
@@ -241,8 +241,14 @@ QUIT = Command(
     menu="Quit the game (mid-round it asks)",
 )
 QUIT_AT_ONCE = Command(
-    "Quit at once", "Ctrl+Q", help="Quit at once", brief="quit at once", action="quit"
-)  # bound by Textual's `App`, and acted on as it arrives (`TicTacToeApp.post_message`)
+    "Quit at once",
+    "Ctrl+Q",
+    # Textual's `App` binds it; the game acts on it as it arrives (`TicTacToeApp.post_message`).
+    binds=_one("ctrl+q", "quit", "Quit", show=False),
+    on="textual",
+    help="Quit at once",
+    brief="quit at once",
+)
 
 COMMANDS: tuple[Command, ...] = (
     MOVE,
@@ -264,8 +270,8 @@ COMMANDS: tuple[Command, ...] = (
 )
 
 
-def bindings(on: Where) -> list[BindingType]:
-    """The `BINDINGS` of the game screen or the app.
+def bindings(on: Literal["game", "app"]) -> list[BindingType]:
+    """The `BINDINGS` of the game screen or the app (Textual's own are Textual's).
 
     All priority: priority bindings run as the app reads each key, in order, while
     other keys are queued for the screen. Mixing the two would reorder a burst
