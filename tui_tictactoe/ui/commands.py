@@ -6,7 +6,7 @@ added, changed or renamed in one of them and forgotten in another; the README's 
 table is held to it by `tests/test_command_table.py`. One order for all: the key bar's.
 
 Plain data, no Textual at import: the command line reads it for `--help` without
-paying for the UI (`bindings` imports Textual when the screens are built).
+paying for the UI (`bindings` imports Textual, when the UI's classes are defined).
 """
 
 from __future__ import annotations
@@ -99,6 +99,7 @@ class Command:
 
 
 def _one(keys: str, action: str, description: str, *, show: bool = True) -> tuple[Bind, ...]:
+    """A command's one binding (all keys of `keys` do the same)."""
     return (Bind(keys, action, description, show=show),)
 
 
@@ -218,8 +219,13 @@ MENU = Command(
     bar="^p",
 )
 THEME = Command(
-    "Theme", "t", on="app", menu="Change the colour theme", action="change_theme"
-)  # Textual's action, which opens the game's own theme menu (`TicTacToeApp.search_themes`)
+    "Theme",
+    "t",
+    on="app",
+    menu="Change the colour theme",
+    # Textual's action: it opens the game's own theme menu (`TicTacToeApp.search_themes`).
+    action="change_theme",
+)
 KEYS_PANEL = Command(
     "Keys",
     "k",
