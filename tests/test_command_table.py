@@ -236,6 +236,22 @@ async def test_each_menu_command_runs_by_its_key(command: Command) -> None:
         assert MENU_RESULTS[command.name](app), command.name
 
 
+async def test_a_game_command_from_the_menu_like_its_key_waits_for_room() -> None:
+    """The menu runs a command's action as its key does (`App.run_action`, so through
+    `check_action`): while the game is hidden for want of room, neither changes it unseen."""
+    app = make_app(record=False)
+    async with app.run_test(size=(40, 12)) as pilot:
+        await press(pilot, "5")
+        assert app.game.has_class("-too-small") and app.controller.round == 1
+        await pilot.press("ctrl+p", "r")
+        await settle(pilot)
+        assert type(app.screen).__name__ == "GameScreen" and app.controller.round == 1
+        await pilot.resize_terminal(*SIZE)
+        await pilot.press("ctrl+p", "r")
+        await settle(pilot)
+        assert app.controller.round == 2
+
+
 async def test_the_menus_keys_entry_says_whether_the_keys_are_shown() -> None:
     app = make_app(record=False)
     async with app.run_test(size=SIZE) as pilot:
