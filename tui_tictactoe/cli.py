@@ -21,6 +21,7 @@ from .commands.play_options import PROG, BoundedParser, add_play_options, metava
 from .commands.stats import run_stats
 from .commands.terminal_check import terminal_problem
 from .servers.options import add_ssh_options, add_web_options
+from .ui.commands import key_summary
 
 __all__ = ["PROG", "build_parser", "end_at_once", "main", "terminal_problem"]
 
@@ -35,9 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = BoundedParser(
         prog=PROG,
         description="Tic-Tac-Toe against a minimax AI, in the terminal.",
-        epilog="Run without a command to play. Keys in the game: arrows, Enter/Space, 1-9, "
-        "r reset (a new round), n new game, u take back, a analysis, h hint, i AI info, s stats, ? help, "
-        "Ctrl+P menu, q quit (asks mid-round), Ctrl+Q quit at once.",
+        epilog=f"Run without a command to play. Keys in the game: {key_summary()}.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     add_play_options(parser, defaults=True)

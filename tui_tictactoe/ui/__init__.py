@@ -1,5 +1,5 @@
-"""The Textual user interface: `TicTacToeApp` and the screens and widgets it is made of."""
+"""The Textual user interface: `app.TicTacToeApp` and the screens and widgets it is made of.
 
-from .app import TicTacToeApp
-
-__all__ = ["TicTacToeApp"]
+Nothing is imported here: the command line reads the command table (`commands`)
+for `--help` without importing Textual.
+"""

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events
 from textual.app import App
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.geometry import Size
 from textual.message import Message
 from textual.screen import Screen
@@ -21,6 +21,7 @@ from ..controller import GameController, GameOptions
 from ..controller.status import QUIT_QUESTION
 from ..engine.strategies import MoveStrategy
 from ..limits import MAX_COLUMNS, MAX_ROWS
+from .commands import MENU, PLAY, QUIT, bindings
 from .record_link import RecordLink
 from .screens.game_screen import GameScreen
 from .terminal import DaemonThreads, exit_soon, hung_up
@@ -78,13 +79,8 @@ class TicTacToeApp(App[None]):
     ALLOW_SELECT = False
     # Ctrl+P opens the game's own menu (see screens/menu_screen.py), not Textual's palette.
     ENABLE_COMMAND_PALETTE = False
-    # Priority, like the game's keys, so a burst of keys is taken in order.
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("question_mark", "help", "Help", key_display="?", priority=True),
-        Binding("q", "ask_quit", "Quit", priority=True),
-        Binding("y", "confirm_quit", "Quit", show=False, priority=True),
-        Binding("ctrl+p", "open_menu", "Menu", show=False, priority=True),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = bindings("app")
+    """From the command table (`ui/commands.py`): the keys that work on every screen."""
 
     def __init__(
         self,
@@ -236,9 +232,9 @@ class TicTacToeApp(App[None]):
         if not isinstance(game, GameScreen):
             return False
         if isinstance(event, events.Key):
-            if event.key in ("enter", "space"):
+            if event.key in PLAY.key_names:
                 return not game.cursor_on_exit
-            return event.key not in ("q", "y", "ctrl+p")
+            return event.key not in (*QUIT.key_names, *MENU.key_names)
         if isinstance(event, events.MouseDown):
             from textual.errors import NoWidget
 
@@ -268,25 +264,13 @@ class TicTacToeApp(App[None]):
         return any(isinstance(screen, MenuScreen) for screen in self.screen_stack)
 
     def menu_items(self, screen: Screen) -> list[MenuItem]:
-        """The theme, the keys, help, quitting and the game's own commands: nothing that
+        """The menu's commands over `screen`, from the command table: the game's own over
+        the game, and help, the theme, the keys and quitting everywhere. Nothing that
         writes files (Textual's "Screenshot" would write into the server's home on every
         use) or blows a cell up to the whole screen ("Maximize")."""
-        from .screens.menu_screen import MenuItem, game_items
+        from .screens.menu_screen import command_items
 
-        items = list(game_items(screen)) if isinstance(screen, GameScreen) else []
-        keys_shown = bool(screen.query("HelpPanel"))
-        return [
-            *items,
-            MenuItem("?", "Help", "Rules, keys and how the AI thinks", self.action_help),
-            MenuItem("t", "Theme", "Change the colour theme", self.search_themes),
-            MenuItem(
-                "k",
-                "Keys",
-                "Hide the keys panel" if keys_shown else "Show every key",
-                self.action_hide_help_panel if keys_shown else self.action_show_help_panel,
-            ),
-            MenuItem("q", "Quit", "Quit the game (mid-round it asks)", self.action_ask_quit),
-        ]
+        return command_items(self, screen, over_game=isinstance(screen, GameScreen))
 
     def action_open_menu(self) -> None:
         from .screens.menu_screen import MenuScreen
@@ -324,6 +308,13 @@ class TicTacToeApp(App[None]):
 
     def action_confirm_quit(self) -> None:
         self.exit()
+
+    def action_toggle_keys_panel(self) -> None:
+        """The menu's Keys: show every key, or hide them when they are shown."""
+        if self.screen.query("HelpPanel"):
+            self.action_hide_help_panel()
+        else:
+            self.action_show_help_panel()
 
     def action_open_stats(self) -> None:
         """`s`: the player's record (imported on first use, like the help)."""

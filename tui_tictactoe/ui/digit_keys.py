@@ -1,19 +1,12 @@
 """The keys 1-9, which play a cell by its number, on 3x3 only.
 
-The key bar lists them as one entry, "1-9 Play" (see `widgets/key_bar.py`), the
-cells show their numbers faintly, and the help lists them.
+They are bound, and listed in the key bar as one entry ("1-9 Play") and in the help,
+from the command table (`ui/commands.py`); the cells show their numbers faintly.
 """
 
 from __future__ import annotations
 
-from textual.binding import Binding
 from textual.screen import Screen
-
-DIGIT_KEYS = [
-    Binding(str(key), f"play({key})", f"Play {key}", show=False, priority=True)
-    for key in range(1, 10)
-]
-"""Priority bindings, like every game key (see `GameScreen.BINDINGS`)."""
 
 
 def digits_play(screen: Screen[object], action: str) -> bool:

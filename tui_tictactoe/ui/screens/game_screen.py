@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from textual import events, on
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Container
 from textual.geometry import Size
 from textual.message import Message
@@ -46,8 +46,9 @@ from ...controller.status import (
     turn_status,
 )
 from ...engine.board import Cell
+from ..commands import bindings
 from ..cursor import CONTROLS, step
-from ..digit_keys import DIGIT_KEYS, digits_play
+from ..digit_keys import digits_play
 from ..thinking_clock import ThinkingClock
 from ..type_ahead import TypeAhead, after_the_ai
 from ..widgets import ControlButton, GameCell, GameGrid, Scoreboard, StatusLine, TitleBar
@@ -78,25 +79,8 @@ it needs. In a smaller terminal it waits, out of the way, until there is room.""
 class GameScreen(IgnoresStaleResize, Screen[None]):
     """The board and everything around it."""
 
-    # All priority: priority bindings run as the app reads each key, in order,
-    # while other keys are queued for the screen. Mixing the two would reorder a
-    # burst (`5 ?` would open the help before playing 5).
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up", "navigate(-1, 0)", "Up", show=False, priority=True),
-        Binding("down", "navigate(1, 0)", "Down", show=False, priority=True),
-        Binding("left", "navigate(0, -1)", "Left", show=False, priority=True),
-        Binding("right", "navigate(0, 1)", "Right", show=False, priority=True),
-        Binding("enter,space", "select", "Play", show=False, priority=True),
-        *DIGIT_KEYS,
-        Binding("r", "new_round", "Reset", priority=True),
-        Binding("n", "new_game", "New game", priority=True),
-        Binding("a", "toggle('show_analysis')", "Analysis", priority=True),
-        Binding("h", "hint", "Hint", priority=True),
-        Binding("i", "toggle('show_info')", "AI info", priority=True),
-        Binding("u", "take_back", "Take back", priority=True),
-        Binding("s", "app.open_stats", "Stats", priority=True),
-    ]
-    """Shown in the key bar (`KeyBar`), and by name in the keys panel (Ctrl+P, Keys)."""
+    BINDINGS: ClassVar[list[BindingType]] = bindings("game")
+    """From the command table (`ui/commands.py`), as the key bar, the menu and the help."""
 
     AUTO_FOCUS = None
 

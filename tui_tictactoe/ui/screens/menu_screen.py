@@ -9,9 +9,9 @@ a key per command, is both steadier and quicker to use than a fuzzy search.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
-from typing import TYPE_CHECKING, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from rich.text import Text
 from textual import events
@@ -21,10 +21,12 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 
+from ..commands import menu_commands
 from .stale_resize import IgnoresStaleResize
 
 if TYPE_CHECKING:
-    from .game_screen import GameScreen
+    from textual.app import App
+    from textual.screen import Screen
 
 
 class MenuItem(NamedTuple):
@@ -36,21 +38,20 @@ class MenuItem(NamedTuple):
     run: Callable[[], object]
 
 
-def game_items(game: GameScreen) -> Iterator[MenuItem]:
-    """The game's own commands, with the keys that do the same on the board."""
-    yield MenuItem("r", "Reset", "A new round; the score is kept", game.action_new_round)
-    yield MenuItem("n", "New game", "Your symbol, who starts, difficulty", game.action_new_game)
-    yield MenuItem(
-        "a", "Analysis", "Every move's verdict", partial(game.action_toggle, "show_analysis")
-    )
-    yield MenuItem("h", "Hint", "Mark a best move for you", game.action_hint)
-    yield MenuItem(
-        "u", "Take back", "Undo your last move and the AI's reply", game.action_take_back
-    )
-    yield MenuItem(
-        "i", "AI info", "How the AI chose its move", partial(game.action_toggle, "show_info")
-    )
-    yield MenuItem("s", "Stats", "Your record, last rounds and replays", game.app.action_open_stats)
+def command_items(app: App[Any], screen: Screen[Any], over_game: bool) -> list[MenuItem]:
+    """The menu over `screen`, from the command table (`ui/commands.py`): the game's
+    own commands when `over_game`, run on it, and the app's. Each is picked by the key
+    that does the same outside the menu (for most; Theme and Keys have the menu only)."""
+    states = {"keys_panel": bool(screen.query("HelpPanel"))}
+    return [
+        MenuItem(
+            command.keys,
+            command.name,
+            command.menu_help(states),
+            partial(app.run_action, command.menu_action, screen if command.on == "game" else app),
+        )
+        for command in menu_commands(over_game)
+    ]
 
 
 def item_prompt(item: MenuItem, name_width: int = 11) -> Text:

@@ -17,6 +17,8 @@ from textual.geometry import Size
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from ..commands import bar_commands
+
 
 class KeyHint(NamedTuple):
     """One entry: the key(s) as shown, what they do, and the key a click presses."""
@@ -27,21 +29,13 @@ class KeyHint(NamedTuple):
 
 
 def game_keys(digits: bool, analysis: bool) -> tuple[KeyHint, ...]:
-    """The game screen's keys. `digits`: 1-9 play cells (3x3; elsewhere Enter plays the
-    cursor's cell). `analysis`: whether the overlay is on, which the `a` entry says."""
-    return (
-        KeyHint("↑↓←→", "Move"),
-        KeyHint("1-9", "Play") if digits else KeyHint("Enter", "Play", "enter"),
-        KeyHint("r", "Reset", "r"),
-        KeyHint("n", "New game", "n"),
-        KeyHint("u", "Take back", "u"),
-        KeyHint("h", "Hint", "h"),
-        KeyHint("a", f"Analysis {'on' if analysis else 'off'}", "a"),
-        KeyHint("i", "AI info", "i"),
-        KeyHint("s", "Stats", "s"),
-        KeyHint("?", "Help", "question_mark"),
-        KeyHint("^p", "Menu", "ctrl+p"),
-        KeyHint("q", "Quit", "q"),
+    """The game screen's keys, from the command table. `digits`: 1-9 play cells (3x3;
+    elsewhere Enter plays the cursor's cell). `analysis`: whether the overlay is on,
+    which the `a` entry says."""
+    states = {"show_analysis": analysis}
+    return tuple(
+        KeyHint(command.bar or "", command.bar_label(states), command.press)
+        for command in bar_commands(digits)
     )
 
 

@@ -1,0 +1,327 @@
+"""Every command of the game in one table: its keys, and what each place says of it.
+
+The game screen's and the app's bindings, the key bar, the menu (Ctrl+P), the help's
+key list and `--help`'s list of keys are all made from `COMMANDS`, so a key cannot be
+added, changed or renamed in one of them and forgotten in another; the README's key
+table is held to it by `tests/test_command_table.py`. One order for all: the key bar's.
+
+Plain data, no Textual at import: the command line reads it for `--help` without
+paying for the UI (`bindings` imports Textual, when the UI's classes are defined).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from textual.binding import BindingType
+
+Where = Literal["game", "app", "textual"]
+"""Whose bindings hold a command: the game screen's, the app's (they work on every
+screen: the help, the dialogs), or Textual's own `App` (Ctrl+Q), which are not made here."""
+
+BarWhen = Literal["always", "3x3", "big"]
+"""When the key bar shows a command: on every board, on 3x3 only (the digits name its
+nine cells), or on the bigger boards only (Enter plays there)."""
+
+
+@dataclass(frozen=True)
+class Bind:
+    """One Textual binding: key names (comma-separated), its action, its words in the
+    keys panel, and whether Textual's footer (on the help screen) shows it."""
+
+    keys: str
+    action: str
+    description: str
+    show: bool = True
+    key_display: str | None = None
+
+
+@dataclass(frozen=True)
+class Command:
+    """One thing a player can do, with everything each place says of it.
+
+    `name` is the key bar's and the menu's label; `keys` the keys as the help, the
+    README and `--help` write them (for a command of the menu only, its key there).
+    A place that has nothing to say of a command leaves its field None.
+    """
+
+    name: str
+    keys: str
+    binds: tuple[Bind, ...] = ()
+    """() for a command of the menu only."""
+    on: Where = "game"
+    help: str | None = None
+    """Its line in the help's key list (and so in the README's); None: not listed there
+    (a key of the menu only)."""
+    brief: str = ""
+    """Its words in `--help`, after its keys."""
+    bar: str | None = None
+    """Its keys as the key bar shows them; None: not in the bar."""
+    bar_when: BarWhen = "always"
+    clickable: bool = True
+    """Does a click on its key bar entry press its (first) key? Not for keys that each
+    do something else (the arrows, the digits)."""
+    menu: str | None = None
+    """What the menu says it does; None: not in the menu."""
+    action: str | None = None
+    """What the menu runs; None: its first binding's action."""
+    state: str | None = None
+    """The state it turns on and off, for the places that say which: the key bar
+    ("Analysis on"), the menu (`menu_when_on`)."""
+    menu_when_on: str | None = None
+
+    @property
+    def menu_action(self) -> str:
+        return self.action if self.action is not None else self.binds[0].action
+
+    @property
+    def key_names(self) -> tuple[str, ...]:
+        """Every Textual key name bound to it."""
+        return tuple(key for bind in self.binds for key in bind.keys.split(","))
+
+    @property
+    def press(self) -> str | None:
+        """The key a click on its key bar entry presses."""
+        return self.key_names[0] if self.clickable and self.binds else None
+
+    def bar_label(self, states: Mapping[str, bool]) -> str:
+        if self.state is None or self.state not in states:
+            return self.name
+        return f"{self.name} {'on' if states[self.state] else 'off'}"
+
+    def menu_help(self, states: Mapping[str, bool]) -> str:
+        assert self.menu is not None
+        on = self.state is not None and states.get(self.state, False)
+        return self.menu_when_on if on and self.menu_when_on is not None else self.menu
+
+
+def _one(keys: str, action: str, description: str, *, show: bool = True) -> tuple[Bind, ...]:
+    """A command's one binding (all keys of `keys` do the same)."""
+    return (Bind(keys, action, description, show=show),)
+
+
+MOVE = Command(
+    "Move",
+    "Arrow keys",
+    binds=tuple(
+        Bind(key, f"navigate({drow}, {dcol})", key.title(), show=False)
+        for key, drow, dcol in (("up", -1, 0), ("down", 1, 0), ("left", 0, -1), ("right", 0, 1))
+    ),
+    help="Move around the board and to the buttons under it",
+    brief="move",
+    bar="↑↓←→",
+    clickable=False,
+)
+PLAY = Command(
+    "Play",
+    "Enter or Space",
+    binds=_one("enter,space", "select", "Play", show=False),
+    help="Play the square (or press the button) under the cursor",
+    brief="play",
+    bar="Enter",
+    bar_when="big",
+)
+PLAY_DIGIT = Command(
+    "Play",
+    "1 to 9",
+    binds=tuple(Bind(str(key), f"play({key})", f"Play {key}", show=False) for key in range(1, 10)),
+    help="Play a square directly: 1 is top-left, 9 bottom-right, in reading order (3x3)",
+    brief="play a square (3x3)",
+    bar="1-9",
+    bar_when="3x3",
+    clickable=False,
+)
+RESET = Command(
+    "Reset",
+    "r",
+    binds=_one("r", "new_round", "Reset"),
+    help="Reset: a new round (the score is kept)",
+    brief="reset (a new round)",
+    bar="r",
+    menu="A new round; the score is kept",
+)
+NEW_GAME = Command(
+    "New game",
+    "n",
+    binds=_one("n", "new_game", "New game"),
+    help="New game: your symbol, who starts, difficulty, alternating starts, board size",
+    brief="new game",
+    bar="n",
+    menu="Your symbol, who starts, difficulty",
+)
+TAKE_BACK = Command(
+    "Take back",
+    "u",
+    binds=_one("u", "take_back", "Take back"),
+    help="Take back your last move and the AI's reply (the score counts rounds with take-backs)",
+    brief="take back",
+    bar="u",
+    menu="Undo your last move and the AI's reply",
+)
+HINT = Command(
+    "Hint",
+    "h",
+    binds=_one("h", "hint", "Hint"),
+    help="Hint: mark a best move for you (on 4x4 and 5x5 it takes a moment; play on meanwhile)",
+    brief="hint",
+    bar="h",
+    menu="Mark a best move for you",
+)
+ANALYSIS = Command(
+    "Analysis",
+    "a",
+    binds=_one("a", "toggle('show_analysis')", "Analysis"),
+    help="Analysis: show what each empty square leads to (the key bar says on or off)",
+    brief="analysis",
+    bar="a",
+    menu="Every move's verdict",
+    state="show_analysis",
+)
+AI_INFO = Command(
+    "AI info",
+    "i",
+    binds=_one("i", "toggle('show_info')", "AI info"),
+    help="AI info: how the AI chose its last move (a panel beside the board, from 80x20)",
+    brief="AI info",
+    bar="i",
+    menu="How the AI chose its move",
+)
+STATS = Command(
+    "Stats",
+    "s",
+    binds=_one("s", "app.open_stats", "Stats"),
+    help="Your record: wins, losses, draws and streaks per difficulty, the last 10 rounds; "
+    "Enter replays one move by move (Left/Right or Space), with every move's verdict",
+    brief="stats",
+    bar="s",
+    menu="Your record, last rounds and replays",
+)
+HELP = Command(
+    "Help",
+    "?",
+    binds=(Bind("question_mark", "help", "Help", key_display="?"),),
+    on="app",
+    help="This help (Escape or ? to go back)",
+    brief="help",
+    bar="?",
+    menu="Rules, keys and how the AI thinks",
+)
+MENU = Command(
+    "Menu",
+    "Ctrl+P",
+    binds=_one("ctrl+p", "open_menu", "Menu", show=False),
+    on="app",
+    help="Menu: every command with its key, the colour theme, the keys panel",
+    brief="menu",
+    bar="^p",
+)
+THEME = Command(
+    "Theme",
+    "t",
+    on="app",
+    menu="Change the colour theme",
+    # Textual's action: it opens the game's own theme menu (`TicTacToeApp.search_themes`).
+    action="change_theme",
+)
+KEYS_PANEL = Command(
+    "Keys",
+    "k",
+    on="app",
+    menu="Show every key",
+    action="toggle_keys_panel",
+    state="keys_panel",
+    menu_when_on="Hide the keys panel",
+)
+QUIT = Command(
+    "Quit",
+    "q",
+    # `y` answers the quit question (`TicTacToeApp.check_action` lets it act only then).
+    binds=(Bind("q", "ask_quit", "Quit"), Bind("y", "confirm_quit", "Quit", show=False)),
+    on="app",
+    help="Quit (mid-round it asks first, as Exit and the menu's Quit do)",
+    brief="quit (asks mid-round)",
+    bar="q",
+    menu="Quit the game (mid-round it asks)",
+)
+QUIT_AT_ONCE = Command(
+    "Quit at once",
+    "Ctrl+Q",
+    # Textual's `App` binds it; the game acts on it as it arrives (`TicTacToeApp.post_message`).
+    binds=_one("ctrl+q", "quit", "Quit", show=False),
+    on="textual",
+    help="Quit at once",
+    brief="quit at once",
+)
+
+COMMANDS: tuple[Command, ...] = (
+    MOVE,
+    PLAY,
+    PLAY_DIGIT,
+    RESET,
+    NEW_GAME,
+    TAKE_BACK,
+    HINT,
+    ANALYSIS,
+    AI_INFO,
+    STATS,
+    HELP,
+    MENU,
+    THEME,
+    KEYS_PANEL,
+    QUIT,
+    QUIT_AT_ONCE,
+)
+
+
+def bindings(on: Literal["game", "app"]) -> list[BindingType]:
+    """The `BINDINGS` of the game screen or the app (Textual's own are Textual's).
+
+    All priority: priority bindings run as the app reads each key, in order, while
+    other keys are queued for the screen. Mixing the two would reorder a burst
+    (`5 ?` would open the help before playing 5).
+    """
+    from textual.binding import Binding
+
+    return [
+        Binding(
+            bind.keys,
+            bind.action,
+            bind.description,
+            show=bind.show,
+            key_display=bind.key_display,
+            priority=True,
+        )
+        for command in COMMANDS
+        if command.on == on
+        for bind in command.binds
+    ]
+
+
+def bar_commands(digits: bool) -> tuple[Command, ...]:
+    """The key bar's commands; `digits`: the board is 3x3, where 1-9 play its cells."""
+    hidden = "big" if digits else "3x3"
+    return tuple(c for c in COMMANDS if c.bar is not None and c.bar_when != hidden)
+
+
+def menu_commands(over_game: bool) -> tuple[Command, ...]:
+    """The menu's commands: the game's own only when it was opened over the game."""
+    return tuple(c for c in COMMANDS if c.menu is not None and (over_game or c.on == "app"))
+
+
+def listed() -> tuple[Command, ...]:
+    """The commands of the help's key list, the README's and `--help`'s."""
+    return tuple(c for c in COMMANDS if c.help is not None)
+
+
+def key_list_markdown() -> str:
+    """The help's key list: a Markdown table."""
+    rows = [f"| {c.keys} | {c.help} |" for c in listed()]
+    return "\n".join(["| Key | What it does |", "| --- | --- |", *rows])
+
+
+def key_summary() -> str:
+    """The keys in one line, for `--help`."""
+    return ", ".join(f"{c.keys} {c.brief}" for c in listed())
