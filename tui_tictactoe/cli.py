@@ -31,6 +31,20 @@ __all__ = ["PROG", "build_parser", "end_at_once", "main", "terminal_problem"]
 EXIT_BROKEN_PIPE = 141
 
 
+class CommandParser(BoundedParser):
+    """A command's parser: an argument it does not know is its own error, shown with its
+    own usage. (argparse hands a command's leftovers up to the top-level parser, whose
+    usage lists the play options: `stats --csv` would say nothing about `stats`.)"""
+
+    def parse_known_args(  # type: ignore[override]  # same signature, typeshed's overloads
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        parsed, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed, extras
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = BoundedParser(
         prog=PROG,
@@ -41,7 +55,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     add_play_options(parser, defaults=True)
-    commands = parser.add_subparsers(dest="command", metavar="[COMMAND]", title="commands")
+    commands = parser.add_subparsers(
+        dest="command", metavar="[COMMAND]", title="commands", parser_class=CommandParser
+    )
     play = commands.add_parser("play", help="play the game (the default)")
     add_play_options(play, defaults=False)
     analyse_parser = commands.add_parser(
