@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 
 from . import __version__
-from .commands.analyse import run_analyse
+from .commands.analyse import BOARD_RULES, run_analyse
 from .commands.play import end_at_once, run_play
 from .commands.play_options import PROG, BoundedParser, add_play_options, metavar, symbol
 from .commands.stats import run_stats
@@ -36,7 +36,7 @@ class CommandParser(BoundedParser):
     own usage. (argparse hands a command's leftovers up to the top-level parser, whose
     usage lists the play options: `stats --csv` would say nothing about `stats`.)"""
 
-    def parse_known_args(  # type: ignore[override]  # same signature, typeshed's overloads
+    def parse_known_args(  # type: ignore[override]  # typeshed: overloads on `namespace`
         self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
     ) -> tuple[argparse.Namespace, list[str]]:
         parsed, extras = super().parse_known_args(args, namespace)
@@ -65,13 +65,13 @@ def build_parser() -> argparse.ArgumentParser:
         aliases=["analyze"],
         help="print the minimax verdict of every legal move",
         description="Print the minimax verdict of every legal move of a position, and the best moves.",
+        epilog=BOARD_RULES,
     )
     analyse_parser.add_argument(
         "board",
         metavar="BOARD",
-        help="9 cells in reading order, each X, O (either case) or '.' for empty (X.O.X...O), "
-        "or 3 rows of 3 cells with one '/' between rows (X.O/.X./..O); 16 or 25 cells for "
-        "the 4x4 and 5x5 boards (four in a row: an open 5x5 position takes a while)",
+        help="the rows top to bottom, X or O for a mark, '.' for empty: X.O.X...O, X.O/.X./..O "
+        "or 'X.O .X. ..O'; 16 or 25 cells for the 4x4 and 5x5 boards (four in a row)",
     )
     analyse_parser.add_argument(
         "--to-move",
