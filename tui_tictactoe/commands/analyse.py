@@ -3,7 +3,11 @@ legal move's verdict as text or JSON."""
 
 from __future__ import annotations
 
+import os
 import sys
+import time
+from collections.abc import Callable
+from typing import TextIO
 
 from ..engine.analysis import Analysis, InvalidPosition, analyse
 from ..engine.board import GameBoard
@@ -33,7 +37,8 @@ BOARD_RULES = (
     "(X.O/.X./..O, 'X.O .X. ..O'). A space is an empty cell only where it cannot separate "
     "rows: in a board with '/' between rows, or one of exactly 9, 16 or 25 characters "
     "('X O.X. .O' is X.O.X...O); anywhere else spaces separate rows, so write empty "
-    "cells as '.'."
+    "cells as '.'. On a terminal, an analysis that runs longer than a second shows its "
+    "progress on stderr and ends by saying how long it took."
 )
 """The `analyse` epilog: how a board is read, spaces included."""
 
@@ -84,19 +89,101 @@ def _quote(text: str) -> str:
     return echo(text, QUOTE_LIMIT)
 
 
+class Progress:
+    """'analysing move 3 of 25… 4 s' on a terminal's stderr, rewritten in place once an
+    analysis has run for `DELAY` seconds, cleared at the end, then how long it took.
+
+    Only on a terminal: a pipe or a file (a script, a log) gets nothing, and stdout never
+    does, so `--json` stays one clean object. `poll` is handed to the search as its
+    `cancelled` callback, which it calls every few milliseconds: it never cancels, it
+    only keeps the display current without a thread.
+    """
+
+    DELAY = 1.0
+
+    def __init__(self, stream: TextIO, clock: Callable[[], float] = time.monotonic) -> None:
+        self.stream = stream
+        self.clock = clock
+        self.start = clock()
+        self.enabled = _is_terminal(stream)
+        self.width = _width(stream) if self.enabled else 0
+        self.move = (0, 0)
+        self.shown = ""
+
+    def on_move(self, number: int, moves: int) -> None:
+        self.move = (number, moves)
+        self.poll()
+
+    def poll(self) -> bool:
+        """Redraw the line if what it says has changed; always False (never cancels)."""
+        if not self.enabled:
+            return False
+        elapsed = self.clock() - self.start
+        if elapsed < self.DELAY or not self.move[0]:
+            return False
+        number, moves = self.move
+        text = f"analysing move {number} of {moves}… {elapsed:.0f} s"[: self.width]
+        if text != self.shown:
+            self._write("\r" + text.ljust(len(self.shown)))
+            self.shown = text
+        return False
+
+    def clear(self) -> None:
+        """Rub the line out (spaces, not escape sequences: any terminal understands them)."""
+        if self.shown:
+            self._write("\r" + " " * len(self.shown) + "\r")
+            self.shown = ""
+
+    def finish(self, moves: int) -> None:
+        """After a long analysis, say how long it took (the line cleared first)."""
+        self.clear()
+        elapsed = self.clock() - self.start
+        if self.enabled and elapsed >= self.DELAY:
+            self._write(f"analysed {moves} moves in {elapsed:.1f} s\n")
+
+    def _write(self, text: str) -> None:
+        self.stream.write(text)
+        self.stream.flush()
+
+
+def _is_terminal(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):  # no isatty, or closed
+        return False
+
+
+def _width(stream: TextIO) -> int:
+    """Columns the progress line may use: one short of the terminal's width, so writing
+    it never wraps (a wrapped line cannot be rewritten with a carriage return)."""
+    try:
+        return max(os.get_terminal_size(stream.fileno()).columns - 1, 1)
+    except (AttributeError, ValueError, OSError):
+        return 79
+
+
 def run_analyse(text: str, to_move: str | None, as_json: bool) -> int:
+    progress = Progress(sys.stderr)
     try:
         board = board_from_text(text)
-        result = analyse(board, to_move)
+        result = analyse(board, to_move, cancelled=progress.poll, on_move=progress.on_move)
     except (InvalidPosition, ValueError) as error:
+        progress.clear()
         print(f"{PROG} analyse: error: {error}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        progress.clear()
+        print(f"{PROG} analyse: interrupted", file=sys.stderr)
+        return 130
+    progress.clear()  # before the answer, which may go to the same terminal
     if as_json:
         import json  # only `analyse --json` needs it; the game starts without it
 
         print(json.dumps(result.to_json()))
     else:
         print(format_analysis(result, board.geometry))
+    sys.stdout.flush()  # the board first, then (on stderr) how long it took
+    progress.finish(len(result.moves))
     return 0
 
 
