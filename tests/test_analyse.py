@@ -29,6 +29,7 @@ from reference import (
 )
 
 from tui_tictactoe.cli import main
+from tui_tictactoe.commands.analyse import board_from_text
 from tui_tictactoe.engine.analysis import InvalidPosition, analyse
 from tui_tictactoe.engine.board import GameBoard
 
@@ -417,3 +418,93 @@ def test_analyse_names_every_board_size_when_the_count_fits_none(
     assert "board must have 9, 16 or 25 cells, got 10 in 'X.O.X...O.'" in error
     assert main(["analyse", "X.O.X...O.!"]) == 2  # a bad character is still named first
     assert "bad character '!' at position 11" in capsys.readouterr().err
+
+
+# -- rows separated by spaces, as people type them ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("typed", "cells"),
+    [
+        ("x.o .x. ..o", "X.O.X...O"),
+        ("X.O .X. ..O", "X.O.X...O"),
+        ("x... .o.. ..x. ...o", "X....O....X....O"),
+        (".x... ..o.. ..... ..... .....", ".X.....O................."),
+        # Exactly 9, 16 or 25 characters: read cell by cell, a space is an empty cell.
+        ("X O.X. .O", "X.O.X...O"),
+        ("X O/ X / .O", "X.O.X...O"),  # with '/' between rows, too
+    ],
+)
+def test_rows_may_be_separated_by_one_space(
+    typed: str, cells: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert board_from_text(typed).to_string() == cells
+    assert main(["analyse", typed, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["board"] == cells
+
+
+EXAMPLES = ("X.O/.X./..O", "X.O .X. ..O")  # every syntax error shows one of them
+
+
+@pytest.mark.parametrize(
+    ("typed", "message"),
+    [
+        ("x.o .x ..o", "got rows of 3, 2 and 3 cells in 'x.o .x ..o': with spaces between rows"),
+        ("x o .x. ..o", "got rows of 1, 1, 3 and 3 cells in"),
+        ("x.o .x.", "got 2 rows of 3 cells in 'x.o .x.'"),
+        ("x.o. .x.. ..o.", "got 3 rows of 4 cells"),
+        (" ".join("." * 30), "got 30 rows in"),
+        ("x.o  .x. ..o", "misplaced space at position 5 of 'x.o  .x. ..o'"),
+        (" x.o .x. ..o", "misplaced space at position 1"),
+        ("x.o .x. ..o ", "misplaced space at position 12"),
+        (
+            "X.O.X...O..",
+            "board must have 9, 16 or 25 cells, got 11 in 'X.O.X...O..': type rows of",
+        ),
+        (
+            "x.o/.x. ..o",
+            "board must have 9, 16 or 25 cells, got 10",
+        ),  # '/' there: a space is a cell
+        ("X.O.X.Z.O", "bad character 'Z' at position 7 of 'X.O.X.Z.O': type rows of X, O or '.'"),
+        ("x.o .x. ..0", "bad character '0' at position 11"),
+        ("X.O//.X...O", "misplaced '/' at position 5"),
+        ("X.O/.X...O", "missing '/' at position 8"),
+    ],
+)
+def test_each_board_error_says_what_to_type(
+    typed: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(ValueError) as caught:
+        board_from_text(typed)
+    assert message in str(caught.value)
+    assert any(example in str(caught.value) for example in EXAMPLES), caught.value
+    assert main(["analyse", typed]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert err == f"tui-tictactoe analyse: error: {caught.value}\n"
+
+
+def test_exactly_the_documented_board_forms_are_read() -> None:
+    # Every string of '.', ' ' and '/' up to 11 characters (every 3x3 form fits in 11): a
+    # space is a row separator or an empty cell by the rule in the help, never a guess.
+    documented = re.compile(r"[. ]{9}|[. ]{3}/[. ]{3}/[. ]{3}|\.{3} \.{3} \.{3}")
+    accepted = 0
+    for length in range(12):
+        for chars in itertools.product("./ ", repeat=length):
+            text = "".join(chars)
+            try:
+                board_from_text(text)
+            except ValueError as error:
+                assert not documented.fullmatch(text), (text, error)
+            else:
+                assert documented.fullmatch(text), text
+                accepted += 1
+    assert accepted == 2**9 + 2**9 + 1
+
+
+def test_the_help_states_how_spaces_are_read(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["analyse", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "A space is an empty cell only where it cannot separate rows" in help_text
+    assert "'X.O .X. ..O'" in help_text and "X.O/.X./..O" in help_text

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 
 from . import __version__
-from .commands.analyse import run_analyse
+from .commands.analyse import BOARD_RULES, run_analyse
 from .commands.play import end_at_once, run_play
 from .commands.play_options import PROG, BoundedParser, add_play_options, metavar, symbol
 from .commands.stats import run_stats
@@ -32,6 +32,20 @@ __all__ = ["PROG", "build_parser", "end_at_once", "main", "terminal_problem"]
 EXIT_BROKEN_PIPE = 141
 
 
+class CommandParser(BoundedParser):
+    """A command's parser: an argument it does not know is its own error, shown with its
+    own usage. (argparse hands a command's leftovers up to the top-level parser, whose
+    usage lists the play options: `stats --csv` would say nothing about `stats`.)"""
+
+    def parse_known_args(  # type: ignore[override]  # typeshed: overloads on `namespace`
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        parsed, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed, extras
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = BoundedParser(
         prog=PROG,
@@ -40,7 +54,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     add_play_options(parser, defaults=True)
-    commands = parser.add_subparsers(dest="command", metavar="[COMMAND]", title="commands")
+    commands = parser.add_subparsers(
+        dest="command", metavar="[COMMAND]", title="commands", parser_class=CommandParser
+    )
     play = commands.add_parser("play", help="play the game (the default)")
     add_play_options(play, defaults=False)
     analyse_parser = commands.add_parser(
@@ -48,13 +64,13 @@ def build_parser() -> argparse.ArgumentParser:
         aliases=["analyze"],
         help="print the minimax verdict of every legal move",
         description="Print the minimax verdict of every legal move of a position, and the best moves.",
+        epilog=BOARD_RULES,
     )
     analyse_parser.add_argument(
         "board",
         metavar="BOARD",
-        help="9 cells in reading order, each X, O (either case) or '.' for empty (X.O.X...O), "
-        "or 3 rows of 3 cells with one '/' between rows (X.O/.X./..O); 16 or 25 cells for "
-        "the 4x4 and 5x5 boards (four in a row: an open 5x5 position takes a while)",
+        help="the rows top to bottom, X or O for a mark, '.' for empty: X.O.X...O, X.O/.X./..O "
+        "or 'X.O .X. ..O'; 16 or 25 cells for the 4x4 and 5x5 boards (four in a row)",
     )
     analyse_parser.add_argument(
         "--to-move",

@@ -3,7 +3,11 @@ legal move's verdict as text or JSON."""
 
 from __future__ import annotations
 
+import os
 import sys
+import time
+from collections.abc import Callable
+from typing import TextIO
 
 from ..engine.analysis import Analysis, InvalidPosition, analyse
 from ..engine.board import GameBoard
@@ -11,35 +15,175 @@ from ..engine.geometry import Geometry
 from ..options import BOARDS, board_geometry
 from .play_options import PROG, echo
 
+SIZES = {int(board) ** 2: int(board) for board in BOARDS}
+"""Cells -> board size: 9 cells make the 3x3 board, 16 the 4x4, 25 the 5x5."""
+
+CELL_CHARACTERS = frozenset("XxOo. /")
+QUOTE_LIMIT = 30  # characters of the board an error quotes: a 5x5 board with spaces is 29
+
+HOW_TO_TYPE = (
+    "type rows of X, O or '.' (empty), one after another or with one '/' or one "
+    "space between rows: X.O.X...O, X.O/.X./..O or 'X.O .X. ..O'"
+)
+SPACED_ROWS = (
+    "with spaces between rows, type 3 rows of 3 cells, 4 of 4 or 5 of 5, one space "
+    "between rows and '.' for an empty cell (X.O .X. ..O)"
+)
+
+BOARD_RULES = (
+    "BOARD holds the rows top to bottom: X or O (either case) for a mark, '.' for an empty "
+    "cell; 9 cells make the 3x3 board, 16 the 4x4 and 25 the 5x5 (four in a row). Write the "
+    "rows one after another (X.O.X...O), or with one '/' or one space between rows "
+    "(X.O/.X./..O, 'X.O .X. ..O'). A space is an empty cell only where it cannot separate "
+    "rows: in a board with '/' between rows, or one of exactly 9, 16 or 25 characters "
+    "('X O.X. .O' is X.O.X...O); anywhere else spaces separate rows, so write empty "
+    "cells as '.'. On a terminal, an analysis that runs longer than a second shows its "
+    "progress on stderr and ends by saying how long it took."
+)
+"""The `analyse` epilog: how a board is read, spaces included."""
+
 
 def board_from_text(text: str) -> GameBoard:
-    """The board written in `text`, its size read from its number of cells (9, 16 or 25)."""
+    """The board written in `text` (see BOARD_RULES), its size read from its number of
+    cells; ValueError with a one-line reason that says what to type."""
+    for index, char in enumerate(text):
+        if char not in CELL_CHARACTERS:
+            raise ValueError(
+                f"bad character {char!r} at position {index + 1} of {_quote(text)}: {HOW_TO_TYPE}"
+            )
+    if "/" not in text and " " in text and len(text) not in SIZES:
+        text = _rows_from_spaces(text)
     cells = len(text) - text.count("/")
-    sizes = {int(board) ** 2: int(board) for board in BOARDS}
-    if cells in sizes:
-        return GameBoard.from_string(text, board_geometry(sizes[cells]))
+    if cells not in SIZES:
+        counts = ", ".join(str(count) for count in list(SIZES)[:-1]) + f" or {list(SIZES)[-1]}"
+        raise ValueError(
+            f"board must have {counts} cells, got {cells} in {_quote(text)}: {HOW_TO_TYPE}"
+        )
+    return GameBoard.from_string(text, board_geometry(SIZES[cells]))
+
+
+def _rows_from_spaces(text: str) -> str:
+    """`text`'s rows, separated by single spaces, joined with '/' instead; ValueError
+    unless they are 3, 4 or 5 rows of as many cells."""
+    rows = text.split(" ")
+    if "" in rows:  # a space at either end, or right after another
+        position = next(
+            index + 1
+            for index, char in enumerate(text)
+            if char == " " and (index in (0, len(text) - 1) or text[index - 1] == " ")
+        )
+        raise ValueError(f"misplaced space at position {position} of {_quote(text)}: {SPACED_ROWS}")
+    lengths = [len(row) for row in rows]
+    if len(rows) in SIZES.values() and set(lengths) == {len(rows)}:
+        return "/".join(rows)
+    if len(rows) > max(SIZES.values()):
+        found = f"{len(rows)} rows"
+    elif len(set(lengths)) == 1:
+        found = f"{len(rows)} rows of {lengths[0]} cells"
+    else:
+        found = f"rows of {', '.join(map(str, lengths[:-1]))} and {lengths[-1]} cells"
+    raise ValueError(f"got {found} in {_quote(text)}: {SPACED_ROWS}")
+
+
+def _quote(text: str) -> str:
+    return echo(text, QUOTE_LIMIT)
+
+
+class Progress:
+    """'analysing move 3 of 25… 4 s' on a terminal's stderr, rewritten in place once an
+    analysis has run for `DELAY` seconds, cleared at the end, then how long it took.
+
+    Only on a terminal: a pipe or a file (a script, a log) gets nothing, and stdout never
+    does, so `--json` stays one clean object. `poll` is handed to the search as its
+    `cancelled` callback, which it calls every few milliseconds: it never cancels, it
+    only keeps the display current without a thread.
+    """
+
+    DELAY = 1.0
+
+    def __init__(self, stream: TextIO, clock: Callable[[], float] = time.monotonic) -> None:
+        self.stream = stream
+        self.clock = clock
+        self.start = clock()
+        self.enabled = _is_terminal(stream)
+        self.width = _width(stream) if self.enabled else 0
+        self.move = (0, 0)
+        self.shown = ""
+
+    def on_move(self, number: int, moves: int) -> None:
+        self.move = (number, moves)
+        self.poll()
+
+    def poll(self) -> bool:
+        """Redraw the line if what it says has changed; always False (never cancels)."""
+        if not self.enabled:
+            return False
+        elapsed = self.clock() - self.start
+        if elapsed < self.DELAY or not self.move[0]:
+            return False
+        number, moves = self.move
+        text = f"analysing move {number} of {moves}… {elapsed:.0f} s"[: self.width]
+        if text != self.shown:
+            self._write("\r" + text.ljust(len(self.shown)))
+            self.shown = text
+        return False
+
+    def clear(self) -> None:
+        """Rub the line out (spaces, not escape sequences: any terminal understands them)."""
+        if self.shown:
+            self._write("\r" + " " * len(self.shown) + "\r")
+            self.shown = ""
+
+    def finish(self, moves: int) -> None:
+        """After a long analysis, say how long it took (the line cleared first)."""
+        self.clear()
+        elapsed = self.clock() - self.start
+        if self.enabled and elapsed >= self.DELAY:
+            self._write(f"analysed {moves} moves in {elapsed:.1f} s\n")
+
+    def _write(self, text: str) -> None:
+        self.stream.write(text)
+        self.stream.flush()
+
+
+def _is_terminal(stream: TextIO) -> bool:
     try:
-        GameBoard.from_string(text)  # a bad character or '/' is reported as such
-    except ValueError as error:
-        if not str(error).startswith("board must have"):
-            raise
-    counts = ", ".join(str(count) for count in list(sizes)[:-1]) + f" or {list(sizes)[-1]}"
-    raise ValueError(f"board must have {counts} cells, got {cells} in {echo(text)}")
+        return stream.isatty()
+    except (AttributeError, ValueError):  # no isatty, or closed
+        return False
+
+
+def _width(stream: TextIO) -> int:
+    """Columns the progress line may use: one short of the terminal's width, so writing
+    it never wraps (a wrapped line cannot be rewritten with a carriage return)."""
+    try:
+        return max(os.get_terminal_size(stream.fileno()).columns - 1, 1)
+    except (AttributeError, ValueError, OSError):
+        return 79
 
 
 def run_analyse(text: str, to_move: str | None, as_json: bool) -> int:
+    progress = Progress(sys.stderr)
     try:
         board = board_from_text(text)
-        result = analyse(board, to_move)
+        result = analyse(board, to_move, cancelled=progress.poll, on_move=progress.on_move)
     except (InvalidPosition, ValueError) as error:
+        progress.clear()
         print(f"{PROG} analyse: error: {error}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        progress.clear()
+        print(f"{PROG} analyse: interrupted", file=sys.stderr)
+        return 130
+    progress.clear()  # before the answer, which may go to the same terminal
     if as_json:
         import json  # only `analyse --json` needs it; the game starts without it
 
         print(json.dumps(result.to_json()))
     else:
         print(format_analysis(result, board.geometry))
+    sys.stdout.flush()  # the board first, then (on stderr) how long it took
+    progress.finish(len(result.moves))
     return 0
 
 

@@ -2,11 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import cache
 from typing import Literal, NamedTuple
 
 from .board import SYMBOLS, Cell, GameBoard, Symbol, other
+from .geometry import Geometry
 from .search import Cancelled, shared_search
 from .solver import Solver, Verdict, shared_solver
+from .strategies import BOOK_GEOMETRY
+from .symmetry import symmetries
+
+OnMove = Callable[[int, int], None]
+"""Told (move number, number of moves) before each move of a position is searched."""
+
+STORED_STONES = 2
+"""5x5 positions with at most this many stones have every move's score stored beside the
+opening book (`opening_book.VERDICTS`): an open 5x5 board would take many seconds."""
 
 Status = Literal["in_progress", "X_wins", "O_wins", "draw"]
 
@@ -123,12 +135,15 @@ def analyse(
     to_move: str | None = None,
     solver: Solver | None = None,
     cancelled: Cancelled | None = None,
+    on_move: OnMove | None = None,
 ) -> Analysis:
     """Every legal move's verdict for the side to move, and which are best.
 
-    3x3 reads the solved table (instant). Bigger boards search each move exactly,
-    which on an open 5x5 board takes seconds per move; `cancelled` (polled) stops
-    it with `SearchCancelled`.
+    3x3 reads the solved table (instant), and so do 5x5 positions with at most
+    `STORED_STONES` stones (the scores stored beside the opening book). Other
+    positions on bigger boards search each move exactly, which on an open 5x5
+    board takes up to seconds per move: `on_move` hears of each move before its
+    search, and `cancelled` (polled) stops it with `SearchCancelled`.
     """
     mover = side_to_move(board, to_move)
     status = status_of(board)
@@ -139,9 +154,13 @@ def analyse(
             solver = solver if solver is not None else shared_solver(board.geometry)
             _, scores, best_cells = solver.entry(me, them)
         else:
-            search = shared_search(board.geometry)
             cells = [board.geometry.index(row, col) for row, col in board.legal_moves()]
-            scores = [(cell, search.move_score(me, them, cell, cancelled)) for cell in cells]
+            stored = stored_scores(board.geometry, me, them, cells)
+            scores = (
+                stored
+                if stored is not None
+                else _searched_scores(board.geometry, me, them, cells, cancelled, on_move)
+            )
             top = max(score for _, score in scores)
             best_cells = tuple(cell for cell, score in scores if score == top)
         empties = len(scores)
@@ -154,3 +173,45 @@ def analyse(
             for cell, score in scores
         )
     return Analysis(board.to_string(), mover, status, moves)
+
+
+def _searched_scores(
+    geometry: Geometry,
+    me: int,
+    them: int,
+    cells: list[int],
+    cancelled: Cancelled | None,
+    on_move: OnMove | None,
+) -> tuple[tuple[int, int], ...]:
+    search = shared_search(geometry)
+    scores = []
+    for number, cell in enumerate(cells, 1):
+        if on_move is not None:
+            on_move(number, len(cells))
+        scores.append((cell, search.move_score(me, them, cell, cancelled)))
+    return tuple(scores)
+
+
+def stored_scores(
+    geometry: Geometry, me: int, them: int, cells: list[int]
+) -> tuple[tuple[int, int], ...] | None:
+    """(cell, score) of each of `cells` (the empty ones) from the scores stored beside the
+    5x5 opening book, or None where none are stored (another board, more stones)."""
+    if geometry != BOOK_GEOMETRY or (me | them).bit_count() > STORED_STONES:
+        return None
+    from .opening_book import VERDICTS  # imported on first use: 3x3 never pays for it
+
+    canonical_me, canonical_them, symmetry = shared_search(geometry).canonical(me, them)
+    stored = VERDICTS.get(canonical_me | canonical_them << geometry.cells)
+    if stored is None:
+        return None
+    occupied = canonical_me | canonical_them
+    empty = [cell for cell in range(geometry.cells) if not occupied >> cell & 1]
+    by_cell = dict(zip(empty, stored, strict=True))  # in the canonical frame
+    to_canonical = _symmetries(geometry.size)[symmetry]
+    return tuple((cell, by_cell[to_canonical[cell]]) for cell in cells)
+
+
+@cache
+def _symmetries(size: int) -> tuple[tuple[int, ...], ...]:
+    return symmetries(size)
