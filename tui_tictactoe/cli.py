@@ -15,10 +15,9 @@ import sys
 from collections.abc import Sequence
 
 from . import __version__
-from .commands.analyse import BOARD_RULES, run_analyse
+from .commands.analyse import BOARD_RULES
 from .commands.play import end_at_once, run_play
 from .commands.play_options import PROG, BoundedParser, add_play_options, metavar, symbol
-from .commands.stats import run_stats
 from .commands.terminal_check import terminal_problem
 from .servers.options import add_ssh_options, add_web_options
 from .ui.commands import key_summary
@@ -128,11 +127,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    # Each command is imported when it runs: the game's start-up pays for none of the
+    # others (and the servers' asyncssh and aiohttp are heavy).
     if args.command in ("analyse", "analyze"):
+        from .commands.analyse import run_analyse
+
         return run_analyse(args.board, args.to_move, args.json)
     if args.command == "stats":
+        from .commands.stats import run_stats
+
         return run_stats(args.json)
-    # The servers (asyncssh, aiohttp) are imported only when serving.
     if args.command == "serve-ssh":
         from .servers.ssh import serve
 

@@ -5,15 +5,15 @@ key list and `--help`'s list of keys are all made from `COMMANDS`, so a key cann
 added, changed or renamed in one of them and forgotten in another; the README's key
 table is held to it by `tests/test_command_table.py`. One order for all: the key bar's.
 
-Plain data, no Textual at import: the command line reads it for `--help` without
+Plain data (NamedTuples: a frozen dataclass costs a start-up several times more to
+create), no Textual at import: the command line reads it for `--help` without
 paying for the UI (`bindings` imports Textual, when the UI's classes are defined).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 if TYPE_CHECKING:
     from textual.binding import BindingType
@@ -27,8 +27,7 @@ BarWhen = Literal["always", "3x3", "big"]
 nine cells), or on the bigger boards only (Enter plays there)."""
 
 
-@dataclass(frozen=True)
-class Bind:
+class Bind(NamedTuple):
     """One Textual binding: key names (comma-separated), its action, its words in the
     keys panel, and whether Textual's footer (on the help screen) shows it."""
 
@@ -39,8 +38,7 @@ class Bind:
     key_display: str | None = None
 
 
-@dataclass(frozen=True)
-class Command:
+class Command(NamedTuple):
     """One thing a player can do, with everything each place says of it.
 
     `name` is the key bar's and the menu's label; `keys` the keys as the help, the
