@@ -211,16 +211,28 @@ def test_a_failed_upgrade_of_a_schema_1_record_leaves_it_as_it_was(
     old_file: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Every step still to run is one transaction: a later step failing undoes step 2 too."""
+    upgraded = old_file.with_name("upgraded.sqlite3")
+    shutil.copyfile(old_file, upgraded)
+    with Record.open(upgraded) as record:
+        assert record.available
+    assert new_tables(upgraded) == (True, True)  # what step 2 makes, when nothing fails
+
     before = old_file.read_bytes()
     broken = ("INSERT INTO no_such_table VALUES (1)",)
     monkeypatch.setattr(record_schema, "MIGRATIONS", (*record_schema.MIGRATIONS, broken))
     with Record.open(old_file) as failed:
         assert not failed.available and failed.take_notice()
     assert old_file.read_bytes() == before
-    with sqlite3.connect(old_file) as conn:
+    assert new_tables(old_file) == (False, False)
+    assert schema_1_standings(old_file)  # still schema 1, its standings as they were
+
+
+def new_tables(path: Path) -> tuple[bool, bool]:
+    """Whether `board_standings`, and `standings.take_backs`, are there."""
+    with sqlite3.connect(path) as conn:
         tables = {name for (name,) in conn.execute("SELECT name FROM sqlite_master")}
         columns = {row[1] for row in conn.execute("PRAGMA table_info(standings)")}
-    assert "board_standings" not in tables and "take_backs" not in columns
+    return "board_standings" in tables, "take_backs" in columns
 
 
 def test_hand_edited_rounds_upgrade_without_an_error(old_file: Path) -> None:
