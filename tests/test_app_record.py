@@ -286,16 +286,18 @@ async def test_s_shows_the_record_and_enter_replays_a_round(make_app, size) -> N
         await press(pilot, "s")
         screen = app.screen
         assert isinstance(screen, StatsScreen)
-        by_level = screen.query_one("#by-level")
-        rows = {by_level.get_row_at(i)[0]: by_level.get_row_at(i) for i in range(3)}
+        by_board = screen.query_one("#by-board")
+        rows = [[str(cell) for cell in by_board.get_row_at(i)] for i in range(by_board.row_count)]
         with Record.open() as record:
             stats = record.stats(me())
-        for level, numbers in stats.by_difficulty.items():
-            assert rows[level][1:] == [str(number) for number in numbers]
+        assert rows[0][0] == "3x3"  # the board played heads its table, no other board
+        assert len(rows) == 4
+        for row, (level, numbers) in zip(rows[1:], stats.by_board["3x3"].items(), strict=True):
+            assert row == [level, *(str(number) for number in numbers)]
         table = screen.query_one("#rounds")
         assert table.row_count == len(ROUNDS)
-        assert table.get_row_at(0)[4] == "abandoned"  # newest first
-        assert table.get_row_at(2)[6] == "yes"  # the round with a take-back
+        assert table.get_row_at(0)[1:4] == ["3x3 medium", "X 2nd", "abandoned"]  # newest first
+        assert table.get_row_at(2)[5] == "yes"  # the round with a take-back
         assert screen.query_one("#rounds").region.bottom <= size[1]  # it fits
         await press(pilot, "down", "enter")  # the second newest: a hard win
         replay = app.screen

@@ -12,7 +12,7 @@ import pytest
 from tui_tictactoe import cli
 from tui_tictactoe.commands.stats import format_stats, stats_json
 from tui_tictactoe.identity import current_identity
-from tui_tictactoe.record import DifficultyStats, Record, Stats
+from tui_tictactoe.record import DifficultyStats, Record, Stats, empty_stats
 
 RESULTS = ("win", "win", "draw", "loss", "abandoned")
 
@@ -60,21 +60,22 @@ def test_stats_lists_the_last_ten_rounds_newest_first_like_the_screen(
     assert lines[0] == f"{current_identity().name}: 12 rounds"  # the table first, as before
     at = lines.index("Last rounds, newest first:")
     header, *rows = lines[at + 1 :]
-    assert header.split() == ["When", "Level", "You", "First", "Result", "Moves", "Undo"]
+    assert header.split() == ["When", "Game", "You", "Result", "Moves", "Undo"]
     assert len(rows) == 10
     for row, minute in zip(rows, range(11, 1, -1), strict=True):
         when = (start + timedelta(minutes=minute)).astimezone().strftime("%m-%d %H:%M")
         assert row.split() == [
             *when.split(),
+            "3x3",
             levels[minute % 3],
             "XO"[minute % 2],
-            ("you", "AI")[minute % 2],
+            ("1st", "2nd")[minute % 2],  # the player started, or the AI did
             RESULTS[minute % 5],
             str(1 + minute % 4),
             *(["yes"] if minute == 10 else []),
         ]
-        level = header.index("Level")  # a table: every column starts under its heading
-        assert row[level:].startswith(levels[minute % 3])
+        game = header.index("Game")  # a table: every column starts under its heading
+        assert row[game:].startswith(f"3x3 {levels[minute % 3]}")
 
 
 def test_stats_without_rounds_says_so(capsys: pytest.CaptureFixture[str]) -> None:
@@ -150,50 +151,113 @@ def test_no_record_and_the_play_options_reach_the_app(monkeypatch: pytest.Monkey
 def test_stats_json_has_exactly_the_documented_shape() -> None:
     keep("alice")
     with Record.open() as record:
+        assert record.save_round(
+            "alice",
+            difficulty="hard",
+            symbol="O",
+            first="ai",
+            moves=[1],
+            result="loss",
+            took_back=True,
+            board_size=4,
+        )
         stats = record.stats("alice")
     decoded = json.loads(stats_json(stats))
-    assert list(decoded) == ["player", "rounds", "by_difficulty"]
+    assert list(decoded) == ["player", "rounds", "by_board", "by_difficulty"]
     assert decoded["player"] == "alice"
-    assert decoded["rounds"] == stats.rounds
+    assert decoded["rounds"] == stats.rounds == len(RESULTS) + 1
+    assert list(decoded["by_board"]) == ["3x3", "4x4", "5x5"]  # every board, played or not
+    fields = ["wins", "losses", "draws", "abandoned", "take_backs", "streak", "best_streak"]
+    for board, levels in decoded["by_board"].items():
+        assert list(levels) == ["easy", "medium", "hard"]
+        for level, numbers in levels.items():
+            assert list(numbers) == fields
+            assert tuple(numbers.values()) == stats.by_board[board][level]
+    assert decoded["by_board"]["3x3"]["medium"] == {
+        "wins": 2,
+        "losses": 1,
+        "draws": 1,
+        "abandoned": 1,
+        "take_backs": 0,
+        "streak": 0,
+        "best_streak": 3,
+    }
+    assert decoded["by_board"]["4x4"]["hard"]["take_backs"] == 1
     assert list(decoded["by_difficulty"]) == ["easy", "medium", "hard"]
-    for level, numbers in stats.by_difficulty.items():
-        assert decoded["by_difficulty"][level] == {
-            "wins": numbers.wins,
-            "losses": numbers.losses,
-            "draws": numbers.draws,
-            "streak": numbers.streak,
-            "best_streak": numbers.best_streak,
-        }
+    for level, numbers in decoded["by_difficulty"].items():  # every board together
+        assert list(numbers) == fields
+        assert tuple(numbers.values()) == stats.by_difficulty[level]
+    assert decoded["by_difficulty"]["hard"]["losses"] == 1
+    # Every round is in exactly one board's numbers: abandoned ones included.
+    counted = sum(
+        sum(numbers[field] for field in ("wins", "losses", "draws", "abandoned"))
+        for levels in decoded["by_board"].values()
+        for numbers in levels.values()
+    )
+    assert counted == decoded["rounds"]
     assert "\n" not in stats_json(stats)
 
 
-def test_format_stats_prints_one_row_per_difficulty() -> None:
+def test_format_stats_prints_a_table_per_board_played_a_row_per_level_played() -> None:
+    no_rounds = DifficultyStats()
     stats = Stats(
         "alice",
         "Alice",
         21,
+        {"easy": DifficultyStats(1, 2, 3, 4, 5, 6, 7), "medium": no_rounds, "hard": no_rounds},
         {
-            "easy": DifficultyStats(1, 2, 3, 4, 5, 6),
-            "medium": DifficultyStats(),
-            "hard": DifficultyStats(0, 0, 5, 0, 5, 5),
+            "3x3": {
+                "easy": DifficultyStats(1, 2, 3, 4, 5, 6, 7),
+                "medium": no_rounds,
+                "hard": DifficultyStats(0, 0, 5, 0, 0, 5, 5),
+            },
+            "4x4": {"easy": no_rounds, "medium": no_rounds, "hard": no_rounds},
+            "5x5": {"easy": no_rounds, "medium": DifficultyStats(abandoned=1), "hard": no_rounds},
         },
     )
     lines = format_stats(stats).splitlines()
     assert lines[0] == "Alice: 21 rounds"
-    assert lines[1].split() == [
-        "difficulty",
-        "wins",
-        "losses",
-        "draws",
-        "abandoned",
-        "streak",
-        "best",
-        "streak",
+    heading = ["won", "lost", "drawn", "abandoned", "undo", "streak", "best"]
+    assert [line.split() for line in lines[1:6]] == [
+        ["3x3", *heading],
+        ["easy", "1", "2", "3", "4", "5", "6", "7"],
+        ["hard", "0", "0", "5", "0", "0", "5", "5"],
+        ["5x5", *heading],
+        ["medium", "0", "0", "0", "1", "0", "0", "0"],
     ]
-    assert [line.split() for line in lines[2:5]] == [
-        ["easy", "1", "2", "3", "4", "5", "6"],
-        ["medium", "0", "0", "0", "0", "0", "0"],
-        ["hard", "0", "0", "5", "0", "5", "5"],
+    assert len({len(line) for line in lines[1:6]}) == 1  # the columns line up, board to board
+    assert lines[6:] == ["", "No rounds kept yet."]  # no rounds given
+
+
+def test_a_player_without_rounds_gets_no_table() -> None:
+    lines = format_stats(empty_stats("alice", "Alice")).splitlines()
+    assert lines == ["Alice: 0 rounds", "", "No rounds kept yet."]
+
+
+def test_stats_fits_60_columns_with_every_board_and_level_played(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The narrowest terminal the game is laid out for: no line wraps there."""
+    player = current_identity().player
+    with Record.open() as record:
+        for number in range(12):
+            assert record.save_round(
+                player,
+                difficulty=("easy", "medium", "hard")[number % 3],
+                symbol="X",
+                first="ai",
+                moves=range(1, 10),
+                result="abandoned",
+                took_back=True,
+                board_size=(3, 4, 5)[number // 4 % 3],
+            )
+    assert cli.main(["stats"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert max(len(line) for line in lines) <= 60, "\n".join(lines)
+    levels = ["easy", "medium", "hard"]
+    assert [line.split()[0] for line in lines[1:13]] == [
+        *("3x3", *levels),
+        *("4x4", *levels),
+        *("5x5", *levels),
     ]
-    assert len({len(line) for line in lines[1:5]}) == 1  # the columns line up
-    assert lines[5:] == ["", "No rounds kept yet."]  # no rounds given
+    assert len(lines) == 13 + 2 + 11  # a blank line, the title and the heading of the rounds

@@ -122,9 +122,16 @@ def test_a_round_played_shows_in_stats_replays_and_is_reported_after_quitting(
     term.wait_until("the round in the stats", lambda: line_with(term, "hard", result), 15)
     row = line_with(term, "hard", result)
     assert row is not None
-    # When, level, my symbol, who started, result, moves (and no take-back).
-    assert row[row.index("hard") :] == ["hard", "X", "you", result, str(moves)], term.text
+    # When, board and level, my symbol and turn (I started), result, moves (no take-back).
+    assert row[row.index("hard") - 1 :] == ["3x3", "hard", "X", "1st", result, str(moves)], (
+        term.text
+    )
     assert "1 round kept." in term.text
+    counts = {"win": "1 0 0", "loss": "0 1 0", "draw": "0 0 1"}[result]
+    # The board's table: its heading, then hard (won, lost, drawn, abandoned, undo).
+    assert line_with(term, "3x3", "Won", "Abandoned", "Undo") is not None, term.text
+    level_row = next(tokens for tokens in map(str.split, term.lines) if tokens[:1] == ["hard"])
+    assert " ".join(level_row[1:6]) == f"{counts} 0 0", term.text
 
     term.send("enter")
     term.wait_for_text(f"The start: {moves} moves.")
@@ -146,9 +153,11 @@ def test_a_round_played_shows_in_stats_replays_and_is_reported_after_quitting(
     reported = stats_json(data_dir)
     assert reported["player"] == current_identity().player
     assert reported["rounds"] == 1
-    hard = reported["by_difficulty"]["hard"]
-    counts = {"win": hard["wins"], "loss": hard["losses"], "draw": hard["draws"]}
-    assert counts == {word: int(word == result) for word in counts}
+    for hard in (reported["by_board"]["3x3"]["hard"], reported["by_difficulty"]["hard"]):
+        counts = {"win": hard["wins"], "loss": hard["losses"], "draw": hard["draws"]}
+        assert counts == {word: int(word == result) for word in counts}
+        assert (hard["abandoned"], hard["take_backs"]) == (0, 0)
+    assert reported["by_board"]["4x4"]["hard"]["wins"] == 0
 
 
 def test_a_round_left_by_hanging_up_is_kept_abandoned(data_dir: Path) -> None:

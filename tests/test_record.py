@@ -70,12 +70,13 @@ def oracle_stats(rounds: Iterable[tuple[str, str, bool]]) -> dict[str, Difficult
     Unbeaten: a win or a draw without a take-back; anything else ends the streak.
     """
     tally = {
-        level: {"win": 0, "loss": 0, "draw": 0, "abandoned": 0, "streak": 0, "best": 0}
+        level: {"win": 0, "loss": 0, "draw": 0, "abandoned": 0, "undo": 0, "streak": 0, "best": 0}
         for level in DIFFICULTIES
     }
     for level, result, took_back in rounds:
         counts = tally[level]
         counts[result] += 1
+        counts["undo"] += took_back
         if result in ("win", "draw") and not took_back:
             counts["streak"] += 1
             counts["best"] = max(counts["best"], counts["streak"])
@@ -83,7 +84,7 @@ def oracle_stats(rounds: Iterable[tuple[str, str, bool]]) -> dict[str, Difficult
             counts["streak"] = 0
     return {
         level: DifficultyStats(
-            c["win"], c["loss"], c["draw"], c["abandoned"], c["streak"], c["best"]
+            c["win"], c["loss"], c["draw"], c["abandoned"], c["undo"], c["streak"], c["best"]
         )
         for level, c in tally.items()
     }
@@ -119,9 +120,9 @@ def test_opening_creates_the_directory_and_a_wal_database_of_the_current_schema(
 
 # -- migrations --------------------------------------------------------------------
 
-NOTE = (  # a made-up step 1 -> 2: a new column, then a step in Python that fills it
+NOTE = (  # a made-up next step: a new column, then a step in Python that fills it
     "ALTER TABLE rounds ADD COLUMN note TEXT NOT NULL DEFAULT ''",
-    lambda conn: conn.execute("UPDATE rounds SET note = 'before 2' WHERE result = 'win'"),
+    lambda conn: conn.execute("UPDATE rounds SET note = 'before' WHERE result = 'win'"),
 )
 
 
@@ -149,18 +150,18 @@ def test_a_new_migration_step_upgrades_an_old_record_with_nothing_lost(
         assert old.save_settings("alice", symbol="O", alternate=True, theme="nord")
         kept = everything(old)
     path = data / DATABASE_NAME
-    assert schema_of(path)[0] == 1
+    assert schema_of(path)[0] == schema_version()
     monkeypatch.setattr(record_schema, "MIGRATIONS", (*record_schema.MIGRATIONS, NOTE))
     with Record.open() as new:
         assert new.available and new.take_notice() is None
         assert everything(new) == kept
         assert save(new, "alice", "win")  # and it goes on working
     version, columns = schema_of(path)
-    assert version == 2 and "note" in columns
+    assert version == len(record_schema.MIGRATIONS) and "note" in columns
     with sqlite3.connect(path) as conn:
         notes = conn.execute("SELECT result, note FROM rounds ORDER BY id").fetchall()
     assert notes[:5] == [
-        (r, "before 2" if r == "win" else "") for r in ("win", "loss", "draw", "win", "abandoned")
+        (r, "before" if r == "win" else "") for r in ("win", "loss", "draw", "win", "abandoned")
     ]
     assert notes[5] == ("win", "")  # rounds saved after the step get the column's default
 
@@ -180,7 +181,7 @@ def test_a_program_that_knows_fewer_steps_leaves_the_upgraded_record_alone(
         assert "newer" in (old.take_notice() or "")
         assert not save(old, "alice", "loss")
     assert path.read_bytes() == before
-    assert schema_of(path)[0] == 2
+    assert schema_of(path)[0] == schema_version() + 1
 
 
 def test_a_failing_migration_step_changes_nothing(
@@ -196,7 +197,8 @@ def test_a_failing_migration_step_changes_nothing(
         assert failed.take_notice()
     path = data / DATABASE_NAME
     version, columns = schema_of(path)
-    assert version == 1 and "note" not in columns  # the whole step was rolled back
+    assert version == schema_version() - 1  # the whole step was rolled back
+    assert "note" not in columns
     monkeypatch.setattr(record_schema, "MIGRATIONS", record_schema.MIGRATIONS[:-1])
     with Record.open() as again:
         assert everything(again) == kept

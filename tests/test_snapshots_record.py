@@ -23,14 +23,18 @@ ROUNDS = (
 )
 
 
-@pytest.fixture
-def fixed_record(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setenv("LOGNAME", "ada")  # getpass.getuser() reads it first
-    monkeypatch.setenv("TZ", "UTC")
-    time.tzset()
-    start = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
+# Then, for the snapshot of two boards: 4x4 rounds (moves are 4x4 keys, 1-16).
+ROUNDS_4X4 = (
+    ("medium", "human", (6, 1, 7, 2, 8, 3, 5), "win", False),
+    ("hard", "ai", (6, 7, 11, 10), "abandoned", True),
+    ("medium", "ai", (1, 6, 16, 7, 2, 8, 3, 5), "loss", False),
+)
+
+
+def keep(rounds: tuple[tuple[str, str, tuple[int, ...], str, bool], ...], board: int) -> None:
+    start = datetime(2026, 11, 20, 9, 0, tzinfo=UTC) + timedelta(hours=board - 3)
     with Record.open() as record:
-        for minute, (difficulty, first, moves, result, took_back) in enumerate(ROUNDS):
+        for minute, (difficulty, first, moves, result, took_back) in enumerate(rounds):
             assert record.save_round(
                 "ada",
                 difficulty=difficulty,
@@ -39,8 +43,17 @@ def fixed_record(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
                 moves=moves,
                 result=result,
                 took_back=took_back,
+                board_size=board,
                 played_at=start + timedelta(minutes=7 * minute),
             )
+
+
+@pytest.fixture
+def fixed_record(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setenv("LOGNAME", "ada")  # getpass.getuser() reads it first
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    keep(ROUNDS, 3)
     yield
     monkeypatch.undo()
     time.tzset()
@@ -48,6 +61,14 @@ def fixed_record(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 def test_stats_screen(snap_compare, make_app, fixed_record) -> None:
     assert snap_compare(make_app(), terminal_size=SIZE, run_before=play("s"))
+
+
+@pytest.mark.parametrize("size", [SIZE, (60, 18)], ids=["80x24", "60x18"])
+def test_stats_screen_of_two_boards(snap_compare, make_app, fixed_record, size) -> None:
+    """A table of the two boards played, each heading its levels played (3x3: easy, medium,
+    hard; 4x4: medium, hard), columns in line; the last rounds name their board."""
+    keep(ROUNDS_4X4, 4)
+    assert snap_compare(make_app(), terminal_size=size, run_before=play("s"))
 
 
 # The second newest round (medium, X first, 1 2 5 9 7 3 4: a win): its third move, then its end.

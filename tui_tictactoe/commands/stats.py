@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from .play_options import PROG
 
 if TYPE_CHECKING:
-    from ..record import RoundRecord, Stats
+    from ..record import DifficultyStats, RoundRecord, Stats
 
 
 def run_stats(as_json: bool) -> int:
@@ -37,34 +37,39 @@ def run_stats(as_json: bool) -> int:
 
 
 def stats_json(stats: Stats) -> str:
-    """The `tui-tictactoe stats --json` object (one line)."""
+    """The `tui-tictactoe stats --json` object (one line): every board and level offered.
+
+    `by_board` splits by board, then level; `by_difficulty` is every board together.
+    """
     import json
 
-    by_difficulty = {
-        level: {
-            "wins": numbers.wins,
-            "losses": numbers.losses,
-            "draws": numbers.draws,
-            "streak": numbers.streak,
-            "best_streak": numbers.best_streak,
-        }
-        for level, numbers in stats.by_difficulty.items()
-    }
     return json.dumps(
-        {"player": stats.player, "rounds": stats.rounds, "by_difficulty": by_difficulty}
+        {
+            "player": stats.player,
+            "rounds": stats.rounds,
+            "by_board": {board: _levels_json(levels) for board, levels in stats.by_board.items()},
+            "by_difficulty": _levels_json(stats.by_difficulty),
+        }
     )
 
 
-def format_stats(stats: Stats, rounds: Sequence[RoundRecord] = ()) -> str:
-    """`tui-tictactoe stats`: the table per difficulty, then the rounds (the latest first)."""
-    from ..record import ROUND_COLUMNS, round_cells, shown_name
+def _levels_json(levels: dict[str, DifficultyStats]) -> dict[str, dict[str, int]]:
+    return {level: numbers._asdict() for level, numbers in levels.items()}
 
-    header = ("difficulty", "wins", "losses", "draws", "abandoned", "streak", "best streak")
-    rows: list[tuple[str, ...]] = [header]
-    for level, numbers in stats.by_difficulty.items():
-        rows.append((level, *(str(number) for number in numbers)))  # fields in header order
+
+def format_stats(stats: Stats, rounds: Sequence[RoundRecord] = ()) -> str:
+    """`tui-tictactoe stats`: a table per board played (a row per level played there), then
+    the rounds (the latest first); as the stats screen shows them, within 60 columns."""
+    from ..record import ROUND_COLUMNS, STANDING_COLUMNS, board_tables, round_cells, shown_name
+
     count = "1 round" if stats.rounds == 1 else f"{stats.rounds} rounds"
-    lines = [f"{shown_name(stats.display_name, stats.player)}: {count}", *_table(rows, left=1), ""]
+    lines = [f"{shown_name(stats.display_name, stats.player)}: {count}"]
+    tables = board_tables(stats)
+    if tables:
+        heading = tuple(column.lower() for column in STANDING_COLUMNS)
+        rows = [row for board, levels in tables for row in ((board, *heading), *levels)]
+        lines += _table(rows, left=1)
+    lines.append("")
     if rounds:
         listed = [ROUND_COLUMNS, *(round_cells(round_) for round_ in rounds)]
         lines += ["Last rounds, newest first:", *_table(listed, left=len(ROUND_COLUMNS))]

@@ -12,10 +12,10 @@ a change to the app. The app, the command line and the SSH server use:
 
 The modules, from the top: `store` (`Record`), `failures` (what each failure of the
 file means), `sqlite_file` (making, opening and moving aside the file), `schema`
-(tables and migrations), `validation` (arguments against `options.CHOICES`),
-`values` (what the record hands out), `names` (how a stored player is shown),
-`listing` (a kept round as the stats screen and `stats` list it), `location`
-(where the file lives).
+(tables, the standings' upkeep, migrations), `validation` (arguments against
+`options.CHOICES`), `values` (what the record hands out), `names` (how a stored
+player is shown), `listing` (the record as the stats screen and `stats` list it),
+`location` (where the file lives).
 
 The record stands beside the controller: it imports only the engine, the option
 choices, the player's identity and nothing above. `sqlite3` and `platformdirs` are
@@ -25,18 +25,20 @@ and `import sqlite3` alone costs several ms.
 
 from __future__ import annotations
 
-from .listing import RECENT_ROUNDS, ROUND_COLUMNS, round_cells
+from .listing import RECENT_ROUNDS, ROUND_COLUMNS, STANDING_COLUMNS, board_tables, round_cells
 from .location import APP_NAME, DATA_DIR_ENV, DATABASE_NAME, data_dir, database_path
 from .names import shown_name
 from .schema import schema_version
 from .store import Record
 from .values import (
+    LEADERBOARD_BOARD,
     RESULTS,
     DifficultyStats,
     Leaderboard,
     LeaderEntry,
     RoundRecord,
     Stats,
+    board_name,
     empty_stats,
 )
 
@@ -44,15 +46,19 @@ __all__ = [
     "APP_NAME",
     "DATABASE_NAME",
     "DATA_DIR_ENV",
+    "LEADERBOARD_BOARD",
     "RECENT_ROUNDS",
     "RESULTS",
     "ROUND_COLUMNS",
+    "STANDING_COLUMNS",
     "DifficultyStats",
     "LeaderEntry",
     "Leaderboard",
     "Record",
     "RoundRecord",
     "Stats",
+    "board_name",
+    "board_tables",
     "data_dir",
     "database_path",
     "empty_stats",

@@ -1,4 +1,5 @@
-"""The record's tables, and the migrations that bring an older file up to date.
+"""The record's tables, the statements that keep its standings, and the migrations
+that bring an older file up to date.
 
 `PRAGMA user_version` is the number of migration steps a file has had. A file
 with more steps than this program knows was written by a newer program: it is
@@ -16,6 +17,46 @@ from .failures import Foreign, NewerSchema
 
 if TYPE_CHECKING:
     import sqlite3
+
+
+def _standings_from_rounds_2(conn: sqlite3.Connection) -> None:
+    """Step 2's rebuild: both standings tables of schema 2 recomputed from the rounds.
+
+    Part of a migration step, so it is never edited: it writes exactly the columns of
+    schema 2. The rounds are replayed in the order played (their ids), as `save_round`
+    counts them one by one.
+    """
+    outcome = {result: column for column, result in enumerate(("win", "loss", "draw", "abandoned"))}
+    # wins, losses, draws, abandoned, take_backs, streak, best_streak, clean_wins
+    by_level: dict[tuple[object, ...], list[int]] = {}
+    by_board: dict[tuple[object, ...], list[int]] = {}
+    for player, size, level, result, took_back in conn.execute(
+        "SELECT player, board_size, difficulty, result, took_back FROM rounds ORDER BY id"
+    ):
+        unbeaten = result in ("win", "draw") and not took_back
+        for counts in (
+            by_level.setdefault((player, level), [0] * 8),
+            by_board.setdefault((player, size, level), [0] * 8),
+        ):
+            if result in outcome:  # a CHECK of the table: always
+                counts[outcome[result]] += 1
+            counts[4] += bool(took_back)
+            counts[5] = counts[5] + 1 if unbeaten else 0
+            counts[6] = max(counts[6], counts[5])
+            counts[7] += unbeaten and result == "win"
+    numbers = "wins, losses, draws, abandoned, take_backs, streak, best_streak, clean_wins"
+    conn.execute("DELETE FROM standings")
+    conn.executemany(
+        f"INSERT INTO standings (player, difficulty, {numbers}) VALUES ({', '.join('?' * 10)})",
+        [(*key, *counts) for key, counts in by_level.items()],
+    )
+    conn.execute("DELETE FROM board_standings")
+    conn.executemany(
+        f"INSERT INTO board_standings (player, board_size, difficulty, {numbers})"
+        f" VALUES ({', '.join('?' * 11)})",
+        [(*key, *counts) for key, counts in by_board.items()],
+    )
+
 
 MIGRATIONS: tuple[tuple[str | Callable[[sqlite3.Connection], object], ...], ...] = (
     # 0 -> 1: the first schema. Difficulty is checked in Python, not by the table,
@@ -63,6 +104,27 @@ MIGRATIONS: tuple[tuple[str | Callable[[sqlite3.Connection], object], ...], ...]
             PRIMARY KEY (player, name)
         ) WITHOUT ROWID""",
     ),
+    # 1 -> 2: standings per board as well (a streak on 4x4 is not one on 3x3), and the
+    # rounds with a take-back counted. `standings` stays: all boards together, its
+    # streaks running across boards. Both are rebuilt from the rounds.
+    (
+        "ALTER TABLE standings ADD COLUMN take_backs INTEGER NOT NULL DEFAULT 0",
+        """CREATE TABLE board_standings (
+            player TEXT NOT NULL,
+            board_size INTEGER NOT NULL,
+            difficulty TEXT NOT NULL,
+            wins INTEGER NOT NULL,
+            losses INTEGER NOT NULL,
+            draws INTEGER NOT NULL,
+            abandoned INTEGER NOT NULL,
+            take_backs INTEGER NOT NULL,
+            streak INTEGER NOT NULL,
+            best_streak INTEGER NOT NULL,
+            clean_wins INTEGER NOT NULL,
+            PRIMARY KEY (player, board_size, difficulty)
+        ) WITHOUT ROWID""",
+        _standings_from_rounds_2,
+    ),
 )
 """Schema migrations: step i takes `PRAGMA user_version` i to i + 1. Append, never edit.
 
@@ -72,6 +134,47 @@ in order, and every step still to run goes in one transaction. The schema's
 version is the length of this list (`schema_version()`), read when used, so a test
 can add a step.
 """
+
+
+# How `save_round` adds one round to its player's standings, in the round's own
+# transaction: at its level on all boards, and at its level on its board. In an UPDATE
+# every expression reads the row as it was, so `streak + 1` is the streak before plus
+# this round. A step that changes what is counted changes these with it.
+_ADD_ROUND = """
+    wins, losses, draws, abandoned, take_backs, streak, best_streak, clean_wins
+) VALUES ({key}, :win, :loss, :draw, :abandoned, :took_back, :unbeaten, :unbeaten, :clean_win)
+ON CONFLICT ({columns}) DO UPDATE SET
+    wins = wins + :win,
+    losses = losses + :loss,
+    draws = draws + :draw,
+    abandoned = abandoned + :abandoned,
+    take_backs = take_backs + :took_back,
+    streak = CASE WHEN :unbeaten THEN streak + 1 ELSE 0 END,
+    best_streak = MAX(best_streak, CASE WHEN :unbeaten THEN streak + 1 ELSE 0 END),
+    clean_wins = clean_wins + :clean_win
+"""
+ADD_TO_STANDING = "INSERT INTO standings (player, difficulty," + _ADD_ROUND.format(
+    key=":player, :difficulty", columns="player, difficulty"
+)
+ADD_TO_BOARD_STANDING = (
+    "INSERT INTO board_standings (player, board_size, difficulty,"
+    + _ADD_ROUND.format(
+        key=":player, :board_size, :difficulty", columns="player, board_size, difficulty"
+    )
+)
+STANDING_NUMBERS = "wins, losses, draws, abandoned, take_backs, streak, best_streak"
+"""A standing's numbers in `DifficultyStats` order."""
+
+LEADERS = """
+SELECT board_standings.player, COALESCE(players.display_name, board_standings.player),
+       board_standings.{column}
+FROM board_standings LEFT JOIN players ON players.player = board_standings.player
+WHERE board_standings.board_size = ? AND board_standings.difficulty = ?
+  AND board_standings.{column} > 0
+ORDER BY board_standings.{column} DESC, board_standings.player
+LIMIT ?
+"""
+"""The top players of one board and level by `column` (best_streak or clean_wins)."""
 
 
 def schema_version() -> int:

@@ -17,20 +17,27 @@ from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..options import CHOICES
 from .failures import Failure, NewerSchema, classify, reason
 from .location import database_path
-from .schema import schema_version, write_transaction
+from .schema import (
+    ADD_TO_BOARD_STANDING,
+    ADD_TO_STANDING,
+    LEADERS,
+    STANDING_NUMBERS,
+    schema_version,
+    write_transaction,
+)
 from .sqlite_file import move_aside, open_database
 from .validation import check_round, settings_to_store, utc_text, valid_settings
 from .values import (
+    LEADERBOARD_BOARD,
     RESULTS,
-    DifficultyStats,
     Leaderboard,
     LeaderEntry,
     RoundRecord,
     Stats,
     empty_stats,
+    stats_from_rows,
 )
 
 if TYPE_CHECKING:
@@ -38,30 +45,6 @@ if TYPE_CHECKING:
     from datetime import datetime
 
 T = TypeVar("T")
-
-# One round added to its player's standing at its level. In an UPDATE every
-# expression reads the row as it was, so `streak + 1` is the streak before plus this round.
-_ADD_TO_STANDING = """
-INSERT INTO standings (player, difficulty, wins, losses, draws, abandoned, streak,
-                       best_streak, clean_wins)
-VALUES (:player, :difficulty, :win, :loss, :draw, :abandoned, :unbeaten, :unbeaten, :clean_win)
-ON CONFLICT (player, difficulty) DO UPDATE SET
-    wins = wins + :win,
-    losses = losses + :loss,
-    draws = draws + :draw,
-    abandoned = abandoned + :abandoned,
-    streak = CASE WHEN :unbeaten THEN streak + 1 ELSE 0 END,
-    best_streak = MAX(best_streak, CASE WHEN :unbeaten THEN streak + 1 ELSE 0 END),
-    clean_wins = clean_wins + :clean_win
-"""
-
-_LEADERS = """
-SELECT standings.player, COALESCE(players.display_name, standings.player), standings.{column}
-FROM standings LEFT JOIN players ON players.player = standings.player
-WHERE standings.difficulty = ? AND standings.{column} > 0
-ORDER BY standings.{column} DESC, standings.player
-LIMIT ?
-"""
 
 
 class Record:
@@ -178,8 +161,10 @@ class Record:
         unbeaten = result in ("win", "draw") and not took_back
         standing = {
             "player": player,
+            "board_size": board_size,
             "difficulty": difficulty,
             **{outcome: int(result == outcome) for outcome in RESULTS},
+            "took_back": int(bool(took_back)),
             "unbeaten": int(unbeaten),
             "clean_win": int(result == "win" and not took_back),
         }
@@ -192,7 +177,8 @@ class Record:
                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     row,
                 )
-                conn.execute(_ADD_TO_STANDING, standing)
+                conn.execute(ADD_TO_STANDING, standing)
+                conn.execute(ADD_TO_BOARD_STANDING, standing)
                 conn.execute(
                     "INSERT INTO players (player, display_name) VALUES (?, ?)"
                     " ON CONFLICT (player) DO UPDATE SET display_name = excluded.display_name",
@@ -261,7 +247,7 @@ class Record:
         return self._run(read, {}, "the settings could not be read")
 
     def stats(self, player: str | None, display_name: str | None = None) -> Stats:
-        """The player's record per difficulty, computed from every round kept."""
+        """The player's record per board and difficulty, and per difficulty on all boards."""
         if player is None:
             return empty_stats("guest", display_name)
 
@@ -269,19 +255,17 @@ class Record:
             name_row = conn.execute(
                 "SELECT display_name FROM players WHERE player = ?", (player,)
             ).fetchone()
-            by_difficulty = {level: DifficultyStats() for level in CHOICES["difficulty"]}
-            rounds = 0
-            for level, *numbers in conn.execute(
-                "SELECT difficulty, wins, losses, draws, abandoned, streak, best_streak"
-                " FROM standings WHERE player = ?",
+            by_level = conn.execute(
+                f"SELECT difficulty, {STANDING_NUMBERS} FROM standings WHERE player = ?",
                 (player,),
-            ):
-                standing = DifficultyStats(*numbers)
-                rounds += standing.rounds
-                if level in by_difficulty:
-                    by_difficulty[level] = standing
+            ).fetchall()
+            by_board = conn.execute(
+                f"SELECT board_size, difficulty, {STANDING_NUMBERS} FROM board_standings"
+                " WHERE player = ?",
+                (player,),
+            ).fetchall()
             name = display_name or (name_row[0] if name_row else player)
-            return Stats(player, name, rounds, by_difficulty)
+            return stats_from_rows(player, name, by_level, by_board)
 
         return self._run(read, empty_stats(player, display_name), "the record could not be read")
 
@@ -301,12 +285,15 @@ class Record:
 
         return self._run(read, [], "the record could not be read")
 
-    def leaderboard(self, limit: int = 10) -> Leaderboard:
-        """The top `limit` players: best unbeaten streak on hard, most wins on medium."""
+    def leaderboard(self, limit: int = 10, board_size: int = LEADERBOARD_BOARD) -> Leaderboard:
+        """The top `limit` players on one board: best unbeaten streak on hard, most wins on
+        medium."""
 
         def read(conn: sqlite3.Connection) -> Leaderboard:
-            streaks = conn.execute(_LEADERS.format(column="best_streak"), ("hard", limit))
-            wins = conn.execute(_LEADERS.format(column="clean_wins"), ("medium", limit))
+            streaks = conn.execute(
+                LEADERS.format(column="best_streak"), (board_size, "hard", limit)
+            )
+            wins = conn.execute(LEADERS.format(column="clean_wins"), (board_size, "medium", limit))
             return Leaderboard(
                 [LeaderEntry(*row) for row in streaks.fetchall()],
                 [LeaderEntry(*row) for row in wins.fetchall()],

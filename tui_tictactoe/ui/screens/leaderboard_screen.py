@@ -1,4 +1,8 @@
-"""The server's leaderboard (`l` on the stats screen, under serve-ssh only)."""
+"""The server's leaderboard (`l` on the stats screen, under serve-ssh only), on 3x3.
+
+One board, said on screen: a streak on 3x3 hard (draws against a perfect player) and
+one on 4x4 are not the same feat, so they are not ranked together.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +15,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 from textual.worker import Worker, WorkerState
 
+from ...record import LEADERBOARD_BOARD, board_name
 from ..widgets import TitleBar
 
 if TYPE_CHECKING:
@@ -19,7 +24,8 @@ if TYPE_CHECKING:
 
 
 class LeaderboardScreen(Screen[None]):
-    """Under serve-ssh: the longest unbeaten streaks on hard, the most wins on medium."""
+    """Under serve-ssh, on `LEADERBOARD_BOARD`: the longest unbeaten streaks on hard, the
+    most wins on medium."""
 
     CSS_PATH = "record_tables.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -39,18 +45,21 @@ class LeaderboardScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
-        yield Static("Longest unbeaten streaks on hard", classes="stats-line")
+        board = board_name(LEADERBOARD_BOARD)
+        yield Static(f"On {board}: longest unbeaten streaks on hard", classes="stats-line")
         yield self.tables["hard"]
-        yield Static("Most wins on medium (rounds without take-backs)", classes="stats-line")
+        yield Static(
+            f"On {board}: most wins on medium (rounds without take-backs)", classes="stats-line"
+        )
         yield self.tables["medium"]
         yield Footer(show_command_palette=False, compact=True)
 
     def on_mount(self) -> None:
-        self.sub_title = "leaderboard"
+        self.sub_title = f"leaderboard on {board_name(LEADERBOARD_BOARD)}"
         self.run_worker(self._read, name="read the leaderboard", group="stats", thread=True)
 
     def _read(self) -> Leaderboard:
-        return self.link.record().leaderboard(limit=5)
+        return self.link.record().leaderboard(limit=5, board_size=LEADERBOARD_BOARD)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker.group == "stats" and event.state == WorkerState.SUCCESS:

@@ -1,4 +1,4 @@
-"""The player's record (`s`): a table per difficulty and the last rounds, each to replay.
+"""The player's record (`s`): a table per board played and the last rounds, each to replay.
 
 Imported when first opened, like the help: start-up does not pay for it. The
 record is read in a thread worker (it may be opening, or busy with another
@@ -10,13 +10,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 from textual.worker import Worker, WorkerState
 
-from ...record import RECENT_ROUNDS, ROUND_COLUMNS, round_cells
+from ...record import RECENT_ROUNDS, ROUND_COLUMNS, STANDING_COLUMNS, board_tables, round_cells
 from ..widgets import TitleBar
 from .leaderboard_screen import LeaderboardScreen
 from .replay_screen import ReplayScreen
@@ -27,7 +29,8 @@ if TYPE_CHECKING:
 
 
 class StatsScreen(Screen[None]):
-    """Wins, losses, draws, abandoned rounds and streaks per level; the last rounds."""
+    """Per board played and level: wins, losses, draws, abandoned rounds, take-backs and
+    streaks; then the last rounds."""
 
     CSS_PATH = "record_tables.tcss"
     AUTO_FOCUS = "#rounds"
@@ -43,11 +46,13 @@ class StatsScreen(Screen[None]):
         self.rounds: list[RoundRecord] = []
         # Held, not queried: keys in a burst can close the screen before it has mounted.
         self.summary = Static("Reading the record…", id="stats-summary", classes="stats-line")
-        self.by_level: DataTable[Any] = DataTable(
-            id="by-level", cursor_type="none", zebra_stripes=True
+        # One table for every board played: each board's heading row (`3x3 Won Lost ...`)
+        # over a row per level played there, so the columns line up from board to board.
+        # Focusable (Tab): at 18 lines three boards of three levels scroll.
+        self.by_board: DataTable[Any] = DataTable(
+            id="by-board", cursor_type="none", show_header=False
         )
-        self.by_level.can_focus = False
-        self.by_level.add_columns("Level", "Wins", "Losses", "Draws", "Abandoned", "Streak", "Best")
+        self.by_board.add_columns(*(str(column) for column in range(1 + len(STANDING_COLUMNS))))
         self.rounds_title = Static(
             "Last rounds: Enter replays one", id="rounds-title", classes="stats-line"
         )
@@ -57,9 +62,10 @@ class StatsScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield TitleBar()
         yield self.summary
-        yield self.by_level
+        yield self.by_board
         yield self.rounds_title
-        yield self.table
+        with Vertical(id="rounds-area"):  # the rest of the screen, the table as tall as it needs
+            yield self.table
         yield Footer(show_command_palette=False, compact=True)
 
     def on_mount(self) -> None:
@@ -94,10 +100,14 @@ class StatsScreen(Screen[None]):
         else:
             count = "1 round" if stats.rounds == 1 else f"{stats.rounds} rounds"
             summary.update(f"{count} kept. Streak: rounds unbeaten in a row.")
-        by_level = self.by_level
-        by_level.clear()
-        for level, numbers in stats.by_difficulty.items():
-            by_level.add_row(level, *(str(number) for number in numbers))
+        by_board = self.by_board
+        by_board.clear()
+        for board, rows in board_tables(stats):
+            heading = (board, *STANDING_COLUMNS)
+            by_board.add_row(*(Text(cell, style="bold", justify="left") for cell in heading))
+            for row in rows:
+                by_board.add_row(*row)
+        by_board.display = by_board.row_count > 0
         table = self.table
         table.clear()
         for round_ in rounds:
