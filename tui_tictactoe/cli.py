@@ -13,13 +13,12 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from . import __version__
-from .commands.analyse import BOARD_RULES
 from .commands.play import end_at_once, run_play
 from .commands.play_options import PROG, BoundedParser, add_play_options, metavar, symbol
 from .commands.terminal_check import terminal_problem
-from .servers.options import add_ssh_options, add_web_options
 from .ui.commands import key_summary
 
 __all__ = ["PROG", "build_parser", "end_at_once", "main", "terminal_problem"]
@@ -45,7 +44,61 @@ class CommandParser(BoundedParser):
         return parsed, extras
 
 
+BOARD_RULES = (
+    "BOARD holds the rows top to bottom: X or O (either case) for a mark, '.' for an empty "
+    "cell; 9 cells make the 3x3 board, 16 the 4x4 and 25 the 5x5 (four in a row). Write the "
+    "rows one after another (X.O.X...O), or with one '/' or one space between rows "
+    "(X.O/.X./..O, 'X.O .X. ..O'). A space is an empty cell only where it cannot separate "
+    "rows: in a board with '/' between rows, or one of exactly 9, 16 or 25 characters "
+    "('X O.X. .O' is X.O.X...O); anywhere else spaces separate rows, so write empty "
+    "cells as '.'. On a terminal, an analysis that runs longer than a second shows its "
+    "progress on stderr and ends by saying how long it took."
+)
+"""The `analyse` epilog: how a board is read, spaces included (here, with the parser: the
+game's start-up does not import `commands.analyse`)."""
+
+
+COMMANDS = ("play", "analyse", "analyze", "stats", "serve-ssh", "serve-web")
+
+
+class NotPlainPlay(Exception):
+    """The command line is not just play options: the whole parser must read it."""
+
+
+class PlayOnlyParser(BoundedParser):
+    """The play options alone, which is all that starting the game needs; anything else it
+    leaves to the whole parser (it never prints an error of its own)."""
+
+    def error(self, message: str) -> NoReturn:
+        raise NotPlainPlay(message)
+
+
+def parse(argv: Sequence[str] | None) -> argparse.Namespace:
+    """The command line, read by the play options alone when that is all it holds.
+
+    Building the whole parser (five commands, the servers' options) cost the game's
+    start-up ~7M instructions, about a quarter of its margin (`bench_startup.py
+    --callgrind`); a line with a command, help, or anything the play options reject
+    (or asking for help or the version) is read by the whole parser, so every message, usage
+and exit status stays its own.
+    """
+    words = list(sys.argv[1:] if argv is None else argv)
+    if not any(word in COMMANDS or word.startswith(("-h", "--h", "--v")) for word in words):
+        quick = PlayOnlyParser(prog=PROG, add_help=False)  # help, --version: the whole one's
+        add_play_options(quick, defaults=True)
+        try:
+            args = quick.parse_args(words)
+        except NotPlainPlay:
+            pass
+        else:
+            args.command = None
+            return args
+    return build_parser().parse_args(words)
+
+
 def build_parser() -> argparse.ArgumentParser:
+    from .servers.options import add_ssh_options, add_web_options
+
     parser = BoundedParser(
         prog=PROG,
         description="Tic-Tac-Toe against a minimax AI, in the terminal.",
@@ -125,8 +178,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: Sequence[str] | None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parse(argv)
     # Each command is imported when it runs: the game's start-up pays for none of the
     # others (and the servers' asyncssh and aiohttp are heavy).
     if args.command in ("analyse", "analyze"):

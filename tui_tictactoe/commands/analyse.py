@@ -30,21 +30,9 @@ SPACED_ROWS = (
     "between rows and '.' for an empty cell (X.O .X. ..O)"
 )
 
-BOARD_RULES = (
-    "BOARD holds the rows top to bottom: X or O (either case) for a mark, '.' for an empty "
-    "cell; 9 cells make the 3x3 board, 16 the 4x4 and 25 the 5x5 (four in a row). Write the "
-    "rows one after another (X.O.X...O), or with one '/' or one space between rows "
-    "(X.O/.X./..O, 'X.O .X. ..O'). A space is an empty cell only where it cannot separate "
-    "rows: in a board with '/' between rows, or one of exactly 9, 16 or 25 characters "
-    "('X O.X. .O' is X.O.X...O); anywhere else spaces separate rows, so write empty "
-    "cells as '.'. On a terminal, an analysis that runs longer than a second shows its "
-    "progress on stderr and ends by saying how long it took."
-)
-"""The `analyse` epilog: how a board is read, spaces included."""
-
 
 def board_from_text(text: str) -> GameBoard:
-    """The board written in `text` (see BOARD_RULES), its size read from its number of
+    """The board written in `text` (see `cli.BOARD_RULES`), its size read from its number of
     cells; ValueError with a one-line reason that says what to type."""
     for index, char in enumerate(text):
         if char not in CELL_CHARACTERS:

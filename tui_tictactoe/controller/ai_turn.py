@@ -13,8 +13,8 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from ..engine.board import Cell, GameBoard
+from ..engine.cancel import SearchCancelled
 from ..engine.players import AIPlayer
-from ..engine.search import SearchCancelled
 from ..engine.strategies import Decision
 
 

@@ -10,8 +10,7 @@ from ..engine.analysis import Analysis, analyse
 from ..engine.board import EMPTY, Cell, GameBoard, Outcome, Symbol, other
 from ..engine.geometry import Geometry
 from ..engine.players import AIPlayer, HumanPlayer, Player
-from ..engine.search import shared_search
-from ..engine.strategies import Decision, MinimaxStrategy, MoveStrategy, strategy_for
+from ..engine.strategies import Decision, MinimaxStrategy, MoveStrategy, search_of, strategy_for
 from .ai_turn import AIReply, AIRequest, Decisions
 from .options import GameOptions, Side
 from .rounds import Result, RoundSummary, Score, TakeBack
@@ -49,7 +48,7 @@ class GameController:
         self.injected_strategy = strategy
         # The engine behind the big boards' hints and analysis (tests hold it at a gate).
         self.hint_strategy: HintStrategy = perfect_hint
-        self.analysis_search: Callable[[Geometry], MoveScorer] = shared_search
+        self.analysis_search: Callable[[Geometry], MoveScorer] = search_of
         self.hinted: Cell | None = None  # the hint given for the position now
         self._analysis: AnalysisRun | None = None  # the big board's overlay, as found
         self._hint_stop = threading.Event()  # set when a newer hint search takes over

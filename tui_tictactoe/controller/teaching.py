@@ -16,8 +16,8 @@ from typing import NamedTuple, Protocol
 
 from ..engine.analysis import Analysis, MoveVerdict
 from ..engine.board import Cell, GameBoard, Symbol
+from ..engine.cancel import Cancelled, SearchCancelled
 from ..engine.geometry import Geometry
-from ..engine.search import Cancelled, SearchCancelled
 from ..engine.solver import Verdict
 from ..engine.strategies import MinimaxStrategy, MoveStrategy
 from .ai_turn import AIReply, AIRequest

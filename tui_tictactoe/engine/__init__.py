@@ -4,19 +4,15 @@ Small immutable records (`Outcome`, `Verdict`, `Decision`, `MoveVerdict`,
 `Analysis`) are `NamedTuple`s rather than frozen dataclasses: a dataclass
 compiles its generated methods when its module is imported (~3.5M
 instructions each), a cost the app's start-up would pay before its first frame.
+For the same reason the search of the bigger boards (`search`, `symmetry`, `lines`) is
+imported when first asked for: a 3x3 game never searches.
 """
 
 from .analysis import Analysis, InvalidPosition, MoveVerdict, analyse, side_to_move, status_of
 from .board import EMPTY, SYMBOLS, Cell, GameBoard, Outcome, Symbol, other
+from .cancel import Cancelled, SearchCancelled
 from .geometry import STANDARD, Geometry, geometry
 from .players import AIPlayer, HumanPlayer, Player
-from .search import (
-    CHECK_EVERY,
-    Cancelled,
-    Search,
-    SearchCancelled,
-    shared_search,
-)
 from .solver import NodeCounter, Solver, Verdict, shared_solver
 from .strategies import (
     DIFFICULTIES,
@@ -26,7 +22,6 @@ from .strategies import (
     RandomStrategy,
     strategy_for,
 )
-from .symmetry import symmetries, transform
 
 __all__ = [
     "CHECK_EVERY",
@@ -66,3 +61,20 @@ __all__ = [
     "symmetries",
     "transform",
 ]
+
+
+_LAZY = {
+    "CHECK_EVERY": "search",
+    "Search": "search",
+    "shared_search": "search",
+    "symmetries": "symmetry",
+    "transform": "symmetry",
+}
+
+
+def __getattr__(name: str) -> object:
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

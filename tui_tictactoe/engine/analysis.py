@@ -7,11 +7,10 @@ from functools import cache
 from typing import Literal, NamedTuple
 
 from .board import SYMBOLS, Cell, GameBoard, Symbol, other
+from .cancel import Cancelled
 from .geometry import Geometry
-from .search import Cancelled, shared_search
 from .solver import Solver, Verdict, shared_solver
-from .strategies import BOOK_GEOMETRY
-from .symmetry import symmetries
+from .strategies import BOOK_GEOMETRY, search_of
 
 OnMove = Callable[[int, int], None]
 """Told (move number, number of moves) before each move of a position is searched."""
@@ -183,7 +182,7 @@ def _searched_scores(
     cancelled: Cancelled | None,
     on_move: OnMove | None,
 ) -> tuple[tuple[int, int], ...]:
-    search = shared_search(geometry)
+    search = search_of(geometry)
     scores = []
     for number, cell in enumerate(cells, 1):
         if on_move is not None:
@@ -201,7 +200,7 @@ def stored_scores(
         return None
     from .opening_book import VERDICTS  # imported on first use: 3x3 never pays for it
 
-    canonical_me, canonical_them, symmetry = shared_search(geometry).canonical(me, them)
+    canonical_me, canonical_them, symmetry = search_of(geometry).canonical(me, them)
     stored = VERDICTS.get(canonical_me | canonical_them << geometry.cells)
     if stored is None:
         return None
@@ -214,4 +213,6 @@ def stored_scores(
 
 @cache
 def _symmetries(size: int) -> tuple[tuple[int, ...], ...]:
+    from .symmetry import symmetries  # with the search, which is loaded by now
+
     return symmetries(size)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .board import SYMBOLS, Cell, GameBoard, Symbol
-from .search import Cancelled
+from .cancel import Cancelled
 from .strategies import MinimaxStrategy, MoveStrategy
 
 

@@ -27,12 +27,10 @@ import random
 from collections.abc import Callable, Iterable
 from functools import cache
 
+from .cancel import Cancelled, SearchCancelled
 from .geometry import Geometry
 from .lines import centre_first, completions, live_lines
 from .symmetry import Canonicaliser
-
-Cancelled = Callable[[], bool]
-"""Polled during a search; returning True abandons it with `SearchCancelled`."""
 
 CHECK_EVERY = 1024
 """Nodes between two polls of `cancelled`: a few milliseconds of search."""
@@ -41,10 +39,6 @@ DEFAULT_MAX_ENTRIES = 600_000
 """Table entries kept before it is emptied: about 100 MB at the worst."""
 
 _INFINITY = 1_000
-
-
-class SearchCancelled(Exception):
-    """The `cancelled` callback of a search returned True; the search was abandoned."""
 
 
 class Search:

@@ -5,12 +5,15 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from time import perf_counter
-from typing import Literal, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Literal, NamedTuple, Protocol
 
 from .board import SYMBOLS, Cell, GameBoard
+from .cancel import Cancelled
 from .geometry import STANDARD, Geometry, geometry
-from .search import Cancelled, Search, shared_search
 from .solver import NodeCounter, Solver, Verdict, limited_scores, shared_solver
+
+if TYPE_CHECKING:
+    from .search import Search
 
 Difficulty = Literal["easy", "medium", "hard"]
 
@@ -18,6 +21,15 @@ Difficulty = Literal["easy", "medium", "hard"]
 # easy sees only its own winning moves, medium also blocks the opponent's.
 DIFFICULTY_DEPTHS: dict[str, int | None] = {"easy": 1, "medium": 2, "hard": None}
 DIFFICULTIES: tuple[str, ...] = tuple(DIFFICULTY_DEPTHS)
+
+
+def search_of(geometry: Geometry) -> Search:
+    """The one shared search of `geometry` (`search.shared_search`). The search module is
+    imported here, on first use, so a 3x3 game, which never searches, does not load it:
+    its start-up paid ~10M instructions for it."""
+    from .search import shared_search
+
+    return shared_search(geometry)
 
 
 class HasSymbol(Protocol):
@@ -109,7 +121,7 @@ class MinimaxStrategy(MoveStrategy):
         """The search used on boards of `geometry` (the shared one unless one was given)."""
         if self._search is not None and self._search.geometry == geometry:
             return self._search
-        return shared_search(geometry)
+        return search_of(geometry)
 
     def book_for(self, geometry: Geometry) -> dict[int, tuple[int, tuple[int, ...]]]:
         """The opening book for `geometry`: the shipped one on 5x5, else empty."""
