@@ -234,15 +234,26 @@ async def play_round(term: SSHTerminal, move: Callable[[tuple[int, int]], None])
         board = term.board()
         cell = next(c for c in order if not board[c])
         xs, os_ = marks(board, "X"), marks(board, "O")
+        before = term.status()
         move(cell)
 
-        def replied(cell: tuple[int, int] = cell, xs: int = xs, os_: int = os_) -> bool:
+        def replied(
+            cell: tuple[int, int] = cell, xs: int = xs, os_: int = os_, before: str = before
+        ) -> bool:
             now = term.board()
             if now[cell] != "X" or marks(now, "X") != xs + 1:
                 return False
             if term.result():
                 return True
-            return marks(now, "O") == os_ + 1 and term.status().endswith("Your turn: you play X.")
+            # A frame can arrive in several pieces: the AI's (winning) mark may be on screen
+            # while the status line still reads as before the move. Only a new status
+            # line says the frame is whole.
+            status = term.status()
+            return (
+                marks(now, "O") == os_ + 1
+                and status.endswith("Your turn: you play X.")
+                and status != before
+            )
 
         await term.wait_until(f"X at {cell} and the AI's reply", replied)
     result = term.result()
