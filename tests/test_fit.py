@@ -218,3 +218,23 @@ async def test_the_info_panel_comes_back_when_the_terminal_grows(make_app, stead
         await press(pilot, "i")  # off: said, as nothing on screen changes
         assert app.game.status.note == ("AI info off.", "hint")
 
+
+async def test_a_5x5_board_needs_a_row_more_than_the_minimum(make_app) -> None:
+    """At 60x18 a 5x5 board got one row a cell: no mark or number could show, only a
+    blank grid. It asks for 60x19 there, and every cell shows what it holds from then."""
+    app = make_app(board="5", record=False)
+    async with app.run_test(size=MINIMUM) as pilot:
+        await press(pilot)
+        assert app.game.has_class("-too-small")
+        assert "60 columns and 19 rows" in str(app.game.too_small.render())
+        await pilot.resize_terminal(60, 19)
+        await press(pilot, "enter")
+        assert not app.game.has_class("-too-small")
+        for cell in app.game.grid.cells:
+            assert cell.content_size.height >= 1, cell.id
+        await press(pilot, "n", *["down"] * 4, "right", "enter")  # 5x5 -> 3x3 (wraps)
+        await pilot.resize_terminal(*MINIMUM)
+        await press(pilot)
+        assert len(app.game.grid.cells) == 9 and not app.game.has_class("-too-small")
+        await press(pilot, "n", *["down"] * 4, "left", "enter")  # 3x3 -> 5x5, still 60x18
+        assert len(app.game.grid.cells) == 25 and app.game.has_class("-too-small")

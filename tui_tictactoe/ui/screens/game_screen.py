@@ -52,7 +52,7 @@ from ..thinking_clock import ThinkingClock
 from ..type_ahead import TypeAhead, after_the_ai
 from ..widgets import ControlButton, GameCell, GameGrid, Scoreboard, StatusLine, TitleBar
 from ..widgets.key_bar import KeyBar, KeyHint, game_keys
-from ..widgets.too_small import TooSmall
+from ..widgets.too_small import TooSmall, needed_size
 from .stale_resize import IgnoresStaleResize
 
 if TYPE_CHECKING:
@@ -63,7 +63,7 @@ MIN_SIZE = Size(60, 18)
 """Below this something would be cut: a message asks for a larger terminal. 60 columns
 hold the whole score line (abandoned rounds and take-backs too) and the key bar in two
 lines; 18 rows hold the title, the score, a board of 3-row cells, the status's two
-lines, the buttons and the key bar."""
+lines, the buttons and the key bar. A 5x5 board needs a row more (`too_small.needed_size`)."""
 
 PLAY_WIDTH = 57
 """The narrowest the board's column gets (#play in the CSS): the longest score line and
@@ -216,7 +216,8 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
         assert old.parent is not None
         old.parent.mount(self.grid, before=old)
         old.remove()
-        self.refresh_bindings()  # the digit keys come and go with 3x3
+        # The digit keys come and go with 3x3 (bindings), and 5x5 needs a row more.
+        self._check_size(self.app.size)
 
     def action_new_round(self) -> None:
         self.type_ahead.clear()
@@ -424,7 +425,8 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
         self._check_size(self.app.size)
 
     def _check_size(self, size: Size) -> None:
-        self.set_class(self.too_small.check(size, MIN_SIZE), "-too-small")
+        needed = needed_size(MIN_SIZE, self.geometry.size)
+        self.set_class(self.too_small.check(size, needed), "-too-small")
         self.set_class(size.height * 2.5 < PLAY_WIDTH, "-short")  # see #play in the CSS
         self._place_info()
         self.refresh_bindings()
