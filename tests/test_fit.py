@@ -27,10 +27,13 @@ from tui_tictactoe.controller.status import (
     NOTE_WIDTH,
     QUIT_QUESTION,
     digits_refused,
+    game_title,
     info_status,
     move_refused,
     take_back_status,
 )
+from tui_tictactoe.controller.teaching import AnalysisFound
+from tui_tictactoe.engine.analysis import Analysis
 from tui_tictactoe.engine.solver import Verdict
 from tui_tictactoe.engine.strategies import Decision
 from tui_tictactoe.ui.screens.game_screen import MIN_SIZE, PANEL_ROOM, PLAY_WIDTH
@@ -154,10 +157,17 @@ async def test_nothing_is_cut(make_app, steady, size: tuple[int, int], info: boo
         for word in ("You", "12", "AI", "34", "Draws 56", "Abandoned 78", "Take-backs 90", "99"):
             assert word in text
 
-        # The title, whole.
+        # The title, whole: also with the longest level and the big board's analysis
+        # counting its cells there (the status line keeps the state of play).
         title = game.query_one(TitleBar)
-        assert game.sub_title in str(title.render())
-        assert len(str(title.render())) <= title.content_region.width
+        medium = GameController(difficulty="medium", board="5")
+        counting = AnalysisFound(Analysis("." * 25, "X", "in_progress", ()), 24, 25)
+        for sub_title in (game.sub_title, game_title(medium, True, counting)):
+            game.sub_title = sub_title
+            await pilot.pause()
+            shown = str(title.render())
+            assert shown == f"{app.title} — {sub_title}", (size, shown)
+            assert len(shown) <= title.content_region.width
 
         # Every state of play, alone in the status line's two lines, and with every note
         # under it: the note whole, the state whole on its line (an AI failure's reason
