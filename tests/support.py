@@ -20,7 +20,7 @@ from textual.widget import Widget
 from tui_tictactoe.controller import AIReply, GameController
 from tui_tictactoe.engine.board import Cell, GameBoard
 from tui_tictactoe.engine.geometry import Geometry
-from tui_tictactoe.engine.search import Search
+from tui_tictactoe.engine.search import Search, SearchCancelled
 from tui_tictactoe.engine.solver import Solver
 from tui_tictactoe.engine.strategies import Decision, MinimaxStrategy, MoveStrategy
 from tui_tictactoe.ui.app import TicTacToeApp
@@ -87,6 +87,20 @@ class SteadyMinimax(MinimaxStrategy):
     def last_decision(self) -> Decision | None:
         decision = super().last_decision
         return None if decision is None else decision._replace(seconds=0.000_412)
+
+
+class GatedSearch:
+    """The real search, but each cell waits for `gate`: the test decides when the overlay's
+    thread finds its cells, whatever an earlier test left in the shared table."""
+
+    def __init__(self, search: Search, gate: threading.Event) -> None:
+        self.search, self.gate = search, gate
+
+    def move_score(self, me: int, them: int, cell: int, cancelled: Any) -> int:
+        while not self.gate.wait(0.01):
+            if cancelled():
+                raise SearchCancelled
+        return self.search.move_score(me, them, cell, cancelled)
 
 
 def played(
@@ -184,7 +198,14 @@ def board(app: TicTacToeApp) -> str:
 
 
 def status(app: TicTacToeApp) -> str:
-    return app.game.status.text
+    """The status line's first line: the state of play (whose turn, the AI's move, the result)."""
+    return app.game.status.state.text
+
+
+def note(app: TicTacToeApp) -> str:
+    """The status line's second line: a passing note (a refusal, a hint), or ""."""
+    said = app.game.status.note
+    return said.text if said is not None else ""
 
 
 def ai_played(app: TicTacToeApp) -> str:

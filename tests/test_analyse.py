@@ -352,7 +352,7 @@ def test_text_output_lists_every_move_and_the_best(capsys: pytest.CaptureFixture
         assert lines[:3] == [" ".join(board[r * 3 : r * 3 + 3]) for r in range(3)]
         assert f"{mover} to move." in lines
         expected = expected_json(board, mover)
-        rows = [line.split() for line in lines if line[:2].strip().isdigit()]
+        rows = [line.split() for line in lines if line.split()[:1] and line.split()[0].isdigit()]
         assert len(rows) == len(expected["moves"])  # type: ignore[arg-type]
         for row, move in zip(rows, expected["moves"], strict=True):  # type: ignore[call-overload]
             key, r, c, *verdict = row
@@ -362,7 +362,20 @@ def test_text_output_lists_every_move_and_the_best(capsys: pytest.CaptureFixture
             if move["outcome"] != "draw":
                 assert verdict[2] == str(move["plies"])
             assert (verdict[-1] == "best") == ([move["row"], move["col"]] in expected["best"])
-        assert lines[-1].startswith("Best: ")
+        assert lines[-1].startswith("Best: cell ")
+
+
+def test_text_output_names_cells_as_the_game_draws_them(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 21: one name per cell. The game draws each empty cell's number (also on 4x4
+    and 5x5) and says "AI played 15", "Hint: cell 6"; `analyse` calls them the same."""
+    assert main(["analyse", "X.../.O../..../...."]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "cell  row col  verdict" in lines
+    rows = [line.split() for line in lines if line.split()[:1] and line.split()[0].isdigit()]
+    assert len(rows) == 14
+    for cell, row, col, *_ in rows:
+        assert int(cell) == (int(row) - 1) * 4 + int(col)
+    assert lines[-1].startswith("Best: cell ")
 
 
 def test_text_output_of_a_finished_game(capsys: pytest.CaptureFixture[str]) -> None:

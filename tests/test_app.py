@@ -11,6 +11,7 @@ from support import (
     burst,
     cell,
     key_event,
+    note,
     press,
     settle,
     status,
@@ -209,7 +210,7 @@ async def test_a_win_highlights_the_line_and_counts(make_app, scripted) -> None:
         assert status(app) == "You win with X! Press r for a new round."
         winning = {c.id for c in app.query(GameCell) if c.has_class("-winning")}
         assert winning == {"cell-0-0", "cell-0-1", "cell-0-2"}
-        assert app.game.status.has_class("-win")
+        assert app.game.status.state.tone == "win"
         assert app.query_one(Scoreboard).human == 1
         assert app.controller.score.human == 1
 
@@ -222,7 +223,7 @@ async def test_a_loss_highlights_the_ai_line_and_counts(make_app, scripted) -> N
         assert status(app) == "The AI wins with O. Press r for a new round."
         winning = {c.id for c in app.query(GameCell) if c.has_class("-winning")}
         assert winning == {"cell-0-0", "cell-0-1", "cell-0-2"}
-        assert app.game.status.has_class("-loss")
+        assert app.game.status.state.tone == "loss"
         assert app.query_one(Scoreboard).ai == 1
 
 
@@ -264,8 +265,9 @@ async def test_occupied_cell_changes_nothing_and_says_why(make_app, scripted) ->
         assert await pilot.click("#cell-1-1")
         await settle(pilot)
         assert board(app) == before
-        assert status(app) == "Cell 5 is already taken by X."
-        assert app.game.status.has_class("-refused")
+        assert note(app) == "Cell 5 is already taken by X."
+        assert app.game.status.note.tone == "refused"
+        assert status(app).endswith("Your turn: you play X.")  # the state stays above it
         assert not app.screen.query("Toast")  # one status line, no pile of toasts
 
 
@@ -279,7 +281,8 @@ async def test_moves_after_the_end_change_nothing(make_app, scripted) -> None:
         await settle(pilot)
         assert board(app) == before
         assert app.controller.score.human == score
-        assert status(app) == "The round is over: press r for a new round."
+        assert note(app) == "No move: the round is over."
+        assert status(app) == "You win with X! Press r for a new round."  # the result stays
 
 
 async def test_keys_and_clicks_while_the_ai_thinks_wait_for_its_reply() -> None:
@@ -305,7 +308,7 @@ async def test_keys_and_clicks_while_the_ai_thinks_wait_for_its_reply() -> None:
 async def test_a_burst_beyond_the_type_ahead_limit_is_cut_and_said() -> None:
     async with ai_thinking((0, 0)) as (app, pilot, strategy):
         await burst(pilot, ["left", "right"] * (LIMIT // 2) + ["9", "8"])
-        assert status(app) == TOO_MANY
+        assert note(app) == TOO_MANY and status(app) == "AI is thinking…"
         strategy.gate.set()
         await settle(pilot)
         assert board(app) == "O...X...."  # the cursor keys replayed; 9 and 8 were dropped
@@ -382,12 +385,13 @@ async def test_an_ai_exception_is_shown_not_raised(make_app, failing) -> None:
     app = make_app(strategy=failing())
     async with app.run_test(size=SIZE) as pilot:
         await press(pilot, "5")
-        assert status(app).startswith("The AI failed (RuntimeError: the AI tripped")
-        assert app.game.status.has_class("-error")
+        failed = "The AI failed: press r for a new round. (RuntimeError: the AI tripped"
+        assert status(app).startswith(failed)
+        assert app.game.status.state.tone == "error"
         await press(pilot, "1")
         assert board(app) == "....X...."
-        assert status(app).startswith("The AI failed (RuntimeError: the AI tripped")
-        assert app.game.status.has_class("-refused")
+        assert status(app).startswith(failed)  # the failure stays; the note says the rest
+        assert note(app) == "No move: the AI failed."
         await press(pilot, "r")
         assert board(app) == "........."
         assert status(app) == "Your turn: you play X."
@@ -409,7 +413,7 @@ async def test_q_in_the_middle_of_a_round_asks_once(make_app) -> None:
         async with app.run_test(size=SIZE) as pilot:
             await press(pilot, "5", "q")
             assert app.is_running
-            assert status(app) == QUIT_QUESTION.text
+            assert note(app) == QUIT_QUESTION.text
             await pilot.press(answer)
             await pilot.pause()
             assert not app.is_running, answer
@@ -425,7 +429,7 @@ async def test_any_other_key_after_the_question_plays_on(make_app) -> None:
         assert app.is_running
         assert board(app)[free - 1] == "X" and board(app) != before
         await press(pilot, "q")  # asks again, once
-        assert app.is_running and status(app) == QUIT_QUESTION.text
+        assert app.is_running and note(app) == QUIT_QUESTION.text
 
 
 async def test_exit_and_the_menus_quit_ask_once_mid_round_like_q(make_app) -> None:
@@ -458,7 +462,7 @@ async def test_exit_and_the_menus_quit_ask_once_mid_round_like_q(make_app) -> No
                             await pilot.press(key)
                     await pilot.pause()
                     if not asked:
-                        assert status(app) == QUIT_QUESTION.text, first
+                        assert note(app) == QUIT_QUESTION.text, first
                         assert app.controller.in_progress, (first, then)
                         await pilot.pause(0.25)  # a Button ignores a click while it flashes
                 assert not app.is_running, (first, then)
@@ -467,10 +471,10 @@ async def test_exit_and_the_menus_quit_ask_once_mid_round_like_q(make_app) -> No
         await press(pilot, "5")
         assert await pilot.click("#exit")
         await press(pilot, "left")  # plays on: the question is gone
-        assert status(app) != QUIT_QUESTION.text
+        assert note(app) != QUIT_QUESTION.text
         await pilot.pause(0.25)
         assert await pilot.click("#exit")
-        assert app.is_running and status(app) == QUIT_QUESTION.text
+        assert app.is_running and note(app) == QUIT_QUESTION.text
         await pilot.press("ctrl+q")
         await pilot.pause()
         assert not app.is_running
@@ -482,7 +486,8 @@ async def test_the_quit_question_waits_for_the_ais_reply(make_app) -> None:
         await pilot.press("q")
         strategy.gate.set()
         await settle(pilot)
-        assert board(app) == "O...X...." and status(app) == QUIT_QUESTION.text
+        assert board(app) == "O...X...." and note(app) == QUIT_QUESTION.text
+        assert status(app) == "AI played 1. Your turn: you play X."  # above the question
         await pilot.press("q")
         await pilot.pause()
         assert not app.is_running

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from support import SIZE, ai_thinking, press, settle
+from support import SIZE, ai_thinking, note, press, settle, status
 
 from tui_tictactoe.engine.geometry import STANDARD
 from tui_tictactoe.engine.solver import Verdict
@@ -92,7 +92,8 @@ async def test_analysis_after_the_round_says_so_and_the_title_shows_it(make_app,
     async with app.run_test(size=SIZE) as pilot:
         await press(pilot, "1", "2", "3")
         await press(pilot, "a")
-        assert app.game.status.text == "Analysis on: it shows in the next round (press r)."
+        assert note(app) == "Analysis on: it shows in the next round (press r)."
+        assert status(app) == "You win with X! Press r for a new round."  # the result stays
         assert app.game.sub_title.endswith("· analysis on")
         await press(pilot, "r")
         assert any(shown_verdicts(app).values())  # on in the new round
@@ -145,7 +146,8 @@ async def test_hint_marks_a_best_move_until_the_next_move(make_app, scripted) ->
         await press(pilot, "1", "2", "h")
         hinted = [position for position, cell in cells(app).items() if cell.has_class("-hint")]
         assert hinted == [(0, 2)]  # the only best move: it wins at once
-        assert app.game.status.text == "Hint: cell 3 is a best move."
+        assert note(app) == "Hint: cell 3 is a best move."
+        assert status(app) == "AI played 5. Your turn: you play X."
         await press(pilot, "6")  # ignore the hint: block instead
         assert not any(cell.has_class("-hint") for cell in cells(app).values())
         await press(pilot, "h")
@@ -156,18 +158,19 @@ async def test_hint_marks_a_best_move_until_the_next_move(make_app, scripted) ->
 async def test_hint_waits_for_the_ai_and_is_refused_after_the_round(make_app, scripted) -> None:
     async with ai_thinking((0, 0)) as (app, pilot, strategy):
         await pilot.press("h")  # asked while the AI thinks: answered after its reply
-        assert app.game.status.text == "AI is thinking…"
+        assert status(app) == "AI is thinking…"
         assert not any(cell.has_class("-hint") for cell in cells(app).values())
         strategy.gate.set()
         await settle(pilot)
         (hinted,) = [pos for pos, cell in cells(app).items() if cell.has_class("-hint")]
         assert hinted in app.controller.analysis().best
-        assert app.game.status.text.startswith("Hint: cell ")
+        assert note(app).startswith("Hint: cell ")
 
     app = make_app(strategy=scripted((1, 0), (1, 1)))
     async with app.run_test(size=SIZE) as pilot:
         await press(pilot, "1", "2", "3", "h")
-        assert app.game.status.text == "The round is over: press r for a new round."
+        assert note(app) == "No hint: the round is over."
+        assert status(app) == "You win with X! Press r for a new round."
         await press(pilot, "r", "h")
         assert sum(cell.has_class("-hint") for cell in cells(app).values()) == 1
 

@@ -16,6 +16,7 @@ from support import SIZE, board, burst, press, settle
 from textual.pilot import Pilot
 from textual.widgets import Button
 
+from tui_tictactoe.controller.status import turn_status
 from tui_tictactoe.ui.app import TicTacToeApp
 from tui_tictactoe.ui.screens.game_screen import GameScreen
 from tui_tictactoe.ui.widgets import Scoreboard
@@ -44,7 +45,8 @@ def check(app: TicTacToeApp) -> None:
         score.draws,
     )
     assert score.human + score.ai + score.draws <= controller.round
-    assert game.status.text
+    # The status line's first line is the state of play, whatever note is under it.
+    assert game.status.state == turn_status(controller)
 
 
 async def step(pilot: Pilot, rng: random.Random) -> None:

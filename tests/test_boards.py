@@ -16,7 +16,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support import SIZE, ScriptedStrategy, cell, make_app, press, settle, status
+from support import (
+    SIZE,
+    GatedSearch,
+    ScriptedStrategy,
+    cell,
+    make_app,
+    note,
+    press,
+    settle,
+    status,
+)
 
 from tui_tictactoe import cli
 from tui_tictactoe.controller import CHOICES, AIRequest, GameController, GameOptions
@@ -156,9 +166,11 @@ async def test_4x4_plays_by_arrows_enter_and_mouse_not_digits() -> None:
         await settle(pilot)
         cells = app.game.grid.cells
         assert len(cells) == 16
-        assert all(str(c.label) == "" for c in cells)  # no key numbers: digits do not play
+        # Each cell shows the number every message names it by (digits do not play it).
+        assert [str(c.label) for c in cells] == [str(key) for key in range(1, 17)]
         await press(pilot, "1", "9")
         assert app.controller.board.moves == ()
+        assert note(app) == "On 4x4 use the arrows and Enter: digits play 3x3 only."
         assert app.game.cursor == (2, 2)
         await press(pilot, "right", "enter")
         assert app.controller.board.moves[0] == (2, 3)
@@ -199,10 +211,11 @@ async def test_big_board_analysis_fills_in_and_the_hint_is_a_best_move() -> None
         await press(pilot, "enter")  # (2, 2), then the AI's reply
         await press(pilot, "a")
         for _ in range(200):  # cell by cell, in a thread; bounded by steps, not by time
-            if status(app).startswith("Analysis done"):
+            if app.game.sub_title.endswith("analysis done"):
                 break
             await pilot.pause(0.05)
-        assert status(app).startswith("Analysis done")
+        assert app.game.sub_title.endswith("· analysis done")  # in the title, apart
+        assert status(app).startswith("AI played")  # the status keeps the AI's move
         empty = [c for c in app.game.grid.cells if c.symbol == " "]
         assert len(empty) == 14 and all(c.verdict is not None for c in empty)
         # Exact: the best cells' verdict is the position's own value.
@@ -219,37 +232,27 @@ async def test_big_board_analysis_fills_in_and_the_hint_is_a_best_move() -> None
         hinted = app.game.grid.cell(*app.controller.hinted)
         assert hinted.verdict is not None and hinted.verdict.best
         assert "-hint" in hinted.classes
-        assert status(app).startswith(f"Hint: cell {hinted.key} ")
+        assert note(app).startswith(f"Hint: cell {hinted.key} ")
         await press(pilot, "a")
         assert all(c.verdict is None for c in app.game.grid.cells)
         assert status(app).startswith("AI played")
 
 
-class GatedSearch:
-    """The real search, but each cell waits for `gate`: the test decides when the overlay's
-    thread finds its cells, whatever an earlier test left in the shared table."""
-
-    def __init__(self, search: Search, gate: threading.Event) -> None:
-        self.search, self.gate = search, gate
-
-    def move_score(self, me: int, them: int, cell: int, cancelled: Any) -> int:
-        while not self.gate.wait(0.01):
-            if cancelled():
-                raise SearchCancelled
-        return self.search.move_score(me, them, cell, cancelled)
-
-
 async def test_the_analysis_progress_never_hides_why_a_key_was_refused() -> None:
     """Found in tmux: Enter on a taken cell while the overlay filled in, and the next cell
-    found replaced the refusal at once."""
+    found replaced the refusal at once. The progress is now counted in the title: the
+    status line keeps the AI's move and the refusal under it."""
     gate = threading.Event()
     app = make_app(board="4", record=False)
     app.controller.analysis_search = lambda g: GatedSearch(shared_search(g), gate)
     async with app.run_test(size=SIZE) as pilot:
         await press(pilot, "enter")  # (2, 2), and the AI's reply
         await pilot.press("a", "enter")  # the overlay on (held at the gate); (2, 2) again
-        refusal = status(app)
-        assert app.game.status.tone == "refused" and "taken" in refusal
+        played = status(app)
+        assert played.startswith("AI played")
+        refusal = note(app)
+        assert app.game.status.note.tone == "refused" and "taken" in refusal
+        assert app.game.sub_title.endswith("· analysing 0/14…")
         found = app.controller.analysis_found
         assert found is not None and found.found == 0
         gate.set()  # now the cells are found, after the refusal
@@ -259,9 +262,8 @@ async def test_the_analysis_progress_never_hides_why_a_key_was_refused() -> None
                 break
             await pilot.pause(0.05)
         assert found is not None and found.found == found.total == 14
-        assert status(app) == refusal
-        await pilot.press("a", "a")  # the player acts: off, and on again, says it
-        assert status(app).startswith("Analysis done")
+        assert (status(app), note(app)) == (played, refusal)
+        assert app.game.sub_title.endswith("· analysis done")
 
 
 async def test_a_long_big_board_analysis_never_holds_up_the_game() -> None:
@@ -270,7 +272,8 @@ async def test_a_long_big_board_analysis_never_holds_up_the_game() -> None:
         await settle(pilot)
         await pilot.press("a")  # the empty 5x5 board: seconds of search per cell
         await pilot.pause()
-        assert status(app).startswith("Analysing…")
+        assert re.search(r"· analysing \d+/25…$", app.game.sub_title)
+        assert status(app) == "Your turn: you play X."
         await pilot.press("enter")  # the game goes on: the stale search stops
         for _ in range(200):  # the AI's reply; the overlay's search starts on the new position
             if len(app.controller.board.moves) == 2:
@@ -283,7 +286,7 @@ async def test_a_long_big_board_analysis_never_holds_up_the_game() -> None:
         assert status(app).startswith("AI played")
         await pilot.press("a", "r")  # on again; a new round starts over on the empty board
         await pilot.pause()
-        assert re.match(r"Analysing… \d+ of 25 cells", status(app))
+        assert re.search(r"· analysing \d+/25…$", app.game.sub_title)
         await pilot.press("ctrl+q")  # quitting stops it: the app exits
     assert app.return_code == 0
 
@@ -391,7 +394,7 @@ async def test_a_slow_big_board_hint_never_holds_up_the_game_and_a_late_one_is_d
         assert app.controller.board.moves == ((0, 0), (0, 4))
         await pilot.press("h")
         await pilot.pause()
-        assert status(app) == FINDING_HINT.text
+        assert note(app) == FINDING_HINT.text
         await pilot.press("right", "enter")  # the game goes on, the hint still searching
         for _ in range(200):  # the AI's reply (bounded by steps; the hint holds `settle`)
             if len(app.controller.board.moves) == 4:
@@ -403,7 +406,7 @@ async def test_a_slow_big_board_hint_never_holds_up_the_game_and_a_late_one_is_d
         assert app.controller.board.moves == ((0, 0), (0, 4), (0, 1), (0, 3))
         assert app.controller.hinted is None
         assert not any("-hint" in c.classes for c in app.game.grid.cells)
-        assert not status(app).startswith("Hint")
+        assert not note(app).startswith("Hint")
         await pilot.press("h", "ctrl+q")  # quitting stops a hint's search too
     assert app.return_code == 0
 

@@ -91,7 +91,7 @@ def test_analyse_text_and_to_move_from_a_real_process() -> None:
     assert lines[:3] == [". . .", ". . .", ". . ."]
     assert "O to move." in lines
     assert sum(line.endswith("best") for line in lines) == 9  # every opening move draws
-    assert lines[-1].startswith("Best: 1 (row 1, col 1)")
+    assert lines[-1].startswith("Best: cell 1 (row 1, col 1)")
 
 
 @pytest.mark.parametrize(

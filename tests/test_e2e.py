@@ -136,7 +136,8 @@ def test_full_round_with_digit_keys(terminal: Callable[..., Terminal]) -> None:
     if free:
         row, col = free[0]
         term.send(str(row * 3 + col + 1))
-        term.wait_for_text("The round is over")
+        term.wait_for_text("No move: the round is over.")
+        assert shown_result(term) == result  # the result stays above it
         assert term.board() == board
     assert term.quit() == 0
 

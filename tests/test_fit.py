@@ -2,8 +2,8 @@
 
 At the minimum size, at 60x20 and 80x24 (and a few more), with and without the AI
 info panel: the key bar lists every key, "q Quit" included; the score line is whole,
-also with abandoned rounds and take-backs; the title is whole; every status the game
-can say fits the status line's two lines; the panel, where it shows, is whole and
+also with abandoned rounds and take-backs; the title is whole; every state of play
+fits the status line's first line and every note its second, whole; the panel, where it shows, is whole and
 apart from the buttons, and where there is no room it says so instead.
 """
 
@@ -24,13 +24,19 @@ from tui_tictactoe.controller import (
 from tui_tictactoe.controller.rounds import TakeBack
 from tui_tictactoe.controller.status import (
     FINDING_HINT,
+    NOTE_WIDTH,
     QUIT_QUESTION,
+    digits_refused,
+    game_title,
     info_status,
+    move_refused,
     take_back_status,
 )
+from tui_tictactoe.controller.teaching import AnalysisFound
+from tui_tictactoe.engine.analysis import Analysis
 from tui_tictactoe.engine.solver import Verdict
 from tui_tictactoe.engine.strategies import Decision
-from tui_tictactoe.ui.screens.game_screen import MIN_SIZE, PANEL_ROOM
+from tui_tictactoe.ui.screens.game_screen import MIN_SIZE, PANEL_ROOM, PLAY_WIDTH
 from tui_tictactoe.ui.type_ahead import TOO_MANY
 from tui_tictactoe.ui.widgets import Scoreboard, TitleBar
 from tui_tictactoe.ui.widgets.key_bar import KeyBar, game_keys, wrap_hints
@@ -39,30 +45,38 @@ from tui_tictactoe.ui.widgets.reasoning_panel import ReasoningPanel
 MINIMUM = (MIN_SIZE.width, MIN_SIZE.height)
 SIZES = [MINIMUM, SMALL, (PANEL_ROOM.width, PANEL_ROOM.height), SIZE, (100, 30), (120, 40)]
 IDS = [f"{w}x{h}" for w, h in SIZES]
+FAILED_FIRST = "The AI failed: press r for a new round."
 
 
-def every_status() -> list[Status]:
-    """Every message the status line can show, each in its longest realistic form."""
+def every_state() -> list[Status]:
+    """Every state of play the status line's first line can show, in its longest form."""
     won = played([(0, 0), (0, 1), (0, 2)], [(1, 0), (1, 1)])
     lost = played([(0, 0), (0, 1), (2, 2)], [(1, 0), (1, 1), (1, 2)])
     draw = played([(1, 1), (0, 1), (1, 0), (2, 2), (0, 2)], [(0, 0), (2, 1), (1, 2), (2, 0)])
     mid = played([(1, 1)], [(0, 0)])
-    failed = GameController(first="ai")
-    error = "RuntimeError: the AI tripped over its own feet"
-    failed.apply(AIReply(failed.generation, None, error))
-    thinking = GameController(first="ai")
-    big = GameController(board="5")
-    statuses = [
-        *(turn_status(c) for c in (won, lost, draw, mid, failed, thinking, big)),
+    big = played([(0, 0)], [(4, 4)], board="5")
+    states = [
+        *(turn_status(c) for c in (won, lost, draw, mid, failed(), thinking(), big)),
         turn_status(GameController("O")),
-        refused(mid.play_human_move(0, 0)[1]),  # taken
-        refused(won.play_human_move(2, 2)[1]),  # over
-        refused(failed.play_human_move(1, 1)[1]),
-        refused(thinking.play_human_move(1, 1)[1]),
+        Status("AI is thinking… 123.4 s", "thinking"),
+    ]
+    assert turn_status(big).text == "AI played 25. Your turn: you play X."
+    return states
+
+
+def every_note() -> list[Status]:
+    """Every note the status line's second line can show, in its longest form."""
+    won = played([(0, 0), (0, 1), (0, 2)], [(1, 0), (1, 1)])
+    mid = played([(1, 1)], [(0, 0)])
+    big = GameController(board="5")
+    notes = [
+        *(move_refused(c, c.play_human_move(*at)[1]) for c, at in ((mid, (0, 0)), (won, (2, 2)))),
+        *(move_refused(c, c.play_human_move(1, 1)[1]) for c in (failed(), thinking())),
+        move_refused(big, "Cell 25 is already taken by O."),
         hint_status(mid, (2, 2)),
         hint_status(big, (4, 4)),
-        *(hint_status(c, None) for c in (won, failed, thinking)),
-        *(analysis_status(c, on) for c in (won, thinking) for on in (True, False)),
+        *(hint_status(c, None) for c in (won, failed(), thinking())),
+        *(analysis_status(c, on) for c in (won, thinking()) for on in (True, False)),
         take_back_status(won, TakeBack((), "over")),
         take_back_status(mid, TakeBack((), "nothing")),
         take_back_status(big, TakeBack(((4, 3), (4, 4)))),
@@ -71,12 +85,30 @@ def every_status() -> list[Status]:
         info_status(False, PANEL_ROOM.width, PANEL_ROOM.height),
         refused(TOO_MANY),
         FINDING_HINT,
-        Status("AI is thinking… 123.4 s", "thinking"),
-        Status("Analysing… 24 of 25 cells (the game goes on).", "hint"),
-        Status("Analysis done: every empty cell has its verdict.", "hint"),
+        digits_refused(5),
     ]
-    assert len({status.text for status in statuses}) > 25
-    return statuses
+    assert len({note.text for note in notes}) > 18
+    return notes
+
+
+def failed() -> GameController:
+    game = GameController(first="ai")
+    game.apply(AIReply(game.generation, None, "RuntimeError: the AI tripped over its own feet"))
+    return game
+
+
+def thinking() -> GameController:
+    return GameController(first="ai")
+
+
+def test_every_note_and_state_fits_one_line_of_the_narrowest_status() -> None:
+    """Issue 21: a note shows under the state of play, never in its place, so each has
+    one line of its own; only an AI failure's reason may need a second (see below)."""
+    assert PLAY_WIDTH == NOTE_WIDTH
+    for note in every_note():
+        assert len(note.text) <= NOTE_WIDTH, note.text
+    for state in every_state():
+        assert len(state.text) <= NOTE_WIDTH or state.tone == "error", state.text
 
 
 def test_the_key_bar_wraps_whole_keys_into_two_lines_from_the_minimum_width() -> None:
@@ -125,19 +157,35 @@ async def test_nothing_is_cut(make_app, steady, size: tuple[int, int], info: boo
         for word in ("You", "12", "AI", "34", "Draws 56", "Abandoned 78", "Take-backs 90", "99"):
             assert word in text
 
-        # The title, whole.
+        # The title, whole: also with the longest level and the big board's analysis
+        # counting its cells there (the status line keeps the state of play).
         title = game.query_one(TitleBar)
-        assert game.sub_title in str(title.render())
-        assert len(str(title.render())) <= title.content_region.width
+        medium = GameController(difficulty="medium", board="5")
+        counting = AnalysisFound(Analysis("." * 25, "X", "in_progress", ()), 24, 25)
+        for sub_title in (game.sub_title, game_title(medium, True, counting)):
+            game.sub_title = sub_title
+            await pilot.pause()
+            shown = str(title.render())
+            assert shown == f"{app.title} — {sub_title}", (size, shown)
+            assert len(shown) <= title.content_region.width
 
-        # Every status, in the two lines of the status line.
+        # Every state of play, alone in the status line's two lines, and with every note
+        # under it: the note whole, the state whole on its line (an AI failure's reason
+        # may be cut there, after what to do).
         status = game.status
         assert status.region.height == 2
-        for said in every_status():
-            status.say(said, force=True)
-            room = status.content_region
-            needs = status.get_content_height(room.size, app.size, room.width)
-            assert needs <= room.height, (size, said.text)
+        room = status.content_region
+        notes = every_note()
+        for state in every_state():
+            status.clear_note()
+            status.show(state)
+            assert status.get_content_height(room.size, app.size, room.width) <= room.height
+            for said in notes:
+                status.say(said, force=True)
+                first, second = str(status.render()).split("\n")
+                assert second == said.text, (size, said.text)
+                assert first == state.text or first.startswith(FAILED_FIRST), (size, first)
+                assert len(first) <= room.width
 
         # The AI info panel: beside the board where there is room, whole, apart from
         # the buttons; elsewhere hidden, and `i` said why.
@@ -151,7 +199,7 @@ async def test_nothing_is_cut(make_app, steady, size: tuple[int, int], info: boo
         if not room:
             game.show_info = False
             game.show_info = True
-            assert status.text == info_status(True, PANEL_ROOM.width, PANEL_ROOM.height).text
+            assert status.note == info_status(True, PANEL_ROOM.width, PANEL_ROOM.height)
             return
         big = Decision((4, 4), Verdict("loss", 12), 12_345_678, 1.5, None, 6)
         panel.show(big, app.controller.board.geometry)
@@ -168,7 +216,7 @@ async def test_the_info_panel_comes_back_when_the_terminal_grows(make_app, stead
     app = make_app(strategy=steady())
     async with app.run_test(size=SMALL) as pilot:
         await press(pilot, "i", "5")
-        assert app.game.status.text.startswith("AI played")
+        assert app.game.status.state.text.startswith("AI played")
         panel = app.game.query_one(ReasoningPanel)
         assert not panel.display
         await pilot.resize_terminal(*SIZE)
@@ -178,4 +226,25 @@ async def test_the_info_panel_comes_back_when_the_terminal_grows(make_app, stead
         await pilot.pause()
         assert not panel.display
         await press(pilot, "i")  # off: said, as nothing on screen changes
-        assert app.game.status.text == "AI info off."
+        assert app.game.status.note == ("AI info off.", "hint")
+
+
+async def test_a_5x5_board_needs_a_row_more_than_the_minimum(make_app) -> None:
+    """At 60x18 a 5x5 board got one row a cell: no mark or number could show, only a
+    blank grid. It asks for 60x19 there, and every cell shows what it holds from then."""
+    app = make_app(board="5", record=False)
+    async with app.run_test(size=MINIMUM) as pilot:
+        await press(pilot)
+        assert app.game.has_class("-too-small")
+        assert "60 columns and 19 rows" in str(app.game.too_small.render())
+        await pilot.resize_terminal(60, 19)
+        await press(pilot, "enter")
+        assert not app.game.has_class("-too-small")
+        for cell in app.game.grid.cells:
+            assert cell.content_size.height >= 1, cell.id
+        await press(pilot, "n", *["down"] * 4, "right", "enter")  # 5x5 -> 3x3 (wraps)
+        await pilot.resize_terminal(*MINIMUM)
+        await press(pilot)
+        assert len(app.game.grid.cells) == 9 and not app.game.has_class("-too-small")
+        await press(pilot, "n", *["down"] * 4, "left", "enter")  # 3x3 -> 5x5, still 60x18
+        assert len(app.game.grid.cells) == 25 and app.game.has_class("-too-small")

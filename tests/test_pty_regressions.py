@@ -195,7 +195,7 @@ def test_quit_does_not_wait_for_the_ai(terminal, monkeypatch) -> None:
     term.send("5")
     term.wait_for_text("AI is thinking")
     term.send("q")  # in the middle of a round `q` asks first
-    term.wait_for_text("Quit in the middle")
+    term.wait_for_text("Quit and abandon this round?")
     asked = time.monotonic()
     assert term.quit("y") == 0
     assert time.monotonic() - asked < 2.0  # the search would take 60 s

@@ -28,11 +28,14 @@ def term() -> Iterator[Terminal]:
 
 
 def status_line(term: Terminal) -> str:
-    """The line saying what happened (read as text: how the marks are drawn does not matter)."""
-    for line in term.lines:
-        if re.search(r"Your turn|Took back|Nothing to take back|already taken|Quit in", line):
-            return line.strip()
-    return ""
+    """The status line's two lines, the state of play and the note under it, joined (read
+    as text: how the marks are drawn does not matter)."""
+    found = [
+        line.strip()
+        for line in term.lines
+        if re.search(r"Your turn|Took back|Nothing to take back|already taken|Quit and", line)
+    ]
+    return " / ".join(found)
 
 
 def ai_played(term: Terminal) -> int:
@@ -60,7 +63,7 @@ def test_u_takes_back_the_move_and_the_reply_in_a_real_terminal(term: Terminal) 
     assert "already taken" not in term.text
     assert term.traceback() is None
     term.send("q")  # mid-round: asked first
-    term.wait_for_text("Quit in the middle of the round?")
+    term.wait_for_text("Quit and abandon this round?")
     assert term.quit("y") == 0
 
 

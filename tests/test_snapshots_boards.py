@@ -69,10 +69,11 @@ def overlay_and_info(size: int) -> Callable[[Pilot], Awaitable[None]]:
         await pilot.pause()
         await press(pilot, *walk(size, BIG_GAMES[size]), "i", "a")
         for _ in range(1200):
-            if status(pilot.app).startswith("Analysis done"):
+            if pilot.app.screen.sub_title.endswith("· analysis done"):
                 break
             await pilot.pause(0.05)
-        assert status(pilot.app).startswith("Analysis done")
+        assert pilot.app.screen.sub_title.endswith("· analysis done")
+        assert status(pilot.app).startswith("AI played")
         assert pilot.app.controller.board.outcome() is None
 
     return run_before

@@ -1,4 +1,8 @@
-"""The status line's wording, as pure functions of the game: no app, no Pilot."""
+"""The status line's wording, as pure functions of the game: no app, no Pilot.
+
+The first line is the state of play (`turn_status`), the second a passing note; the big
+board's analysis counts its cells in the title (`game_title`).
+"""
 
 from __future__ import annotations
 
@@ -13,6 +17,15 @@ from tui_tictactoe.controller import (
     refused,
     turn_status,
 )
+from tui_tictactoe.controller.rounds import TakeBack
+from tui_tictactoe.controller.status import (
+    NOTE_WIDTH,
+    digits_refused,
+    move_refused,
+    take_back_status,
+)
+from tui_tictactoe.controller.teaching import AnalysisFound
+from tui_tictactoe.engine.analysis import Analysis
 
 WON = ([(0, 0), (0, 1), (0, 2)], [(1, 0), (1, 1)])
 
@@ -38,9 +51,11 @@ def test_an_ai_failure_is_an_error_with_its_reason() -> None:
     controller = GameController(first="ai")
     controller.apply(AIReply(controller.generation, None, "RuntimeError: oops"))
     assert turn_status(controller) == (
-        "The AI failed (RuntimeError: oops). Press r for a new round.",
+        "The AI failed: press r for a new round. (RuntimeError: oops)",
         "error",
     )
+    # What to do comes first: under a note the state is cut to one line.
+    assert len(turn_status(controller).text.partition(" (")[0]) <= NOTE_WIDTH
 
 
 def test_hint_names_the_cell_by_its_key() -> None:
@@ -51,16 +66,39 @@ def test_hint_names_the_cell_by_its_key() -> None:
 
 def test_no_hint_says_why() -> None:
     over = played(*WON)
-    assert hint_status(over, None) == refused("The round is over: press r for a new round.")
+    assert hint_status(over, None) == refused("No hint: the round is over.")
     thinking = GameController(first="ai")
     assert hint_status(thinking, None) == refused("No hint now: it is the AI's turn.")
+    failed = GameController(first="ai")
+    failed.apply(AIReply(failed.generation, None, "RuntimeError: oops"))
+    assert hint_status(failed, None) == refused("No hint: the AI failed.")
 
 
-def test_a_refusal_after_the_round_uses_the_same_words_as_the_hint() -> None:
+def test_a_note_after_the_round_does_not_repeat_what_the_result_says() -> None:
+    """The result stays on the first line and says to press r: the note under it only
+    says why nothing happened, in the same words for a move and a hint."""
     over = played(*WON)
     ok, message = over.play_human_move(2, 2)
     assert not ok
-    assert refused(message) == hint_status(over, None)
+    assert move_refused(over, message) == refused("No move: the round is over.")
+    assert "Press r" in turn_status(over).text
+    taken = played([(1, 1)], [(0, 0)])
+    ok, message = taken.play_human_move(0, 0)
+    assert move_refused(taken, message) == refused("Cell 1 is already taken by O.")
+
+
+def test_a_take_back_note_leaves_the_turn_to_the_state() -> None:
+    game = played([(1, 1), (2, 2)], [(0, 0), (0, 2)])
+    result = game.take_back()
+    assert take_back_status(game, result) == ("Took back your 9 and the AI's 3.", "turn")
+    assert turn_status(game).text == "AI played 1. Your turn: you play X."
+    over = take_back_status(played(*WON), TakeBack((), "over"))
+    assert over == refused("Nothing to take back: the round is over.")
+
+
+def test_a_digit_on_a_big_board_says_how_to_play_there() -> None:
+    assert digits_refused(4) == refused("On 4x4 use the arrows and Enter: digits play 3x3 only.")
+    assert digits_refused(5).text.startswith("On 5x5 use the arrows and Enter")
 
 
 def test_the_ais_move_is_named_by_its_key_until_the_human_moves() -> None:
@@ -76,10 +114,27 @@ def test_the_ais_move_is_named_by_its_key_until_the_human_moves() -> None:
     assert turn_status(controller).text == "Your turn: you play X."
 
 
+def test_the_ais_move_on_a_big_board_is_named_by_its_number() -> None:
+    """Issue 21: on 4x4 the status said only the analysis' progress, never the AI's move."""
+    game = played([(1, 1)], [(3, 2)], board="4")
+    assert turn_status(game) == ("AI played 15. Your turn: you play X.", "turn")
+    five = played([(0, 0)], [(4, 4)], board="5")
+    assert turn_status(five).text == "AI played 25. Your turn: you play X."
+
+
 def test_the_title_says_when_analysis_is_on() -> None:
     game = GameController("O", difficulty="easy")
     assert game_title(game, analysis=False) == "you O vs AI X · easy"
     assert game_title(game, analysis=True) == "you O vs AI X · easy · analysis on"
+
+
+def test_the_title_counts_the_big_boards_analysis_and_says_when_it_is_done() -> None:
+    """The progress has a place of its own: the status line keeps the state of play."""
+    game = GameController(board="4")
+    analysis = Analysis("." * 16, "X", "in_progress", ())
+    assert game_title(game, True, AnalysisFound(analysis, 3, 16)).endswith("· analysing 3/16…")
+    assert game_title(game, True, AnalysisFound(analysis, 16, 16)).endswith("· analysis done")
+    assert game_title(game, False, AnalysisFound(analysis, 3, 16)) == "you X vs AI O · hard"
 
 
 def test_switching_analysis_says_why_nothing_shows_yet() -> None:

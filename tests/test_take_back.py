@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from controller_tools import ai_moves
-from support import SIZE, ai_thinking, board, press, settle, status
+from support import SIZE, ai_thinking, board, note, press, settle, status
 
 from tui_tictactoe.controller import GameController
 from tui_tictactoe.controller.rounds import RoundSummary
@@ -25,10 +25,7 @@ def test_take_back_undoes_the_human_move_and_the_ai_reply(scripted) -> None:
     assert game.is_human_turn and game.took_back
     assert game.score.take_backs == 1
     assert game.generation > before  # any reply still on its way is now stale
-    assert (
-        take_back_status(game, result).text
-        == "Took back your 5 and the AI's 1. Your turn: you play X."
-    )
+    assert take_back_status(game, result).text == "Took back your 5 and the AI's 1."
 
 
 def test_take_back_while_the_ai_thinks_undoes_only_the_human_move(scripted) -> None:
@@ -98,7 +95,8 @@ async def test_u_takes_back_and_the_score_shows_it(make_app, scripted) -> None:
         assert board(app) == "O...X...."
         await press(pilot, "u")
         assert board(app) == "........."
-        assert status(app) == "Took back your 5 and the AI's 1. Your turn: you play X."
+        assert note(app) == "Took back your 5 and the AI's 1."
+        assert status(app) == "Your turn: you play X."
         scoreboard = app.query_one(Scoreboard)
         assert "Take-backs 1" in str(scoreboard.render())
         await press(pilot, "3")  # play goes on from the position before
@@ -109,7 +107,7 @@ async def test_u_while_the_ai_thinks_drops_its_reply(scripted) -> None:
     async with ai_thinking((0, 0), keys=("5",)) as (app, pilot, strategy):
         await pilot.press("u")
         assert board(app) == "........."
-        assert status(app).startswith("Took back your 5. Your turn")
+        assert note(app) == "Took back your 5." and status(app) == "Your turn: you play X."
         strategy.gate.set()
         await settle(pilot)
         assert board(app) == "........."  # the stale O never lands
@@ -122,9 +120,10 @@ async def test_u_is_refused_with_a_reason(make_app, scripted) -> None:
     app = make_app(strategy=scripted((1, 0), (1, 1)))
     async with app.run_test(size=SIZE) as pilot:
         await press(pilot, "u")
-        assert status(app) == "Nothing to take back: you have not moved this round."
+        assert note(app) == "Nothing to take back: you have not moved this round."
         await press(pilot, "1", "2", "3", "u")
-        assert status(app).startswith("The round is over: nothing to take back.")
+        assert note(app) == "Nothing to take back: the round is over."
+        assert status(app) == "You win with X! Press r for a new round."  # the result stays
         assert app.controller.score.human == 1
 
 

@@ -181,14 +181,16 @@ def format_analysis(result: Analysis, geometry: Geometry) -> str:
     if result.status != "in_progress":
         ending = "It's a draw." if result.status == "draw" else f"{result.status[0]} has won."
         return "\n".join([*lines, "", ending])
-    lines += ["", f"{result.to_move} to move.", "key  row col  verdict"]
+    # A cell by its number, as the game draws it in every empty cell and names it in
+    # every message ("AI played 15", "Hint: cell 6"); its row and column beside it.
+    lines += ["", f"{result.to_move} to move.", "cell  row col  verdict"]
     for move in result.moves:
         row, col = move.cell
         marker = "  best" if move.best else ""
-        key = geometry.key(row, col)
-        lines.append(f"{key:>2}    {row + 1}   {col + 1}   {move.verdict!s:<10}{marker}".rstrip())
+        cell = geometry.key(row, col)
+        lines.append(f"{cell:>4}  {row + 1:>3} {col + 1:>3}  {move.verdict!s:<10}{marker}".rstrip())
     best = ", ".join(
-        f"{geometry.key(*cell)} (row {cell[0] + 1}, col {cell[1] + 1})" for cell in result.best
+        f"cell {geometry.key(*cell)} (row {cell[0] + 1}, col {cell[1] + 1})" for cell in result.best
     )
     lines.append(f"Best: {best}")
     return "\n".join(lines)

@@ -1,4 +1,12 @@
-"""What the status line says, as pure functions of the game: testable without a UI."""
+"""What the status line says, as pure functions of the game: testable without a UI.
+
+The status line has two lines. The first always holds the state of play (`turn_status`):
+whose turn, the AI's last move, the result once the round is over. The second holds a
+passing note (a refused key, a hint, what a key switched): it never takes the state's
+place, and it goes when the position changes. Each fits one line of the narrowest board
+column (`NOTE_WIDTH`); the big board's analysis counts its cells in the title instead
+(`game_title`), apart from both.
+"""
 
 from __future__ import annotations
 
@@ -23,6 +31,11 @@ TONES: tuple[Tone, ...] = (
 )
 
 
+NOTE_WIDTH = 57
+"""The narrowest the status line gets (the board's column at the minimum size): every
+state but an AI failure's, and every note, fits one line of it."""
+
+
 class Status(NamedTuple):
     """One message for the player and its tone (the UI colours it by tone)."""
 
@@ -44,7 +57,8 @@ def turn_status(game: GameController) -> Status:
             tone = "loss"
         return Status(f"{result} Press r for a new round.", tone)
     if game.ai_error is not None:
-        return Status(f"The AI failed ({game.ai_error}). Press r for a new round.", "error")
+        # What to do first: under a note this line is cut to one, and only the reason goes.
+        return Status(f"The AI failed: press r for a new round. ({game.ai_error})", "error")
     if game.is_ai_turn:
         return Status("AI is thinking…", "thinking")
     your_turn = f"Your turn: you play {game.human_symbol}."
@@ -55,18 +69,28 @@ def turn_status(game: GameController) -> Status:
 
 
 def refused(reason: str) -> Status:
-    """A move or request that changed nothing, and why."""
+    """A move or request that changed nothing, and why (a note)."""
     return Status(reason, "refused")
 
 
+def move_refused(game: GameController, reason: str) -> Status:
+    """A move not played, as a note. After the round or an AI failure the state above it
+    says so already, and what to do: the note only says that nothing was played."""
+    if game.game_over:
+        return refused("No move: the round is over.")
+    if game.ai_error is not None:
+        return refused("No move: the AI failed.")
+    return refused(reason)
+
+
 def hint_status(game: GameController, hint: Cell | None) -> Status:
-    """The hint for the human, or why there is none now."""
+    """The hint for the human, or why there is none now (a note)."""
     if hint is not None:
         return Status(f"Hint: cell {game.board.geometry.key(*hint)} is a best move.", "hint")
     if game.game_over:
-        return refused("The round is over: press r for a new round.")
+        return refused("No hint: the round is over.")
     if game.ai_error is not None:
-        return refused(f"The AI failed ({game.ai_error}). Press r for a new round.")
+        return refused("No hint: the AI failed.")
     return refused("No hint now: it is the AI's turn.")
 
 
@@ -74,20 +98,27 @@ FINDING_HINT = Status("Finding a hint… (the game goes on; a move or r stops it
 """Said while a big board's hint is searched for, in a thread."""
 
 
-def analysis_progress(found: AnalysisFound) -> Status:
-    """How far the big board's overlay has got: its cells fill in as they are found."""
-    if found.done:
-        return Status("Analysis done: every empty cell has its verdict.", "hint")
-    text = f"Analysing… {found.found} of {found.total} cells (the game goes on)."
-    return Status(text, "hint")
+def digits_refused(size: int) -> Status:
+    """A digit on a board bigger than 3x3, where nine keys cannot name its cells."""
+    return refused(f"On {size}x{size} use the arrows and Enter: digits play 3x3 only.")
 
 
-def game_title(game: GameController, analysis: bool) -> str:
-    """The title bar's subtitle: who plays what, the level, and whether analysis is on."""
+def game_title(game: GameController, analysis: bool, found: AnalysisFound | None = None) -> str:
+    """The title bar's subtitle: who plays what, the level, and whether analysis is on.
+
+    On the big boards, where the analysis is found cell by cell in a thread, it also says
+    how far that has got (`found`): here, not in the status line, whose state it would hide.
+    """
     title = f"you {game.human_symbol} vs AI {game.ai_symbol} · {game.difficulty}"
     if game.player_name:  # hosted: the server says who is playing
         title = f"{game.player_name} · {title}"
-    return f"{title} · analysis on" if analysis else title
+    if not analysis:
+        return title
+    if found is None:
+        return f"{title} · analysis on"
+    if found.done:
+        return f"{title} · analysis done"
+    return f"{title} · analysing {found.found}/{found.total}…"
 
 
 def analysis_status(game: GameController, analysis: bool) -> Status | None:
@@ -102,28 +133,25 @@ def analysis_status(game: GameController, analysis: bool) -> Status | None:
 
 
 def take_back_status(game: GameController, result: TakeBack) -> Status:
-    """What a take-back undid, or why it undid nothing."""
+    """What a take-back undid, or why it undid nothing (a note: the state says whose turn)."""
     if result.refused == "over":
-        return refused("The round is over: nothing to take back. Press r for a new round.")
+        return refused("Nothing to take back: the round is over.")
     if result.refused is not None:
         return refused("Nothing to take back: you have not moved this round.")
     key = game.board.geometry.key
     mine, *reply = reversed(result.undone)
     what = f"your {key(*mine)}" + (f" and the AI's {key(*reply[0])}" if reply else "")
-    return Status(f"Took back {what}. Your turn: you play {game.human_symbol}.", "turn")
+    return Status(f"Took back {what}.", "turn")
 
 
 def info_status(on: bool, width: int, height: int) -> Status:
     """`i` where the AI info panel has no room: said, as the panel cannot show it."""
     if not on:
         return Status("AI info off.", "hint")
-    return refused(f"AI info needs a terminal of {width}x{height}: it shows once there is room.")
+    return refused(f"AI info needs {width}x{height}: it shows once there is room.")
 
 
-QUIT_QUESTION = Status(
-    "Quit in the middle of the round? It counts as abandoned. q, y or Exit quits;"
-    " any other key plays on.",
-    "question",
-)
+QUIT_QUESTION = Status("Quit and abandon this round? y: yes; any other key: no.", "question")
 """Asked once when `q`, Exit or the menu's Quit comes mid-round: a stray `q` must not end
-a game in play. Open while the status line shows it (the tone `question` is its own)."""
+a game in play (`q` again or Exit answers yes too; the round counts as abandoned). A note:
+the state of play stays above it; open while the note shows it (its tone is its own)."""

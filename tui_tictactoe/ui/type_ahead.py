@@ -13,7 +13,7 @@ from ..controller.status import refused
 LIMIT = 32
 """Steps kept at most; a longer burst (a paste) loses the rest, and the player is told."""
 
-TOO_MANY = "Too many keys while the AI was thinking: the rest were dropped."
+TOO_MANY = "Too many keys while the AI thought: the rest were lost."
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -36,24 +36,23 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from ...controller import AIReply, GameController, GameOptions, HintReply, Reply, Request
 from ...controller.status import (
     FINDING_HINT,
-    analysis_progress,
     analysis_status,
     game_title,
     hint_status,
     info_status,
-    refused,
+    move_refused,
     take_back_status,
     turn_status,
 )
 from ...engine.board import Cell
 from ..commands import bindings
 from ..cursor import CONTROLS, step
-from ..digit_keys import digits_play
+from ..digit_keys import digit_on_big_board, digits_play
 from ..thinking_clock import ThinkingClock
 from ..type_ahead import TypeAhead, after_the_ai
 from ..widgets import ControlButton, GameCell, GameGrid, Scoreboard, StatusLine, TitleBar
 from ..widgets.key_bar import KeyBar, KeyHint, game_keys
-from ..widgets.too_small import TooSmall
+from ..widgets.too_small import TooSmall, needed_size
 from .stale_resize import IgnoresStaleResize
 
 if TYPE_CHECKING:
@@ -64,7 +63,7 @@ MIN_SIZE = Size(60, 18)
 """Below this something would be cut: a message asks for a larger terminal. 60 columns
 hold the whole score line (abandoned rounds and take-backs too) and the key bar in two
 lines; 18 rows hold the title, the score, a board of 3-row cells, the status's two
-lines, the buttons and the key bar."""
+lines, the buttons and the key bar. A 5x5 board needs a row more (`too_small.needed_size`)."""
 
 PLAY_WIDTH = 57
 """The narrowest the board's column gets (#play in the CSS): the longest score line and
@@ -111,8 +110,8 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
         self._info: ReasoningPanel | None = None
         self.too_small = TooSmall(id="too-small")
         self.key_bar = KeyBar(self._keys(), id="keys")
-        # The AI's thinking time, on 4x4 and 5x5.
-        self.clock = ThinkingClock(controller, self.status.say, self.set_interval)
+        # The AI's thinking time, on 4x4 and 5x5: the state of play while it thinks.
+        self.clock = ThinkingClock(controller, self.status.show, self.set_interval)
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
@@ -138,7 +137,7 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
         """Play the human's move: the one path for clicks, Enter, Space and digits."""
         ok, message = self.controller.play_human_move(row, col)
         if not ok:
-            self.status.say(refused(message))
+            self.status.say(move_refused(self.controller, message))
             return
         self._after_change()
 
@@ -188,7 +187,7 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
             self.grid.show_marker("-hint", self.controller.hinted)
             self.status.say(hint_status(self.controller, self.controller.hinted))
         else:
-            self._draw_analysis(progress=True)
+            self._draw_analysis()
 
     async def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         # Replayed once the worker that brought the reply has finished: a move among
@@ -201,7 +200,6 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
     def _begin_round(self) -> None:
         self._fit_board()  # a new game may have changed the board's size
         self.key_bar.hints = self._keys()
-        self.sub_title = game_title(self.controller, self.show_analysis)
         self._show_cursor()
         self._after_change()
 
@@ -218,7 +216,8 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
         assert old.parent is not None
         old.parent.mount(self.grid, before=old)
         old.remove()
-        self.refresh_bindings()  # the digit keys come and go with 3x3
+        # The digit keys come and go with 3x3 (bindings), and 5x5 needs a row more.
+        self._check_size(self.app.size)
 
     def action_new_round(self) -> None:
         self.type_ahead.clear()
@@ -305,7 +304,6 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
         return game_keys(self.geometry.cells <= 9, self.show_analysis)
 
     def watch_show_analysis(self, show: bool) -> None:
-        self.sub_title = game_title(self.controller, show)
         self.key_bar.hints = self._keys()
         self._show_overlays()
         said = analysis_status(self.controller, show)
@@ -332,7 +330,7 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
             self.type_ahead.clear()
             self.workers.cancel_group(self, "ai")
             self._show_all()  # the human to move: nothing to ask the AI
-        self.status.say(take_back_status(self.controller, result))
+        self.status.say(take_back_status(self.controller, result))  # under the turn
 
     def watch_show_info(self, show: bool) -> None:
         if self._info is None:
@@ -367,12 +365,14 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
         self.query_one(Scoreboard).show(*score)
         self._show_overlays()
         self._show_info()
-        # A quit question about a round that has just ended is moot: the result shows.
-        self.status.say(turn_status(controller), force=not controller.in_progress)
+        # The position changed: a note about the last one goes, and so does a quit
+        # question about a round that has just ended (moot: the result shows).
+        self.status.show(turn_status(controller))
+        self.status.clear_note(keep_question=controller.in_progress)
 
     def show_turn(self) -> None:
-        """Whose turn it is, also in place of the quit question (the player plays on)."""
-        self.status.say(turn_status(self.controller), force=True)
+        """The quit question goes (the player plays on); the state of play stays."""
+        self.status.clear_note()
 
     def _show_overlays(self) -> None:
         """The analysis (only on the human's turn: the AI's would flash while it thinks)
@@ -385,26 +385,19 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
             request = controller.analysis_request()  # None: under way for this position
             if request is not None:
                 self._run("analysis", request)
-            # After the caller is done: `_show_all` says whose turn it is after this,
-            # which would hide the progress until the first cell is found.
-            self.call_later(self._draw_analysis)
         else:
             self.grid.show_analysis(None)
             controller.stop_analysis()  # no search for an overlay no one sees
-            if controller.is_human_turn:
-                self.status.say(turn_status(controller))  # no "Analysing…" left behind
         self.grid.show_marker("-hint", controller.hinted)
+        self._draw_analysis()
 
-    def _draw_analysis(self, progress: bool = False) -> None:
-        """The big board's overlay as far as found, the status counting the cells. A
-        `progress` update (a cell found) leaves a refusal or an error in the status line:
-        why a key did nothing (a taken cell) stays until the player acts again."""
-        found = self.controller.analysis_found
-        if found is None or not (self.show_analysis and self.controller.is_human_turn):
-            return
-        self.grid.show_analysis(found.analysis)
-        if not (progress and self.status.tone in ("refused", "error")):
-            self.status.say(analysis_progress(found))
+    def _draw_analysis(self) -> None:
+        """The big board's overlay as far as found, and the title counting its cells: the
+        status line keeps the state of play and the note (why a key did nothing)."""
+        found = self.controller.analysis_found if self.show_analysis else None
+        if found is not None and self.controller.is_human_turn:
+            self.grid.show_analysis(found.analysis)
+        self.sub_title = game_title(self.controller, self.show_analysis, found)
 
     def _show_info(self) -> None:
         """Why the AI played its move that is last on the board now, if it has one."""
@@ -419,6 +412,12 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
         """No game key acts while the game is hidden for want of room: no move unseen."""
         return not self.has_class("-too-small") and digits_play(self, action)
 
+    def on_key(self, event: events.Key) -> None:
+        """A digit that reached the screen played nothing (off beyond 3x3): say how to play."""
+        said = digit_on_big_board(self.geometry, event.key)
+        if said is not None and not self.has_class("-too-small"):
+            self.status.say(said)
+
     def on_resize(self, event: events.Resize) -> None:
         self._check_size(self.app.size)  # not event.size: it can be stale (IgnoresStaleResize)
 
@@ -426,7 +425,8 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
         self._check_size(self.app.size)
 
     def _check_size(self, size: Size) -> None:
-        self.set_class(self.too_small.check(size, MIN_SIZE), "-too-small")
+        needed = needed_size(MIN_SIZE, self.geometry.size)
+        self.set_class(self.too_small.check(size, needed), "-too-small")
         self.set_class(size.height * 2.5 < PLAY_WIDTH, "-short")  # see #play in the CSS
         self._place_info()
         self.refresh_bindings()

@@ -18,6 +18,9 @@ LETTER_STYLES = {"X": "bold", "O": "bold italic underline"}
 
 OUTCOMES = ("win", "draw", "loss")
 
+KEY_DIGITS = 2
+"""Columns the widest cell number takes (25, on 5x5)."""
+
 
 def verdict_forms(verdict: Verdict) -> tuple[str, ...]:
     """The verdict in words ("loss in 2"), then shorter ("loss 2", "L2"), then one letter.
@@ -78,14 +81,13 @@ class GameCell(NarrowSafe, Button, can_focus=False):
     # quick second click on the same cell and make screenshots unstable.
     active_effect_duration = 0
 
-    def __init__(self, row: int, col: int, key: int, *, show_key: bool = True) -> None:
+    def __init__(self, row: int, col: int, key: int) -> None:
         super().__init__("", id=f"cell-{row}-{col}", classes="cell -empty")
         self.row = row
         self.col = col
         self.key = key
-        """The number players call this cell by (1 top-left, in reading order)."""
-        self.show_key = show_key
-        """Draw the key faintly when empty: only where a digit key plays it (3x3)."""
+        """The number players call this cell by (1 top-left, in reading order): drawn
+        faintly while the cell is empty, on every board, as every message names it so."""
         self.inside_verdict = ""
         """The overlay's verdict when drawn inside the cell (too narrow for the border)."""
 
@@ -121,8 +123,8 @@ class GameCell(NarrowSafe, Button, can_focus=False):
             best = self.verdict is not None and self.verdict.best
             self._set_label(Content.styled(self.inside_verdict, "bold reverse" if best else ""))
         elif self.symbol == EMPTY:
-            # Digits play cells directly: show which, faintly (the CSS dims `-empty`).
-            self.label = str(self.key) if self.show_key else ""
+            # The cell's name, faintly (the CSS dims `-empty`): on 3x3 its digit key too.
+            self.label = str(self.key)
         else:
             lines = mark_lines(self.symbol, size.width, size.height)
             text = "\n".join(lines)
@@ -139,9 +141,10 @@ class GameCell(NarrowSafe, Button, can_focus=False):
 
     def _fit_padding(self, width: int) -> None:
         """No line padding where it would leave no room: 5x5 beside the info panel (cells
-        4 to 8 columns wide) still shows its marks, and the verdicts drawn inside the
-        cell get every column. CSS cannot say `line-pad: 0`, hence an inline style."""
-        tight = bool(self.inside_verdict) or width <= 2 * MARGIN
+        4 to 8 columns wide) still shows its marks and its two-digit numbers whole, and
+        the verdicts drawn inside the cell get every column. CSS cannot say
+        `line-pad: 0`, hence an inline style."""
+        tight = bool(self.inside_verdict) or width < 2 * MARGIN + KEY_DIGITS
         if tight == (self.styles.line_pad == 0):
             return
         if tight:

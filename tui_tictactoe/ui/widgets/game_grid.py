@@ -40,9 +40,9 @@ class GameGrid(Widget):
     def __init__(self, geometry: Geometry, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.geometry = geometry
-        digits = geometry.cells <= 9  # the digit keys play cells on 3x3 only
+        # Every empty cell shows its number, faintly: the name each message gives it.
         self._cells = {
-            (row, col): GameCell(row, col, geometry.key(row, col), show_key=digits)
+            (row, col): GameCell(row, col, geometry.key(row, col))
             for row, col in geometry.all_cells()
         }
         self.styles.grid_size_columns = self.styles.grid_size_rows = geometry.size

@@ -8,6 +8,16 @@ from textual.widgets import Static
 PADDING = 1
 """Columns kept free either side of the message (see #too-small in the CSS)."""
 
+CHROME_ROWS = 9
+"""Rows around the board at the game's minimum size: the title, the score, the status's
+two lines, the buttons (3) and the key bar (2). The board gets the rest."""
+
+
+def needed_size(minimum: Size, cells_per_side: int) -> Size:
+    """`minimum`, or taller where the board's rows would get one row each: a cell needs
+    two (its mark or number, and its bottom border), or it shows nothing (5x5 at 60x18)."""
+    return Size(minimum.width, max(minimum.height, CHROME_ROWS + 2 * cells_per_side))
+
 
 def too_small_text(size: Size, needed: Size) -> str:
     """The longest way of asking for `needed` that fits in `size`, wrapped at spaces."""
