@@ -1,0 +1,89 @@
+"""What a hub tells every session of a room: plain, immutable values, sent whole.
+
+A session never patches its picture of a room: each `RoomView` replaces the one
+before (a newer `generation` wins, an older one is dropped), so a lost or doubled
+message can delay a screen but never make it differ from the hub.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, NamedTuple
+
+SeatName = Literal["X", "O"]
+SEATS: tuple[SeatName, SeatName] = ("X", "O")
+
+Result = Literal["X", "O", "draw", "abandoned"]
+"""How a round ended: the winning seat, a draw, or left by a player (`RoomView.left_by`)."""
+
+
+class Person(NamedTuple):
+    """Who a session is, as the server knows them: the SSH user name (already made
+    displayable, `identity.displayable`) and the key's fingerprint ("" for a guest).
+    The same key coming back is the same person; a guest proves it with a seat token."""
+
+    name: str
+    key: str = ""
+
+
+class SeatView(NamedTuple):
+    """One seat: who sits there (None while free), whether their link is up, and, while
+    it is down, the hub clock's time (seconds) at which the grace for them runs out."""
+
+    person: Person | None = None
+    present: bool = False
+    back_by: float | None = None
+
+
+class RoomView(NamedTuple):
+    """A room as it is now. Moves are cell keys (1 = top-left, reading order), the
+    first by `first`, then alternating: the board is rebuilt from them."""
+
+    code: str
+    size: int  # 3, 4 or 5 (`options.WIN_LENGTHS` gives the line that wins)
+    generation: int  # +1 on every change to anything below
+    round: int  # 1, 2, ...
+    first: SeatName  # who started this round
+    moves: tuple[int, ...]
+    seats: tuple[SeatView, SeatView]  # X, then O
+    score: tuple[int, int, int]  # X's wins, O's wins, draws
+    result: Result | None = None  # None while the round is on
+    left_by: SeatName | None = None  # with result "abandoned": who left (or ran out of grace)
+    rematch: tuple[SeatName, ...] = ()  # seats that asked for the next round (r)
+    watchers: int = 0
+    closed: bool = False  # the last player left: the room is gone
+
+    @property
+    def to_move(self) -> SeatName | None:
+        """The seat whose turn it is; None once the round is over."""
+        if self.result is not None:
+            return None
+        if len(self.moves) % 2 == 0:
+            return self.first
+        return "O" if self.first == "X" else "X"
+
+
+class RoomSummary(NamedTuple):
+    """A live room as the lobby lists it (rooms a player may watch)."""
+
+    code: str
+    size: int
+    players: tuple[str, ...]  # names of the seated people
+    watchers: int
+
+
+class Ticket(NamedTuple):
+    """What a session holds after creating, joining or watching a room: its seat (None for
+    a spectator) and, for a player, the secret token that gives the seat back after a
+    dropped link (shown to guests, who have no key to prove who they are)."""
+
+    code: str
+    seat: SeatName | None
+    token: str = ""
+
+
+class Refused(Exception):
+    """The hub said no; `reason` is a full sentence for the status line."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
