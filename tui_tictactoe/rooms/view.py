@@ -18,11 +18,13 @@ Result = Literal["X", "O", "draw", "abandoned"]
 
 class Person(NamedTuple):
     """Who a session is, as the server knows them: the SSH user name (already made
-    displayable, `identity.displayable`) and the key's fingerprint ("" for a guest).
-    The same key coming back is the same person; a guest proves it with a seat token."""
+    displayable, `identity.displayable`), the key's fingerprint ("" for a guest) and the
+    client's address (wrong room codes are rate-limited per address). The same key
+    coming back is the same person; a guest proves it with a seat token."""
 
     name: str
     key: str = ""
+    address: str = ""
 
 
 class SeatView(NamedTuple):
