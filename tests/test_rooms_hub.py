@@ -217,7 +217,7 @@ async def test_a_move_is_never_played_twice(hub: MemoryHub) -> None:
 
 
 async def test_a_spectator_arriving_does_not_make_a_move_stale(hub: MemoryHub) -> None:
-    ann, bob = await pair(hub)
+    ann, _bob = await pair(hub)
     gen = hub.view(ann.code).generation
     await hub.watch(ann.code, CAROL)
     await hub.move(ann, 1, gen)
@@ -425,14 +425,14 @@ async def test_updates_give_the_newest_view_only_to_a_slow_reader(hub: MemoryHub
 
 
 async def test_updates_for_a_ticket_that_holds_nothing(hub: MemoryHub) -> None:
-    ann, bob = await pair(hub)
+    _ann, bob = await pair(hub)
     await hub.leave(bob)
     with pytest.raises(Refused):
         await anext(hub.updates(bob))
 
 
 async def test_the_lobby_lists_live_rooms(hub: MemoryHub) -> None:
-    ann, bob = await pair(hub)
+    ann, _bob = await pair(hub)
     lone = await hub.create(CAROL, 5, "O")
     await hub.watch(ann.code, GUEST)
     listed = {summary.code: summary for summary in await hub.rooms()}
@@ -443,7 +443,7 @@ async def test_the_lobby_lists_live_rooms(hub: MemoryHub) -> None:
 
 
 async def test_shutdown_closes_every_room(hub: MemoryHub) -> None:
-    ann, bob = await pair(hub)
+    _ann, bob = await pair(hub)
     stream = hub.updates(bob)
     await anext(stream)
     await hub.shutdown()
