@@ -7,6 +7,7 @@ sends the new `view()` to everyone. Refusals are full sentences for a status lin
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass, field
 
 from ..engine.board import GameBoard, other
@@ -91,14 +92,14 @@ class Room:
             return False
         if seat is None:
             return token in self.watchers
-        return self.seats[seat].token == token
+        return same_token(self.seats[seat].token, token)
 
     def seat_for(self, who: Person, token: str) -> SeatName | None:
         """The seat `who` already holds: by the seat's token, or by the same key."""
         for name, seat in self.seats.items():
             if seat.person is None:
                 continue
-            if token and seat.token == token:
+            if same_token(seat.token, token):
                 return name
             if who.key and seat.person.key == who.key:
                 return name
@@ -203,6 +204,14 @@ class Room:
         self.result, self.left_by = None, None
         self.rematch.clear()
         self.board_generation = self.generation + 1
+
+
+def same_token(held: str, typed: object) -> bool:
+    """Whether a token typed or sent by a client is the seat's (compared in constant
+    time; anything but a short ASCII string is no token)."""
+    if not held or not isinstance(typed, str) or not typed.isascii() or len(typed) > 64:
+        return False
+    return secrets.compare_digest(held, typed)
 
 
 def _is_generation(generation: object, oldest: int, newest: int) -> bool:
