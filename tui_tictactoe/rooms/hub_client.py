@@ -263,3 +263,6 @@ class SocketHub:
             stream.end(Refused(self._gone))
         self._streams.clear()
         self._writer.transport.abort()
+        pinger = self._tasks[1]
+        if pinger is not asyncio.current_task():
+            pinger.cancel()

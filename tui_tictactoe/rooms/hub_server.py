@@ -85,8 +85,9 @@ class HubServer:
         self.write_timeout = write_timeout
         self.max_connections = max_connections
         self.log = log
-        self.connections: dict[asyncio.Task[None], _Connection] = {}
-        self._server: asyncio.AbstractServer | None = None
+        self.connections: dict[asyncio.Task[None], socket.socket] = {}
+        self._listener: socket.socket | None = None
+        self._accepting: asyncio.Task[None] | None = None
         self._made_dir: Path | None = None
 
     async def __aenter__(self) -> HubServer:
@@ -104,8 +105,20 @@ class HubServer:
         if len(os.fsencode(path)) > MAX_PATH:
             raise HubServerError(f"The socket path {str(path)!r} is too long for AF_UNIX.")
         self._private_directory(path.parent)
-        self._server = await asyncio.start_unix_server(self._connected, path=os.fspath(path))
-        os.chmod(path, 0o600)
+        with contextlib.suppress(FileNotFoundError):
+            if stat.S_ISSOCK(os.lstat(path).st_mode):
+                os.unlink(path)  # left by a server that did not stop
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            listener.bind(os.fspath(path))
+            os.chmod(path, 0o600)
+            listener.listen(128)
+            listener.setblocking(False)
+        except OSError:
+            listener.close()
+            raise
+        self._listener = listener
+        self._accepting = asyncio.create_task(self._accept(listener))
         self.path = path
         return path
 
@@ -126,15 +139,20 @@ class HubServer:
     async def stop(self) -> None:
         """Close the listener and every connection (their tickets count as dropped), wait
         for all their tasks, and remove the socket (and the directory the server made)."""
-        if self._server is not None:
-            self._server.close()
-        tasks = list(self.connections)
-        for task in tasks:
+        if self._accepting is not None:
+            self._accepting.cancel()
+            await asyncio.gather(self._accepting, return_exceptions=True)
+            self._accepting = None
+        if self._listener is not None:
+            self._listener.close()
+            self._listener = None
+        held = dict(self.connections)
+        for task in held:
             task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        if self._server is not None:
-            await self._server.wait_closed()
-            self._server = None
+        await asyncio.gather(*held, return_exceptions=True)
+        for conn in held.values():  # a task cancelled before it began never closed its own
+            conn.close()
+        self.connections.clear()
         if self.path is not None:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(self.path)
@@ -143,30 +161,34 @@ class HubServer:
                 os.rmdir(self._made_dir)
             self._made_dir = None
 
-    async def _connected(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        task = asyncio.current_task()
-        assert task is not None
-        refusal = self._refusal(writer)
-        if refusal:
-            self.log(f"room hub: refused a connection: {refusal}")
-            writer.transport.abort()
-            return
-        connection = _Connection(self, reader, writer)
-        self.connections[task] = connection
-        try:
-            await connection.run()
-        except asyncio.CancelledError:
-            pass  # `stop` ended it (a cancelled task here trips Python 3.11's stream callback)
-        finally:
-            del self.connections[task]
+    async def _accept(self, listener: socket.socket) -> None:
+        """Take each new connection: a task of its own, known to `stop` from the start."""
+        loop = asyncio.get_running_loop()
+        while True:
+            conn, _ = await loop.sock_accept(listener)
+            refusal = self._refusal(conn)
+            if refusal:
+                self.log(f"room hub: refused a connection: {refusal}")
+                conn.close()
+                continue
+            self.connections[asyncio.create_task(self._serve(conn))] = conn
 
-    def _refusal(self, writer: asyncio.StreamWriter) -> str:
+    async def _serve(self, conn: socket.socket) -> None:
+        task = asyncio.current_task()
+        try:
+            reader, writer = await asyncio.open_unix_connection(sock=conn)
+            await _Connection(self, reader, writer).run()
+        finally:
+            conn.close()
+            if task in self.connections:
+                del self.connections[task]
+
+    def _refusal(self, conn: socket.socket) -> str:
         """Why this connection is turned away at once ("" if it is not)."""
         if len(self.connections) >= self.max_connections:
             return f"already {self.max_connections} connections"
-        sock = writer.get_extra_info("socket")
-        if sock is not None and hasattr(socket, "SO_PEERCRED"):
-            creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+        if hasattr(socket, "SO_PEERCRED"):
+            creds = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
             _, uid, _ = struct.unpack("3i", creds)
             if uid != os.geteuid():
                 return f"a process of user {uid}"
@@ -222,7 +244,10 @@ class _Connection:
     async def _handle(self, request: wire.Request) -> None:
         op, args = request.op, request.args
         if op == "updates":
-            self._open_stream(request.id, args[0])
+            if len(self.streams) >= MAX_STREAMS:
+                await self._reply(wire.Reply(request.id, refused="Too many rooms to follow."))
+            else:
+                self._open_stream(request.id, args[0])
             return
         if op == "stop":
             task = self.streams.get(args[0])
@@ -252,8 +277,8 @@ class _Connection:
         await self._reply(wire.Reply(request.id, value))
 
     def _open_stream(self, ident: int, ticket: Ticket) -> None:
-        if ident in self.streams or len(self.streams) >= MAX_STREAMS:
-            raise wire.WireError("a stream id reused, or too many streams")
+        if ident in self.streams:
+            raise wire.WireError("A stream's id was used again.")
         task = asyncio.create_task(self._stream(ident, ticket))
         self.streams[ident] = task
         task.add_done_callback(lambda _: self.streams.pop(ident, None))
