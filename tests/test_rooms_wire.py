@@ -185,7 +185,7 @@ def _frame(body: bytes) -> bytes:
 @pytest.mark.parametrize(
     "body",
     [
-        b"[" * 10_000 + b"]" * 10_000,  # deeper than the JSON reader goes
+        b"[" * 5_000 + b"]" * 5_000,  # deeper than the JSON reader goes, within the limit
         b'{"id": ' + b"9" * 5000 + b', "op": "ping", "args": {}}',  # too many digits
         b'{"id": NaN, "op": "ping", "args": {}}',
         b'{"id": 1, "op": "ping", "args": {}, "id": Infinity}',
@@ -199,6 +199,7 @@ def _frame(body: bytes) -> bytes:
         b"[1, 2]",
         b'"text"',
     ],
+    ids=lambda body: repr(body[:24]),
 )
 def test_hostile_bodies_are_wire_errors(body: bytes) -> None:
     with pytest.raises(wire.WireError):
