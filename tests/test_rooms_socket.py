@@ -181,7 +181,7 @@ async def test_hostile_connections_are_closed_and_stall_no_one() -> None:
             slow.cancel()
     assert any("frame of 4294967295 bytes" in line for line in lines)
     assert any("Not JSON" in line for line in lines)
-    assert any("op must be one of" in line for line in lines)
+    assert any("Op must be one of" in line for line in lines)
     assert sum("nothing whole in time" in line for line in lines) == 2  # slow and idle
 
 
@@ -250,7 +250,7 @@ async def test_caps_on_one_connection_and_on_connections() -> None:
             await ann.create(Person("ann"), 3, "X")
         with pytest.raises(Refused, match="too many places"):
             await ann.create(Person("ann"), 3, "X")
-        with pytest.raises(Refused, match="size must be"):  # checked before it is sent
+        with pytest.raises(Refused, match="Size must be"):  # checked before it is sent
             await ann.create(Person("ann"), 7, "X")
         second = await _raw(server.path)
         assert await _closed_by_server(second[0])

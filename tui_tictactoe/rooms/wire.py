@@ -35,20 +35,19 @@ MAX_LISTED = 1000
 """At most this many rooms in one `rooms` answer (the server sends the first ones)."""
 MAX_ID = 2**53 - 1
 """Request ids and counters stay integers that any JSON reader keeps exactly."""
-MAX_CELL = 25
-MAX_TYPED_CODE = 64
-MAX_TOKEN = 64
-MAX_KEY = 128
-MAX_ADDRESS = 64
-MAX_REASON = 400
-MAX_WATCHERS = 1_000_000
+MAX_CELL, MAX_TYPED_CODE, MAX_TOKEN, MAX_KEY, MAX_ADDRESS = 25, 64, 64, 128, 64
+MAX_REASON, MAX_WATCHERS = 400, 1_000_000
 _HEADER = struct.Struct(">I")
 _TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 _RESULTS = ("X", "O", "draw", "abandoned")
 
 
 class WireError(Exception):
-    """A frame or message that is not what the wire allows; the text says why."""
+    """A frame or message that is not what the wire allows; the text says why (a
+    sentence: a client shows it as the reason its call was refused)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason[:1].upper() + reason[1:])
 
 
 class Request(NamedTuple):
@@ -296,16 +295,12 @@ def request_to_json(request: Request) -> dict[str, Any]:
     if spec is None or len(spec) != len(request.args):
         raise WireError(f"No request {request.op!r} with {len(request.args)} arguments.")
     args = {
-        name: _TO_JSON.get(type(arg), _same)(arg)
+        name: _TO_JSON[type(arg)](arg) if type(arg) in _TO_JSON else arg
         for (name, _), arg in zip(spec, request.args, strict=True)
     }
     obj = {"id": request.id, "op": request.op, "args": args}
     request_from_json(obj)
     return obj
-
-
-def _same(value: T) -> T:
-    return value
 
 
 def request_from_json(value: object) -> Request:
