@@ -313,3 +313,71 @@ async def test_a_socket_hub_answers_exactly_as_the_hub_behind_it() -> None:
             assert await _walk(hub, random.Random(seed), 300) == expected
         assert sum(value[0] == "refused" for _, value in expected if isinstance(value, tuple))
         assert any(isinstance(value, Ticket) for _, value in expected)
+
+
+SERVER_SCRIPT = """
+import asyncio, sys
+from tui_tictactoe.rooms.hub_server import HubServer
+from tui_tictactoe.rooms.memory_hub import MemoryHub
+
+async def main():
+    server = HubServer(MemoryHub())
+    print(await server.start(), flush=True)
+    await asyncio.Event().wait()
+
+asyncio.run(main())
+"""
+
+
+async def test_a_server_killed_outright_is_gone_for_its_games() -> None:
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", SERVER_SCRIPT, stdout=asyncio.subprocess.PIPE
+    )
+    assert process.stdout is not None
+    path = Path((await asyncio.wait_for(process.stdout.readline(), WAIT)).decode().strip())
+    try:
+        hub = await SocketHub.connect(path)
+        x = await hub.create(Person("ann"), 3, "X")
+        updates = hub.updates(x)
+        assert (await anext(updates)).code == x.code
+        process.send_signal(signal.SIGKILL)
+        await process.wait()
+        with pytest.raises(Refused, match=GONE):
+            await anext(updates)
+        with pytest.raises(Refused, match=GONE):
+            await hub.watch(x.code, Person("bob"))
+        await hub.close()
+    finally:
+        if process.returncode is None:
+            process.kill()
+        await process.wait()
+        shutil.rmtree(path.parent, ignore_errors=True)  # a killed server removes nothing
+
+
+async def test_a_game_that_stops_reading_is_cut_off_and_dropped() -> None:
+    """Updates it never reads fill its socket; after `write_timeout` the server ends
+    the connection (a drop) instead of holding views for it."""
+    hub = MemoryHub(max_spectators=1)
+    async with HubServer(hub, write_timeout=1.0, log=[].append) as server:
+        reader, writer = await _raw(server.path)
+        who = wire.person_to_json(Person("ann"))
+        writer.write(
+            wire.encode(
+                {"id": 1, "op": "create", "args": {"who": who, "size": 3, "first": "X"}}, 999
+            )
+        )
+        await writer.drain()
+        header = await asyncio.wait_for(reader.readexactly(4), WAIT)
+        reply = json.loads(await reader.readexactly(struct.unpack(">I", header)[0]))
+        x = wire.ticket_from_json(reply["ok"]["ticket"])
+        writer.write(
+            wire.encode({"id": 2, "op": "updates", "args": {"ticket": reply["ok"]["ticket"]}}, 999)
+        )
+        await writer.drain()  # from here on it reads nothing
+        async with await SocketHub.connect(server.path) as busy:
+            for _ in range(20_000):  # each watch and leave sends ann a whole view
+                if not hub.view(x.code).seats[0].present:
+                    break
+                await busy.leave(await busy.watch(x.code, Person("bob")))
+        assert hub.view(x.code).seats[0].present is False
+        writer.close()
