@@ -5,7 +5,7 @@ object. Every frame is bounded before it is read (`MAX_REQUEST` from a game proc
 `MAX_REPLY` from the server) and every field is checked into the `view` types on both
 sides: what either end takes from the socket is hostile until it has been through here.
 Anything else raises `WireError` (and nothing else), whose text says why; the server
-then closes that connection.
+then closes that connection. The frames themselves are in `frames`.
 
 A game process sends requests `{"id": n, "op": "create", "args": {...}}`; the server
 answers each with `{"id": n, "ok": RESULT}` (RESULT: null, `{"ticket": ...}` or
@@ -15,14 +15,16 @@ pushes `{"id": n, "room": {...}}` for each new view, then ends it with a reply.
 
 from __future__ import annotations
 
-import json
 import math
-import struct
 from collections.abc import Callable
-from typing import Any, Generic, NamedTuple, TypeVar
+from typing import Any, NamedTuple
 
 from ..identity import displayable
 from . import codes
+from .frames import FrameDecoder as FrameDecoder
+from .frames import WireError as WireError
+from .frames import decode_body as decode_body
+from .frames import encode as encode
 from .view import SEATS, Person, RoomSummary, RoomView, SeatName, SeatView, Ticket
 
 ENV_VAR = "TUI_TICTACTOE_ROOM_HUB"
@@ -35,19 +37,15 @@ MAX_LISTED = 1000
 """At most this many rooms in one `rooms` answer (the server sends the first ones)."""
 MAX_ID = 2**53 - 1
 """Request ids and counters stay integers that any JSON reader keeps exactly."""
-MAX_CELL, MAX_TYPED_CODE, MAX_TOKEN, MAX_KEY, MAX_ADDRESS = 25, 64, 64, 128, 64
-MAX_REASON, MAX_WATCHERS = 400, 1_000_000
-_HEADER = struct.Struct(">I")
+MAX_CELL = 25  # the last cell of a 5x5 board
+MAX_TYPED_CODE = 64  # a code as typed; the hub reads at most 32 characters of it
+MAX_TOKEN = 64
+MAX_KEY = 128  # a key's fingerprint ("SHA256:" and 43 characters)
+MAX_ADDRESS = 64  # an IPv6 address with its zone
+MAX_REASON = 400
+MAX_WATCHERS = 1_000_000
 _TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 _RESULTS = ("X", "O", "draw", "abandoned")
-
-
-class WireError(Exception):
-    """A frame or message that is not what the wire allows; the text says why (a
-    sentence: a client shows it as the reason its call was refused)."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason[:1].upper() + reason[1:])
 
 
 class Request(NamedTuple):
@@ -73,8 +71,6 @@ class Push(NamedTuple):
     id: int
     room: RoomView
 
-
-T = TypeVar("T")
 
 # -- checks of one field ------------------------------------------------------------
 
@@ -365,80 +361,3 @@ def server_message_from_json(value: object) -> Reply | Push:
     if "room" in value:
         return Push(ident, view_from_json(value["room"]))
     raise WireError("A message from the server has ok, refused or room.")
-
-
-# -- frames ----------------------------------------------------------------------------
-
-
-def _no_constant(name: str) -> None:
-    raise WireError(f"{name} is not a number the wire carries.")
-
-
-def encode(obj: dict[str, Any], limit: int) -> bytes:
-    """One frame: the length, then the compact JSON (`WireError` past `limit` bytes)."""
-    try:
-        text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-        body = text.encode()
-    except (TypeError, ValueError) as error:  # not JSON, or a lone surrogate
-        raise WireError(f"Not JSON: {type(error).__name__}.") from None
-    if len(body) > limit:
-        raise WireError(f"A frame of {len(body)} bytes is over the limit of {limit}.")
-    return _HEADER.pack(len(body)) + body
-
-
-def decode_body(body: bytes) -> object:
-    """The JSON object of one frame's body; `WireError` for anything else."""
-    try:
-        obj = json.loads(body.decode("utf-8"), parse_constant=_no_constant)
-    except WireError:
-        raise
-    except (ValueError, RecursionError) as error:  # bad UTF-8, bad JSON, too deep
-        raise WireError(f"Not JSON: {type(error).__name__}.") from None
-    if type(obj) is not dict:
-        raise WireError("A frame holds one JSON object.")
-    return obj
-
-
-class FrameDecoder(Generic[T]):
-    """Frames out of a byte stream, fed in pieces of any size, each checked by `parse`.
-
-    It holds at most one unfinished frame (`limit` bytes and its header) beyond the
-    piece being fed; a length over `limit` is refused before its body is waited for.
-    After a `WireError` the stream is out of step: the caller closes the connection.
-    """
-
-    def __init__(self, parse: Callable[[object], T], limit: int) -> None:
-        self._parse = parse
-        self._limit = limit
-        self._buffer = bytearray()
-        self._need: int | None = None  # the body length once its header is in
-
-    @property
-    def partial(self) -> bool:
-        """Whether part of a frame has arrived (the server times its remainder)."""
-        return bool(self._buffer) or self._need is not None
-
-    @property
-    def buffered(self) -> int:
-        """Bytes held for the unfinished frame (at most its header and `limit`)."""
-        return len(self._buffer)
-
-    def feed(self, data: bytes) -> list[T]:
-        self._buffer += data
-        out: list[T] = []
-        while True:
-            if self._need is None:
-                if len(self._buffer) < _HEADER.size:
-                    return out
-                (need,) = _HEADER.unpack_from(self._buffer)
-                del self._buffer[: _HEADER.size]
-                if not 0 < need <= self._limit:
-                    self._buffer.clear()
-                    raise WireError(f"A frame of {need} bytes: the limit is {self._limit}.")
-                self._need = need
-            if len(self._buffer) < self._need:
-                return out
-            body = bytes(self._buffer[: self._need])
-            del self._buffer[: self._need]
-            self._need = None
-            out.append(self._parse(decode_body(body)))
