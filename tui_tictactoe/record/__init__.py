@@ -28,7 +28,19 @@ and `import sqlite3` alone costs several ms.
 
 from __future__ import annotations
 
-from .listing import RECENT_ROUNDS, ROUND_COLUMNS, STANDING_COLUMNS, board_tables, round_cells
+from .listing import (
+    HOT_SEAT_COLUMNS,
+    PEOPLE_COLUMNS,
+    PEOPLE_ROUND_COLUMNS,
+    RECENT_ROUNDS,
+    ROUND_COLUMNS,
+    STANDING_COLUMNS,
+    board_tables,
+    people_round_cells,
+    people_summary,
+    people_tables,
+    round_cells,
+)
 from .location import APP_NAME, DATA_DIR_ENV, DATABASE_NAME, data_dir, database_path
 from .names import shown_name
 from .schema import schema_version
@@ -60,9 +72,12 @@ __all__ = [
     "APP_NAME",
     "DATABASE_NAME",
     "DATA_DIR_ENV",
+    "HOT_SEAT_COLUMNS",
     "KINDS",
     "LEADERBOARD_BOARD",
     "MATCH_RESULTS",
+    "PEOPLE_COLUMNS",
+    "PEOPLE_ROUND_COLUMNS",
     "RECENT_ROUNDS",
     "RESULTS",
     "ROUND_COLUMNS",
@@ -87,6 +102,9 @@ __all__ = [
     "empty_people_stats",
     "empty_stats",
     "new_round_key",
+    "people_round_cells",
+    "people_summary",
+    "people_tables",
     "round_cells",
     "schema_version",
     "shown_name",

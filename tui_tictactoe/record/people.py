@@ -83,7 +83,7 @@ ON CONFLICT (player) DO UPDATE SET
 """
 _ROUNDS = """
 SELECT id, ended_at, kind, board_size, x_player, x_name, o_player, o_name, first, moves,
-       result, left_by, x_gain
+       result, left_by, x_gain, rated
 FROM matches WHERE x_player = :player OR o_player = :player
 ORDER BY id DESC LIMIT :limit
 """
@@ -181,7 +181,7 @@ def read_rounds(conn: sqlite3.Connection, player: str, limit: int) -> list[Peopl
 
 def _people_round(player: str, row: tuple[Any, ...]) -> PeopleRound:
     (number, ended, kind, size, x_key, x_name, o_key, o_name, first, moves, result, left_by,
-     x_gain) = row  # fmt: skip
+     x_gain, rated) = row  # fmt: skip
     seat = "X" if x_key == player else "O"
     if kind == "room":
         opponent, opponent_key = (o_name, o_key) if seat == "X" else (x_name, x_key)
@@ -196,7 +196,7 @@ def _people_round(player: str, row: tuple[Any, ...]) -> PeopleRound:
     change = int(x_gain) if seat == "X" else -int(x_gain)
     return PeopleRound(
         number, ended, kind, size, seat, first, opponent, opponent_key, keys, result, left_by,
-        change,
+        change, bool(rated),
     )  # fmt: skip
 
 

@@ -193,7 +193,8 @@ class PeopleRound(NamedTuple):
     moves: tuple[int, ...]
     result: str  # from the player's side: win, loss, draw, abandoned (hot seat: X, O, ...)
     left_by: str | None  # the seat that left an abandoned round
-    rating_change: int  # the player's Elo points from this round (0: not rated)
+    rating_change: int  # the player's Elo points from this round
+    rated: bool  # the round moved ratings (a room round between two keyed people)
 
 
 class PeopleStanding(NamedTuple):
