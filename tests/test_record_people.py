@@ -195,7 +195,8 @@ def test_a_round_saved_again_by_its_key_is_kept_and_rated_once(tmp_path: Path) -
         {"round_key": "k" * 101},
         {"x": ("ann", 5)},
         {"x": "ann"},
-        {"o": ("n" * 1001, "key")},
+        {"o": ("bob", "k" * 1001)},
+        {"o": (None, "key")},
         {"o": ("bob", "")},
     ],
 )
@@ -207,6 +208,15 @@ def test_an_invalid_round_is_refused_before_anything_is_written(
         with pytest.raises(ValueError):
             record.save_match(match(ANN, BOB, "X")._replace(**change))
         assert record.people_rounds(ANN.key) == [] and record.ratings() == []
+
+
+def test_a_name_too_long_to_keep_is_cut_and_an_error_is_short(tmp_path: Path) -> None:
+    with Record.open(tmp_path / DATABASE_NAME) as record:
+        assert record.save_match(match(Seat("n" * 5000, ANN.key), BOB))
+        assert record.people_rounds(BOB.key)[0].opponent == "n" * 1000
+        with pytest.raises(ValueError) as error:
+            record.save_match(match(ANN, BOB)._replace(round_key="\x1b" * 5000))
+    assert len(str(error.value)) < 200
 
 
 def test_names_are_stored_as_given(tmp_path: Path) -> None:

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from .schema import write_transaction
-from .validation import check_match, utc_text
+from .validation import check_match, stored_name, utc_text
 from .values import (
     HotSeatStanding,
     Match,
@@ -116,9 +116,9 @@ def save(conn: sqlite3.Connection, match: Match, keys: tuple[int, ...]) -> bool:
                 match.kind,
                 match.board_size,
                 match.x.key,
-                match.x.name,
+                stored_name(match.x.name),
                 match.o.key,
-                match.o.name,
+                stored_name(match.o.name),
                 match.first,
                 ",".join(map(str, keys)),
                 match.result,
@@ -128,8 +128,8 @@ def save(conn: sqlite3.Connection, match: Match, keys: tuple[int, ...]) -> bool:
             ),
         ).rowcount
         if inserted and rated:
-            conn.execute(_RATE, (match.x.key, match.x.name, x_rating + points))
-            conn.execute(_RATE, (match.o.key, match.o.name, o_rating - points))
+            conn.execute(_RATE, (match.x.key, stored_name(match.x.name), x_rating + points))
+            conn.execute(_RATE, (match.o.key, stored_name(match.o.name), o_rating - points))
     return True
 
 

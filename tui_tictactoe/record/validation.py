@@ -95,8 +95,8 @@ ROUND_KEY_CHARACTERS = frozenset(
 )
 ROUND_KEY_LIMIT = 100
 NAME_LIMIT = 1000
-"""Characters of a seat's name or key kept at most: names are stored as given (they are
-cleaned when shown), but a caller's bug must not fill the disk."""
+"""Characters of a seat's name kept (the rest is cut) and of a key accepted: names are
+stored as given and cleaned when shown, but no name may fill the disk."""
 
 
 def check_match(match: Match) -> tuple[int, ...]:
@@ -107,7 +107,7 @@ def check_match(match: Match) -> tuple[int, ...]:
     round a game not yet over, with `left_by` (given then only).
     """
     if not isinstance(match, tuple) or len(match) != 10:
-        raise ValueError(f"save_match takes a Match, not {match!r}")
+        raise ValueError(f"save_match takes a Match, not {_short(match)}")
     for seat, who in zip(SEATS, (match.x, match.o), strict=True):
         _check_seat(seat, who)
     check_choice("kind", match.kind, KINDS)
@@ -125,19 +125,28 @@ def check_match(match: Match) -> tuple[int, ...]:
         and set(key) <= ROUND_KEY_CHARACTERS
     ):
         raise ValueError(
-            f"round_key must be 1 to {ROUND_KEY_LIMIT} letters, digits or -_.:, not {key!r}"
+            f"round_key must be 1 to {ROUND_KEY_LIMIT} letters, digits or -_.:, not {_short(key)}"
         )
     return _replayed(match)
 
 
 def _check_seat(seat: str, who: object) -> None:
     name, key = who if isinstance(who, tuple) and len(who) == 2 else (None, None)
-    if not isinstance(name, str) or len(name) > NAME_LIMIT:
-        raise ValueError(
-            f"seat {seat} must be (name, key), a name of at most {NAME_LIMIT} characters, not {who!r}"
-        )
+    if not isinstance(name, str):
+        raise ValueError(f"seat {seat} must be (name, key), not {_short(who)}")
     if key is not None and not (isinstance(key, str) and 0 < len(key) <= NAME_LIMIT):
-        raise ValueError(f"seat {seat}'s key must be None (a guest) or text, not {key!r}")
+        raise ValueError(f"seat {seat}'s key must be None (a guest) or text, not {_short(key)}")
+
+
+def stored_name(name: str) -> str:
+    """A seat's name as kept: as given, cut to NAME_LIMIT characters."""
+    return name[:NAME_LIMIT]
+
+
+def _short(value: object) -> str:
+    """A bad value in an error message, bounded: it may be a client's whole input."""
+    text = ascii(value)
+    return text if len(text) <= 60 else text[:59] + "..."
 
 
 def _replayed(match: Match) -> tuple[int, ...]:
@@ -148,13 +157,13 @@ def _replayed(match: Match) -> tuple[int, ...]:
     symbol = match.first
     for key in keys:
         if not isinstance(key, int) or isinstance(key, bool) or not 1 <= key <= cells:
-            raise ValueError(f"moves must be cell keys from 1 to {cells}, not {keys!r}")
+            raise ValueError(f"moves must be cell keys from 1 to {cells}, not {_short(keys)}")
         if board.is_game_over() or not board.make_move(*board.geometry.cell_of_key(key), symbol)[0]:
-            raise ValueError(f"moves {keys!r} are not a game the rules allow")
+            raise ValueError(f"moves {_short(keys)} are not a game the rules allow")
         symbol = "O" if symbol == "X" else "X"
     ended = {"X": board.winner() == "X", "O": board.winner() == "O"}
     ended["draw"] = board.is_full() and board.winner() is None
     ended["abandoned"] = not board.is_game_over()
     if not ended[match.result]:
-        raise ValueError(f"result {match.result!r} is not how moves {keys!r} end")
+        raise ValueError(f"result {match.result!r} is not how moves {_short(keys)} end")
     return keys

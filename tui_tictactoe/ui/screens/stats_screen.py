@@ -37,8 +37,8 @@ class StatsScreen(Screen[None]):
     AUTO_FOCUS = "#rounds"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,s", "app.pop_screen", "Back to the game"),
-        Binding("enter", "replay", "Replay the round", priority=True),
-        Binding("p", "people", "Against people"),
+        Binding("enter", "replay", "Replay", priority=True),
+        Binding("p", "people", "People"),
         Binding("l", "leaderboard", "Leaderboard"),
     ]
 
