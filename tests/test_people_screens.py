@@ -128,3 +128,27 @@ async def test_the_leaderboard_ranks_people_by_elo(make_app, monkeypatch, size) 
             assert table.region.bottom <= size[1] - 1
         await press(pilot, "escape")
         assert isinstance(app.screen, StatsScreen)
+
+
+async def test_the_app_keeps_a_round_between_people_once_from_both_sessions(make_app) -> None:
+    """`RecordLink.match_ended`, as the game calls it when a round against a person ends:
+    saved in a thread, and kept once when both players' sessions report it."""
+    me = local()
+    round_ = people_rounds(me)[0]
+    guests = Match(Seat("g1", None), Seat("g2", None), *round_[2:8], "guests")
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        link = app.record_link
+        with pytest.raises(ValueError):
+            link.match_ended(round_._replace(result="O"))
+        link.match_ended(round_)
+        link.match_ended(round_)  # the other player's session, the same round key
+        link.match_ended(guests)  # nobody to show it to: not kept
+        await app.workers.wait_for_complete()
+        await press(pilot, "s", "p")
+        screen = app.screen
+        assert isinstance(screen, PeopleScreen)
+        assert [row[1:] for row in cells(screen.table)] == [["3x3", "ann", "X 1st", "win", "+16"]]
+    with Record.open() as record:
+        assert record.people_rounds("g1") == [] and len(record.ratings()) == 2
