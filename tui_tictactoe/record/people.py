@@ -202,7 +202,7 @@ def _people_round(player: str, row: tuple[Any, ...]) -> PeopleRound:
 
 def read_ratings(conn: sqlite3.Connection, limit: int) -> list[RatingEntry]:
     rows = conn.execute(
-        "SELECT player, display_name, rating, games FROM ratings"
+        "SELECT player, display_name, rating, games FROM ratings WHERE games > 0"
         " ORDER BY rating DESC, games DESC, player LIMIT ?",
         (limit,),
     ).fetchall()

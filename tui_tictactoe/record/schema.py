@@ -158,7 +158,7 @@ MIGRATIONS: tuple[tuple[str | Callable[[sqlite3.Connection], object], ...], ...]
             player TEXT PRIMARY KEY,
             display_name TEXT NOT NULL,
             rating INTEGER NOT NULL,
-            games INTEGER NOT NULL CHECK (games > 0)
+            games INTEGER NOT NULL CHECK (games >= 0)
         ) WITHOUT ROWID""",
         "CREATE INDEX ratings_by_rating ON ratings (rating DESC, games DESC, player)",
     ),
