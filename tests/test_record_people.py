@@ -13,6 +13,7 @@ import multiprocessing
 import random
 import shutil
 import sqlite3
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -197,6 +198,8 @@ def test_a_round_saved_again_by_its_key_is_kept_and_rated_once(tmp_path: Path) -
         {"x": "ann"},
         {"o": ("bob", "k" * 1001)},
         {"o": (None, "key")},
+        {"ended_at": "2026-11-21"},
+        {"ended_at": datetime(2026, 11, 21, 9, 0)},  # no time zone
         {"o": ("bob", "")},
     ],
 )

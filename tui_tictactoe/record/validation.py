@@ -49,6 +49,8 @@ def utc_text(when: datetime | None) -> str:
     from datetime import UTC, datetime  # on first use: start-up
 
     moment = when if when is not None else datetime.now(UTC)
+    if not isinstance(moment, datetime):
+        raise ValueError(f"a time must be a datetime, not {_short(moment)}")
     if moment.tzinfo is None:
         raise ValueError("played_at must carry a time zone")
     return moment.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
@@ -127,6 +129,7 @@ def check_match(match: Match) -> tuple[int, ...]:
         raise ValueError(
             f"round_key must be 1 to {ROUND_KEY_LIMIT} letters, digits or -_.:, not {_short(key)}"
         )
+    utc_text(match.ended_at)  # None (now) or a time with a zone
     return _replayed(match)
 
 
