@@ -30,7 +30,7 @@ from ..identity import Identity, current_identity
 if TYPE_CHECKING:
     from textual.app import App
 
-    from ..record import Record
+    from ..record import Match, Record
 
 SETTINGS = ("symbol", "first", "difficulty", "alternate", "board")
 """Game options kept as settings (the theme is kept too, apart)."""
@@ -156,12 +156,43 @@ class RecordLink:
         self._leaving = True
         self.controller.leave()
 
-    def _save_before_exit(self, summary: RoundSummary, deadline: float = LEAVE_DEADLINE) -> None:
+    def match_ended(self, match: Match) -> None:
+        """A round between people is over, or left: keep it, in a thread (on quitting, as a
+        round against the AI is, waiting at most LEAVE_DEADLINE).
+
+        Both players' sessions may call this for one round with the same `round_key`:
+        the record keeps it, and moves the ratings, once. A round of guests alone is not
+        kept (nobody could see it). ValueError at once for an invalid `Match`.
+        """
+        from ..record.validation import check_match
+
+        check_match(match)
+        if not self.enabled or (match.x.key is None and match.o.key is None):
+            return
+        if self._leaving:
+            self._save_before_exit(match, target=self._write_match)
+        else:
+            self._in_thread(lambda: self._save_match(match), "save a round between people")
+
+    def _save_match(self, match: Match) -> None:
+        self._write_match(match)
+        self._on_ui(self.show_notice)
+
+    def _write_match(self, match: Match) -> None:
+        self.record().save_match(match)
+
+    def _save_before_exit(
+        self,
+        summary: Any,
+        deadline: float = LEAVE_DEADLINE,
+        target: Callable[[Any], None] | None = None,
+    ) -> None:
         """Save, waiting at most `deadline` s: the save runs in a daemon thread that the wait
         gives up on, so a busy or slow record (its busy timeout is seconds) never holds the
-        exit. A save cut short is a transaction never committed, which SQLite rolls back."""
+        exit. A save cut short is a transaction never committed, which SQLite rolls back.
+        `target` writes `summary` (default: a round against the AI)."""
         thread = threading.Thread(
-            target=self._write_round, args=(summary,), name="save on quit", daemon=True
+            target=target or self._write_round, args=(summary,), name="save on quit", daemon=True
         )
         thread.start()
         thread.join(deadline)
