@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import contextlib
 import time
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import ClassVar, NamedTuple
 
 from textual.app import ComposeResult
