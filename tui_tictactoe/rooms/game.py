@@ -117,6 +117,11 @@ class RoomGame:
         return self.view is not None and self.view.result is None and not self.view.closed
 
     @property
+    def round_begun(self) -> bool:
+        """A round on with a move played: leaving now abandons it (before, it just waits)."""
+        return self.in_progress and self.view is not None and bool(self.view.moves)
+
+    @property
     def my_turn(self) -> bool:
         return self.in_progress and self.view is not None and self.view.to_move == self.seat
 

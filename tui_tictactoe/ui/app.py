@@ -155,9 +155,8 @@ class TicTacToeApp(App[None]):
     @property
     def game(self) -> GameScreen:
         """The game screen, wherever it is in the screen stack."""
-        screen = self.screen_stack[0]
-        assert isinstance(screen, GameScreen)
-        return screen
+        # The first screen, or (with a room hub) pushed over the lobby.
+        return next(screen for screen in self.screen_stack if isinstance(screen, GameScreen))
 
     def on_load(self) -> None:
         asyncio.get_running_loop().set_default_executor(DaemonThreads())
@@ -245,8 +244,8 @@ class TicTacToeApp(App[None]):
         room = self.room_screen
         if room is not None:
             return room.status.asking
-        screen = self.screen_stack[0] if self.screen_stack else None
-        return isinstance(screen, GameScreen) and screen.status.asking
+        games = [screen for screen in self.screen_stack if isinstance(screen, GameScreen)]
+        return bool(games) and games[0].status.asking
 
     @property
     def room_screen(self) -> RoomScreen | None:

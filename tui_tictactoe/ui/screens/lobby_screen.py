@@ -89,7 +89,7 @@ class LobbyScreen(IgnoresStaleResize, Screen[None]):
         super().__init__()
         self.setting = setting
         self.play_ai = play_ai
-        self.size = size
+        self.board_size = size
         self.menu = OptionList(
             Option("Play the AI", id=PLAY_AI),
             Option("New room", id=NEW_ROOM),
@@ -134,10 +134,17 @@ class LobbyScreen(IgnoresStaleResize, Screen[None]):
             return
         if live == self.live:
             return
+        was = self.rooms.highlighted_option
         self.live = live
         self.rooms.set_options(Option(room_entry(room), id=room.code) for room in live)
         if not live:
             self.rooms.add_option(Option(Text("No live rooms."), disabled=True))
+            return
+        codes_now = [room.code for room in live]
+        # The highlight stays on the room it was on (else the first): a list that
+        # changes under the cursor must not make Enter watch another room.
+        kept = was.id if was is not None and was.id in codes_now else codes_now[0]
+        self.rooms.highlighted = codes_now.index(kept)
 
     def action_focus_menu(self) -> None:
         self.set_focus(self.menu)
@@ -145,7 +152,7 @@ class LobbyScreen(IgnoresStaleResize, Screen[None]):
     async def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         chosen = event.option.id
         if chosen == PLAY_AI:
-            self.app.switch_screen(self.play_ai())
+            self.app.push_screen(self.play_ai())  # for good: q there quits
         elif chosen == NEW_ROOM:
             await self._enter(self._create())
         elif chosen is not None:
@@ -160,7 +167,7 @@ class LobbyScreen(IgnoresStaleResize, Screen[None]):
         await self._enter(self._join(code))
 
     async def _create(self) -> Ticket:
-        return await self.setting.hub.create(self.setting.who, self.size, "X")
+        return await self.setting.hub.create(self.setting.who, self.board_size, "X")
 
     async def _join(self, code: str) -> Ticket:
         return await self.setting.hub.join(code, self.setting.who)

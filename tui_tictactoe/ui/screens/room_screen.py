@@ -256,7 +256,7 @@ class RoomScreen(IgnoresStaleResize, Screen[None]):
     @property
     def asks_before_leaving(self) -> bool:
         """A player mid-round is asked once: a stray `q` must not abandon a game in play."""
-        return self.game.is_player and self.game.in_progress and self.entered
+        return self.game.is_player and self.game.round_begun and self.entered
 
     async def ask_leave(self) -> None:
         if self.asks_before_leaving and not self.status.asking:
