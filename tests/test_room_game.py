@@ -193,6 +193,7 @@ def test_the_title_counts_watchers_and_shows_free_seats() -> None:
     )
     alone = view(seats=(HERE[0], SeatView()))
     assert room_title(game_of("X", alone)) == "Room ABCD · ann (X) vs … (O)"
+    assert score_line(game_of("X", alone)) == "ann 0 · … 0 · draws 0 · round 1"
     assert room_title(game_of("X")) == "Room ABCD"
     assert score_line(game_of("X", view(score=(2, 1, 3), round=7))) == (
         "ann 2 · bob 1 · draws 3 · round 7"
@@ -210,14 +211,14 @@ def test_invite_lines_join_while_a_seat_is_free_then_watch_and_the_guest_token()
     address = RoomAddress("games.example.org", 2022)
     alone = game_of("X", view(seats=(HERE[0], SeatView())), token="T0KEN")
     assert invite_lines(alone, address, guest=False) == (
-        "A friend joins with: ssh -t -p 2022 games.example.org -- --join ABCD",
+        "Friend: ssh -t -p 2022 games.example.org -- --join ABCD",
     )
     assert invite_lines(alone, address, guest=True)[1] == (
-        "Your seat if the link drops: --join ABCD --seat T0KEN"
+        "Your seat back: --join ABCD --seat T0KEN"
     )
     full = game_of(None, view())
     assert invite_lines(full, address, guest=True) == (
-        "Others watch with: ssh -t -p 2022 games.example.org -- --watch ABCD",
+        "Watch: ssh -t -p 2022 games.example.org -- --watch ABCD",
     )
 
 

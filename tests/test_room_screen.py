@@ -258,6 +258,13 @@ async def test_the_room_fits_60x18() -> None:
     async with app.run_test(size=(59, 18)) as pilot:
         await settle(pilot)
         assert room_of(app).has_class("-too-small")
+    app = room_app(hub, person=EVE)  # the lobby
+    async with app.run_test(size=(60, 18)) as pilot:
+        await settle(pilot)
+        lobby = app.screen
+        assert isinstance(lobby, LobbyScreen)
+        assert lobby.rooms.region.height >= 3 and lobby.rooms.region.bottom <= 17
+        assert lobby.menu.region.height >= 5  # its three entries and the border
 
 
 # -- the lobby ----------------------------------------------------------------------

@@ -91,8 +91,8 @@ class RoomGame:
         return self.view.seats[SEATS.index(seat)]
 
     def name(self, seat: SeatName) -> str:
-        """The name of who sits (or last sat) in `seat`, made displayable; "X" if none yet."""
-        return self.names[seat] or seat
+        """The name of who sits (or last sat) in `seat`, made displayable; "…" if none yet."""
+        return self.names[seat] or "…"
 
     @property
     def players(self) -> tuple[Player, Player]:

@@ -160,11 +160,11 @@ def invite_lines(game: RoomGame, address: RoomAddress, guest: bool) -> tuple[str
     lines = []
     free = view is not None and any(held.person is None for held in view.seats)
     if free and game.is_player:
-        lines.append(f"A friend joins with: {address.command(f'--join {code}')}")
+        lines.append(f"Friend: {address.command(f'--join {code}')}")
     else:
-        lines.append(f"Others watch with: {address.command(f'--watch {code}')}")
+        lines.append(f"Watch: {address.command(f'--watch {code}')}")
     if guest and game.is_player and game.ticket.token:
-        lines.append(f"Your seat if the link drops: --join {code} --seat {game.ticket.token}")
+        lines.append(f"Your seat back: --join {code} --seat {game.ticket.token}")
     return tuple(lines)
 
 

@@ -135,9 +135,15 @@ class TicTacToeApp(App[None]):
             colour_depth_class(self.console.color_system, headless=self.is_headless)
         )
         if self.hub is not None:
-            from .rooms_start import first_screen
+            from .rooms_start import first_screen, room_setting
 
-            return first_screen(self)
+            identity = self.record_link.identity
+            setting = room_setting(self.hub, self.person, identity, self.room_clock)
+            board_size = int(self.controller.options.board)
+            return first_screen(setting, self.room, self._game_screen, board_size)
+        return GameScreen(self.controller, self.record_link)
+
+    def _game_screen(self) -> GameScreen:
         return GameScreen(self.controller, self.record_link)
 
     def show_colour_depth(self, depth_class: str | None) -> None:

@@ -66,13 +66,19 @@ def room_bindings() -> list[BindingType]:
     ]
 
 
-def room_keys(digits: bool, analysis: bool | None) -> tuple[KeyHint, ...]:
+PLAYERS_ONLY = (MOVE, PLAY, PLAY_DIGIT, REMATCH)
+
+
+def room_keys(digits: bool, analysis: bool | None, player: bool = True) -> tuple[KeyHint, ...]:
     """The key bar: `digits` on 3x3; `analysis` None where the overlay is not offered
-    (players, big boards: the entry goes), else whether it is on."""
+    (players, big boards: the entry goes), else whether it is on; a spectator's bar
+    has no keys that play."""
     hidden = "big" if digits else "3x3"
     hints = []
     for command in ROOM_COMMANDS:
         if command.bar is None or command.bar_when == hidden:
+            continue
+        if not player and command in PLAYERS_ONLY:
             continue
         if command is ROOM_ANALYSIS:
             if analysis is None:

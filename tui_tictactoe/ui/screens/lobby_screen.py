@@ -31,7 +31,7 @@ from .stale_resize import IgnoresStaleResize
 REFRESH = 3.0
 """Seconds between readings of the live rooms."""
 
-PLAY_AI, NEW_ROOM = "play-ai", "new-room"
+PLAY_AI, NEW_ROOM, JOIN_ROOM = "play-ai", "new-room", "join-room"
 LOBBY_KEYS = (
     KeyHint("↑↓", "Move"),
     KeyHint("Enter", "Choose", "enter"),
@@ -93,6 +93,7 @@ class LobbyScreen(IgnoresStaleResize, Screen[None]):
         self.menu = OptionList(
             Option("Play the AI", id=PLAY_AI),
             Option("New room", id=NEW_ROOM),
+            Option("Join a room", id=JOIN_ROOM),
             id="lobby-menu",
         )
         self.code = Input(
@@ -155,6 +156,8 @@ class LobbyScreen(IgnoresStaleResize, Screen[None]):
             self.app.push_screen(self.play_ai())  # for good: q there quits
         elif chosen == NEW_ROOM:
             await self._enter(self._create())
+        elif chosen == JOIN_ROOM:
+            self.set_focus(self.code)  # the code box, right under the menu
         elif chosen is not None:
             await self._enter(self._watch(chosen))
 

@@ -283,7 +283,9 @@ class RoomScreen(IgnoresStaleResize, Screen[None]):
 
     def _keys(self) -> tuple[KeyHint, ...]:
         offered = self.game.analysis_offered if self.game.view is not None else False
-        return room_keys(self.geometry.cells <= 9, self.show_analysis if offered else None)
+        analysis = self.show_analysis if offered else None
+        player = self.game.is_player or not self.entered
+        return room_keys(self.geometry.cells <= 9, analysis, player)
 
     def _fit_board(self) -> None:
         """A grid of the room's size once the first view tells it (a join does not know)."""
@@ -319,7 +321,9 @@ class RoomScreen(IgnoresStaleResize, Screen[None]):
         self.status.say(note)
 
     def _show_cursor(self) -> None:
-        self.grid.show_marker("-cursor", self.cursor)
+        """Players only: a spectator's keys play nothing, so no cell is under a cursor."""
+        player = self.game.is_player or not self.entered
+        self.grid.show_marker("-cursor", self.cursor if player else None)
 
     # -- terminal size ------------------------------------------------------
 
