@@ -217,7 +217,12 @@ async def test_q_mid_round_asks_once_then_y_leaves_and_the_hub_frees_the_seat() 
         await settle(pilot)
         await pilot.press("q")
         assert note(app) == LEAVE_QUESTION.text
+        await pilot.press("left")  # any other key: no
+        assert note(app) == ""
+        await pilot.press("y")  # `y` is only an answer
         assert app.return_code is None
+        await pilot.press("q")
+        assert note(app) == LEAVE_QUESTION.text
         await pilot.press("y")
         await pilot.pause()
         assert app.return_code == 0

@@ -226,7 +226,7 @@ class TicTacToeApp(App[None]):
                 self._typed_ahead.append(event)
                 return
             if self.quit_asked and self._plays_on(event):
-                self.game.show_turn()  # the question is gone; the key acts as usual
+                (self.room_screen or self.game).show_turn()  # the question is gone; the key acts
         await super().on_event(event)
 
     def on_resize(self, event: events.Resize) -> None:
@@ -267,6 +267,11 @@ class TicTacToeApp(App[None]):
         """Does this key or click, on the game, leave the quit question unanswered?
         Keys on other screens (the menu, the help) do not: the question waits there."""
         game = self.screen
+        if game is self.room_screen:  # leaving a room is asked the same way
+            return isinstance(event, events.Key) and event.key not in (
+                *QUIT.key_names,
+                *MENU.key_names,
+            )
         if not isinstance(game, GameScreen):
             return False
         if isinstance(event, events.Key):

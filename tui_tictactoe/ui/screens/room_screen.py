@@ -264,6 +264,10 @@ class RoomScreen(IgnoresStaleResize, Screen[None]):
             return
         await self.leave()
 
+    def show_turn(self) -> None:
+        """The leave question goes (the player plays on); the state of play stays."""
+        self.status.clear_note()
+
     async def leave(self) -> None:
         """Leave the room for good (the others are told by the hub), then go back to the
         lobby, or end the app when the room was its first screen."""
