@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from textual import events
 from textual.pilot import Pilot
 from textual.widget import Widget
 
@@ -82,3 +83,10 @@ def drawn(widget: Widget) -> str:
     """What a widget draws, as plain text (markup, had it been read, would be gone)."""
     rendered = widget.render()
     return rendered.plain if hasattr(rendered, "plain") else str(rendered)
+
+
+async def burst(pilot: Pilot, keys: list[str]) -> None:
+    """Keys posted without waiting between them (`support.burst`, for a room app)."""
+    for key in keys:
+        pilot.app.post_message(events.Key(key, key if len(key) == 1 else None))
+    await pilot.pause()

@@ -13,6 +13,7 @@ from room_tools import (
     BOB,
     EVE,
     Clock,
+    burst,
     drawn,
     make_hub,
     note,
@@ -359,3 +360,42 @@ async def test_a_refused_entry_is_said_and_q_ends(option: str) -> None:
         await pilot.pause()
         assert app.return_code == 0
     assert isinstance(RoomScreen, type)
+
+
+async def test_a_burst_of_moves_lands_once_the_second_refused_by_the_hub() -> None:
+    hub = make_hub()
+    app = room_app(hub, RoomRequest("new"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        code = room_of(app).game.ticket.code
+        await hub.join(code, BOB)
+        await settle(pilot)
+        await burst(pilot, ["1", "2", "3"])  # as a paste or a slow link delivers them
+        await settle(pilot)
+        assert hub.view(code).moves == (1,)
+        assert shown_board(app) == "X........"
+        # The refusals of 2 and 3 were about the board before 1 landed: the new view
+        # clears them, as the game clears a note when the position changes.
+        assert state(app) == "Waiting for bob (O)."
+
+
+async def test_a_4x4_room_joined_takes_its_size_from_the_hub() -> None:
+    hub = make_hub()
+    ann = await hub.create(ANN, 4, "O")
+    app = room_app(hub, RoomRequest("join", ann.code), person=BOB)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = room_of(app)
+        assert len(screen.grid.cells) == 16
+        assert state(app) == "Your turn: you play O."
+        await pilot.press("5")
+        assert note(app) == "On 4x4 use the arrows and Enter: digits play 3x3 only."
+        await pilot.press("enter")  # the cursor starts in the middle: cell 11
+        await settle(pilot)
+        assert hub.view(ann.code).moves == (11,)
+        assert shown_board(app)[10] == "O"
+    app = room_app(hub, RoomRequest("watch", ann.code), person=EVE)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("a")
+        assert note(app) == "Spectators' analysis is on 3x3 only."

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar, NamedTuple
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Vertical
@@ -44,6 +45,7 @@ from ...rooms.status import (
     score_line,
 )
 from ...rooms.view import Person, Refused, RoomView, Ticket
+from ..digit_keys import digit_on_big_board
 from ..room_keys import room_bindings, room_keys
 from ..widgets import GameCell, GameGrid, StatusLine, TitleBar
 from ..widgets.key_bar import KeyBar, KeyHint
@@ -336,6 +338,12 @@ class RoomScreen(IgnoresStaleResize, Screen[None]):
         if self.has_class("-too-small"):
             return False
         return not action.startswith("play") or self.geometry.cells <= 9
+
+    def on_key(self, event: events.Key) -> None:
+        """A digit that reached the screen played nothing (off beyond 3x3): say how to play."""
+        said = digit_on_big_board(self.geometry, event.key)
+        if said is not None and not self.has_class("-too-small") and self.game.is_player:
+            self.status.say(said)
 
     def on_resize(self, event: object) -> None:
         self._check_size(self.app.size)
