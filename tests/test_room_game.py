@@ -78,6 +78,7 @@ def test_a_newer_view_replaces_the_board_and_an_older_one_is_dropped() -> None:
     assert not game.take(view((5, 1, 9), generation=2))  # older
     assert not game.take(view((5, 1, 9), generation=3))  # the same generation again
     assert not game.take(view((5, 1, 9), generation=9, code="ZZZZ"))  # another room
+    assert not game.take(view((5, 1, 9), generation=9, size=7))  # no such board
     assert game.board.to_string() == "....X...."
     assert game.take(view((5, 1), generation=4))
     assert game.board.to_string() == "O...X...."

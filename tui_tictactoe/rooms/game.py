@@ -14,7 +14,7 @@ from ..engine.analysis import Analysis, analyse
 from ..engine.board import GameBoard, other
 from ..engine.players import HumanPlayer, Player
 from ..identity import displayable
-from ..options import board_geometry
+from ..options import WIN_LENGTHS, board_geometry
 from .view import SEATS, RoomView, SeatName, SeatView, Ticket
 
 ANALYSIS_CELLS = 9
@@ -64,8 +64,8 @@ class RoomGame:
     def take(self, view: RoomView) -> bool:
         """Hold `view` if it is newer than the one held: True if it was taken. The board
         is rebuilt from its moves (a view is whole, never a patch)."""
-        if view.code != self.ticket.code:
-            return False
+        if view.code != self.ticket.code or str(view.size) not in WIN_LENGTHS:
+            return False  # another room's, or a board no game plays: never shown
         if self.view is not None and view.generation <= self.view.generation:
             return False
         self.board = rebuilt(view)

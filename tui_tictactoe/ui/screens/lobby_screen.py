@@ -45,7 +45,8 @@ def room_entry(summary: RoomSummary) -> Text:
     """A live room as the list shows it; names as text, made displayable."""
     players = " vs ".join(displayable(name) for name in summary.players) or "no players"
     watching = f" · {summary.watchers} watching" if summary.watchers else ""
-    return Text(f"{summary.code} · {players} · {summary.size}x{summary.size}{watching}")
+    code = displayable(summary.code, limit=8)
+    return Text(f"{code} · {players} · {summary.size}x{summary.size}{watching}")
 
 
 class LobbyScreen(IgnoresStaleResize, Screen[None]):

@@ -27,7 +27,7 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Button, Static
 
-from ...controller.status import Status, refused
+from ...controller.status import refused
 from ...engine.board import Cell
 from ...options import board_geometry
 from ...rooms.game import RoomGame
@@ -156,9 +156,10 @@ class RoomScreen(IgnoresStaleResize, Screen[None]):
     async def _follow(self) -> None:
         """Enter the room if need be, then post every view until the updates end."""
         ticket = self.game.ticket
+        entered: Ticket | None = None
         try:
             if not isinstance(self.entry, Ticket):
-                ticket = await enter(self.hub, self.entry, self.setting.who)
+                ticket = entered = await enter(self.hub, self.entry, self.setting.who)
                 self.post_message(self.Entered(ticket))
             async for view in self.hub.updates(ticket):
                 self.post_message(self.Updated(view))
@@ -168,6 +169,11 @@ class RoomScreen(IgnoresStaleResize, Screen[None]):
         except Exception:  # a hub's link (a socket) broke: say so, never crash the game
             self.post_message(self.Ended(LINK_LOST))
             return
+        finally:
+            if self.left and entered is not None and not self.entered:
+                # `q` came before the screen heard it had entered: leave the place taken.
+                with contextlib.suppress(Exception):
+                    await self.hub.leave(entered)
         self.post_message(self.Ended(""))
 
     def on_room_screen_entered(self, message: Entered) -> None:
@@ -322,9 +328,6 @@ class RoomScreen(IgnoresStaleResize, Screen[None]):
 
     def _show_state(self) -> None:
         self.status.show(room_state(self.game, self.clock()))
-
-    def say(self, note: Status) -> None:
-        self.status.say(note)
 
     def _show_cursor(self) -> None:
         """Players only: a spectator's keys play nothing, so no cell is under a cursor."""
