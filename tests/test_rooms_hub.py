@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import uuid
 
 import pytest
 
@@ -262,6 +263,22 @@ async def test_rematch_needs_both_and_the_other_starts(hub: MemoryHub) -> None:
     await hub.rematch(ann)
     view = hub.view(ann.code)
     assert (view.round, view.first, view.score) == (3, "X", (1, 0, 1))
+
+
+async def test_each_round_has_a_fresh_round_key_kept_through_its_views(hub: MemoryHub) -> None:
+    """Both players' sessions save a round under the key the hub gave it: one key for
+    every view of a round (moves, the result, the rematch asked), a new one per round."""
+    ann, bob = await pair(hub)
+    key = hub.view(ann.code).round_key
+    assert uuid.UUID(key).version == 4
+    await play(hub, {"X": ann, "O": bob}, 1, 4, 2, 5, 3)
+    await hub.rematch(ann)
+    assert hub.view(ann.code).round_key == key  # the result and a rematch asked: same round
+    await hub.rematch(bob)
+    second = hub.view(ann.code).round_key
+    assert second != key and uuid.UUID(second).version == 4
+    other = await hub.create(CAROL, 3, "X")
+    assert hub.view(other.code).round_key not in (key, second)
 
 
 # -- leave ---------------------------------------------------------------------

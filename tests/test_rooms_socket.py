@@ -4,6 +4,7 @@ game processes played by `room_client.py` in processes of their own (no mocks)."
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import os
 import random
@@ -306,8 +307,9 @@ async def _walk(hub: Any, rng: random.Random, steps: int) -> list[Any]:
 async def test_a_socket_hub_answers_exactly_as_the_hub_behind_it() -> None:
     """The same seeded walk of calls, on a MemoryHub and through the socket to a twin."""
     for seed in range(3):
-        direct = MemoryHub(rng=random.Random(seed), clock=lambda: 0.0)
-        twin = MemoryHub(rng=random.Random(seed), clock=lambda: 0.0)
+        keys = (str(n) for n in itertools.count()), (str(n) for n in itertools.count())
+        direct = MemoryHub(rng=random.Random(seed), clock=lambda: 0.0, round_keys=keys[0].__next__)
+        twin = MemoryHub(rng=random.Random(seed), clock=lambda: 0.0, round_keys=keys[1].__next__)
         expected = await _walk(direct, random.Random(seed), 300)
         async with HubServer(twin) as server, await SocketHub.connect(server.path) as hub:
             assert await _walk(hub, random.Random(seed), 300) == expected

@@ -50,6 +50,7 @@ def room_views(draw: st.DrawFn) -> RoomView:
         rematch=tuple(draw(st.lists(seat_names, max_size=2, unique=True))),
         watchers=draw(st.integers(0, wire.MAX_WATCHERS)),
         closed=draw(st.booleans()),
+        round_key=draw(st.sampled_from(["", "6f1c2a34-9d1e-4b7a-8c3f-0e2d4a6b8c9d"])),
     )
 
 

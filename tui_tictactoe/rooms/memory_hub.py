@@ -20,6 +20,7 @@ import secrets
 import time
 from collections.abc import AsyncIterator, Callable
 
+from ..record.values import new_round_key
 from . import codes
 from .mailbox import Mailbox
 from .room import Room
@@ -44,8 +45,10 @@ class MemoryHub:
         rng: codes.Chooser | None = None,
         wrong_code_limit: int = 5,
         wrong_code_window: float = 60.0,
+        round_keys: Callable[[], str] = new_round_key,
     ) -> None:
         self.clock = clock
+        self._round_keys = round_keys
         self.reconnect_grace = reconnect_grace
         self.max_spectators = max_spectators
         self.max_rooms = max_rooms
@@ -65,7 +68,7 @@ class MemoryHub:
             raise Refused("X or O starts the first round.")
         if self.max_rooms is not None and len(self._rooms) >= self.max_rooms:
             raise Refused("The server has all the rooms it can hold: try again later.")
-        room = Room(self._new_code(), size, first)
+        room = Room(self._new_code(), size, first, round_key=self._round_key())
         token = self._token()
         room.sit("X", who, token)
         self._rooms[room.code] = room
@@ -116,7 +119,7 @@ class MemoryHub:
             raise Refused("You are watching: only the players ask for a rematch.")
         if ticket.seat in room.rematch:
             return  # asked already: nothing changes
-        room.ask_rematch(ticket.seat)
+        room.ask_rematch(ticket.seat, self._round_key())
         self._changed(room)
 
     async def leave(self, ticket: Ticket) -> None:
@@ -246,6 +249,12 @@ class MemoryHub:
     def _token(self) -> str:
         raw = self._rng.getrandbits(TOKEN_BYTES * 8).to_bytes(TOKEN_BYTES, "big")
         return base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
+
+    def _round_key(self) -> str:
+        """A fresh key for a round in the record: by default a random UUID
+        (`new_round_key`), apart from `rng`, so a seeded hub deals the same codes and
+        tokens as before round keys were dealt."""
+        return self._round_keys()
 
     def _arm(self) -> None:
         """Set the timer for the earliest grace still running (none: no timer)."""

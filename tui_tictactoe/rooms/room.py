@@ -49,6 +49,7 @@ class Room:
     rematch: set[SeatName] = field(default_factory=set)
     watchers: dict[str, Person] = field(default_factory=dict)  # token -> spectator
     closed: bool = False
+    round_key: str = ""  # made by the hub for each round: both players' saves name it
 
     def __post_init__(self) -> None:
         self.board = GameBoard(board_geometry(self.size))
@@ -70,6 +71,7 @@ class Room:
             rematch=tuple(seat for seat in SEATS if seat in self.rematch),
             watchers=len(self.watchers),
             closed=self.closed,
+            round_key=self.round_key,
         )
 
     def summary_players(self) -> tuple[str, ...]:
@@ -155,15 +157,16 @@ class Room:
         self.board_generation = self.generation + 1
         self._score_if_over()
 
-    def ask_rematch(self, seat: SeatName) -> None:
-        """`seat` wants the next round; with both asking it starts, the other first."""
+    def ask_rematch(self, seat: SeatName, next_key: str) -> None:
+        """`seat` wants the next round; with both asking it starts, the other first,
+        under `next_key` (the hub's fresh round key)."""
         if self.result is None:
             raise Refused("The round is still on: a rematch comes after it.")
         if self.players() < 2:
             raise Refused("Waiting for a second player: give them the code.")
         self.rematch.add(seat)
         if len(self.rematch) == 2:
-            self._new_round()
+            self._new_round(next_key)
 
     # -- inside -------------------------------------------------------------
 
@@ -196,8 +199,9 @@ class Room:
             self.result = outcome.winner
             self.score[SEATS.index(outcome.winner)] += 1
 
-    def _new_round(self) -> None:
+    def _new_round(self, round_key: str) -> None:
         self.first = other(self.first)
+        self.round_key = round_key
         self.round += 1
         self.moves.clear()
         self.board = GameBoard(board_geometry(self.size))

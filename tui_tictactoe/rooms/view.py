@@ -53,6 +53,7 @@ class RoomView(NamedTuple):
     rematch: tuple[SeatName, ...] = ()  # seats that asked for the next round (r)
     watchers: int = 0
     closed: bool = False  # the last player left: the room is gone
+    round_key: str = ""  # this round's key in the record, fresh each round (both save it)
 
     @property
     def to_move(self) -> SeatName | None:

@@ -129,6 +129,13 @@ def _token(value: object) -> str:
     return value
 
 
+def _round_key(value: object) -> str:
+    """A round's key in the record: a UUID as the hub makes them, or "" (none)."""
+    if type(value) is not str or len(value) > MAX_TOKEN or not _TOKEN_CHARS.issuperset(value):
+        raise WireError(f"A round key must be at most {MAX_TOKEN} letters, digits, - or _.")
+    return value
+
+
 def _name(value: object) -> str:
     """A name already made displayable: `identity.displayable` would leave it as it is."""
     if type(value) is not str or displayable(value) != value:
@@ -227,6 +234,7 @@ def view_from_json(value: object) -> RoomView:
         rematch=rematch,
         watchers=_int(obj["watchers"], 0, MAX_WATCHERS, "watchers"),
         closed=_bool(obj["closed"], "closed"),
+        round_key=_round_key(obj["round_key"]),
     )
 
 
