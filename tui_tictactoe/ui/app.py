@@ -138,7 +138,9 @@ class TicTacToeApp(App[None]):
             from .rooms_start import first_screen, room_setting
 
             identity = self.record_link.identity
-            setting = room_setting(self.hub, self.person, identity, self.room_clock)
+            setting = room_setting(
+                self.hub, self.person, identity, self.room_clock, self.record_link.match_ended
+            )
             board_size = int(self.controller.options.board)
             return first_screen(setting, self.room, self._game_screen, board_size)
         return GameScreen(self.controller, self.record_link)

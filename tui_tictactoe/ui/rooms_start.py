@@ -14,6 +14,7 @@ from collections.abc import Callable
 from textual.screen import Screen
 
 from ..identity import Identity
+from ..record.values import Match
 from ..rooms.hub import RoomHub
 from ..rooms.request import RoomRequest, room_address
 from ..rooms.view import Person
@@ -26,14 +27,15 @@ def room_setting(
     person: Person | None,
     identity: Identity,
     clock: Callable[[], float] | None = None,
+    keep: Callable[[Match], None] | None = None,
 ) -> RoomSetting:
     """The hub and who this session is to it: `person` as the command layer named it,
     else this process's identity (no key: a guest, who is shown their seat token)."""
     if person is not None:
         who, guest = person, not person.key
-    else:
+    else:  # `keep` saves a player's finished rounds (`RecordLink.match_ended`)
         who, guest = Person(identity.name, identity.player or ""), identity.player is None
-    return RoomSetting(hub, who, guest, room_address(), clock or time.monotonic)
+    return RoomSetting(hub, who, guest, room_address(), clock or time.monotonic, keep)
 
 
 def first_screen(

@@ -30,8 +30,10 @@ from textual.widgets import Button, Static
 from ...controller.status import refused
 from ...engine.board import Cell
 from ...options import board_geometry
+from ...record.values import Match
 from ...rooms.game import RoomGame
 from ...rooms.hub import RoomHub
+from ...rooms.keeping import RoundKeeper
 from ...rooms.request import RoomAddress, RoomRequest, enter
 from ...rooms.status import (
     LEAVE_QUESTION,
@@ -70,13 +72,15 @@ LINK_LOST = "The room's server is gone: press q."
 class RoomSetting(NamedTuple):
     """What every room screen of a session shares: the hub, who this session is to it
     (a guest is shown their seat token), where others reach the server, and the hub's
-    clock (a dropped player's `back_by` is in its time)."""
+    clock (a dropped player's `back_by` is in its time), and where a player's finished rounds
+    are kept (`RecordLink.match_ended`)."""
 
     hub: RoomHub
     who: Person
     guest: bool = False
     address: RoomAddress = RoomAddress()
     clock: Callable[[], float] = time.monotonic
+    keep: Callable[[Match], None] | None = None  # a player's finished rounds, for the record
 
 
 class RoomScreen(IgnoresStaleResize, Screen[None]):
@@ -122,6 +126,7 @@ class RoomScreen(IgnoresStaleResize, Screen[None]):
         self.entry = entry
         ticket = entry if isinstance(entry, Ticket) else Ticket(entry.code, None)
         self.game = RoomGame(ticket)
+        self.keeper = RoundKeeper()
         self.entered = isinstance(entry, Ticket)
         self.left = False
         # The size is known when creating; a join learns it from the first view.
@@ -185,6 +190,9 @@ class RoomScreen(IgnoresStaleResize, Screen[None]):
         if self.game.take(message.view):
             self._fit_board()
             self._show()
+            match = self.keeper.ended(message.view) if self.game.is_player else None
+            if match is not None and self.setting.keep is not None:
+                self.setting.keep(match)  # both players' sessions: the record keeps it once
 
     def on_room_screen_ended(self, message: Ended) -> None:
         if self.left:
