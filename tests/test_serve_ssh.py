@@ -390,7 +390,11 @@ async def host(
     started: list[GameServer] = []
 
     async def start(**settings: Any) -> Hosted:
+        """A server on a free port; without rooms unless `rooms=True` (these tests play
+        the AI from a session with no options: with rooms, that session is the lobby's,
+        see test_serve_ssh_rooms.py)."""
         log: list[str] = []
+        settings = {"rooms": False, **settings}
         server = GameServer(Settings(port=0, **settings), log=log.append)
         started.append(server)
         return Hosted(server, await server.start(), log)
@@ -776,7 +780,12 @@ async def test_signal_stops_the_server_tells_sessions_and_leaves_no_process(
         assert server.stderr is not None
         line = await asyncio.wait_for(asyncio.to_thread(server.stderr.readline), START_TIMEOUT)
         port = int(re.search(rb"listening on 127\.0\.0\.1:(\d+)", line).group(1))  # type: ignore[union-attr]
-        terms = [await play(port), await play(port, local="127.0.0.2")]
+        # One plays the AI (a game option skips the lobby), one has opened a room: the
+        # rooms' hub in the server's process must not hold the shutdown up either.
+        terms = [await play(port, "--difficulty hard")]
+        room = await open_game(await connect(port, local="127.0.0.2"), "--room new")
+        await room.wait_until("the room", lambda: "Waiting for a second player" in room.text)
+        terms.append(room)
         processes = descendants(server.pid)
         assert len(processes) == 3  # the fork server and its two games
         started = time.monotonic()

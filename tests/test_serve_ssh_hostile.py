@@ -164,12 +164,15 @@ async def until(what: str, condition: Callable[[], bool], timeout: float = STEP_
 
 
 async def installed_server(tmp_path: Path, *options: str) -> tuple[subprocess.Popen[bytes], int]:
-    """`tui-tictactoe serve-ssh` as a host runs it; its log goes to tmp_path / "log"."""
+    """`tui-tictactoe serve-ssh` as a host runs it, without rooms (these sessions play the
+    AI with no options, which with rooms shows the lobby); its log goes to tmp_path / "log"."""
     log = tmp_path / "log"
     env = {**os.environ, "TUI_TICTACTOE_DATA_DIR": str(tmp_path / "data")}
     with open(log, "wb") as file:
         server = subprocess.Popen(
-            [*command(), "serve-ssh", "--port", "0", *options], stderr=file, env=env
+            [*command(), "serve-ssh", "--port", "0", "--no-rooms", *options],
+            stderr=file,
+            env=env,
         )
     found: list[re.Match[str]] = []
 

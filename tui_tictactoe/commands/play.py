@@ -12,11 +12,19 @@ from collections.abc import Sequence
 from contextlib import suppress
 from typing import TYPE_CHECKING, NoReturn
 
-from .play_options import NO_HUB, PROG, BoundedParser, add_play_options, room_request
+from .play_options import (
+    NO_HUB,
+    PROG,
+    BoundedParser,
+    add_play_options,
+    plays_the_ai,
+    room_request,
+)
 from .terminal_check import terminal_problem
 
 if TYPE_CHECKING:
     from ..rooms.hub import RoomHub
+    from ..rooms.view import Person
 
 
 def main(argv: Sequence[str]) -> int:
@@ -40,6 +48,8 @@ def run_play(args: argparse.Namespace) -> int:
     if room is not None and hub is None:
         print(NO_HUB, file=sys.stderr)
         return 2
+    if room is None and plays_the_ai(args):
+        hub = None  # a game option and no room: the game against the AI, no lobby
     problem = terminal_problem()
     if problem is not None:
         print(f"{PROG}: {problem}", file=sys.stderr)
@@ -57,17 +67,37 @@ def run_play(args: argparse.Namespace) -> int:
         board=args.board,
         hub=hub,
         room=room,
+        person=session_person() if hub is not None else None,
     )
     app.run()
     end_at_once(app.return_code or 0)
 
 
 def room_hub() -> RoomHub | None:
-    """The rooms' hub this game can reach; None: no rooms here (a game started outside
-    serve-ssh). serve-ssh's hub socket (the `room-socket` branch: `SocketHub`, its path in
-    `TUI_TICTACTOE_ROOM_HUB`) plugs in here, as `rooms.lazy_hub.LazyHub(SocketHub.connect)`:
-    it must connect in the app's event loop, which only `App.run()` starts."""
-    return None
+    """The rooms' hub this game can reach: serve-ssh names its socket in the environment
+    (`rooms.wire.ENV_VAR`); None: no rooms here (a game started outside serve-ssh, or
+    `serve-ssh --no-rooms`). The socket is connected on first use, in the app's event
+    loop (which only `App.run()` starts), from this process (after the fork)."""
+    from ..rooms.wire import ENV_VAR
+
+    if not os.environ.get(ENV_VAR):
+        return None
+    from ..rooms.hub_client import SocketHub
+    from ..rooms.lazy_hub import LazyHub
+
+    return LazyHub(SocketHub.connect)
+
+
+def session_person() -> Person:
+    """Who this session is to the hub: the player serve-ssh named (the SSH user name and
+    key's fingerprint; no key: a guest) and the client's address."""
+    from ..identity import current_identity
+    from ..rooms.request import PLAYER_ADDRESS_ENV
+    from ..rooms.view import Person
+
+    identity = current_identity()
+    address = os.environ.get(PLAYER_ADDRESS_ENV, "")[:64]
+    return Person(identity.name, identity.player or "", address)
 
 
 def end_at_once(status: int) -> NoReturn:

@@ -220,19 +220,39 @@ def add_room_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
     )
 
 
+AI_ONLY = ("symbol", "difficulty", "seed", "alternate")
+"""Options of a game against the AI: with a room option they are refused, and any of
+them (or `--board`, `--first`) without one skips the lobby (`plays_the_ai`)."""
+
+
 def room_request(args: argparse.Namespace, size: int = 3) -> RoomRequest | None:
     """The room the options ask for; None without a room option. `--seat` without
-    `--join` is an error (ValueError with a one-line reason)."""
+    `--join`, `--board` or `--first` without `--room new`, and an option of games
+    against the AI with a room option are errors (ValueError with a one-line reason).
+    `--first human` (the default): the creator, who sits in X, starts; `--first ai`:
+    the friend, in O, starts."""
     room, join, watch = (getattr(args, name, None) for name in ("room", "join", "watch"))
     token = getattr(args, "seat", None)
     if token is not None and join is None:
         raise ValueError("--seat goes with --join CODE")
+    if room is None and join is None and watch is None:
+        return None
+    given = [name for name in AI_ONLY if getattr(args, name, None) is not None]
+    if given:
+        raise ValueError(f"--{given[0]} is for games against the AI, not rooms")
+    if room is None and (getattr(args, "board", None) or getattr(args, "first", None)):
+        raise ValueError("--board and --first go with --room new (the creator chooses)")
     from ..rooms.request import RoomRequest
 
     if room is not None:
-        return RoomRequest("new", size=size)
+        first = "O" if getattr(args, "first", None) == "ai" else "X"
+        return RoomRequest("new", size=size, first=first)
     if join is not None:
         return RoomRequest("join", join, token or "")
-    if watch is not None:
-        return RoomRequest("watch", watch)
-    return None
+    return RoomRequest("watch", watch or "")
+
+
+def plays_the_ai(args: argparse.Namespace) -> bool:
+    """A game option but no room option: straight to a game against the AI, as before
+    rooms (serve-ssh shows the lobby only to a session with no game option)."""
+    return any(getattr(args, name, None) is not None for name in (*AI_ONLY, "board", "first"))

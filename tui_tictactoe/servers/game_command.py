@@ -15,8 +15,9 @@ import sys
 from collections.abc import Mapping
 from typing import IO, NoReturn
 
-from ..commands.play_options import PROG, BoundedParser, add_play_options
+from ..commands.play_options import PROG, BoundedParser, add_play_options, room_request
 from ..identity import NAME_LIMIT, displayable  # one rule for names, wherever shown
+from ..rooms.request import PLAYER_ADDRESS_ENV
 
 CHILD_MODULE = "tui_tictactoe.servers.child"
 CHILD_COMMAND = (sys.executable, "-m", CHILD_MODULE)  # a game as a fresh interpreter
@@ -80,7 +81,12 @@ def parse_play_options(command: str | None) -> argparse.Namespace:
         words = words[1:]
     if words[:1] == ["play"]:
         words = words[1:]
-    return options_parser().parse_args(words)
+    options = options_parser().parse_args(words)
+    try:  # the rooms' rules between options (`--seat` with `--join`, ...), said here too
+        room_request(options, int(options.board or 3))
+    except ValueError as error:
+        raise OptionsError(2, f"{PROG}: error: {error}\n") from None
+    return options
 
 
 def command_words(command: str | None) -> list[str]:
@@ -112,7 +118,9 @@ def play_args(options: argparse.Namespace) -> list[str]:
     """The game's `commands.play.main` arguments: `play` and the options the client gave, canonical."""
     argv = ["play"]
     # Only the options the client gave: the others come from the player's saved settings.
-    for name in ("symbol", "first", "difficulty", "board"):
+    # The rooms' values were checked as they were parsed (a code normalised, a token's
+    # characters), so they pass as they are.
+    for name in ("symbol", "first", "difficulty", "board", "room", "join", "seat", "watch"):
         if getattr(options, name, None) is not None:
             argv += [f"--{name}", getattr(options, name)]
     if options.seed is not None:
@@ -141,7 +149,9 @@ def common_environment(base: Mapping[str, str] | None = None) -> dict[str, str]:
         key: value
         for key, value in (os.environ if base is None else base).items()
         if key not in _NOT_INHERITED
-        and not key.startswith(("TEXTUAL", "LC_", "TUI_TICTACTOE_PLAYER", "SSH_"))
+        and not key.startswith(
+            ("TEXTUAL", "LC_", "TUI_TICTACTOE_PLAYER", "TUI_TICTACTOE_ROOM", "SSH_")
+        )
     }
     env["LANG"] = "C.UTF-8"  # the game needs UTF-8 output; the client's locale may not exist here
     return env
@@ -153,9 +163,13 @@ def game_environment(
     player: str | None,
     player_name: str,
     base: Mapping[str, str] | None = None,
+    rooms: Mapping[str, str] | None = None,
+    address: str = "",
 ) -> dict[str, str]:
     """The game process's environment: `common_environment`, plus the client's TERM (and
-    COLORTERM / NO_COLOR if sent), and who plays."""
+    COLORTERM / NO_COLOR if sent), who plays and from which address (wrong room codes
+    are limited per address), and the server's `rooms` (the hub's socket, the address
+    for a friend; none: no rooms)."""
     env = common_environment(base)
     env["TERM"] = term
     for key in CLIENT_ENVIRONMENT:
@@ -164,4 +178,6 @@ def game_environment(
             env[key] = value
     env["TUI_TICTACTOE_PLAYER"] = player or ""
     env["TUI_TICTACTOE_PLAYER_NAME"] = printable(player_name)
+    env[PLAYER_ADDRESS_ENV] = address
+    env.update(rooms or {})
     return env

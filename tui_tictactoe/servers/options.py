@@ -43,6 +43,30 @@ def _seconds(text: str) -> float:
 
 _port = _whole("port", 0, 65535)
 
+ADDRESS_LIMIT = 253  # the longest DNS name
+_ADDRESS_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:_")
+
+
+def public_address(text: str) -> tuple[str, int | None]:
+    """`--public-address HOST[:PORT]` (an IPv6 address in brackets: `[2001:db8::1]:2222`):
+    the host and port players type, shown in a room's line for a friend. No port: the
+    port the server listens on."""
+    host, port = text, None
+    if text.startswith("["):
+        host, bracket, rest = text[1:].partition("]")
+        if not bracket or (rest and not rest.startswith(":")):
+            raise argparse.ArgumentTypeError(f"not HOST[:PORT]: {text[:40]!r}")
+        port = rest[1:] or None
+    elif text.count(":") == 1:
+        host, port = text.split(":")
+    if not host or len(host) > ADDRESS_LIMIT or not set(host) <= _ADDRESS_CHARS:
+        raise argparse.ArgumentTypeError(
+            f"not a host name or address: {text[:40]!r} (letters, digits, . - : _)"
+        )
+    if port is None:
+        return host, None
+    return host, _whole("port", 1, 65535)(port)
+
 
 def add_ssh_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
@@ -89,12 +113,46 @@ def add_ssh_options(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help="close a session without input for this long (default 600; 0: never)",
     )
+    add_room_options(parser)
     parser.add_argument(
         "--no-fork-server",
         dest="fork_server",
         action="store_false",
         help="start each game as a fresh process instead of forking it from one that has "
         "imported the game once (slower to start; for comparison, or if forking misbehaves)",
+    )
+
+
+def add_room_options(parser: argparse.ArgumentParser) -> None:
+    """Rooms: players playing each other, on a hub in the server's process."""
+    parser.add_argument(
+        "--no-rooms",
+        dest="rooms",
+        action="store_false",
+        help="no rooms: every session plays the AI at once, without the lobby",
+    )
+    parser.add_argument(
+        "--reconnect-grace",
+        type=_seconds,
+        default=60.0,
+        metavar="SECONDS",
+        help="how long a player whose link dropped keeps their seat (default 60)",
+    )
+    parser.add_argument(
+        "--max-spectators",
+        type=_whole("max_spectators", 0, 1000),
+        default=8,
+        metavar="N",
+        help="spectators per room (default 8); each is a session, counted by "
+        "--max-sessions and --max-per-address",
+    )
+    parser.add_argument(
+        "--public-address",
+        type=public_address,
+        metavar="HOST[:PORT]",
+        help="the address players ssh to, shown in a room's line for a friend "
+        "(default: --host and the port listened on; localhost for 127.0.0.1; "
+        "this machine's name for 0.0.0.0)",
     )
 
 

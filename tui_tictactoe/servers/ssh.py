@@ -42,6 +42,10 @@ def settings_from(args: argparse.Namespace) -> Settings:
         max_per_address=args.max_per_address,
         idle_timeout=args.idle_timeout,
         fork_server=args.fork_server,
+        rooms=args.rooms,
+        reconnect_grace=args.reconnect_grace,
+        max_spectators=args.max_spectators,
+        public_address=args.public_address,
     )
 
 

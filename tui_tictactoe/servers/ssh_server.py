@@ -24,6 +24,7 @@ from .game_command import CHILD_COMMAND, common_environment, printable
 from .game_process import GameProcess, Launch, spawn
 from .host_key import HostKeyError, default_host_key_path, load_or_create
 from .refusal_log import RefusalLog
+from .room_service import RoomService, friend_address
 from .ssh_session import GameSession
 
 SHUTTING_DOWN = "the server is shutting down: goodbye"
@@ -49,6 +50,10 @@ class Settings:
     max_per_address: int = 4
     idle_timeout: float = 600.0
     fork_server: bool = True  # games forked from a process that imported the game once
+    rooms: bool = True  # a room hub for people playing each other (and the lobby)
+    reconnect_grace: float = 60.0  # seconds a dropped player keeps their seat
+    max_spectators: int = 8  # per room
+    public_address: tuple[str, int | None] | None = None  # what players ssh to
 
 
 def _log_to_stderr(line: str) -> None:
@@ -81,6 +86,8 @@ class GameServer:
         self.telling: set[Client] = set()  # refused on arrival, to be told why once they log in
         self.games: set[GameProcess] = set()
         self.fork_server: ForkServer | None = None
+        self.rooms: RoomService | None = None  # the room hub, when rooms are on
+        self.room_environment: dict[str, str] = {}  # for every game (none: no lobby)
         self.accepting = True
         self._acceptor: asyncssh.SSHAcceptor | None = None
         self._ending: set[asyncio.Task[None]] = set()  # hang-ups and the log lines after them
@@ -91,7 +98,11 @@ class GameServer:
         return self.host_key.get_fingerprint("sha256")
 
     async def start(self) -> int:
-        """Listen; returns the port (useful with port 0)."""
+        """Start the rooms' hub (if on), then listen; returns the port (for port 0)."""
+        settings = self.settings
+        if settings.rooms:
+            rooms = RoomService(settings.reconnect_grace, settings.max_spectators, self.log)
+            self.rooms = rooms if await rooms.start() else None
         self._acceptor = await asyncssh.create_server(
             lambda: Client(self),
             self.settings.host,
@@ -111,12 +122,16 @@ class GameServer:
             keepalive_interval=60,
             keepalive_count_max=3,
         )
+        port = self._acceptor.get_port()
+        if self.rooms is not None:  # before the first game can start (the loop runs on)
+            self.rooms.listening(friend_address(settings.host, port, settings.public_address))
+            self.room_environment = self.rooms.environment
         if self.settings.fork_server and sys.platform == "linux":
             try:
                 self.fork_server = await ForkServer.start(common_environment(), self.log)
             except OSError as error:
                 self.log(f"{PROG} serve-ssh: no fork server ({error}): games start as processes")
-        return self._acceptor.get_port()
+        return port
 
     # -- admission (the counting is `Admission`'s) ---------------------------------------
 
@@ -193,6 +208,8 @@ class GameServer:
             await asyncio.gather(*self._ending, return_exceptions=True)
         if self.fork_server is not None:
             await self.fork_server.close()
+        if self.rooms is not None:
+            await self.rooms.stop()
         self.refusals.flush()
 
 

@@ -32,6 +32,7 @@ class Host(Protocol):
     """What a session needs of the server: a way to start a game, and to end one."""
 
     games: set[GameProcess]
+    room_environment: dict[str, str]  # the rooms' hub and address, for every game
 
     def launcher(self, args: list[str], env: dict[str, str]) -> Launch: ...
 
@@ -43,6 +44,7 @@ class Connection(Protocol):
 
     conn: asyncssh.SSHServerConnection | None
     username: str
+    address: str  # the client's IP address
     fingerprint: str | None
     refusal: str | None  # logged in, but given no game: why
     ending: str | None  # how the connection ended, for its log line
@@ -135,6 +137,8 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             self.chan.get_environment(),
             client.fingerprint,
             client.username,
+            rooms=client.host.room_environment,
+            address=client.address,
         )
         game = GameProcess(
             client.host.launcher(play_args(options), env),
