@@ -86,10 +86,8 @@ class MemoryHub:
             return Ticket(room.code, seat, new_token)
         seat = room.free_seat()
         if seat is None:
-            raise Refused(
-                f"Room {room.code} is full: both seats are taken. "
-                f"Watch it with --watch {room.code}."
-            )
+            # Short: a status line under the board is 57 columns at the least.
+            raise Refused(f"Room {room.code} is full: watch it with --watch {room.code}.")
         new_token = self._token()
         room.sit(seat, who, new_token)
         self._changed(room)
