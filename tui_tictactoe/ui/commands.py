@@ -148,7 +148,8 @@ NEW_GAME = Command(
     "New game",
     "n",
     binds=_one("n", "new_game", "New game"),
-    help="New game: your symbol, who starts, difficulty, alternating starts, board size",
+    help="New game: your symbol, who starts, difficulty, alternating starts, board size, "
+    "opponent (the AI or a person here)",
     brief="new game",
     bar="n",
     menu="Your symbol, who starts, difficulty",
@@ -157,7 +158,8 @@ TAKE_BACK = Command(
     "Take back",
     "u",
     binds=_one("u", "take_back", "Take back"),
-    help="Take back your last move and the AI's reply (the score counts rounds with take-backs)",
+    help="Take back your last move and the AI's reply (between people, the last move); "
+    "the score counts rounds with take-backs",
     brief="take back",
     bar="u",
     menu="Undo your last move and the AI's reply",
