@@ -11,6 +11,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
+from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import ModalScreen
 from textual.widget import Widget
@@ -47,7 +48,18 @@ class ChoiceRow(Widget, can_focus=True):
         Binding("right", "change(1)", "Change", show=False),
     ]
 
-    value: reactive[object] = reactive(None)
+    value: reactive[object] = reactive(None, init=False)
+
+    class Changed(Message):
+        """The row's value changed (the dialog greys out rows that no longer matter)."""
+
+        def __init__(self, row: ChoiceRow) -> None:
+            super().__init__()
+            self.row = row
+
+        @property
+        def control(self) -> ChoiceRow:
+            return self.row
 
     def __init__(
         self,
@@ -63,6 +75,9 @@ class ChoiceRow(Widget, can_focus=True):
         self.choices = choices
         self.shown = shown if shown is not None else SHOWN
         self.set_reactive(ChoiceRow.value, value)
+
+    def watch_value(self) -> None:
+        self.post_message(self.Changed(self))
 
     def action_change(self, delta: int) -> None:
         """The next (or previous) choice, wrapping around: two presses never get stuck."""
@@ -170,20 +185,23 @@ class NewGameScreen(IgnoresStaleResize, ModalScreen[GameOptions | None]):
         options = self.options
         with Vertical(id="dialog") as dialog:
             dialog.border_title = "New game"
-            yield ChoiceRow("You play", CHOICES["symbol"], options.symbol, id="symbol")
-            yield ChoiceRow("First move", CHOICES["first"], options.first, id="first")
-            yield ChoiceRow(
-                "Difficulty", CHOICES["difficulty"], options.difficulty, id="difficulty"
+            rows = (
+                ChoiceRow("You play", CHOICES["symbol"], options.symbol, id="symbol"),
+                ChoiceRow("First move", CHOICES["first"], options.first, id="first"),
+                ChoiceRow("Difficulty", CHOICES["difficulty"], options.difficulty, id="difficulty"),
+                ChoiceRow("Alternate", (False, True), options.alternate, id="alternate"),
+                ChoiceRow("Board", CHOICES["board"], options.board, id="board"),
+                ChoiceRow(
+                    "Opponent",
+                    CHOICES["opponent"],
+                    options.opponent,
+                    id="opponent",
+                    shown=OPPONENT_SHOWN,  # type: ignore[arg-type]
+                ),
             )
-            yield ChoiceRow("Alternate", (False, True), options.alternate, id="alternate")
-            yield ChoiceRow("Board", CHOICES["board"], options.board, id="board")
-            yield ChoiceRow(
-                "Opponent",
-                CHOICES["opponent"],
-                options.opponent,
-                id="opponent",
-                shown=OPPONENT_SHOWN,  # type: ignore[arg-type]
-            )
+            for row in rows:
+                row.disabled = row.id in AI_ONLY and options.opponent == "human"
+                yield row
             with Horizontal(id="dialog-buttons"):
                 if self.abandons:  # Start is the confirmation: say what it costs
                     yield Static(ABANDONS, id="abandons")
@@ -191,13 +209,12 @@ class NewGameScreen(IgnoresStaleResize, ModalScreen[GameOptions | None]):
                 yield DialogButton("Cancel", id="cancel")
         yield Footer(show_command_palette=False, compact=True)
 
-    def on_mount(self) -> None:
-        self.watch(self.query_one("#opponent", ChoiceRow), "value", self._grey_out)
-
-    def _grey_out(self, opponent: object) -> None:
+    @on(ChoiceRow.Changed, "#opponent")
+    def _grey_out(self, event: ChoiceRow.Changed) -> None:
         """Against a person the AI's rows do nothing: greyed out, and the keys skip them."""
-        for name in AI_ONLY:
-            self.query_one(f"#{name}", ChoiceRow).disabled = opponent == "human"
+        for row in self.query(ChoiceRow):
+            if row.id in AI_ONLY:
+                row.disabled = event.row.value == "human"
 
     def chosen(self) -> GameOptions:
         """The options as currently set in the dialog."""
