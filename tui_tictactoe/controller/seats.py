@@ -54,5 +54,5 @@ class Seats:
         return self.home.symbol if first == "human" else self.ai.symbol
 
     def side_of(self, symbol: str) -> Side:
-        """ "ai" for the AI's seat, "human" for a person's (both seats, between people)."""
+        """Who sits at `symbol`: "ai" or "human" (both seats are "human" between people)."""
         return "ai" if self[symbol] is self.ai else "human"
