@@ -43,6 +43,7 @@ def run_play(args: argparse.Namespace) -> int:
         alternate=args.alternate,
         record=args.record,
         board=args.board,
+        opponent=args.opponent,
     )
     app.run()
     end_at_once(app.return_code or 0)

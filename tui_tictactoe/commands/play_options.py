@@ -133,6 +133,14 @@ def add_play_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
         "(default: your last choice, else 3)",
     )
     group.add_argument(
+        "--opponent",
+        type=_choice("opponent"),
+        metavar=metavar("opponent"),
+        default=default(None),
+        help="who plays the other seat: ai, or human for two people taking turns at one "
+        "keyboard (default: ai)",
+    )
+    group.add_argument(
         "--seed",
         type=_seed,
         metavar="N",

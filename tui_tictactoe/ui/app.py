@@ -92,10 +92,16 @@ class TicTacToeApp(App[None]):
         strategy: MoveStrategy | None = None,
         record: bool = True,
         board: str | None = None,
+        opponent: str | None = None,
     ) -> None:
         super().__init__()
         chosen = dict(
-            symbol=symbol, first=first, difficulty=difficulty, alternate=alternate, board=board
+            symbol=symbol,
+            first=first,
+            difficulty=difficulty,
+            alternate=alternate,
+            board=board,
+            opponent=opponent,
         )
         given = {name: value for name, value in chosen.items() if value is not None}
         options = GameOptions()._replace(**given)

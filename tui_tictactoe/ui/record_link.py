@@ -32,8 +32,11 @@ if TYPE_CHECKING:
 
     from ..record import Match, Record
 
-SETTINGS = ("symbol", "first", "difficulty", "alternate", "board")
+SETTINGS = ("symbol", "first", "difficulty", "alternate", "board", "opponent")
 """Game options kept as settings (the theme is kept too, apart)."""
+NOT_WRITTEN = ("opponent",)
+"""Settings read back but not yet written: `Record.save_settings` takes no `opponent`
+until the record learns of games between people (issue 22's people's-rounds table)."""
 LEAVE_DEADLINE = 0.1
 """Seconds quitting waits for a round in progress to be saved (a save takes ~1 ms)."""
 
@@ -135,7 +138,7 @@ class RecordLink:
         changed = {
             name: getattr(chosen, name)
             for name in SETTINGS
-            if getattr(chosen, name) != getattr(shown, name)
+            if getattr(chosen, name) != getattr(shown, name) and name not in NOT_WRITTEN
         }
         if changed and self.enabled and self.player is not None:
             self._in_thread(lambda: self._save_settings(changed), "save the settings")
@@ -143,8 +146,11 @@ class RecordLink:
     # -- writing ---------------------------------------------------------------------
 
     def round_ended(self, summary: RoundSummary) -> None:
-        """The controller's `on_round_end`: save the round in a thread (guests' are not kept)."""
-        if not self.enabled or self.player is None:
+        """The controller's `on_round_end`: save the round in a thread (guests' are not kept).
+
+        A round between people (hot seat) is not saved: it must not count in the player's
+        standings against the AI. The people's-rounds table (issue 22) will keep it."""
+        if not self.enabled or self.player is None or summary.opponent == "human":
             return
         if self._leaving:
             self._save_before_exit(summary)
