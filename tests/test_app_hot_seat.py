@@ -7,7 +7,7 @@ from __future__ import annotations
 from support import SIZE, board, note, press, settle, status
 
 from tui_tictactoe.identity import current_identity
-from tui_tictactoe.record import Record
+from tui_tictactoe.record import HotSeatStanding, Record
 from tui_tictactoe.ui.screens.new_game_screen import ChoiceRow, NewGameScreen
 from tui_tictactoe.ui.widgets import Scoreboard
 
@@ -114,7 +114,9 @@ async def test_the_dialog_switches_to_hot_seat_and_greys_out_the_ai_options(make
         assert "a Analysis off" in bar(app)
 
 
-async def test_a_round_between_people_leaves_the_ai_standings_unchanged(make_app) -> None:
+async def test_a_round_between_people_leaves_the_ai_standings_unchanged_and_is_kept_apart(
+    make_app,
+) -> None:
     player = current_identity().player
     with Record.open() as record:
         before = record.stats(player)
@@ -129,3 +131,9 @@ async def test_a_round_between_people_leaves_the_ai_standings_unchanged(make_app
     with Record.open() as record:
         assert record.stats(player) == before
         assert record.recent_rounds(player, 100) == []
+        people = record.people_stats(player)
+        kept = record.people_rounds(player, 10)
+    # Kept with the rounds between people, unrated: the win, then two left rounds.
+    assert people.hot_seat["3x3"] == HotSeatStanding(x_wins=1, abandoned=2)
+    assert people.rating is None and people.rated == 0
+    assert len(kept) == 3
