@@ -15,10 +15,11 @@ import threading
 from collections.abc import Callable, Sequence
 from contextlib import suppress
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from .failures import Failure, NewerSchema, classify, reason
-from .location import database_path
+from .location import DATABASE_URL_ENV, database_path, database_url
+from .rounds import PreparedRound, prepare_round
 from .schema import (
     ADD_TO_BOARD_STANDING,
     ADD_TO_STANDING,
@@ -28,10 +29,9 @@ from .schema import (
     write_transaction,
 )
 from .sqlite_file import move_aside, open_database
-from .validation import check_round, settings_to_store, utc_text, valid_settings
+from .validation import settings_to_store, valid_settings
 from .values import (
     LEADERBOARD_BOARD,
-    RESULTS,
     Leaderboard,
     LeaderEntry,
     RoundRecord,
@@ -69,7 +69,14 @@ class Record:
     def open(
         cls, path: str | os.PathLike[str] | None = None, *, max_pages: int | None = None
     ) -> Record:
-        """The record at `path` (default: `database_path()`), opened now; never raises."""
+        """The record at `path` (default: `database_path()`), opened now; never raises.
+
+        Without a `path`, `$TUI_TICTACTOE_DATABASE_URL` (a `postgresql://` URL) picks the
+        backend registered for its scheme (`pg_store`) instead of the SQLite file.
+        """
+        url = database_url() if path is None else None
+        if url is not None:
+            return cls.open_url(url)
         try:
             where = Path(path) if path is not None else database_path()
         except Exception as error:  # a platformdirs failure, a bad environment value
@@ -80,6 +87,29 @@ class Record:
         with record._lock:
             record._connect()
         return record
+
+    _backends: ClassVar[dict[str, type[Record]]] = {}
+
+    def __init_subclass__(cls, *, schemes: tuple[str, ...] = (), **kwargs: Any) -> None:
+        """A backend for database URLs: `class PostgresRecord(Record, schemes=(...))`.
+
+        It registers itself rather than being imported here, so the backend's module
+        builds on this one without an import circle.
+        """
+        super().__init_subclass__(**kwargs)
+        for scheme in schemes:
+            Record._backends[scheme] = cls
+
+    @classmethod
+    def open_url(cls, url: str) -> Record:
+        """The record at a database URL, by the backend of its scheme; never raises."""
+        backend = Record._backends.get(url.partition(":")[0].lower())
+        if backend is None:
+            return cls.disabled(
+                f"{DATABASE_URL_ENV} names no database this tui-tictactoe can use (it takes a"
+                " postgresql:// URL): playing without a record."
+            )
+        return backend.open_url(url)
 
     @classmethod
     def disabled(cls, notice: str | None = None) -> Record:
@@ -134,40 +164,25 @@ class Record:
         saved survives a crash of the process and of the machine. A guest
         (`player` None) is not recorded. ValueError for an invalid argument.
         """
-        keys = check_round(
+        prepared = prepare_round(
+            player,
             difficulty=difficulty,
             symbol=symbol,
             first=first,
-            result=result,
-            board_size=board_size,
             moves=moves,
+            result=result,
+            took_back=took_back,
+            display_name=display_name,
+            board_size=board_size,
+            played_at=played_at,
         )
-        if player is None:
+        if prepared is None:
             return False
-        name = display_name or player
-        when = utc_text(played_at)
-        row = (
-            when,
-            player,
-            name,
-            board_size,
-            difficulty,
-            symbol,
-            first,
-            ",".join(map(str, keys)),
-            result,
-            int(bool(took_back)),
-        )
-        unbeaten = result in ("win", "draw") and not took_back
-        standing = {
-            "player": player,
-            "board_size": board_size,
-            "difficulty": difficulty,
-            **{outcome: int(result == outcome) for outcome in RESULTS},
-            "took_back": int(bool(took_back)),
-            "unbeaten": int(unbeaten),
-            "clean_win": int(result == "win" and not took_back),
-        }
+        return self._save_round(prepared)
+
+    def _save_round(self, prepared: PreparedRound) -> bool:
+        """The round and its standings in one transaction (each backend its own)."""
+        row = (*prepared[:7], ",".join(map(str, prepared.moves)), prepared.result)
 
         def write(conn: sqlite3.Connection) -> bool:
             with write_transaction(conn):
@@ -175,14 +190,14 @@ class Record:
                     "INSERT INTO rounds (played_at, player, display_name, board_size,"
                     " difficulty, symbol, first, moves, result, took_back)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    row,
+                    (*row, int(prepared.took_back)),
                 )
-                conn.execute(ADD_TO_STANDING, standing)
-                conn.execute(ADD_TO_BOARD_STANDING, standing)
+                conn.execute(ADD_TO_STANDING, prepared.standing)
+                conn.execute(ADD_TO_BOARD_STANDING, prepared.standing)
                 conn.execute(
                     "INSERT INTO players (player, display_name) VALUES (?, ?)"
                     " ON CONFLICT (player) DO UPDATE SET display_name = excluded.display_name",
-                    (player, name),
+                    (prepared.player, prepared.display_name),
                 )
             return True
 
