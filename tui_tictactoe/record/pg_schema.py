@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING
 from .failures import NewerSchema
 from .pg_connection import transaction
 from .rounds import STANDING_KEYS, add_round_statement
-from .schema import LEADERS
 
 if TYPE_CHECKING:
     import psycopg
@@ -93,9 +92,6 @@ def _parameter(name: str) -> str:
 
 ADD_TO_STANDING = add_round_statement("standings", _parameter, "GREATEST")
 ADD_TO_BOARD_STANDING = add_round_statement("board_standings", _parameter, "GREATEST")
-LEADERS_PG = LEADERS.replace("?", "%s")
-"""`schema.LEADERS` with psycopg's parameters."""
-
 INSERT_ROUND = """
 INSERT INTO rounds (round_key, played_at, player, display_name, board_size, difficulty,
                     symbol, first, moves, result, took_back)
@@ -104,10 +100,6 @@ ON CONFLICT (round_key) DO NOTHING
 RETURNING id
 """
 """A round, once: a retried save (the same `round_key`) inserts nothing and returns no id."""
-
-ROUND_COLUMNS = """id, to_char(played_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
-    player, display_name, board_size, difficulty, symbol, first, moves, result, took_back"""
-"""A round's columns in `RoundRecord` order, its time as the SQLite file stores it."""
 
 
 def schema_version() -> int:

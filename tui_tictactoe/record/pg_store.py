@@ -17,8 +17,9 @@ acknowledgement was lost inserts nothing and counts nothing.
 from __future__ import annotations
 
 import uuid
-from contextlib import suppress
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext, suppress
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .failures import Failure, NewerSchema
 from .pg_connection import classify, connect, reason, transaction, where
@@ -26,28 +27,17 @@ from .pg_schema import (
     ADD_TO_BOARD_STANDING,
     ADD_TO_STANDING,
     INSERT_ROUND,
-    LEADERS_PG,
-    ROUND_COLUMNS,
     ensure_schema,
     schema_version,
 )
-from .schema import STANDING_NUMBERS
 from .store import Record
-from .validation import settings_to_store, valid_settings
-from .values import (
-    LEADERBOARD_BOARD,
-    Leaderboard,
-    LeaderEntry,
-    RoundRecord,
-    Stats,
-    empty_stats,
-    stats_from_rows,
-)
 
 if TYPE_CHECKING:
     import psycopg
 
     from .rounds import PreparedRound
+
+T = TypeVar("T")
 
 
 class PostgresRecord(Record, schemes=("postgresql", "postgres")):
@@ -73,7 +63,39 @@ class PostgresRecord(Record, schemes=("postgresql", "postgres")):
             record._connect()
         return record
 
-    # -- writes -----------------------------------------------------------------
+    @property
+    def available(self) -> bool:
+        """The record is in use, and the server was reached at the last try (False while it
+        cannot be: `stats` says so rather than show nothing; the next operation tries again)."""
+        return self._enabled and not self._unreachable
+
+    # -- the dialect: the methods of `Record` run unchanged on these ------------
+
+    ROUND_COLUMNS = (
+        """id, to_char(played_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), player,"""
+        " display_name, board_size, difficulty, symbol, first, array_to_string(moves, ','),"
+        " result, took_back"
+    )
+    """A kept round's columns as the SQLite file keeps them: the time as UTC text, the moves
+    as `5,1,9`."""
+
+    def _query(self, conn: Any, statement: str, params: Sequence[Any] = ()) -> list[Any]:
+        """The rows of one statement, its `?` marks made psycopg's (the record's own
+        statements have no other `?` and no `%`)."""
+        cursor = conn.execute(statement.replace("?", "%s"), params)
+        return cursor.fetchall() if cursor.description else []
+
+    def _writing(self, conn: Any) -> AbstractContextManager[None]:
+        return nullcontext()  # every operation is one transaction already (`_run`)
+
+    def _run(self, operation: Callable[[Any], T], fallback: T, lost: str) -> T:
+        """`Record._run`, each operation one transaction with its waits bounded."""
+
+        def in_transaction(conn: psycopg.Connection) -> T:
+            with transaction(conn):
+                return operation(conn)
+
+        return super()._run(in_transaction, fallback, lost)
 
     def _save_round(self, prepared: PreparedRound, round_key: str | None = None) -> bool:
         """The round once (by its key) and, only then, its standings, in one transaction."""
@@ -83,7 +105,7 @@ class PostgresRecord(Record, schemes=("postgresql", "postgres")):
         def write(conn: psycopg.Connection) -> bool:
             import psycopg
 
-            with transaction(conn):
+            with conn.transaction():  # a savepoint, to undo the standings of a round kept
                 # The standings row first: its lock orders this player's saves.
                 conn.execute(ADD_TO_STANDING, prepared.standing)
                 conn.execute(ADD_TO_BOARD_STANDING, prepared.standing)
@@ -97,117 +119,6 @@ class PostgresRecord(Record, schemes=("postgresql", "postgres")):
             return True
 
         return self._run(write, False, "this round was not recorded")
-
-    def save_settings(
-        self,
-        player: str | None,
-        *,
-        symbol: str | None = None,
-        first: str | None = None,
-        difficulty: str | None = None,
-        alternate: bool | None = None,
-        theme: str | None = None,
-        board: str | None = None,
-    ) -> bool:
-        """Remember the given settings (None: leave as is) in one transaction."""
-        values = settings_to_store(
-            {
-                "symbol": symbol,
-                "first": first,
-                "difficulty": difficulty,
-                "alternate": alternate,
-                "board": board,
-                "theme": theme,
-            }
-        )
-        if player is None:
-            return False
-
-        def write(conn: psycopg.Connection) -> bool:
-            with transaction(conn), conn.cursor() as cursor:
-                cursor.executemany(
-                    "INSERT INTO settings (player, name, value) VALUES (%s, %s, %s)"
-                    " ON CONFLICT (player, name) DO UPDATE SET value = excluded.value",
-                    [(player, name, value) for name, value in sorted(values.items())],
-                )
-            return True
-
-        return self._run(write, False, "the settings were not saved")
-
-    # -- reads ------------------------------------------------------------------
-
-    def settings(self, player: str | None) -> dict[str, Any]:
-        """The player's saved settings: only those saved and still valid."""
-        if player is None:
-            return {}
-
-        def read(conn: psycopg.Connection) -> dict[str, Any]:
-            with transaction(conn):
-                rows = conn.execute(
-                    "SELECT name, value FROM settings WHERE player = %s", (player,)
-                ).fetchall()
-            return valid_settings(dict(rows))  # type: ignore[arg-type]
-
-        return self._run(read, {}, "the settings could not be read")
-
-    def stats(self, player: str | None, display_name: str | None = None) -> Stats:
-        """The player's record per board and difficulty, and per difficulty on all boards."""
-        if player is None:
-            return empty_stats("guest", display_name)
-
-        def read(conn: psycopg.Connection) -> Stats:
-            with transaction(conn):
-                name_row = conn.execute(
-                    "SELECT display_name FROM players WHERE player = %s", (player,)
-                ).fetchone()
-                by_level = conn.execute(
-                    f"SELECT difficulty, {STANDING_NUMBERS} FROM standings WHERE player = %s",
-                    (player,),
-                ).fetchall()
-                by_board = conn.execute(
-                    f"SELECT board_size, difficulty, {STANDING_NUMBERS} FROM board_standings"
-                    " WHERE player = %s",
-                    (player,),
-                ).fetchall()
-            name = display_name or (name_row[0] if name_row else player)
-            return stats_from_rows(player, name, by_level, by_board)
-
-        return self._run(read, empty_stats(player, display_name), "the record could not be read")
-
-    def recent_rounds(self, player: str | None, limit: int = 10) -> list[RoundRecord]:
-        """The player's latest rounds, newest first, with their moves."""
-        if player is None:
-            return []
-
-        def read(conn: psycopg.Connection) -> list[RoundRecord]:
-            with transaction(conn):
-                rows = conn.execute(
-                    f"SELECT {ROUND_COLUMNS} FROM rounds WHERE player = %s"
-                    " ORDER BY id DESC LIMIT %s",
-                    (player, limit),
-                ).fetchall()
-            return [
-                RoundRecord._make((*head, tuple(moves), result, took_back))
-                for *head, moves, result, took_back in rows
-            ]
-
-        return self._run(read, [], "the record could not be read")
-
-    def leaderboard(self, limit: int = 10, board_size: int = LEADERBOARD_BOARD) -> Leaderboard:
-        """The top `limit` players on one board: best unbeaten streak on hard, most wins on
-        medium."""
-
-        def read(conn: psycopg.Connection) -> Leaderboard:
-            with transaction(conn):
-                streaks = conn.execute(
-                    LEADERS_PG.format(column="best_streak"), (board_size, "hard", limit)
-                ).fetchall()
-                wins = conn.execute(
-                    LEADERS_PG.format(column="clean_wins"), (board_size, "medium", limit)
-                ).fetchall()
-            return Leaderboard([LeaderEntry(*r) for r in streaks], [LeaderEntry(*r) for r in wins])
-
-        return self._run(read, Leaderboard([], []), "the leaderboard could not be read")
 
     # -- failures ---------------------------------------------------------------
 

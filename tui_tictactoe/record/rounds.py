@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .validation import check_round, utc_text
-from .values import RESULTS
+from .values import RESULTS, RoundRecord
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -75,6 +75,16 @@ def prepare_round(
     return PreparedRound(
         when, player, name, board_size, difficulty, symbol, first, keys, result, took_back, standing
     )
+
+
+def round_record(row: Sequence[Any]) -> RoundRecord:
+    """A kept round from its row (`Record.ROUND_COLUMNS`), its moves as stored: `5,1,9`."""
+    *head, moves, result, took_back = row
+    try:
+        keys = tuple(int(key) for key in moves.split(",")) if moves else ()
+    except (AttributeError, ValueError):
+        keys = ()  # a hand-edited row: show the round without its replay
+    return RoundRecord._make((*head, keys, result, bool(took_back)))
 
 
 # What one round adds to a standings row. In an UPDATE every expression reads the row

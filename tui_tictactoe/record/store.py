@@ -13,13 +13,13 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Sequence
-from contextlib import suppress
+from contextlib import AbstractContextManager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from .failures import Failure, NewerSchema, classify, reason
 from .location import DATABASE_URL_ENV, database_path, database_url
-from .rounds import PreparedRound, prepare_round
+from .rounds import PreparedRound, prepare_round, round_record
 from .schema import (
     ADD_TO_BOARD_STANDING,
     ADD_TO_STANDING,
@@ -91,11 +91,8 @@ class Record:
     _backends: ClassVar[dict[str, type[Record]]] = {}
 
     def __init_subclass__(cls, *, schemes: tuple[str, ...] = (), **kwargs: Any) -> None:
-        """A backend for database URLs: `class PostgresRecord(Record, schemes=(...))`.
-
-        It registers itself rather than being imported here, so the backend's module
-        builds on this one without an import circle.
-        """
+        """A backend for database URLs (`class PostgresRecord(Record, schemes=(...))`)
+        registers itself, so its module builds on this one without an import circle."""
         super().__init_subclass__(**kwargs)
         for scheme in schemes:
             Record._backends[scheme] = cls
@@ -185,7 +182,7 @@ class Record:
         row = (*prepared[:7], ",".join(map(str, prepared.moves)), prepared.result)
 
         def write(conn: sqlite3.Connection) -> bool:
-            with write_transaction(conn):
+            with self._writing(conn):
                 conn.execute(
                     "INSERT INTO rounds (played_at, player, display_name, board_size,"
                     " difficulty, symbol, first, moves, result, took_back)"
@@ -232,12 +229,14 @@ class Record:
             return False
 
         def write(conn: sqlite3.Connection) -> bool:
-            with write_transaction(conn):
-                conn.executemany(
-                    "INSERT INTO settings (player, name, value) VALUES (?, ?, ?)"
-                    " ON CONFLICT (player, name) DO UPDATE SET value = excluded.value",
-                    [(player, key, value) for key, value in values.items()],
-                )
+            with self._writing(conn):
+                for key, value in sorted(values.items()):
+                    self._query(
+                        conn,
+                        "INSERT INTO settings (player, name, value) VALUES (?, ?, ?)"
+                        " ON CONFLICT (player, name) DO UPDATE SET value = excluded.value",
+                        (player, key, value),
+                    )
             return True
 
         return self._run(write, False, "the settings were not saved")
@@ -254,9 +253,7 @@ class Record:
             return {}
 
         def read(conn: sqlite3.Connection) -> dict[str, Any]:
-            rows = conn.execute(
-                "SELECT name, value FROM settings WHERE player = ?", (player,)
-            ).fetchall()
+            rows = self._query(conn, "SELECT name, value FROM settings WHERE player = ?", (player,))
             return valid_settings(dict(rows))
 
         return self._run(read, {}, "the settings could not be read")
@@ -267,19 +264,21 @@ class Record:
             return empty_stats("guest", display_name)
 
         def read(conn: sqlite3.Connection) -> Stats:
-            name_row = conn.execute(
-                "SELECT display_name FROM players WHERE player = ?", (player,)
-            ).fetchone()
-            by_level = conn.execute(
+            names = self._query(
+                conn, "SELECT display_name FROM players WHERE player = ?", (player,)
+            )
+            by_level = self._query(
+                conn,
                 f"SELECT difficulty, {STANDING_NUMBERS} FROM standings WHERE player = ?",
                 (player,),
-            ).fetchall()
-            by_board = conn.execute(
+            )
+            by_board = self._query(
+                conn,
                 f"SELECT board_size, difficulty, {STANDING_NUMBERS} FROM board_standings"
                 " WHERE player = ?",
                 (player,),
-            ).fetchall()
-            name = display_name or (name_row[0] if name_row else player)
+            )
+            name = display_name or (names[0][0] if names else player)
             return stats_from_rows(player, name, by_level, by_board)
 
         return self._run(read, empty_stats(player, display_name), "the record could not be read")
@@ -290,13 +289,12 @@ class Record:
             return []
 
         def read(conn: sqlite3.Connection) -> list[RoundRecord]:
-            rows = conn.execute(
-                "SELECT id, played_at, player, display_name, board_size, difficulty, symbol,"
-                " first, moves, result, took_back FROM rounds WHERE player = ?"
-                " ORDER BY id DESC LIMIT ?",
+            rows = self._query(
+                conn,
+                f"SELECT {self.ROUND_COLUMNS} FROM rounds WHERE player = ? ORDER BY id DESC LIMIT ?",
                 (player, limit),
-            ).fetchall()
-            return [_round_record(row) for row in rows]
+            )
+            return [round_record(row) for row in rows]
 
         return self._run(read, [], "the record could not be read")
 
@@ -305,16 +303,36 @@ class Record:
         medium."""
 
         def read(conn: sqlite3.Connection) -> Leaderboard:
-            streaks = conn.execute(
-                LEADERS.format(column="best_streak"), (board_size, "hard", limit)
+            streaks = self._query(
+                conn, LEADERS.format(column="best_streak"), (board_size, "hard", limit)
             )
-            wins = conn.execute(LEADERS.format(column="clean_wins"), (board_size, "medium", limit))
+            wins = self._query(
+                conn, LEADERS.format(column="clean_wins"), (board_size, "medium", limit)
+            )
             return Leaderboard(
-                [LeaderEntry(*row) for row in streaks.fetchall()],
-                [LeaderEntry(*row) for row in wins.fetchall()],
+                [LeaderEntry(*row) for row in streaks], [LeaderEntry(*row) for row in wins]
             )
 
         return self._run(read, Leaderboard([], []), "the leaderboard could not be read")
+
+    # -- the backend's dialect ----------------------------------------------------
+
+    ROUND_COLUMNS = (
+        "id, played_at, player, display_name, board_size, difficulty, symbol, first, moves,"
+        " result, took_back"
+    )
+    """A kept round's columns, as `round_record` reads them (a backend may convert some)."""
+
+    def _query(
+        self, conn: sqlite3.Connection, statement: str, params: Sequence[Any] = ()
+    ) -> list[Any]:
+        """The rows of one statement, whose parameters are marked `?`: the methods above
+        are written once, and a backend with other marks overrides this."""
+        return conn.execute(statement, params).fetchall()
+
+    def _writing(self, conn: sqlite3.Connection) -> AbstractContextManager[None]:
+        """The transaction a write runs in (here the write lock first: `write_transaction`)."""
+        return write_transaction(conn)
 
     # -- failures ---------------------------------------------------------------
 
@@ -415,12 +433,3 @@ class Record:
                 f" {aside.name} and a new record started."
             )
         return True
-
-
-def _round_record(row: tuple[Any, ...]) -> RoundRecord:
-    *head, moves, result, took_back = row
-    try:
-        keys = tuple(int(key) for key in moves.split(",")) if moves else ()
-    except (AttributeError, ValueError):
-        keys = ()  # a hand-edited row: show the round without its replay
-    return RoundRecord._make((*head, keys, result, bool(took_back)))
