@@ -99,6 +99,16 @@ def pg_cluster() -> Iterator[Cluster]:
 
 
 @pytest.fixture
+def own_cluster(pg_cluster: Cluster) -> Iterator[Cluster]:
+    """A PostgreSQL server of the test's own, to stop and start (the worker's is shared)."""
+    cluster = Cluster.create(pg_cluster.bin_dir)
+    try:
+        yield cluster
+    finally:
+        cluster.destroy()
+
+
+@pytest.fixture
 def pg_url(pg_cluster: Cluster) -> Iterator[str]:
     """A new, empty database on the worker's cluster, dropped after the test."""
     url = pg_cluster.new_database()

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 
 import psycopg
 import pytest
-from pg_cluster import Cluster, binaries, free_port
+from pg_cluster import Cluster, free_port
 from record_tools import rebuild_standings_pg
 from test_record import oracle_stats, save
 from test_record_reliability import exit_code, fork
@@ -305,18 +305,6 @@ def test_a_server_that_cannot_be_reached_loses_rounds_said_once(
     assert not save(record, "alice")
     assert record.take_notice() is None  # said once
     assert record.stats("alice") == empty_stats("alice")
-
-
-@pytest.fixture
-def own_cluster(pg_cluster: Cluster) -> Iterator[Cluster]:
-    """A cluster this test may stop and start (the worker's is shared)."""
-    bin_dir = binaries()
-    assert bin_dir is not None  # pg_cluster has failed or skipped otherwise
-    cluster = Cluster.create(bin_dir)
-    try:
-        yield cluster
-    finally:
-        cluster.destroy()
 
 
 def test_a_server_stopped_mid_game_and_started_again_loses_nothing_kept(
