@@ -80,7 +80,14 @@ class Cluster:
                 "C",
                 "--no-sync",
             )
-            cluster.start()
+            for tries_left in reversed(range(3)):  # another worker may take the port first
+                try:
+                    cluster.start()
+                    break
+                except RuntimeError:
+                    if not tries_left:
+                        raise
+                    cluster.port = free_port()
         except BaseException:
             cluster.destroy()
             raise

@@ -20,7 +20,7 @@ import pytest
 from pg_cluster import Cluster, free_port
 from record_tools import rebuild_standings_pg
 from test_record import oracle_stats, save
-from test_record_reliability import exit_code, fork
+from test_record_reliability import all_at_once
 
 from tui_tictactoe.record import (
     DATABASE_URL_ENV,
@@ -196,12 +196,9 @@ def test_many_processes_save_at_once_and_the_standings_agree_with_the_rounds(
     pg_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv(DATABASE_URL_ENV, pg_url)
-    start_read, start_write = os.pipe()
 
     def writer(seed: int) -> int:
-        os.close(start_write)
-        os.read(start_read, 1)  # all start together, on a database nobody has set up yet
-        record = Record.open()
+        record = Record.open()  # all at once, on a database nobody has set up yet
         saved = sum(
             save(record, player, result, difficulty=level, took_back=took_back)
             for player, level, result, took_back in planned(seed)
@@ -210,11 +207,8 @@ def test_many_processes_save_at_once_and_the_standings_agree_with_the_rounds(
             print(record.notice)
         return 0 if saved == ROUNDS_EACH else 1
 
-    pids = [fork(lambda seed=seed: writer(seed)) for seed in range(PROCESSES)]
-    os.close(start_read)
-    os.write(start_write, b"go" * PROCESSES)
-    os.close(start_write)
-    assert [exit_code(pid) for pid in pids] == [0] * PROCESSES
+    writers = [lambda seed=seed: writer(seed) for seed in range(PROCESSES)]
+    assert all_at_once(writers) == [0] * PROCESSES
 
     rows = query(pg_url, "SELECT player, difficulty, result, took_back FROM rounds ORDER BY id")
     assert sorted(rows) == sorted(r for s in range(PROCESSES) for r in planned(s))
@@ -240,19 +234,12 @@ def test_hosts_starting_together_migrate_once(pg_url: str, monkeypatch: pytest.M
     with Record.open_url(pg_url) as first:  # schema 1 made, a round kept
         assert save(first, "alice")
     monkeypatch.setattr(pg_schema, "MIGRATIONS", (*pg_schema.MIGRATIONS, NOTE))
-    start_read, start_write = os.pipe()
 
     def host() -> int:
-        os.close(start_write)
-        os.read(start_read, 1)
         record = Record.open_url(pg_url)
         return 0 if record.available and record.notice is None and save(record, "bob") else 1
 
-    pids = [fork(host) for _ in range(PROCESSES)]
-    os.close(start_read)
-    os.write(start_write, b"go" * PROCESSES)
-    os.close(start_write)
-    assert [exit_code(pid) for pid in pids] == [0] * PROCESSES
+    assert all_at_once([host] * PROCESSES) == [0] * PROCESSES
     assert query(pg_url, "SELECT count(*) FROM step_runs") == [(1,)]
     assert query(pg_url, "SELECT version FROM schema_version") == [(len(pg_schema.MIGRATIONS),)]
     assert query(pg_url, "SELECT player, count(*) FROM rounds GROUP BY 1 ORDER BY 1") == [

@@ -30,6 +30,7 @@ from .pg_schema import (
     ensure_schema,
     schema_version,
 )
+from .rounds import SAVE_PLAYER
 from .store import Record
 
 if TYPE_CHECKING:
@@ -111,11 +112,7 @@ class PostgresRecord(Record, schemes=("postgresql", "postgres")):
                 conn.execute(ADD_TO_BOARD_STANDING, prepared.standing)
                 if conn.execute(INSERT_ROUND, row).fetchone() is None:
                     raise psycopg.Rollback  # kept already: count nothing twice
-                conn.execute(
-                    "INSERT INTO players (player, display_name) VALUES (%s, %s)"
-                    " ON CONFLICT (player) DO UPDATE SET display_name = excluded.display_name",
-                    (prepared.player, prepared.display_name),
-                )
+                self._query(conn, SAVE_PLAYER, (prepared.player, prepared.display_name))
             return True
 
         return self._run(write, False, "this round was not recorded")

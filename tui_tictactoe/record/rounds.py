@@ -87,6 +87,13 @@ def round_record(row: Sequence[Any]) -> RoundRecord:
     return RoundRecord._make((*head, keys, result, bool(took_back)))
 
 
+SAVE_PLAYER = (
+    "INSERT INTO players (player, display_name) VALUES (?, ?)"
+    " ON CONFLICT (player) DO UPDATE SET display_name = excluded.display_name"
+)
+"""The name a player is shown by: the one of its latest round."""
+
+
 # What one round adds to a standings row. In an UPDATE every expression reads the row
 # as it was, so `streak + 1` is the streak before plus this round. A migration step that
 # changes what is counted changes this with it.

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from .failures import Failure, NewerSchema, classify, reason
 from .location import DATABASE_URL_ENV, database_path, database_url
-from .rounds import PreparedRound, prepare_round, round_record
+from .rounds import SAVE_PLAYER, PreparedRound, prepare_round, round_record
 from .schema import (
     ADD_TO_BOARD_STANDING,
     ADD_TO_STANDING,
@@ -191,11 +191,7 @@ class Record:
                 )
                 conn.execute(ADD_TO_STANDING, prepared.standing)
                 conn.execute(ADD_TO_BOARD_STANDING, prepared.standing)
-                conn.execute(
-                    "INSERT INTO players (player, display_name) VALUES (?, ?)"
-                    " ON CONFLICT (player) DO UPDATE SET display_name = excluded.display_name",
-                    (prepared.player, prepared.display_name),
-                )
+                conn.execute(SAVE_PLAYER, (prepared.player, prepared.display_name))
             return True
 
         return self._run(write, False, "this round was not recorded")
