@@ -21,12 +21,21 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-SEARCHED = "/usr/lib/postgresql/<version>/bin, then PATH"
+SEARCHED = "$TUI_TICTACTOE_TEST_PG_BIN, /usr/lib/postgresql/<version>/bin, then PATH"
 RUN_AS = "postgres"
 
 
+BIN_ENV = "TUI_TICTACTOE_TEST_PG_BIN"
+"""Names the directory of the binaries instead (a test of the fixture names a missing one)."""
+
+
 def binaries() -> Path | None:
-    """The directory of `initdb` and `pg_ctl`: the newest Debian version, else PATH's."""
+    """The directory of `initdb` and `pg_ctl`: `$TUI_TICTACTOE_TEST_PG_BIN`, else the newest
+    Debian version, else PATH's."""
+    override = os.environ.get(BIN_ENV)
+    if override is not None:
+        directory = Path(override)
+        return directory if (directory / "initdb").exists() else None
     versions = sorted(
         Path("/usr/lib/postgresql").glob("*/bin"),
         key=lambda path: int(path.parent.name) if path.parent.name.isdigit() else 0,
