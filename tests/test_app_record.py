@@ -249,7 +249,7 @@ async def test_a_damaged_record_is_said_once_and_the_game_plays_on(make_app, scr
     assert list(path.parent.glob("record.sqlite3.corrupt-*"))
 
 
-async def test_a_database_stopped_mid_game_is_said_once_and_the_game_plays_on(
+async def test_a_postgres_server_stopped_mid_game_is_said_once_and_the_game_plays_on(
     make_app, scripted, own_cluster, monkeypatch
 ) -> None:
     """On PostgreSQL: the rounds while the server is down are lost, said once; once it is
