@@ -1,7 +1,11 @@
 """Record helpers that only tests and benchmarks need: kept out of the package.
 
+`rebuild_ratings` replays the rounds between people with its own Elo, as a check on
+the ratings `save_match` keeps.
+
 `rebuild_standings` (`rebuild_standings_pg` for PostgreSQL) recomputes both standings
-tables from the rounds with a plain loop, as a check that what `save_round` keeps up to date round by round agrees with
+tables from the rounds with a plain loop, as a check that what `save_round` keeps up to
+date round by round agrees with
 the rounds (the source of truth), and to finish a database a benchmark filled with
 rounds by hand.
 """
@@ -10,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 
@@ -102,3 +107,39 @@ def empty_record(record: Record) -> None:
     run_sql(record, "DELETE FROM rounds")
     for table in ("standings", "board_standings", "players", "settings"):
         run_sql(record, f"DELETE FROM {table}")
+
+
+def rebuild_ratings(path: Path) -> dict[str, tuple[int, int]]:
+    """Every rated player's (rating, games) replayed from the rounds between people, in the
+    order kept (their ids), by a plain Elo written apart from the package's.
+
+    Which rounds are rated is decided here again from the columns (a room, two different
+    keys, a move played) and must agree with the stored `rated`.
+    """
+    ratings: dict[str, tuple[int, int]] = {}
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        rows = conn.execute(
+            "SELECT kind, x_player, o_player, moves, result, left_by, rated FROM matches"
+            " ORDER BY id"
+        ).fetchall()
+    for kind, x, o, moves, result, left_by, rated in rows:
+        rule = kind == "room" and x is not None and o is not None and x != o and moves != ""
+        assert bool(rated) == rule, (kind, x, o, moves, rated)
+        if not rule:
+            continue
+        (rx, gx), (ro, go) = ratings.get(x, (1200, 0)), ratings.get(o, (1200, 0))
+        if result == "abandoned":
+            score = 0.0 if left_by == "X" else 1.0
+        else:
+            score = {"X": 1.0, "O": 0.0, "draw": 0.5}[result]
+        change = 32.0 * (score - 1.0 / (1.0 + 10.0 ** ((ro - rx) / 400.0)))
+        points = int(Decimal(change).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+        ratings[x], ratings[o] = (rx + points, gx + 1), (ro - points, go + 1)
+    return ratings
+
+
+def stored_ratings(path: Path) -> dict[str, tuple[int, int]]:
+    """The ratings table as kept: player -> (rating, games)."""
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        rows = conn.execute("SELECT player, rating, games FROM ratings").fetchall()
+    return {player: (rating, games) for player, rating, games in rows}

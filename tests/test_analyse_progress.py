@@ -12,6 +12,7 @@ import json
 import os
 import re
 import select
+import signal
 import struct
 import subprocess
 import sys
@@ -123,11 +124,29 @@ def test_a_quick_analysis_shows_nothing_on_a_terminal() -> None:
         assert "X to move." in out
 
 
+def signal_state(pid: int) -> dict[str, str]:
+    """The process's signal sets (SigBlk, SigIgn, SigCgt: hex masks) from /proc."""
+    with open(f"/proc/{pid}/status") as status:
+        return dict(line.rstrip("\n").split(":\t", 1) for line in status if line.startswith("Sig"))
+
+
+def assert_interruptible(child: pexpect.spawn) -> None:
+    """Ctrl+C can reach the child: SIGINT neither ignored nor blocked (both survive
+    fork and exec, so a parent that leaks either makes ^C echo and do nothing), and the
+    child's group is its terminal's foreground group. Says which, if not."""
+    bit = 1 << (signal.SIGINT - 1)
+    state = signal_state(child.pid)
+    assert not int(state["SigIgn"], 16) & bit, f"SIGINT ignored (inherited): {state}"
+    assert not int(state["SigBlk"], 16) & bit, f"SIGINT blocked (inherited): {state}"
+    assert os.tcgetpgrp(child.child_fd) == os.getpgid(child.pid), "not the foreground group"
+
+
 def test_ctrl_c_stops_it_and_clears_the_line() -> None:
     child = pexpect.spawn(COMMAND[0], [*COMMAND[1:], SLOW_BOARD], dimensions=(24, 80))
     child.delaybeforesend = None
     try:
         child.expect("analysing move", timeout=DEADLINE)
+        assert_interruptible(child)
         child.sendcontrol("c")
         child.expect(pexpect.EOF, timeout=DEADLINE)
     finally:

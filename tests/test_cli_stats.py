@@ -13,7 +13,7 @@ import pytest
 from tui_tictactoe import cli
 from tui_tictactoe.commands.stats import format_stats, stats_json
 from tui_tictactoe.identity import current_identity
-from tui_tictactoe.record import DifficultyStats, Record, Stats, empty_stats
+from tui_tictactoe.record import DifficultyStats, Match, Record, Seat, Stats, empty_stats
 
 RESULTS = ("win", "win", "draw", "loss", "abandoned")
 
@@ -183,7 +183,7 @@ def test_stats_json_has_exactly_the_documented_shape() -> None:
         )
         stats = record.stats("alice")
     decoded = json.loads(stats_json(stats))
-    assert list(decoded) == ["player", "rounds", "by_board", "by_difficulty"]
+    assert list(decoded) == ["player", "rounds", "by_board", "by_difficulty", "people"]
     assert decoded["player"] == "alice"
     assert decoded["rounds"] == stats.rounds == len(RESULTS) + 1
     assert list(decoded["by_board"]) == ["3x3", "4x4", "5x5"]  # every board, played or not
@@ -281,3 +281,72 @@ def test_stats_fits_60_columns_with_every_board_and_level_played(
         *("5x5", *levels),
     ]
     assert len(lines) == 13 + 2 + 11  # a blank line, the title and the heading of the rounds
+
+
+# -- rounds against people ---------------------------------------------------------------
+
+ANN = Seat("ann", "SHA256:annannannannannann")
+
+
+def keep_people(player: str) -> None:
+    """Against ann in rooms: a win, a loss left by ann; on 4x4 a round the player left;
+    a hot seat round won by O."""
+    me = Seat(player, player)
+    with Record.open() as record:
+        for match in (
+            Match(me, ANN, "room", 3, "X", (1, 4, 2, 5, 3), "X", None, "r1"),
+            Match(ANN, me, "room", 3, "X", (5, 1), "abandoned", "X", "r2"),
+            Match(me, ANN, "room", 4, "O", (1, 2), "abandoned", "X", "r3"),
+            Match(me, me, "hotseat", 3, "X", (1, 4, 2, 5, 9, 6), "O", None, "r4"),
+        ):
+            assert record.save_match(match)
+
+
+def test_stats_json_has_the_people_part_as_documented(capsys: pytest.CaptureFixture[str]) -> None:
+    player = current_identity().player
+    assert player is not None
+    keep_people(player)
+    assert cli.main(["stats", "--json"]) == 0
+    decoded = json.loads(capsys.readouterr().out)
+    assert decoded["rounds"] == 0  # against the AI
+    people = decoded["people"]
+    assert list(people) == ["rounds", "rating", "rated", "rooms", "hot_seat"]
+    # 1200 beats 1200: +16; 1216 v 1184, ann leaves: +15 (32 * 0.4541); then I leave at
+    # 1231 v 1169: -19 (32 * -0.5886).
+    assert (people["rounds"], people["rating"], people["rated"]) == (4, 1212, 3)
+    assert list(people["rooms"]) == list(people["hot_seat"]) == ["3x3", "4x4", "5x5"]
+    assert people["rooms"]["3x3"] == {"wins": 1, "losses": 0, "draws": 0, "abandoned": 1, "left": 0}
+    assert people["rooms"]["4x4"] == {"wins": 0, "losses": 0, "draws": 0, "abandoned": 1, "left": 1}
+    assert people["hot_seat"]["3x3"] == {"x_wins": 0, "o_wins": 1, "draws": 0, "abandoned": 0}
+
+
+def test_stats_without_people_has_an_empty_people_part() -> None:
+    decoded = json.loads(stats_json(empty_stats("alice")))
+    assert decoded["people"]["rounds"] == 0 and decoded["people"]["rating"] is None
+    assert "against people" not in format_stats(empty_stats("alice"))
+
+
+def test_stats_text_lists_rounds_against_people_apart(capsys: pytest.CaptureFixture[str]) -> None:
+    player = current_identity().player
+    assert player is not None
+    keep_people(player)
+    assert cli.main(["stats"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    at = lines.index("4 rounds against people. Elo rating 1212 (3 rated rounds).")
+    assert lines[at + 1 :] == [
+        "rooms  won  lost  drawn  abandoned  left",
+        "3x3      1     0      0          1     0",
+        "4x4      0     0      0          1     1",
+        "hot seat  x won  o won  drawn  abandoned",
+        "3x3           0      1      0          0",
+        "Last rounds against people, newest first:",
+        *[line for line in lines[at + 7 :]],
+    ]
+    rounds = [line.split("  ") for line in lines[at + 8 :]]
+    assert [[cell.strip() for cell in row if cell.strip()][1:] for row in rounds] == [
+        ["3x3", "(hot seat)", "both", "O won"],
+        ["4x4", "ann", "X 2nd", "you left", "-19"],
+        ["3x3", "ann", "O 2nd", "they left", "+15"],
+        ["3x3", "ann", "X 1st", "win", "+16"],
+    ]
+    assert max(map(len, lines)) <= 60

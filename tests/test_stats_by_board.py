@@ -151,6 +151,7 @@ async def test_the_leaderboard_says_it_ranks_3x3_and_does(make_app, monkeypatch,
         assert lines == [
             "On 3x3: longest unbeaten streaks on hard",
             "On 3x3: most wins on medium (rounds without take-backs)",
+            "Against people: Elo rating (rated rounds in rooms)",
         ]
         assert [row[1:] for row in cells(screen.query_one("#hard-streaks"))] == [
             ["SHA256:carol", "1"]

@@ -10,10 +10,13 @@ import os
 import sys
 from collections.abc import Sequence
 from contextlib import suppress
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
-from .play_options import PROG, BoundedParser, add_play_options
+from .play_options import NO_HUB, PROG, BoundedParser, add_play_options, room_request
 from .terminal_check import terminal_problem
+
+if TYPE_CHECKING:
+    from ..rooms.hub import RoomHub
 
 
 def main(argv: Sequence[str]) -> int:
@@ -28,6 +31,15 @@ def main(argv: Sequence[str]) -> int:
 
 
 def run_play(args: argparse.Namespace) -> int:
+    try:
+        room = room_request(args, int(args.board or 3))
+    except ValueError as error:
+        print(f"{PROG}: error: {error}", file=sys.stderr)
+        return 2
+    hub = room_hub()
+    if room is not None and hub is None:
+        print(NO_HUB, file=sys.stderr)
+        return 2
     problem = terminal_problem()
     if problem is not None:
         print(f"{PROG}: {problem}", file=sys.stderr)
@@ -43,9 +55,20 @@ def run_play(args: argparse.Namespace) -> int:
         alternate=args.alternate,
         record=args.record,
         board=args.board,
+        opponent=args.opponent,
+        hub=hub,
+        room=room,
     )
     app.run()
     end_at_once(app.return_code or 0)
+
+
+def room_hub() -> RoomHub | None:
+    """The rooms' hub this game can reach; None: no rooms here (a game started outside
+    serve-ssh). serve-ssh's hub socket (the `room-socket` branch: `SocketHub`, its path in
+    `TUI_TICTACTOE_ROOM_HUB`) plugs in here, as `rooms.lazy_hub.LazyHub(SocketHub.connect)`:
+    it must connect in the app's event loop, which only `App.run()` starts."""
+    return None
 
 
 def end_at_once(status: int) -> NoReturn:

@@ -10,9 +10,12 @@ from __future__ import annotations
 import argparse
 import re
 from collections.abc import Callable
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from ..options import CHOICES
+
+if TYPE_CHECKING:
+    from ..rooms.request import RoomRequest
 
 PROG = "tui-tictactoe"
 
@@ -133,6 +136,14 @@ def add_play_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
         "(default: your last choice, else 3)",
     )
     group.add_argument(
+        "--opponent",
+        type=_choice("opponent"),
+        metavar=metavar("opponent"),
+        default=default(None),
+        help="who plays the other seat: ai, or human for two people taking turns at one "
+        "keyboard (default: ai)",
+    )
+    group.add_argument(
         "--seed",
         type=_seed,
         metavar="N",
@@ -152,3 +163,84 @@ def add_play_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
         default=default(True),
         help="play without reading or writing your record and settings",
     )
+    add_room_options(parser, defaults)
+
+
+# -- rooms: `--room new`, `--join CODE [--seat TOKEN]`, `--watch CODE` ------------------
+# Each value is checked as it is parsed: a code by `rooms.codes.normalise` (which reads at
+# most 32 characters), a seat token as at most `TOKEN_LIMIT` URL-safe characters. Rooms are
+# played over serve-ssh; a game with no hub to reach says how (`NO_HUB`) and exits with 2.
+
+NO_HUB = "Rooms are played over serve-ssh: ssh -t -p 2222 HOST -- --room new"
+TOKEN_LIMIT = 32
+"""A seat token is 16 characters (96 bits, URL-safe base64); longer is not one."""
+
+
+def _code(text: str) -> str:
+    from ..rooms import codes  # only a line with a room option pays for it
+    from ..rooms.view import Refused
+
+    try:
+        return codes.normalise(text)
+    except Refused as refusal:
+        raise argparse.ArgumentTypeError(refusal.reason) from None
+
+
+def _token(text: str) -> str:
+    if not re.fullmatch(rf"[A-Za-z0-9_-]{{1,{TOKEN_LIMIT}}}", text):
+        raise argparse.ArgumentTypeError(f"not a seat token: {echo(text)}")
+    return text
+
+
+def _new(text: str) -> str:
+    if text != "new":
+        raise argparse.ArgumentTypeError(f"invalid choice: {echo(text)} (choose from new)")
+    return text
+
+
+def add_room_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
+    """`--room`, `--join`, `--seat`, `--watch` (at most one of `--room`, `--join`, `--watch`)."""
+
+    def default(value: object) -> object:
+        return value if defaults else argparse.SUPPRESS
+
+    group = parser.add_argument_group("rooms (over serve-ssh)")
+    one = group.add_mutually_exclusive_group()
+    one.add_argument(
+        "--room", type=_new, metavar="new", default=default(None), help="open a new room"
+    )
+    one.add_argument(
+        "--join",
+        type=_code,
+        metavar="CODE",
+        default=default(None),
+        help="take the free seat of room CODE (or your own seat back)",
+    )
+    one.add_argument(
+        "--watch", type=_code, metavar="CODE", default=default(None), help="watch room CODE"
+    )
+    group.add_argument(
+        "--seat",
+        type=_token,
+        metavar="TOKEN",
+        default=default(None),
+        help="with --join: the seat token a guest was shown, to get their seat back",
+    )
+
+
+def room_request(args: argparse.Namespace, size: int = 3) -> RoomRequest | None:
+    """The room the options ask for; None without a room option. `--seat` without
+    `--join` is an error (ValueError with a one-line reason)."""
+    room, join, watch = (getattr(args, name, None) for name in ("room", "join", "watch"))
+    token = getattr(args, "seat", None)
+    if token is not None and join is None:
+        raise ValueError("--seat goes with --join CODE")
+    from ..rooms.request import RoomRequest
+
+    if room is not None:
+        return RoomRequest("new", size=size)
+    if join is not None:
+        return RoomRequest("join", join, token or "")
+    if watch is not None:
+        return RoomRequest("watch", watch)
+    return None

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from .play_options import PROG
 
 if TYPE_CHECKING:
-    from ..record import DifficultyStats, RoundRecord, Stats
+    from ..record import DifficultyStats, PeopleRound, PeopleStats, RoundRecord, Stats
 
 
 def run_stats(as_json: bool) -> int:
@@ -26,29 +26,42 @@ def run_stats(as_json: bool) -> int:
     with Record.open() as record:
         stats = record.stats(identity.player, identity.name)
         rounds = [] if as_json else record.recent_rounds(identity.player, RECENT_ROUNDS)
+        people = record.people_stats(identity.player)
+        met = [] if as_json else record.people_rounds(identity.player, RECENT_ROUNDS)
         notice = record.take_notice()
         usable = record.available
     if notice:
         print(f"{PROG} stats: {notice}", file=sys.stderr)
     if not usable:
         return 1
-    print(stats_json(stats) if as_json else format_stats(stats, rounds))
+    print(stats_json(stats, people) if as_json else format_stats(stats, rounds, people, met))
     return 0
 
 
-def stats_json(stats: Stats) -> str:
+def stats_json(stats: Stats, people: PeopleStats | None = None) -> str:
     """The `tui-tictactoe stats --json` object (one line): every board and level offered.
 
-    `by_board` splits by board, then level; `by_difficulty` is every board together.
+    `by_board` splits by board, then level; `by_difficulty` is every board together;
+    `people` the rounds against people (`rounds` counts those against the AI only).
     """
     import json
 
+    from ..record import empty_people_stats
+
+    met = people if people is not None else empty_people_stats(stats.player)
     return json.dumps(
         {
             "player": stats.player,
             "rounds": stats.rounds,
             "by_board": {board: _levels_json(levels) for board, levels in stats.by_board.items()},
             "by_difficulty": _levels_json(stats.by_difficulty),
+            "people": {
+                "rounds": met.rounds,
+                "rating": met.rating,
+                "rated": met.rated,
+                "rooms": {board: numbers._asdict() for board, numbers in met.rooms.items()},
+                "hot_seat": {board: numbers._asdict() for board, numbers in met.hot_seat.items()},
+            },
         }
     )
 
@@ -57,9 +70,15 @@ def _levels_json(levels: dict[str, DifficultyStats]) -> dict[str, dict[str, int]
     return {level: numbers._asdict() for level, numbers in levels.items()}
 
 
-def format_stats(stats: Stats, rounds: Sequence[RoundRecord] = ()) -> str:
+def format_stats(
+    stats: Stats,
+    rounds: Sequence[RoundRecord] = (),
+    people: PeopleStats | None = None,
+    met: Sequence[PeopleRound] = (),
+) -> str:
     """`tui-tictactoe stats`: a table per board played (a row per level played there), then
-    the rounds (the latest first); as the stats screen shows them, within 60 columns."""
+    the rounds (the latest first); as the stats screen shows them, within 60 columns. Then,
+    for a player who has played people, those rounds apart (`format_people`)."""
     from ..record import ROUND_COLUMNS, STANDING_COLUMNS, board_tables, round_cells, shown_name
 
     count = "1 round" if stats.rounds == 1 else f"{stats.rounds} rounds"
@@ -75,7 +94,35 @@ def format_stats(stats: Stats, rounds: Sequence[RoundRecord] = ()) -> str:
         lines += ["Last rounds, newest first:", *_table(listed, left=len(ROUND_COLUMNS))]
     else:
         lines.append("No rounds kept yet.")
+    if people is not None and people.rounds:
+        lines += ["", *format_people(people, met)]
     return "\n".join(lines)
+
+
+def format_people(people: PeopleStats, met: Sequence[PeopleRound]) -> list[str]:
+    """The rounds against people, as the stats screen's people page shows them: the rating,
+    the rooms and hot seat rounds per board, the last rounds (names cleaned)."""
+    from ..record import (
+        HOT_SEAT_COLUMNS,
+        PEOPLE_COLUMNS,
+        PEOPLE_ROUND_COLUMNS,
+        people_round_cells,
+        people_summary,
+        people_tables,
+    )
+
+    lines = [people_summary(people)]
+    rooms, hot_seat = people_tables(people)
+    for title, columns, rows in (
+        ("rooms", PEOPLE_COLUMNS, rooms),
+        ("hot seat", HOT_SEAT_COLUMNS, hot_seat),
+    ):
+        if rows:
+            lines += _table([(title, *(c.lower() for c in columns)), *rows], left=1)
+    if met:
+        listed = [PEOPLE_ROUND_COLUMNS, *(people_round_cells(round_) for round_ in met)]
+        lines += ["Last rounds against people, newest first:", *_table(listed, left=5)]
+    return lines
 
 
 def _table(rows: Sequence[Sequence[str]], left: int) -> list[str]:

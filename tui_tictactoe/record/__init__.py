@@ -10,11 +10,14 @@ server use:
     record.settings(player)           # {"symbol": "O", "theme": "nord", ...}
     record.save_round(player, ...)    # True once committed
     record.stats(player), record.recent_rounds(player), record.leaderboard()
+    record.save_match(Match(...))     # a round between people; rated ones move both ratings
+    record.people_stats(player), record.people_rounds(player), record.ratings()
     record.take_notice()              # a one-time message for the status line, or None
 
 The modules, from the top: `store` (`Record`), `failures` (what each failure of the
 file means), `sqlite_file` (making, opening and moving aside the file), `schema`
-(tables, the standings' upkeep, migrations), `validation` (arguments against
+(tables, the standings' upkeep, migrations), `people` (rounds between people and
+their Elo ratings), `validation` (arguments against
 `options.CHOICES`), `values` (what the record hands out), `names` (how a stored
 player is shown), `listing` (the record as the stats screen and `stats` list it),
 `location` (where the file lives), `rounds` (a round checked, and the standings'
@@ -30,7 +33,19 @@ is tight and `import sqlite3` alone costs several ms (psycopg only with a URL se
 
 from __future__ import annotations
 
-from .listing import RECENT_ROUNDS, ROUND_COLUMNS, STANDING_COLUMNS, board_tables, round_cells
+from .listing import (
+    HOT_SEAT_COLUMNS,
+    PEOPLE_COLUMNS,
+    PEOPLE_ROUND_COLUMNS,
+    RECENT_ROUNDS,
+    ROUND_COLUMNS,
+    STANDING_COLUMNS,
+    board_tables,
+    people_round_cells,
+    people_summary,
+    people_tables,
+    round_cells,
+)
 from .location import (
     APP_NAME,
     DATA_DIR_ENV,
@@ -44,15 +59,26 @@ from .pg_store import PostgresRecord  # registers the postgresql:// backend with
 from .schema import schema_version
 from .store import Record
 from .values import (
+    KINDS,
     LEADERBOARD_BOARD,
+    MATCH_RESULTS,
     RESULTS,
     DifficultyStats,
+    HotSeatStanding,
     Leaderboard,
     LeaderEntry,
+    Match,
+    PeopleRound,
+    PeopleStanding,
+    PeopleStats,
+    RatingEntry,
     RoundRecord,
+    Seat,
     Stats,
     board_name,
+    empty_people_stats,
     empty_stats,
+    new_round_key,
 )
 
 __all__ = [
@@ -60,23 +86,40 @@ __all__ = [
     "DATABASE_NAME",
     "DATABASE_URL_ENV",
     "DATA_DIR_ENV",
+    "HOT_SEAT_COLUMNS",
+    "KINDS",
     "LEADERBOARD_BOARD",
+    "MATCH_RESULTS",
+    "PEOPLE_COLUMNS",
+    "PEOPLE_ROUND_COLUMNS",
     "RECENT_ROUNDS",
     "RESULTS",
     "ROUND_COLUMNS",
     "STANDING_COLUMNS",
     "DifficultyStats",
+    "HotSeatStanding",
     "LeaderEntry",
     "Leaderboard",
+    "Match",
+    "PeopleRound",
+    "PeopleStanding",
+    "PeopleStats",
     "PostgresRecord",
+    "RatingEntry",
     "Record",
     "RoundRecord",
+    "Seat",
     "Stats",
     "board_name",
     "board_tables",
     "data_dir",
     "database_path",
+    "empty_people_stats",
     "empty_stats",
+    "new_round_key",
+    "people_round_cells",
+    "people_summary",
+    "people_tables",
     "round_cells",
     "schema_version",
     "shown_name",

@@ -7,7 +7,8 @@ so, so the columns live here, below both, rather than with either of them. Both 
 
 from __future__ import annotations
 
-from .values import RoundRecord, Stats, board_name
+from ..identity import displayable
+from .values import PeopleRound, PeopleStats, RoundRecord, Stats, board_name
 
 RECENT_ROUNDS = 10
 """Rounds listed by the stats screen and `tui-tictactoe stats`, newest first."""
@@ -63,3 +64,62 @@ def local_time(played_at: str) -> str:
         )
     except ValueError:
         return played_at[:11]
+
+
+# -- rounds between people -------------------------------------------------------------
+
+PEOPLE_COLUMNS = ("Won", "Lost", "Drawn", "Abandoned", "Left")
+"""A board's rounds in rooms, after the board: wins, losses, draws, rounds abandoned (by
+either player) and those of them the player left."""
+HOT_SEAT_COLUMNS = ("X won", "O won", "Drawn", "Abandoned")
+"""A board's rounds at one keyboard, after the board: both seats are the player."""
+PEOPLE_ROUND_COLUMNS = ("When", "Game", "Against", "You", "Result", "Elo")
+"""A round between people: when, the board, the other player's name (`(hot seat)` for two
+at one keyboard), the player's seat and turn (`O 2nd`; `both` at one keyboard), the
+result and the Elo points; within 60 columns."""
+OPPONENT_SHOWN = 12
+"""Columns of the other player's name in a listed round: the listing fits 60 columns."""
+
+
+def people_tables(stats: PeopleStats) -> tuple[list[tuple[str, ...]], list[tuple[str, ...]]]:
+    """The boards with rounds in rooms (under PEOPLE_COLUMNS) and at one keyboard (under
+    HOT_SEAT_COLUMNS), a row each: the board, then its numbers."""
+    rooms = [
+        (board, *map(str, numbers)) for board, numbers in stats.rooms.items() if numbers.rounds
+    ]
+    hot_seat = [
+        (board, *map(str, numbers)) for board, numbers in stats.hot_seat.items() if numbers.rounds
+    ]
+    return rooms, hot_seat
+
+
+def people_summary(stats: PeopleStats) -> str:
+    """One line: the rounds against people and the rating."""
+    count = "1 round" if stats.rounds == 1 else f"{stats.rounds} rounds"
+    if stats.rating is None:
+        return f"{count} against people; no rated round yet."
+    rated = "1 rated round" if stats.rated == 1 else f"{stats.rated} rated rounds"
+    return f"{count} against people. Elo rating {stats.rating} ({rated})."
+
+
+def people_round_cells(round_: PeopleRound) -> tuple[str, ...]:
+    """A round between people as the stats screen and `stats` list it, under
+    PEOPLE_ROUND_COLUMNS; the other player's name cleaned and cut to OPPONENT_SHOWN."""
+    if round_.kind == "hotseat":
+        you, against = "both", "(hot seat)"
+        result = {"X": "X won", "O": "O won"}.get(round_.result, round_.result)
+    else:
+        you = f"{round_.symbol} {'1st' if round_.first == round_.symbol else '2nd'}"
+        against = displayable(round_.opponent, OPPONENT_SHOWN)
+        result = round_.result
+        if result == "abandoned":
+            result = "you left" if round_.left_by == round_.symbol else "they left"
+    elo = f"{round_.rating_change:+d}" if round_.rated else ""
+    return (
+        local_time(round_.ended_at),
+        board_name(round_.board_size),
+        against,
+        you,
+        result,
+        elo,
+    )

@@ -126,6 +126,43 @@ MIGRATIONS: tuple[tuple[str | Callable[[sqlite3.Connection], object], ...], ...]
         ) WITHOUT ROWID""",
         _standings_from_rounds_2,
     ),
+    # 2 -> 3: rounds between people (hot seat and rooms), and the Elo rating of each
+    # person who played a rated one (`record/people.py` keeps both). Nothing to rebuild:
+    # no earlier schema had rounds between people.
+    (
+        # A seat's player is its key (NULL: a guest); names as given, cleaned when shown.
+        # `round_key` is the caller's: a save retried after a lost acknowledgement is kept
+        # once. `x_gain` is X's Elo points from the round (O's are minus that; 0 unrated).
+        """CREATE TABLE matches (
+            id INTEGER PRIMARY KEY,
+            round_key TEXT NOT NULL UNIQUE,
+            ended_at TEXT NOT NULL,
+            kind TEXT NOT NULL CHECK (kind IN ('hotseat', 'room')),
+            board_size INTEGER NOT NULL,
+            x_player TEXT,
+            x_name TEXT NOT NULL,
+            o_player TEXT,
+            o_name TEXT NOT NULL,
+            first TEXT NOT NULL CHECK (first IN ('X', 'O')),
+            moves TEXT NOT NULL,
+            result TEXT NOT NULL CHECK (result IN ('X', 'O', 'draw', 'abandoned')),
+            left_by TEXT CHECK (left_by IN ('X', 'O')),
+            rated INTEGER NOT NULL CHECK (rated IN (0, 1)),
+            x_gain INTEGER NOT NULL,
+            CHECK ((result = 'abandoned') = (left_by IS NOT NULL)),
+            CHECK (rated = 1 OR x_gain = 0)
+        )""",
+        "CREATE INDEX matches_by_x ON matches (x_player)",
+        "CREATE INDEX matches_by_o ON matches (o_player)",
+        # Updated with the round that moves it, in that round's transaction.
+        """CREATE TABLE ratings (
+            player TEXT PRIMARY KEY,
+            display_name TEXT NOT NULL,
+            rating INTEGER NOT NULL,
+            games INTEGER NOT NULL CHECK (games >= 0)
+        ) WITHOUT ROWID""",
+        "CREATE INDEX ratings_by_rating ON ratings (rating DESC, games DESC, player)",
+    ),
 )
 """Schema migrations: step i takes `PRAGMA user_version` i to i + 1. Append, never edit.
 

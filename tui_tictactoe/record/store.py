@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from .failures import Failure, NewerSchema, classify, reason
 from .location import DATABASE_URL_ENV, database_path, database_url
+from .people import PeopleRecord
 from .rounds import SAVE_PLAYER, PreparedRound, prepare_round, round_record
 from .schema import (
     ADD_TO_BOARD_STANDING,
@@ -47,11 +48,12 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
-class Record:
+class Record(PeopleRecord):
     """The record of every player on this machine, and their settings.
 
     Safe to share between threads (one connection behind a lock) and between
-    processes (SQLite's locking, WAL mode, a busy timeout). A `Record` that cannot
+    processes (SQLite's locking, WAL mode, a busy timeout). Rounds between people and
+    their ratings are `PeopleRecord`'s methods (`people.py`). A `Record` that cannot
     use its file is still a `Record`: reads give empty answers, writes return False,
     and `notice` says why.
     """

@@ -10,11 +10,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..options import CHOICES
-from .values import RESULTS
+from ..engine import GameBoard
+from ..options import CHOICES, board_geometry
+from .values import KINDS, MATCH_RESULTS, RESULTS, SEATS
 
 if TYPE_CHECKING:
     from datetime import datetime
+
+    from .values import Match
 
 
 def check_choice(name: str, value: object, allowed: tuple[str, ...]) -> str:
@@ -46,6 +49,8 @@ def utc_text(when: datetime | None) -> str:
     from datetime import UTC, datetime  # on first use: start-up
 
     moment = when if when is not None else datetime.now(UTC)
+    if not isinstance(moment, datetime):
+        raise ValueError(f"a time must be a datetime, not {_short(moment)}")
     if moment.tzinfo is None:
         raise ValueError("played_at must carry a time zone")
     return moment.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
@@ -85,3 +90,83 @@ def valid_settings(stored: Mapping[str, str]) -> dict[str, Any]:
     if stored.get("theme"):
         settings["theme"] = stored["theme"]
     return settings
+
+
+ROUND_KEY_CHARACTERS = frozenset(
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:"
+)
+ROUND_KEY_LIMIT = 100
+NAME_LIMIT = 1000
+"""Characters of a seat's name kept (the rest is cut) and of a key accepted: names are
+stored as given and cleaned when shown, but no name may fill the disk."""
+
+
+def check_match(match: Match) -> tuple[int, ...]:
+    """A round between people checked whole, its moves replayed by the rules; its moves.
+
+    The moves must be a game the rules allow, started by `first`, and the result what
+    they make: the winning seat's line, a full board for a draw, and for an abandoned
+    round a game not yet over, with `left_by` (given then only).
+    """
+    if not isinstance(match, tuple) or len(match) != 10:
+        raise ValueError(f"save_match takes a Match, not {_short(match)}")
+    for seat, who in zip(SEATS, (match.x, match.o), strict=True):
+        _check_seat(seat, who)
+    check_choice("kind", match.kind, KINDS)
+    check_choice("board", str(match.board_size), CHOICES["board"])
+    check_choice("first", match.first, SEATS)
+    check_choice("result", match.result, MATCH_RESULTS)
+    if (match.result == "abandoned") != (match.left_by is not None):
+        raise ValueError("left_by is the seat that left an abandoned round, and None otherwise")
+    if match.left_by is not None:
+        check_choice("left_by", match.left_by, SEATS)
+    key = match.round_key
+    if not (
+        isinstance(key, str)
+        and 0 < len(key) <= ROUND_KEY_LIMIT
+        and set(key) <= ROUND_KEY_CHARACTERS
+    ):
+        raise ValueError(
+            f"round_key must be 1 to {ROUND_KEY_LIMIT} letters, digits or -_.:, not {_short(key)}"
+        )
+    utc_text(match.ended_at)  # None (now) or a time with a zone
+    return _replayed(match)
+
+
+def _check_seat(seat: str, who: object) -> None:
+    name, key = who if isinstance(who, tuple) and len(who) == 2 else (None, None)
+    if not isinstance(name, str):
+        raise ValueError(f"seat {seat} must be (name, key), not {_short(who)}")
+    if key is not None and not (isinstance(key, str) and 0 < len(key) <= NAME_LIMIT):
+        raise ValueError(f"seat {seat}'s key must be None (a guest) or text, not {_short(key)}")
+
+
+def stored_name(name: str) -> str:
+    """A seat's name as kept: as given, cut to NAME_LIMIT characters."""
+    return name[:NAME_LIMIT]
+
+
+def _short(value: object) -> str:
+    """A bad value in an error message, bounded: it may be a client's whole input."""
+    text = ascii(value)
+    return text if len(text) <= 60 else text[:59] + "..."
+
+
+def _replayed(match: Match) -> tuple[int, ...]:
+    """The moves, played in turn from `first`: ValueError unless the result is theirs."""
+    board = GameBoard(board_geometry(match.board_size))
+    cells = match.board_size * match.board_size
+    keys = tuple(match.moves)
+    symbol = match.first
+    for key in keys:
+        if not isinstance(key, int) or isinstance(key, bool) or not 1 <= key <= cells:
+            raise ValueError(f"moves must be cell keys from 1 to {cells}, not {_short(keys)}")
+        if board.is_game_over() or not board.make_move(*board.geometry.cell_of_key(key), symbol)[0]:
+            raise ValueError(f"moves {_short(keys)} are not a game the rules allow")
+        symbol = "O" if symbol == "X" else "X"
+    ended = {"X": board.winner() == "X", "O": board.winner() == "O"}
+    ended["draw"] = board.is_full() and board.winner() is None
+    ended["abandoned"] = not board.is_game_over()
+    if not ended[match.result]:
+        raise ValueError(f"result {match.result!r} is not how moves {_short(keys)} end")
+    return keys

@@ -132,3 +132,138 @@ class Leaderboard(NamedTuple):
 
     hard_streaks: list[LeaderEntry]
     medium_wins: list[LeaderEntry]
+
+
+# -- rounds between people (schema 3) -------------------------------------------------
+
+KINDS: tuple[str, ...] = ("hotseat", "room")
+"""Where people played each other: two at one keyboard, or a room over serve-ssh."""
+MATCH_RESULTS: tuple[str, ...] = ("X", "O", "draw", "abandoned")
+"""How a round between people ended: the winning seat, a draw, or left by `left_by`."""
+SEATS: tuple[str, ...] = ("X", "O")
+
+
+class Seat(NamedTuple):
+    """Who sat in a seat: the name they played under (stored as given, cleaned when shown)
+    and their key (the record's player: the local user, or an SSH key's fingerprint); key
+    None for a guest, whose side of the round is kept but never rated."""
+
+    name: str
+    key: str | None
+
+
+class Match(NamedTuple):
+    """One round between people, as `Record.save_match` takes it.
+
+    `round_key` is made by the caller once per round (`new_round_key()`) and sent with
+    every attempt to save it: a save retried after a lost acknowledgement is kept once.
+    `ended_at` None: now.
+    """
+
+    x: Seat
+    o: Seat
+    kind: str  # one of KINDS
+    board_size: int
+    first: str  # the seat that started: "X" or "O"
+    moves: tuple[int, ...]  # cell keys, both seats, in order
+    result: str  # one of MATCH_RESULTS
+    left_by: str | None  # with result "abandoned" only: the seat that left
+    round_key: str
+    ended_at: Any = None  # datetime with a time zone, or None
+
+
+def new_round_key() -> str:
+    """A fresh `Match.round_key`: random, so two hosts never make the same one."""
+    import uuid  # on first use: start-up
+
+    return str(uuid.uuid4())
+
+
+class PeopleRound(NamedTuple):
+    """A kept round between people, from one player's side (`Record.people_rounds`)."""
+
+    id: int
+    ended_at: str  # UTC, ISO 8601
+    kind: str
+    board_size: int
+    symbol: str  # the player's seat; in a hot seat round "X"
+    first: str  # the seat that started
+    opponent: str  # the other seat's name, as stored
+    opponent_key: str | None
+    moves: tuple[int, ...]
+    result: str  # from the player's side: win, loss, draw, abandoned (hot seat: X, O, ...)
+    left_by: str | None  # the seat that left an abandoned round
+    rating_change: int  # the player's Elo points from this round
+    rated: bool  # the round moved ratings (a room round between two keyed people)
+
+
+class PeopleStanding(NamedTuple):
+    """A player's rounds in rooms on one board: `abandoned` counts rounds left by either
+    player, `left` those the player left (rated as their loss)."""
+
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+    abandoned: int = 0
+    left: int = 0
+
+    @property
+    def rounds(self) -> int:
+        return self.wins + self.losses + self.draws + self.abandoned
+
+
+class HotSeatStanding(NamedTuple):
+    """Rounds at one keyboard on one board: both seats are this player, so X and O count."""
+
+    x_wins: int = 0
+    o_wins: int = 0
+    draws: int = 0
+    abandoned: int = 0
+
+    @property
+    def rounds(self) -> int:
+        return self.x_wins + self.o_wins + self.draws + self.abandoned
+
+
+class PeopleStats(NamedTuple):
+    """A player's record against people, per board (every board offered, by `board_name`).
+
+    `rating` is the Elo rating (None: never rated), `rated` the rounds it counts.
+    """
+
+    player: str
+    rating: int | None
+    rated: int
+    rooms: dict[str, PeopleStanding]
+    hot_seat: dict[str, HotSeatStanding]
+
+    @property
+    def rounds(self) -> int:
+        return sum(s.rounds for s in self.rooms.values()) + sum(
+            s.rounds for s in self.hot_seat.values()
+        )
+
+
+def empty_people_stats(player: str) -> PeopleStats:
+    boards = [board_name(size) for size in CHOICES["board"]]
+    return PeopleStats(
+        player,
+        None,
+        0,
+        {board: PeopleStanding() for board in boards},
+        {board: HotSeatStanding() for board in boards},
+    )
+
+
+class RatingEntry(NamedTuple):
+    """A row of the people's leaderboard: Elo rating and rated rounds."""
+
+    player: str
+    display_name: str
+    rating: int
+    games: int
+
+    @property
+    def label(self) -> str:
+        """The name, and the start of the key's fingerprint (see `LeaderEntry.label`)."""
+        return labelled_name(self.display_name, self.player)

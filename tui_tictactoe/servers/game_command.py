@@ -17,6 +17,7 @@ from typing import IO, NoReturn
 
 from ..commands.play_options import PROG, BoundedParser, add_play_options
 from ..identity import NAME_LIMIT, displayable  # one rule for names, wherever shown
+from ..options import CHOICES
 
 CHILD_MODULE = "tui_tictactoe.servers.child"
 CHILD_COMMAND = (sys.executable, "-m", CHILD_MODULE)  # a game as a fresh interpreter
@@ -112,7 +113,7 @@ def play_args(options: argparse.Namespace) -> list[str]:
     """The game's `commands.play.main` arguments: `play` and the options the client gave, canonical."""
     argv = ["play"]
     # Only the options the client gave: the others come from the player's saved settings.
-    for name in ("symbol", "first", "difficulty", "board"):
+    for name in CHOICES:
         if getattr(options, name, None) is not None:
             argv += [f"--{name}", getattr(options, name)]
     if options.seed is not None:

@@ -7,6 +7,7 @@ import inspect
 import os
 import random
 import signal
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -27,7 +28,11 @@ from .screens.game_screen import GameScreen
 from .terminal import DaemonThreads, exit_soon, hung_up
 
 if TYPE_CHECKING:
+    from ..rooms.hub import RoomHub
+    from ..rooms.request import RoomRequest
+    from ..rooms.view import Person
     from .screens.menu_screen import MenuItem
+    from .screens.room_screen import RoomScreen
 
 HANG_UP_CHECK = 0.2
 """Seconds between checks that the terminal is still there."""
@@ -92,10 +97,27 @@ class TicTacToeApp(App[None]):
         strategy: MoveStrategy | None = None,
         record: bool = True,
         board: str | None = None,
+        opponent: str | None = None,
+        hub: RoomHub | None = None,
+        room: RoomRequest | None = None,
+        person: Person | None = None,
+        room_clock: Callable[[], float] | None = None,
     ) -> None:
+        """With a `hub` (rooms over serve-ssh) the app starts in `room` (a new room, a
+        join, a watch) or, without one, in the lobby; `person` is who this session is
+        to the hub (default: this process's identity); `room_clock` reads the hub's clock."""
         super().__init__()
+        self.hub = hub
+        self.room = room
+        self.person = person
+        self.room_clock = room_clock
         chosen = dict(
-            symbol=symbol, first=first, difficulty=difficulty, alternate=alternate, board=board
+            symbol=symbol,
+            first=first,
+            difficulty=difficulty,
+            alternate=alternate,
+            board=board,
+            opponent=opponent,
         )
         given = {name: value for name, value in chosen.items() if value is not None}
         options = GameOptions()._replace(**given)
@@ -118,6 +140,16 @@ class TicTacToeApp(App[None]):
         self.show_colour_depth(
             colour_depth_class(self.console.color_system, headless=self.is_headless)
         )
+        if self.hub is not None:
+            from .rooms_start import first_screen, room_setting
+
+            identity = self.record_link.identity
+            setting = room_setting(self.hub, self.person, identity, self.room_clock)
+            board_size = int(self.controller.options.board)
+            return first_screen(setting, self.room, self._game_screen, board_size)
+        return GameScreen(self.controller, self.record_link)
+
+    def _game_screen(self) -> GameScreen:
         return GameScreen(self.controller, self.record_link)
 
     def show_colour_depth(self, depth_class: str | None) -> None:
@@ -135,9 +167,8 @@ class TicTacToeApp(App[None]):
     @property
     def game(self) -> GameScreen:
         """The game screen, wherever it is in the screen stack."""
-        screen = self.screen_stack[0]
-        assert isinstance(screen, GameScreen)
-        return screen
+        # The first screen, or (with a room hub) pushed over the lobby.
+        return next(screen for screen in self.screen_stack if isinstance(screen, GameScreen))
 
     def on_load(self) -> None:
         asyncio.get_running_loop().set_default_executor(DaemonThreads())
@@ -201,7 +232,7 @@ class TicTacToeApp(App[None]):
                 self._typed_ahead.append(event)
                 return
             if self.quit_asked and self._plays_on(event):
-                self.game.show_turn()  # the question is gone; the key acts as usual
+                (self.room_screen or self.game).show_turn()  # the question is gone; the key acts
         await super().on_event(event)
 
     def on_resize(self, event: events.Resize) -> None:
@@ -222,13 +253,31 @@ class TicTacToeApp(App[None]):
     def quit_asked(self) -> bool:
         """The quit question is up (in the game's status line): q, y, Exit or the menu's
         Quit answers it; any other key or click on the game plays on."""
-        screen = self.screen_stack[0] if self.screen_stack else None
-        return isinstance(screen, GameScreen) and screen.status.asking
+        room = self.room_screen
+        if room is not None:
+            return room.status.asking
+        games = [screen for screen in self.screen_stack if isinstance(screen, GameScreen)]
+        return bool(games) and games[0].status.asking
+
+    @property
+    def room_screen(self) -> RoomScreen | None:
+        """The room being played or watched, wherever it is in the stack (q leaves it)."""
+        if self.hub is None:
+            return None
+        from .screens.room_screen import RoomScreen
+
+        rooms = [screen for screen in self.screen_stack if isinstance(screen, RoomScreen)]
+        return rooms[-1] if rooms else None
 
     def _plays_on(self, event: events.InputEvent) -> bool:
         """Does this key or click, on the game, leave the quit question unanswered?
         Keys on other screens (the menu, the help) do not: the question waits there."""
         game = self.screen
+        if game is self.room_screen:  # leaving a room is asked the same way
+            return isinstance(event, events.Key) and event.key not in (
+                *QUIT.key_names,
+                *MENU.key_names,
+            )
         if not isinstance(game, GameScreen):
             return False
         if isinstance(event, events.Key):
@@ -247,6 +296,10 @@ class TicTacToeApp(App[None]):
 
     async def on_game_screen_ready(self) -> None:
         self.call_after_refresh(self.record_link.start)  # the record: off the first frame's path
+        await self.on_room_screen_ready()
+
+    async def on_room_screen_ready(self) -> None:
+        """A room or the lobby is on screen (the record waits for a game against the AI)."""
         self._tell_if_at_size_cap()
         held, self._typed_ahead = self._typed_ahead or [], None
         for event in held:
@@ -255,7 +308,14 @@ class TicTacToeApp(App[None]):
     # -- screens over the game ------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("ask_quit", "confirm_quit") and self._typing():
+            return False  # `q` and `y` are letters in a text box (the lobby's room code)
         return action != "confirm_quit" or self.quit_asked  # `y` is only an answer
+
+    def _typing(self) -> bool:
+        from textual.widgets import Input
+
+        return isinstance(self.focused, Input)
 
     def _menu_open(self) -> bool:
         """Is a menu anywhere in the stack (not only on top)? Then Ctrl+P opens no other."""
@@ -296,9 +356,14 @@ class TicTacToeApp(App[None]):
     def _set_theme(self, name: str) -> None:
         self.theme = name
 
-    def action_ask_quit(self) -> None:
+    async def action_ask_quit(self) -> None:
         """`q`, Exit and the menu's Quit: quit at once, but in the middle of a round ask
-        first, once (Ctrl+Q never asks)."""
+        first, once (Ctrl+Q never asks). In a room it leaves the room, asking a player
+        mid-round the same way."""
+        room = self.room_screen
+        if room is not None:
+            await room.ask_leave()
+            return
         if self.controller.in_progress and not self.quit_asked:
             self.game.status.say(QUIT_QUESTION)
             if not isinstance(self.screen, GameScreen):
@@ -306,7 +371,11 @@ class TicTacToeApp(App[None]):
             return
         self.exit()
 
-    def action_confirm_quit(self) -> None:
+    async def action_confirm_quit(self) -> None:
+        room = self.room_screen
+        if room is not None:
+            await room.leave()
+            return
         self.exit()
 
     def action_toggle_keys_panel(self) -> None:

@@ -30,10 +30,13 @@ from ..identity import Identity, current_identity
 if TYPE_CHECKING:
     from textual.app import App
 
-    from ..record import Record
+    from ..record import Match, Record
 
-SETTINGS = ("symbol", "first", "difficulty", "alternate", "board")
+SETTINGS = ("symbol", "first", "difficulty", "alternate", "board", "opponent")
 """Game options kept as settings (the theme is kept too, apart)."""
+NOT_WRITTEN = ("opponent",)
+"""Settings read back but not yet written: `Record.save_settings` takes no `opponent`
+until the record learns of games between people (issue 22's people's-rounds table)."""
 LEAVE_DEADLINE = 0.1
 """Seconds quitting waits for a round in progress to be saved (a save takes ~1 ms)."""
 
@@ -135,7 +138,7 @@ class RecordLink:
         changed = {
             name: getattr(chosen, name)
             for name in SETTINGS
-            if getattr(chosen, name) != getattr(shown, name)
+            if getattr(chosen, name) != getattr(shown, name) and name not in NOT_WRITTEN
         }
         if changed and self.enabled and self.player is not None:
             self._in_thread(lambda: self._save_settings(changed), "save the settings")
@@ -143,8 +146,11 @@ class RecordLink:
     # -- writing ---------------------------------------------------------------------
 
     def round_ended(self, summary: RoundSummary) -> None:
-        """The controller's `on_round_end`: save the round in a thread (guests' are not kept)."""
-        if not self.enabled or self.player is None:
+        """The controller's `on_round_end`: save the round in a thread (guests' are not kept).
+
+        A round between people (hot seat) is not saved: it must not count in the player's
+        standings against the AI. The people's-rounds table (issue 22) will keep it."""
+        if not self.enabled or self.player is None or summary.opponent == "human":
             return
         if self._leaving:
             self._save_before_exit(summary)
@@ -156,12 +162,43 @@ class RecordLink:
         self._leaving = True
         self.controller.leave()
 
-    def _save_before_exit(self, summary: RoundSummary, deadline: float = LEAVE_DEADLINE) -> None:
+    def match_ended(self, match: Match) -> None:
+        """A round between people is over, or left: keep it, in a thread (on quitting, as a
+        round against the AI is, waiting at most LEAVE_DEADLINE).
+
+        Both players' sessions may call this for one round with the same `round_key`:
+        the record keeps it, and moves the ratings, once. A round of guests alone is not
+        kept (nobody could see it). ValueError at once for an invalid `Match`.
+        """
+        from ..record.validation import check_match
+
+        check_match(match)
+        if not self.enabled or (match.x.key is None and match.o.key is None):
+            return
+        if self._leaving:
+            self._save_before_exit(match, target=self._write_match)
+        else:
+            self._in_thread(lambda: self._save_match(match), "save a round between people")
+
+    def _save_match(self, match: Match) -> None:
+        self._write_match(match)
+        self._on_ui(self.show_notice)
+
+    def _write_match(self, match: Match) -> None:
+        self.record().save_match(match)
+
+    def _save_before_exit(
+        self,
+        summary: Any,
+        deadline: float = LEAVE_DEADLINE,
+        target: Callable[[Any], None] | None = None,
+    ) -> None:
         """Save, waiting at most `deadline` s: the save runs in a daemon thread that the wait
         gives up on, so a busy or slow record (its busy timeout is seconds) never holds the
-        exit. A save cut short is a transaction never committed, which SQLite rolls back."""
+        exit. A save cut short is a transaction never committed, which SQLite rolls back.
+        `target` writes `summary` (default: a round against the AI)."""
         thread = threading.Thread(
-            target=self._write_round, args=(summary,), name="save on quit", daemon=True
+            target=target or self._write_round, args=(summary,), name="save on quit", daemon=True
         )
         thread.start()
         thread.join(deadline)

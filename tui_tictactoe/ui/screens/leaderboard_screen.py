@@ -1,7 +1,8 @@
 """The server's leaderboard (`l` on the stats screen, under serve-ssh only), on 3x3.
 
 One board, said on screen: a streak on 3x3 hard (draws against a perfect player) and
-one on 4x4 are not the same feat, so they are not ranked together.
+one on 4x4 are not the same feat, so they are not ranked together. Below them, people
+ranked by their Elo rating from rounds in rooms (every board).
 """
 
 from __future__ import annotations
@@ -19,13 +20,13 @@ from ...record import LEADERBOARD_BOARD, board_name
 from ..widgets import TitleBar
 
 if TYPE_CHECKING:
-    from ...record import Leaderboard
+    from ...record import Leaderboard, RatingEntry
     from ..record_link import RecordLink
 
 
 class LeaderboardScreen(Screen[None]):
     """Under serve-ssh, on `LEADERBOARD_BOARD`: the longest unbeaten streaks on hard, the
-    most wins on medium."""
+    most wins on medium; then the top Elo ratings from rounds between people."""
 
     CSS_PATH = "record_tables.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -39,9 +40,11 @@ class LeaderboardScreen(Screen[None]):
         self.tables: dict[str, DataTable[Any]] = {
             "hard": DataTable(id="hard-streaks", cursor_type="none"),
             "medium": DataTable(id="medium-wins", cursor_type="none"),
+            "people": DataTable(id="people-ratings", cursor_type="none"),
         }
         self.tables["hard"].add_columns("#", "Player", "Streak")
         self.tables["medium"].add_columns("#", "Player", "Wins")
+        self.tables["people"].add_columns("#", "Player", "Elo", "Rounds")
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
@@ -52,18 +55,21 @@ class LeaderboardScreen(Screen[None]):
             f"On {board}: most wins on medium (rounds without take-backs)", classes="stats-line"
         )
         yield self.tables["medium"]
+        yield Static("Against people: Elo rating (rated rounds in rooms)", classes="stats-line")
+        yield self.tables["people"]
         yield Footer(show_command_palette=False, compact=True)
 
     def on_mount(self) -> None:
         self.sub_title = f"leaderboard on {board_name(LEADERBOARD_BOARD)}"
         self.run_worker(self._read, name="read the leaderboard", group="stats", thread=True)
 
-    def _read(self) -> Leaderboard:
-        return self.link.record().leaderboard(limit=5, board_size=LEADERBOARD_BOARD)
+    def _read(self) -> tuple[Leaderboard, list[RatingEntry]]:
+        record = self.link.record()
+        return record.leaderboard(limit=5, board_size=LEADERBOARD_BOARD), record.ratings(limit=5)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker.group == "stats" and event.state == WorkerState.SUCCESS:
-            board: Leaderboard = event.worker.result
+            board, ratings = event.worker.result
             for table, entries in (
                 (self.tables["hard"], board.hard_streaks),
                 (self.tables["medium"], board.medium_wins),
@@ -72,4 +78,8 @@ class LeaderboardScreen(Screen[None]):
                     # `Text`, not `str`: DataTable reads a `str` cell as markup, and a
                     # name is whatever an SSH client logged in with.
                     table.add_row(str(place), Text(entry.label, end=""), str(entry.value))
+            for place, rated in enumerate(ratings, 1):
+                self.tables["people"].add_row(
+                    str(place), Text(rated.label, end=""), str(rated.rating), str(rated.games)
+                )
             self.link.show_notice()

@@ -2,8 +2,8 @@
 
 Imported when first opened, like the help: start-up does not pay for it. The
 record is read in a thread worker (it may be opening, or busy with another
-process). Enter opens a round's replay (`ReplayScreen`), `l` the server's
-leaderboard (`LeaderboardScreen`).
+process). Enter opens a round's replay (`ReplayScreen`), `p` the rounds against
+people (`PeopleScreen`), `l` the server's leaderboard (`LeaderboardScreen`).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from textual.worker import Worker, WorkerState
 from ...record import RECENT_ROUNDS, ROUND_COLUMNS, STANDING_COLUMNS, board_tables, round_cells
 from ..widgets import TitleBar
 from .leaderboard_screen import LeaderboardScreen
+from .people_screen import PeopleScreen
 from .replay_screen import ReplayScreen
 
 if TYPE_CHECKING:
@@ -36,7 +37,8 @@ class StatsScreen(Screen[None]):
     AUTO_FOCUS = "#rounds"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,s", "app.pop_screen", "Back to the game"),
-        Binding("enter", "replay", "Replay the round", priority=True),
+        Binding("enter", "replay", "Replay", priority=True),
+        Binding("p", "people", "People"),
         Binding("l", "leaderboard", "Leaderboard"),
     ]
 
@@ -130,6 +132,9 @@ class StatsScreen(Screen[None]):
         """A click on a round (Enter is the binding above)."""
         event.stop()
         self.action_replay()
+
+    def action_people(self) -> None:
+        self.app.push_screen(PeopleScreen(self.link))
 
     def action_leaderboard(self) -> None:
         self.app.push_screen(LeaderboardScreen(self.link))

@@ -1,0 +1,419 @@
+"""Rounds between people in the record (schema 3): kept once by their round key, rated by
+Elo for both players in one transaction, schema 1 and 2 files upgraded, saves from several
+processes at once.
+
+Expected ratings come from hand-worked examples and from `rebuild_ratings`
+(tests/record_tools.py), a replay of the kept rounds by an Elo written apart from the
+package's.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import random
+import shutil
+import sqlite3
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from record_tools import rebuild_ratings, stored_ratings
+from test_record_boards import SCHEMA_1, dump
+
+from tui_tictactoe.record import (
+    DATABASE_NAME,
+    Match,
+    PeopleStanding,
+    Record,
+    Seat,
+    new_round_key,
+    schema_version,
+)
+from tui_tictactoe.record import schema as record_schema
+from tui_tictactoe.record.people import expected, gain
+
+SCHEMA_2 = Path(__file__).parent / "data" / "record-schema-2.sqlite3"
+"""A record of 60 rounds written by the schema 2 program (`data/make_record_schema_2.py`)."""
+
+ANN = Seat("ann", "SHA256:annannannannannann")
+BOB = Seat("bob", "SHA256:bobbobbobbobbobbob")
+CAT = Seat("cat", "SHA256:catcatcatcatcatcat")
+
+# 3x3 games by the seat that starts: the starter wins, the other wins, a draw, left early.
+STARTER_WINS = (1, 4, 2, 5, 3)
+SECOND_WINS = (1, 4, 2, 5, 9, 6)
+DRAW = (1, 2, 3, 5, 4, 6, 8, 7, 9)
+LEFT = (5, 1)
+
+
+def match(
+    x: Seat = ANN,
+    o: Seat = BOB,
+    result: str = "X",
+    *,
+    kind: str = "room",
+    first: str = "X",
+    left_by: str | None = None,
+    key: str | None = None,
+    moves: tuple[int, ...] | None = None,
+) -> Match:
+    """A valid 3x3 round between `x` and `o` ending in `result`."""
+    if moves is None:
+        if result in ("X", "O"):
+            moves = STARTER_WINS if result == first else SECOND_WINS
+        else:
+            moves = DRAW if result == "draw" else LEFT
+    left_by = (left_by or "X") if result == "abandoned" else None
+    return Match(x, o, kind, 3, first, moves, result, left_by, key or new_round_key())
+
+
+def ratings_of(record: Record) -> dict[str, tuple[int, int]]:
+    return {entry.player: (entry.rating, entry.games) for entry in record.ratings(100)}
+
+
+# -- Elo, by hand ----------------------------------------------------------------------
+
+
+def test_elo_points_worked_by_hand() -> None:
+    assert expected(1200, 1200) == 0.5
+    assert expected(1200, 1600) == pytest.approx(1 / 11)  # 10^(400/400) = 10
+    assert gain(1200, 1200, 1.0) == 16 and gain(1200, 1200, 0.0) == -16
+    assert gain(1200, 1200, 0.5) == 0
+    assert gain(1200, 1600, 1.0) == 29  # 32 * 10/11 = 29.09
+    assert gain(1600, 1200, 1.0) == 3  # 32 * 1/11 = 2.91
+    assert gain(1600, 1200, 0.0) == -29
+    # 1216 against 1184 expects 1 / (1 + 10^(-32/400)) = 0.54592: a draw is 32 * -0.04592
+    assert gain(1216, 1184, 0.5) == -1
+    assert gain(1216, 1184, 0.0) == -17  # 32 * -0.54592 = -17.47
+
+
+def test_rated_rounds_move_both_ratings_by_hand_worked_points(tmp_path: Path) -> None:
+    with Record.open(tmp_path / DATABASE_NAME) as record:
+        assert record.save_match(match(ANN, BOB, "X"))  # ann wins: 1216 / 1184
+        assert ratings_of(record) == {ANN.key: (1216, 1), BOB.key: (1184, 1)}
+        assert record.save_match(match(BOB, ANN, "draw"))  # bob, lower, gains 1.47 -> 1
+        assert ratings_of(record) == {ANN.key: (1215, 2), BOB.key: (1185, 2)}
+        # ann (1215) leaves against bob (1185): a loss, 32 * -0.5430 = -17.4 -> -17
+        assert record.save_match(match(ANN, BOB, "abandoned", left_by="X"))
+        assert ratings_of(record) == {ANN.key: (1198, 3), BOB.key: (1202, 3)}
+        # bob leaves a round he started as O: a win for ann (1198 v 1202: 32 * 0.5058 -> 16)
+        assert record.save_match(match(ANN, BOB, "abandoned", first="O", left_by="O"))
+        assert ratings_of(record) == {ANN.key: (1214, 4), BOB.key: (1186, 4)}
+        assert [entry.label for entry in record.ratings(1)] == ["ann (SHA256:annannan…)"]
+        changes = [r.rating_change for r in record.people_rounds(ANN.key)]
+        assert changes == [16, -17, -1, 16]  # newest first
+        assert [r.rating_change for r in record.people_rounds(BOB.key)] == [-16, 17, 1, -16]
+
+
+def test_unrated_rounds_are_kept_and_move_no_rating(tmp_path: Path) -> None:
+    guest = Seat("guest", None)
+    with Record.open(tmp_path / DATABASE_NAME) as record:
+        assert record.save_match(match(ANN, ANN, "X", kind="hotseat"))  # one person
+        assert record.save_match(match(ANN, guest, "X"))  # a guest: never rated
+        assert record.save_match(match(ANN, ANN, "O"))  # one key in both seats of a room
+        assert record.save_match(match(ANN, BOB, "abandoned", moves=()))  # no move played
+        assert record.ratings() == []
+        assert len(record.people_rounds(ANN.key, 100)) == 4
+        stats = record.people_stats(ANN.key)
+        assert stats.rating is None and stats.rated == 0 and stats.rounds == 4
+        assert stats.hot_seat["3x3"].x_wins == 1
+        # one key in both seats counts from X's side
+        assert stats.rooms["3x3"] == PeopleStanding(wins=1, losses=1, abandoned=1, left=1)
+    assert rebuild_ratings(tmp_path / DATABASE_NAME) == {}
+
+
+def test_people_stats_count_from_each_players_side_per_board(tmp_path: Path) -> None:
+    on_4x4 = Match(BOB, ANN, "room", 4, "X", (1, 5, 2, 6, 3, 7, 4), "X", None, "four")
+    with Record.open(tmp_path / DATABASE_NAME) as record:
+        for one in (
+            match(ANN, BOB, "X"),
+            match(BOB, ANN, "X"),
+            match(BOB, ANN, "draw"),
+            match(ANN, BOB, "abandoned", left_by="O"),
+            match(CAT, ANN, "abandoned", left_by="O"),
+            on_4x4,
+        ):
+            assert record.save_match(one)
+        ann, bob = record.people_stats(ANN.key), record.people_stats(BOB.key)
+        guest = record.people_stats(None)
+    assert ann.rooms["3x3"] == PeopleStanding(wins=1, losses=1, draws=1, abandoned=2, left=1)
+    assert bob.rooms["3x3"] == PeopleStanding(wins=1, losses=1, draws=1, abandoned=1, left=1)
+    assert ann.rooms["4x4"] == PeopleStanding(losses=1)
+    assert bob.rooms["4x4"] == PeopleStanding(wins=1) and bob.rooms["5x5"] == PeopleStanding()
+    assert (ann.rated, bob.rated) == (6, 5)
+    assert guest.rounds == 0 and guest.rating is None
+
+
+def test_people_rounds_are_told_from_the_players_side(tmp_path: Path) -> None:
+    with Record.open(tmp_path / DATABASE_NAME) as record:
+        assert record.save_match(match(ANN, BOB, "O", first="O", key="one"))
+        assert record.save_match(match(ANN, ANN, "draw", kind="hotseat", key="two"))
+        ann, bob = record.people_rounds(ANN.key), record.people_rounds(BOB.key)
+    assert [(r.kind, r.symbol, r.opponent, r.result) for r in ann] == [
+        ("hotseat", "X", "ann", "draw"),
+        ("room", "X", "bob", "loss"),
+    ]
+    assert [(r.symbol, r.first, r.opponent, r.opponent_key, r.result) for r in bob] == [
+        ("O", "O", "ann", ANN.key, "win")
+    ]
+    assert bob[0].moves == STARTER_WINS and bob[0].ended_at.endswith("Z")
+
+
+# -- kept once -------------------------------------------------------------------------
+
+
+def test_a_round_saved_again_by_its_key_is_kept_and_rated_once(tmp_path: Path) -> None:
+    path = tmp_path / DATABASE_NAME
+    once = match(ANN, BOB, "X", key="room-ABCD-1")
+    with Record.open(path) as record:
+        assert record.save_match(once) and record.save_match(once)
+    with Record.open(path) as another:  # the retry of another process, after a lost answer
+        assert another.save_match(once)
+        assert another.save_match(once._replace(result="draw", moves=DRAW))  # the key decides
+        assert ratings_of(another) == {ANN.key: (1216, 1), BOB.key: (1184, 1)}
+        assert len(another.people_rounds(ANN.key)) == 1
+        assert another.take_notice() is None
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"result": "O"},  # not how the moves end
+        {"result": "draw"},
+        {"result": "abandoned", "left_by": "X"},  # the game was over
+        {"left_by": "O"},  # only an abandoned round was left
+        {"moves": (1, 1, 2)},  # a cell taken twice
+        {"moves": (1, 4, 2, 5, 3, 6)},  # a move after the end
+        {"moves": (0, 4)},
+        {"moves": (1, 4, 2, 5, True)},
+        {"board_size": 6},
+        {"kind": "lan"},
+        {"first": "human"},
+        {"round_key": ""},
+        {"round_key": "a b"},
+        {"round_key": "k" * 101},
+        {"x": ("ann", 5)},
+        {"x": "ann"},
+        {"o": ("bob", "k" * 1001)},
+        {"o": (None, "key")},
+        {"ended_at": "2026-11-21"},
+        {"ended_at": datetime(2026, 11, 21, 9, 0)},  # no time zone
+        {"o": ("bob", "")},
+    ],
+)
+def test_an_invalid_round_is_refused_before_anything_is_written(
+    tmp_path: Path, change: dict[str, object]
+) -> None:
+    path = tmp_path / DATABASE_NAME
+    with Record.open(path) as record:
+        with pytest.raises(ValueError):
+            record.save_match(match(ANN, BOB, "X")._replace(**change))
+        assert record.people_rounds(ANN.key) == [] and record.ratings() == []
+
+
+def test_a_name_too_long_to_keep_is_cut_and_an_error_is_short(tmp_path: Path) -> None:
+    with Record.open(tmp_path / DATABASE_NAME) as record:
+        assert record.save_match(match(Seat("n" * 5000, ANN.key), BOB))
+        assert record.people_rounds(BOB.key)[0].opponent == "n" * 1000
+        with pytest.raises(ValueError) as error:
+            record.save_match(match(ANN, BOB)._replace(round_key="\x1b" * 5000))
+    assert len(str(error.value)) < 200
+
+
+def test_names_are_stored_as_given(tmp_path: Path) -> None:
+    hostile = Seat("[b]boss[/b]\x1b[2J\n", "SHA256:hostilehostilehostile")
+    with Record.open(tmp_path / DATABASE_NAME) as record:
+        assert record.save_match(match(hostile, BOB, "O"))
+        assert record.people_rounds(BOB.key)[0].opponent == hostile.name
+        assert {e.display_name for e in record.ratings()} == {hostile.name, "bob"}
+        shown = next(e.label for e in record.ratings() if e.player == hostile.key)
+    assert shown == "[b]boss[/b] (SHA256:hostileh…)"  # control characters never shown
+
+
+# -- one transaction -------------------------------------------------------------------
+
+
+def test_a_failure_after_one_rating_moved_leaves_neither_moved(tmp_path: Path) -> None:
+    """A real constraint failure (a trigger refusing bob's rating) in the middle of the
+    save: the round and ann's new rating, already written, are rolled back with it."""
+    path = tmp_path / DATABASE_NAME
+    with Record.open(path) as record:
+        assert record.save_match(match(ANN, BOB, "X"))
+    before = stored_ratings(path)
+    with sqlite3.connect(path) as conn:
+        conn.execute(
+            "CREATE TRIGGER refuse_bob BEFORE UPDATE ON ratings WHEN old.player = ?"
+            " BEGIN SELECT RAISE(ABORT, 'bob may not change'); END".replace("?", f"'{BOB.key}'")
+        )
+    with Record.open(path) as record:
+        assert not record.save_match(match(ANN, BOB, "O"))  # ann is X: written first
+        notice = record.take_notice()
+    assert notice and "bob may not change" in notice
+    assert stored_ratings(path) == before
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM matches").fetchone() == (1,)
+        conn.execute("DROP TRIGGER refuse_bob")
+    with Record.open(path) as record:  # and the same round goes in whole once allowed
+        assert record.save_match(match(ANN, BOB, "O"))
+    assert stored_ratings(path) == rebuild_ratings(path) != before
+
+
+# -- properties ------------------------------------------------------------------------
+
+PEOPLE = (ANN, BOB, CAT, Seat("dan", "SHA256:dandandandandandan"), Seat("guest", None))
+
+rounds_strategy = st.lists(
+    st.tuples(
+        st.sampled_from(PEOPLE),
+        st.sampled_from(PEOPLE),
+        st.sampled_from(("X", "O", "draw", "abandoned")),
+        st.sampled_from(("X", "O")),  # first
+        st.sampled_from(("X", "O")),  # left by, if abandoned
+        st.sampled_from(("room", "room", "room", "hotseat")),
+    ),
+    max_size=30,
+)
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(rounds=rounds_strategy)
+def test_ratings_are_conserved_and_equal_a_rebuild_from_the_rounds(
+    tmp_path_factory: pytest.TempPathFactory, rounds: list[tuple[Seat, Seat, str, str, str, str]]
+) -> None:
+    path = tmp_path_factory.mktemp("people") / DATABASE_NAME
+    with Record.open(path) as record:
+        for x, o, result, first, left_by, kind in rounds:
+            one = match(x, o, result, kind=kind, first=first, left_by=left_by)
+            assert record.save_match(one)
+        kept = ratings_of(record)
+        for player, (_, games) in kept.items():
+            changes = [r.rating_change for r in record.people_rounds(player, 100)]
+            assert sum(1 for c in changes if c) <= games
+    # Each rated round moves equal and opposite amounts: the sum is 1200 for each rated player.
+    assert sum(rating for rating, _ in kept.values()) == 1200 * len(kept)
+    assert kept == rebuild_ratings(path)
+    rated = [
+        r for r in rounds if r[5] == "room" and None not in (r[0].key, r[1].key) and r[0] != r[1]
+    ]
+    assert sum(games for _, games in kept.values()) == 2 * len(rated)
+
+
+# -- several processes -----------------------------------------------------------------
+
+PROCESSES = 4
+ROUNDS_EACH = 25
+SHARED = 10
+"""Rounds every process saves under the same keys (as retries would): each kept once."""
+
+
+def planned(seed: int) -> list[Match]:
+    rng = random.Random(seed)
+    keyed = PEOPLE[:4]
+    plan = []
+    for number in range(ROUNDS_EACH):
+        x, o = rng.sample(keyed, 2)
+        result = rng.choice(("X", "O", "draw", "abandoned"))
+        plan.append(match(x, o, result, left_by=rng.choice("XO"), key=f"p{seed}-{number}"))
+    shared = random.Random(99)
+    for number in range(SHARED):
+        x, o = shared.sample(keyed, 2)
+        plan.append(match(x, o, shared.choice(("X", "O", "draw")), key=f"shared-{number}"))
+    rng.shuffle(plan)
+    return plan
+
+
+def writer(path: str, seed: int, start: multiprocessing.synchronize.Barrier) -> int:
+    start.wait()
+    with Record.open(path) as record:
+        saved = sum(record.save_match(one) for one in planned(seed))
+        return saved if record.notice is None else -1
+
+
+def test_several_processes_saving_at_once_keep_every_round_once(tmp_path: Path) -> None:
+    path = tmp_path / DATABASE_NAME
+    context = multiprocessing.get_context("spawn")
+    with context.Manager() as manager:
+        start = manager.Barrier(PROCESSES)
+        with context.Pool(PROCESSES) as pool:
+            saved = pool.starmap(writer, [(str(path), seed, start) for seed in range(PROCESSES)])
+    assert saved == [ROUNDS_EACH + SHARED] * PROCESSES
+    with sqlite3.connect(path) as conn:
+        keys = [key for (key,) in conn.execute("SELECT round_key FROM matches")]
+    assert len(keys) == len(set(keys)) == PROCESSES * ROUNDS_EACH + SHARED
+    kept = stored_ratings(path)
+    assert kept == rebuild_ratings(path)  # in the order committed
+    assert sum(games for _, games in kept.values()) == 2 * len(keys)
+    assert sum(rating for rating, _ in kept.values()) == 1200 * len(kept)
+
+
+# -- schema 3 --------------------------------------------------------------------------
+
+
+def tables(path: Path) -> set[str]:
+    with sqlite3.connect(path) as conn:
+        return {name for (name,) in conn.execute("SELECT name FROM sqlite_master")}
+
+
+def test_a_new_record_has_schema_3(tmp_path: Path) -> None:
+    path = tmp_path / DATABASE_NAME
+    with Record.open(path) as record:
+        assert record.available
+    assert schema_version() == 3
+    assert {"matches", "ratings", "rounds", "board_standings"} <= tables(path)
+
+
+@pytest.mark.parametrize("old", [SCHEMA_1, SCHEMA_2], ids=["schema-1", "schema-2"])
+def test_an_older_record_is_upgraded_to_schema_3_with_nothing_lost(
+    tmp_path: Path, old: Path
+) -> None:
+    path = tmp_path / DATABASE_NAME
+    shutil.copyfile(old, path)
+    kept = ("rounds", "players", "settings", "standings")
+    before = dump(path, *kept)
+    with Record.open(path) as record:
+        assert record.available and record.take_notice() is None
+        stats = record.stats("alice")
+        assert stats.rounds > 0
+        assert record.save_match(match(ANN, BOB, "X"))
+        assert ratings_of(record) == {ANN.key: (1216, 1), BOB.key: (1184, 1)}
+        assert record.stats("alice") == stats
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 3
+    after = dump(path, *kept)
+    if old == SCHEMA_2:
+        assert after == before
+    else:  # step 2 adds standings.take_backs; rounds, players and settings stay as they were
+        assert {t: after[t] for t in kept[:3]} == {t: before[t] for t in kept[:3]}
+
+
+def test_a_failed_upgrade_of_a_schema_2_record_leaves_it_as_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / DATABASE_NAME
+    shutil.copyfile(SCHEMA_2, path)
+    before = path.read_bytes()
+    broken = ("INSERT INTO no_such_table VALUES (1)",)
+    monkeypatch.setattr(record_schema, "MIGRATIONS", (*record_schema.MIGRATIONS, broken))
+    with Record.open(path) as failed:
+        assert not failed.available and failed.take_notice()
+        assert not failed.save_match(match())
+    assert path.read_bytes() == before
+    assert "matches" not in tables(path)
+
+
+def test_a_record_of_a_newer_schema_is_refused_untouched(tmp_path: Path) -> None:
+    path = tmp_path / DATABASE_NAME
+    with Record.open(path):
+        pass
+    with sqlite3.connect(path) as conn:
+        conn.execute(f"PRAGMA user_version = {schema_version() + 1}")
+    before = path.read_bytes()
+    with Record.open(path) as record:
+        assert not record.save_match(match())
+        assert record.people_stats(ANN.key).rounds == 0 and record.ratings() == []
+        assert "newer" in (record.take_notice() or "")
+    assert path.read_bytes() == before

@@ -1,0 +1,252 @@
+"""`MemoryHub` under random sequences of everything people do: two players (one with
+a key, guests without), spectators, moves in and out of turn and on stale generations,
+drops, returns, leaves, rematches, the clock running past the grace. After every step
+the hub's view of the room must be consistent and every live subscriber must hold it."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from dataclasses import dataclass, field
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tui_tictactoe.engine.board import GameBoard, other
+from tui_tictactoe.options import board_geometry
+from tui_tictactoe.rooms.memory_hub import MemoryHub
+from tui_tictactoe.rooms.view import SEATS, Person, Refused, RoomView, Ticket
+
+PEOPLE = (
+    Person("ann", "key-ann", "10.0.0.1"),
+    Person("bob", "key-bob", "10.0.0.2"),
+    Person("gus", "", "10.0.0.3"),
+    Person("gil", "", "10.0.0.3"),
+    Person("sam", "key-sam", "10.0.0.4"),
+)
+OPS = ("create", "join", "watch", "rematch", "rematch", "leave", "drop")
+OPS += ("advance", "expire", "subscribe", "wrong", "finish") + ("move",) * 12
+Step = tuple[str, int, int]
+
+
+class Clock:
+    now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@dataclass
+class World:
+    """The hub, what each person holds, and what the checks remember between steps."""
+
+    hub: MemoryHub
+    clock: Clock
+    tickets: list[tuple[int, str, Ticket]] = field(default_factory=list)  # (who, role, ...)
+    tokens: dict[int, str] = field(default_factory=dict)  # the last seat token, for guests
+    code: str = ""
+    last: RoomView | None = None
+    score: list[int] = field(default_factory=lambda: [0, 0, 0])
+
+    def held(self, who: int, role: str) -> Ticket | None:
+        """The ticket `who` got last for `role` (a person may hold several)."""
+        mine = [ticket for w, r, ticket in self.tickets if (w, r) == (who, role)]
+        return mine[-1] if mine else None
+
+    def seat_holder(self, seat: str) -> Ticket | None:
+        """The newest ticket anyone got for `seat`."""
+        mine = [ticket for _, _, ticket in self.tickets if ticket.seat == seat]
+        return mine[-1] if mine else None
+
+    followers: list[tuple[Ticket, asyncio.Task[None], list[RoomView]]] = field(default_factory=list)
+
+
+async def act(world: World, step: Step) -> None:
+    op, who, arg = step
+    role = "watch" if arg % 5 == 4 else "play"
+    hub, person, ticket = world.hub, PEOPLE[who], world.held(who, role)
+    try:
+        if op == "create" and not world.code:
+            ticket = await hub.create(person, 3 + arg % 3, SEATS[arg % 2])
+            world.code = ticket.code
+            world.tickets.append((who, "play", ticket))
+        elif op in ("join", "watch", "wrong") and world.code:
+            await enter(world, op, who, arg)
+            return
+        elif op == "move" and world.code:
+            await move(world, ticket, arg)
+        elif op == "rematch" and world.code:
+            await rematch(world, ticket, arg)
+        elif op == "finish" and world.code:
+            for turn in range(25):  # the players take turns to the end (or a refusal)
+                await move(world, None, arg * (turn + 1), honest=True)
+        elif op in ("leave", "drop") and ticket is not None:
+            await getattr(hub, op)(ticket)
+        elif op == "advance":
+            world.clock.now += arg
+        elif op == "expire":
+            hub.expire()
+        elif op == "subscribe" and ticket is not None:
+            follow(world, ticket)
+    except Refused as refused:
+        assert refused.reason.endswith((".", ")")), refused.reason
+
+
+async def move(world: World, ticket: Ticket | None, arg: int, honest: bool = False) -> None:
+    """Mostly the player to move on an empty cell; else anyone, anywhere, or stale."""
+    view = world.hub.view(world.code)
+    if (honest or arg % 4) and view.to_move is not None:
+        ticket = world.seat_holder(view.to_move) or ticket
+    empty = [k for k in range(1, view.size**2 + 1) if k not in view.moves]
+    wild = not honest and arg % 6 == 5
+    cell = arg % 27 if wild or not empty else empty[arg % len(empty)]
+    stale = (1 + arg % 5) if not honest and arg % 7 == 0 else 0
+    if ticket is not None:
+        await world.hub.move(ticket, cell, view.generation - stale)
+
+
+async def rematch(world: World, ticket: Ticket | None, arg: int) -> None:
+    """Mostly both players (in either order), else whoever this is."""
+    seats = SEATS if arg % 2 else SEATS[::-1]
+    tickets = [world.seat_holder(seat) for seat in seats] if arg % 4 else [ticket]
+    for held in tickets:
+        if held is not None:
+            await world.hub.rematch(held)
+
+
+async def enter(world: World, op: str, who: int, arg: int) -> None:
+    hub, person = world.hub, PEOPLE[who]
+    try:
+        if op == "wrong":
+            await hub.join("ZZZZ" if world.code != "ZZZZ" else "YYYY", person)
+        elif op == "join":
+            token = world.tokens.get(who, "") if arg % 2 else ""
+            ticket = await hub.join(world.code.lower(), person, token)
+            world.tickets.append((who, "play", ticket))
+            world.tokens[who] = ticket.token
+        else:
+            world.tickets.append((who, "watch", await hub.watch(world.code, person)))
+    except Refused:
+        pass
+
+
+def follow(world: World, ticket: Ticket) -> None:
+    seen: list[RoomView] = []
+
+    async def read() -> None:
+        try:
+            async for view in world.hub.updates(ticket):
+                seen.append(view)
+        except Refused:
+            pass
+
+    world.followers.append((ticket, asyncio.create_task(read()), seen))
+
+
+async def live(hub: MemoryHub, ticket: Ticket) -> bool:
+    """Whether the hub still takes `ticket` (asked through `updates`, which changes nothing)."""
+    stream = hub.updates(ticket)
+    try:
+        await anext(stream)
+    except (Refused, StopAsyncIteration):
+        return False
+    finally:
+        await stream.aclose()
+    return True
+
+
+def check_board(view: RoomView) -> None:
+    """The moves are legal, alternate from `first`, and the result is the board's."""
+    board, seat = GameBoard(board_geometry(view.size)), view.first
+    for cell in view.moves:
+        assert board.outcome() is None
+        ok, _ = board.make_move(*board.geometry.cell_of_key(cell), seat)
+        assert ok
+        seat = other(seat)
+    outcome = board.outcome()
+    if view.result == "abandoned":
+        assert outcome is None and view.left_by in SEATS and view.moves
+    elif outcome is None:
+        assert view.result is None
+    else:
+        assert view.result == (outcome.winner or "draw")
+    assert view.to_move == (None if view.result else seat)
+
+
+def check_seats(view: RoomView) -> None:
+    for seat in view.seats:
+        if seat.person is None:
+            assert not seat.present and seat.back_by is None
+        else:
+            assert seat.person.address == ""
+            assert seat.present == (seat.back_by is None)
+    assert set(view.rematch) <= set(SEATS)
+    assert view.result is not None or not view.rematch
+
+
+def check_score(world: World, view: RoomView) -> None:
+    """The score counts the rounds won and drawn since the pair at the table sat down."""
+    last = world.last
+    if last is None or any(
+        old.person is None and new.person is not None
+        for old, new in zip(last.seats, view.seats, strict=True)
+    ):
+        world.score = [0, 0, 0]
+    if last is not None and last.result is None and view.result in ("X", "O", "draw"):
+        world.score[("X", "O", "draw").index(view.result)] += 1
+    assert list(view.score) == world.score
+
+
+async def check(world: World) -> None:
+    for _ in range(4):
+        await asyncio.sleep(0)  # the followers read what is waiting
+    hub = world.hub
+    if world.code and world.code not in {s.code for s in await hub.rooms()}:
+        world.code, world.last = "", None
+    holders: dict[str | None, list[int]] = {"X": [], "O": [], None: []}
+    for who, _, ticket in world.tickets:
+        if world.code and ticket.code == world.code and await live(hub, ticket):
+            holders[ticket.seat].append(who)
+    for ticket, task, seen in world.followers:
+        if task.done():
+            assert not seen or seen[-1].closed or not await live(hub, ticket)
+        else:  # still reading: the ticket holds its place, and the reader has the newest
+            assert await live(hub, ticket)
+            assert seen[-1] == hub.view(ticket.code)
+    if not world.code:
+        return
+    view = hub.view(world.code)
+    assert len(holders["X"]) <= 1 and len(holders["O"]) <= 1  # one player a seat
+    assert view.watchers == len(holders[None])
+    for seat, seat_view in zip(SEATS, view.seats, strict=True):
+        assert [PEOPLE[w].name for w in holders[seat]] == (
+            [seat_view.person.name] if seat_view.person else []
+        )
+    if world.last is not None:
+        assert view.generation > world.last.generation or view == world.last
+    check_board(view)
+    check_seats(view)
+    check_score(world, view)
+    world.last = view
+
+
+async def run(steps: list[Step], seed: int) -> None:
+    clock = Clock()
+    world = World(MemoryHub(clock=clock, rng=random.Random(seed), max_spectators=2), clock)
+    for step in steps:
+        await act(world, step)
+        await check(world)
+    for _, task, _ in world.followers:
+        task.cancel()
+
+
+STEPS = st.lists(
+    st.tuples(st.sampled_from(OPS), st.integers(0, len(PEOPLE) - 1), st.integers(0, 70)),
+    max_size=100,
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(STEPS, st.integers(0, 2**32))
+def test_random_sessions_keep_every_room_consistent(steps: list[Step], seed: int) -> None:
+    asyncio.run(run([("create", 0, 0), ("join", 1, 0), *steps], seed))

@@ -1,0 +1,106 @@
+"""Snapshots of a room (a player, a spectator with the analysis, a result) and the lobby,
+on a seeded `MemoryHub` with a stopped clock and a fixed server address.
+
+Plain `def`: `snap_compare` runs the app itself; the hub's calls run in `run_before`, in
+the app's event loop. Look at the SVG before accepting it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from room_tools import ANN, BOB, EVE, make_hub, room_app, room_of, settle
+from textual.pilot import Pilot
+
+from tui_tictactoe.rooms.memory_hub import MemoryHub
+from tui_tictactoe.rooms.request import ROOM_ADDRESS_ENV, RoomRequest
+from tui_tictactoe.rooms.view import Person, Ticket
+
+SIZE = (80, 24)
+
+
+@pytest.fixture(autouse=True)
+def address(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(ROOM_ADDRESS_ENV, "games.example.org 2222")
+
+
+async def moves(hub: MemoryHub, *played: tuple[Ticket, int]) -> None:
+    for ticket, cell in played:
+        await hub.move(ticket, cell, hub.view(ticket.code).generation)
+
+
+def test_room_player(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    hub = make_hub()
+    app = room_app(hub, RoomRequest("new"))
+
+    async def run_before(pilot: Pilot) -> None:
+        await settle(pilot)
+        code = room_of(app).game.ticket.code
+        bob = await hub.join(code, BOB)
+        await hub.watch(code, EVE)
+        await settle(pilot)
+        await pilot.press("5")
+        await settle(pilot)
+        await moves(hub, (bob, 1))
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_room_spectator_with_analysis(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    hub = make_hub()
+
+    async def set_up() -> str:  # nothing in MemoryHub waits: any loop will do
+        ann = await hub.create(ANN, 3, "X")
+        bob = await hub.join(ann.code, BOB)
+        await moves(hub, (ann, 5), (bob, 1))
+        return ann.code
+
+    app = room_app(hub, RoomRequest("watch", asyncio.run(set_up())), person=EVE)
+
+    async def run_before(pilot: Pilot) -> None:
+        await settle(pilot)
+        await pilot.press("a")
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_room_result(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    hub = make_hub()
+    app = room_app(hub, RoomRequest("new"))
+
+    async def run_before(pilot: Pilot) -> None:
+        await settle(pilot)
+        ann = room_of(app).game.ticket
+        bob = await hub.join(ann.code, BOB)
+        await moves(hub, (ann, 1), (bob, 4), (ann, 2), (bob, 5), (ann, 3))
+        await hub.rematch(bob)
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_room_guest_at_60x18(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    hub = make_hub()
+    app = room_app(hub, RoomRequest("new"), person=Person("guest"))
+
+    async def run_before(pilot: Pilot) -> None:
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=(60, 18), run_before=run_before)
+
+
+def test_lobby(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    hub = make_hub()
+
+    async def set_up() -> None:
+        ann = await hub.create(ANN, 3, "X")
+        await hub.join(ann.code, BOB)
+        await hub.watch(ann.code, Person("zed"))
+        await hub.create(Person("cy"), 4, "O")
+
+    asyncio.run(set_up())
+    app = room_app(hub, person=EVE)
+    assert snap_compare(app, terminal_size=SIZE, run_before=settle)

@@ -1,0 +1,267 @@
+"""`MemoryHub`: every room in one process's memory, on one asyncio event loop.
+
+The one source of truth of each room while `serve-ssh` runs (its sessions reach it over
+a local socket). Every change goes through one method here, moves the room's
+generation on by exactly one and writes the new `RoomView` into every subscriber's
+mailbox. Nothing here awaits between reading and changing a room, so calls from
+many sessions on the loop never interleave inside a change.
+
+A dropped link keeps its seat until `clock() + reconnect_grace`; an asyncio timer
+calls `expire()` when the earliest grace runs out, and every call checks first too,
+so a hub on an injected clock is driven by its tests (advance the clock, call any
+method or `expire()`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import secrets
+import time
+from collections.abc import AsyncIterator, Callable
+
+from . import codes
+from .mailbox import Mailbox
+from .room import Room
+from .view import SEATS, Person, Refused, RoomSummary, RoomView, SeatName, Ticket
+from .wrong_codes import WrongCodes
+
+TOKEN_BYTES = 12
+"""96 random bits: a 16-character token, short to copy, impossible to guess."""
+_CODE_TRIES = 64
+
+
+class MemoryHub:
+    """A `RoomHub` in one process. See docs/rooms.md for the rules it keeps."""
+
+    def __init__(
+        self,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        reconnect_grace: float = 60.0,
+        max_spectators: int = 8,
+        max_rooms: int | None = None,
+        rng: codes.Chooser | None = None,
+        wrong_code_limit: int = 5,
+        wrong_code_window: float = 60.0,
+    ) -> None:
+        self.clock = clock
+        self.reconnect_grace = reconnect_grace
+        self.max_spectators = max_spectators
+        self.max_rooms = max_rooms
+        self._rng: codes.Chooser = rng if rng is not None else secrets.SystemRandom()
+        self.wrong_codes = WrongCodes(clock, wrong_code_limit, wrong_code_window)
+        self._rooms: dict[str, Room] = {}
+        self._boxes: dict[str, list[Mailbox]] = {}
+        self._timer: asyncio.TimerHandle | None = None
+
+    # -- the RoomHub interface ----------------------------------------------
+
+    async def create(self, who: Person, size: int, first: SeatName) -> Ticket:
+        self.expire()
+        if size not in (3, 4, 5) or isinstance(size, bool):
+            raise Refused("A room's board is 3, 4 or 5 cells wide.")
+        if first not in SEATS:
+            raise Refused("X or O starts the first round.")
+        if self.max_rooms is not None and len(self._rooms) >= self.max_rooms:
+            raise Refused("The server has all the rooms it can hold: try again later.")
+        room = Room(self._new_code(), size, first)
+        token = self._token()
+        room.sit("X", who, token)
+        self._rooms[room.code] = room
+        self._boxes[room.code] = []
+        return Ticket(room.code, "X", token)
+
+    async def join(self, code: str, who: Person, token: str = "") -> Ticket:
+        room = self._find(code, who)
+        seat = room.seat_for(who, token)
+        if seat is not None:  # the same person back: a new link takes the seat over
+            new_token = self._token()
+            old_token = room.seats[seat].token
+            room.resume(seat, new_token)
+            self._changed(room, gone=old_token)
+            return Ticket(room.code, seat, new_token)
+        seat = room.free_seat()
+        if seat is None:
+            raise Refused(
+                f"Room {room.code} is full: both seats are taken. "
+                f"Watch it with --watch {room.code}."
+            )
+        new_token = self._token()
+        room.sit(seat, who, new_token)
+        self._changed(room)
+        return Ticket(room.code, seat, new_token)
+
+    async def watch(self, code: str, who: Person) -> Ticket:
+        room = self._find(code, who)
+        if len(room.watchers) >= self.max_spectators:
+            raise Refused(
+                f"Room {room.code} has as many spectators as it takes ({self.max_spectators})."
+            )
+        token = self._token()
+        room.watchers[token] = who
+        self._changed(room)
+        return Ticket(room.code, None, token)
+
+    async def move(self, ticket: Ticket, cell: int, generation: int) -> None:
+        room = self._held(ticket)
+        if ticket.seat is None:
+            raise Refused("You are watching: only the players play.")
+        room.play(ticket.seat, cell, generation)
+        self._changed(room)
+
+    async def rematch(self, ticket: Ticket) -> None:
+        room = self._held(ticket)
+        if ticket.seat is None:
+            raise Refused("You are watching: only the players ask for a rematch.")
+        if ticket.seat in room.rematch:
+            return  # asked already: nothing changes
+        room.ask_rematch(ticket.seat)
+        self._changed(room)
+
+    async def leave(self, ticket: Ticket) -> None:
+        """Idempotent: a ticket that no longer holds anything changes nothing."""
+        self.expire()
+        room = self._rooms.get(ticket.code)
+        if room is None or not room.holds(ticket.seat, ticket.token):
+            return
+        if ticket.seat is None:
+            del room.watchers[ticket.token]
+        else:
+            room.free(ticket.seat)
+        self._changed(room, gone=ticket.token)
+
+    async def drop(self, ticket: Ticket) -> None:
+        """A spectator's dropped link is a leave; a player's keeps the seat for the grace."""
+        self.expire()
+        room = self._rooms.get(ticket.code)
+        if room is None or not room.holds(ticket.seat, ticket.token):
+            return
+        if ticket.seat is None:
+            await self.leave(ticket)
+            return
+        if not room.seats[ticket.seat].present:
+            return
+        room.away(ticket.seat, self.clock() + self.reconnect_grace)
+        self._changed(room)
+        self._arm()
+
+    async def updates(self, ticket: Ticket) -> AsyncIterator[RoomView]:
+        """The room now, then its newest view after each change (a slow reader skips
+        to the latest), ending after `closed` or once the ticket no longer holds its
+        place. Refused (on the first step) if the ticket holds nothing."""
+        room = self._held(ticket)
+        box = Mailbox(ticket.token, room.view())
+        boxes = self._boxes[room.code]
+        boxes.append(box)
+        try:
+            async for view in box.views():
+                yield view
+        finally:
+            if box in boxes:
+                boxes.remove(box)
+
+    async def rooms(self) -> list[RoomSummary]:
+        self.expire()
+        return [
+            RoomSummary(room.code, room.size, room.summary_players(), len(room.watchers))
+            for room in self._rooms.values()
+        ]
+
+    # -- beyond the interface -----------------------------------------------
+
+    def view(self, code: str) -> RoomView:
+        """Room `code` as it is now (Refused if there is no such room)."""
+        room = self._rooms.get(code)
+        if room is None:
+            raise Refused(f"There is no room {code}.")
+        return room.view()
+
+    def expire(self) -> None:
+        """Free every seat whose grace has run out (as `leave`); then wait for the next."""
+        now = self.clock()
+        for room in list(self._rooms.values()):
+            for seat in SEATS:
+                held = room.seats[seat]
+                if held.person is not None and held.back_by is not None and held.back_by <= now:
+                    token = held.token
+                    room.free(seat)
+                    self._changed(room, gone=token)
+                if room.closed:
+                    break
+        self._arm()
+
+    async def shutdown(self) -> None:
+        """Close every room (each subscriber gets `closed`) and stop the grace timer."""
+        for room in list(self._rooms.values()):
+            room.closed = True
+            self._changed(room)
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    # -- inside ---------------------------------------------------------------
+
+    def _find(self, code: str, who: Person) -> Room:
+        """The live room a person typed, with wrong codes rate-limited per address."""
+        self.expire()
+        self.wrong_codes.check(who.address)
+        typed = codes.normalise(code)
+        room = self._rooms.get(typed)
+        if room is None:
+            self.wrong_codes.count(who.address)
+            raise Refused(f"There is no room {typed}: check the code.")
+        return room
+
+    def _held(self, ticket: Ticket) -> Room:
+        """The room a ticket is in, if the ticket still holds its place there."""
+        self.expire()
+        room = self._rooms.get(ticket.code)
+        if room is None:
+            raise Refused(f"Room {ticket.code} has closed.")
+        if not room.holds(ticket.seat, ticket.token):
+            raise Refused(f"You are no longer in room {ticket.code}.")
+        return room
+
+    def _changed(self, room: Room, gone: str = "") -> None:
+        """The one place a room's generation moves on and its view goes out."""
+        room.generation += 1
+        view = room.view()
+        boxes = self._boxes.get(room.code, [])
+        for box in boxes:
+            box.put(view)
+            if gone and box.token == gone:
+                box.end()
+        if room.closed:
+            del self._rooms[room.code]
+            del self._boxes[room.code]
+
+    def _new_code(self) -> str:
+        for _ in range(_CODE_TRIES):
+            code = codes.new_code(self._rng)
+            if code not in self._rooms:
+                return code
+        raise Refused("No free room code came up: try again.")
+
+    def _token(self) -> str:
+        raw = self._rng.getrandbits(TOKEN_BYTES * 8).to_bytes(TOKEN_BYTES, "big")
+        return base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
+
+    def _arm(self) -> None:
+        """Set the timer for the earliest grace still running (none: no timer)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        ends = [
+            seat.back_by
+            for room in self._rooms.values()
+            for seat in room.seats.values()
+            if seat.person is not None and seat.back_by is not None
+        ]
+        if not ends:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return  # no loop (a test calling expire() by hand): the next call checks
+        self._timer = loop.call_later(max(0.0, min(ends) - self.clock()), self.expire)

@@ -1,0 +1,73 @@
+"""What a session asks of the rooms when it starts, and where others reach this server.
+
+The command layer turns `--room new`, `--join CODE [--seat TOKEN]` and `--watch CODE`
+into a `RoomRequest` for the app; with a hub and no room option the app shows the
+lobby. `serve-ssh` names its own address in the environment (`ROOM_ADDRESS_ENV`) so
+that a room can show the exact line a friend types.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Literal, NamedTuple
+
+from .hub import RoomHub
+from .view import Person, SeatName, Ticket
+
+ROOM_ADDRESS_ENV = "TUI_TICTACTOE_ROOM_ADDRESS"
+"""Set by serve-ssh for its games: "HOST PORT", the address players ssh to."""
+DEFAULT_PORT = 2222
+UNKNOWN_HOST = "HOST"
+_HOST_LIMIT = 253  # the longest DNS name
+_HOST_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:[]_")
+
+Kind = Literal["lobby", "new", "join", "watch"]
+
+
+class RoomRequest(NamedTuple):
+    """What the app does first with a hub: show the lobby, create a room (of `size`,
+    `first` starting), join `code` (with a guest's seat `token`), or watch `code`."""
+
+    kind: Kind = "lobby"
+    code: str = ""
+    token: str = ""
+    size: int = 3
+    first: SeatName = "X"
+
+
+class RoomAddress(NamedTuple):
+    """Where players reach this server; `HOST` and 2222 when the server did not say."""
+
+    host: str = UNKNOWN_HOST
+    port: int = DEFAULT_PORT
+
+    def command(self, arguments: str) -> str:
+        """The whole line to type: `ssh -t -p PORT HOST -- ARGUMENTS`."""
+        return f"ssh -t -p {self.port} {self.host} -- {arguments}"
+
+
+def room_address(environ: Mapping[str, str] | None = None) -> RoomAddress:
+    """The address in `ROOM_ADDRESS_ENV`, checked (a host name's characters, a port
+    1-65535); anything else gives the placeholders."""
+    env = os.environ if environ is None else environ
+    words = env.get(ROOM_ADDRESS_ENV, "")[: _HOST_LIMIT + 8].split()
+    if len(words) != 2:
+        return RoomAddress()
+    host, port = words
+    if not host or len(host) > _HOST_LIMIT or not set(host) <= _HOST_CHARS:
+        return RoomAddress()
+    if not port.isascii() or not port.isdigit() or not 1 <= int(port) <= 65535:
+        return RoomAddress()
+    return RoomAddress(host, int(port))
+
+
+async def enter(hub: RoomHub, request: RoomRequest, who: Person) -> Ticket:
+    """Ask `hub` for what `request` names (not the lobby); `Refused` with the hub's reason."""
+    if request.kind == "new":
+        return await hub.create(who, request.size, request.first)
+    if request.kind == "join":
+        return await hub.join(request.code, who, request.token)
+    if request.kind == "watch":
+        return await hub.watch(request.code, who)
+    raise ValueError("the lobby is not a room")

@@ -1,0 +1,221 @@
+"""One room's state and its rules, as `MemoryHub` keeps it: no I/O, no clock of its own.
+
+Every method that changes the room leaves it consistent (the board rebuilt from the
+moves, the result read from the board) and the hub then moves `generation` on and
+sends the new `view()` to everyone. Refusals are full sentences for a status line.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+
+from ..engine.board import GameBoard, other
+from ..options import board_geometry
+from .view import SEATS, Person, Refused, Result, RoomView, SeatName, SeatView
+
+
+@dataclass
+class Seat:
+    """A seat: who holds it and with which token (the latest join's), and whether
+    their link is up (`back_by`: when the grace for a dropped link runs out)."""
+
+    person: Person | None = None
+    token: str = ""
+    present: bool = False
+    back_by: float | None = None
+
+    def view(self) -> SeatView:
+        """What others see: the name and key, never the address (only rate limits use it)."""
+        person = None if self.person is None else self.person._replace(address="")
+        return SeatView(person, self.present, self.back_by)
+
+
+@dataclass
+class Room:
+    """A room: seats, spectators, the round on its board, the score."""
+
+    code: str
+    size: int
+    first: SeatName
+    generation: int = 1
+    board_generation: int = 1  # the generation at the last change to the position
+    round: int = 1
+    moves: list[int] = field(default_factory=list)
+    seats: dict[SeatName, Seat] = field(default_factory=lambda: {s: Seat() for s in SEATS})
+    score: list[int] = field(default_factory=lambda: [0, 0, 0])
+    result: Result | None = None
+    left_by: SeatName | None = None
+    rematch: set[SeatName] = field(default_factory=set)
+    watchers: dict[str, Person] = field(default_factory=dict)  # token -> spectator
+    closed: bool = False
+
+    def __post_init__(self) -> None:
+        self.board = GameBoard(board_geometry(self.size))
+
+    # -- what everyone sees -------------------------------------------------
+
+    def view(self) -> RoomView:
+        return RoomView(
+            code=self.code,
+            size=self.size,
+            generation=self.generation,
+            round=self.round,
+            first=self.first,
+            moves=tuple(self.moves),
+            seats=(self.seats["X"].view(), self.seats["O"].view()),
+            score=(self.score[0], self.score[1], self.score[2]),
+            result=self.result,
+            left_by=self.left_by,
+            rematch=tuple(seat for seat in SEATS if seat in self.rematch),
+            watchers=len(self.watchers),
+            closed=self.closed,
+        )
+
+    def summary_players(self) -> tuple[str, ...]:
+        return tuple(s.person.name for s in self.seats.values() if s.person is not None)
+
+    def name(self, seat: SeatName) -> str:
+        person = self.seats[seat].person
+        return person.name if person is not None else f"the {seat} player"
+
+    def to_move(self) -> SeatName | None:
+        if self.result is not None:
+            return None
+        return self.first if len(self.moves) % 2 == 0 else other(self.first)
+
+    # -- who holds what -----------------------------------------------------
+
+    def holds(self, seat: SeatName | None, token: str) -> bool:
+        """True if a ticket for `seat` with `token` is current here."""
+        if not token:
+            return False
+        if seat is None:
+            return token in self.watchers
+        return same_token(self.seats[seat].token, token)
+
+    def seat_for(self, who: Person, token: str) -> SeatName | None:
+        """The seat `who` already holds: by the seat's token, or by the same key."""
+        for name, seat in self.seats.items():
+            if seat.person is None:
+                continue
+            if same_token(seat.token, token):
+                return name
+            if who.key and seat.person.key == who.key:
+                return name
+        return None
+
+    def free_seat(self) -> SeatName | None:
+        for name in SEATS:
+            if self.seats[name].person is None:
+                return name
+        return None
+
+    def players(self) -> int:
+        return sum(seat.person is not None for seat in self.seats.values())
+
+    # -- changes ------------------------------------------------------------
+
+    def sit(self, seat: SeatName, who: Person, token: str) -> None:
+        """`who` takes the free `seat`: a new pair at the table starts a new score."""
+        self.seats[seat] = Seat(who, token, present=True)
+        self.score = [0, 0, 0]
+
+    def resume(self, seat: SeatName, token: str) -> None:
+        """The seat's holder is back (a new link): the round goes on as it was."""
+        held = self.seats[seat]
+        held.token, held.present, held.back_by = token, True, None
+
+    def away(self, seat: SeatName, back_by: float) -> None:
+        held = self.seats[seat]
+        held.present, held.back_by = False, back_by
+
+    def free(self, seat: SeatName) -> None:
+        """The seat's holder is gone for good: a round they were playing is abandoned
+        (a round with no move yet just waits for the next player)."""
+        if self.result is None and self.moves:
+            self.result, self.left_by = "abandoned", seat
+            self.board_generation = self.generation + 1
+        self.seats[seat] = Seat()
+        self.rematch.clear()
+        if self.players() == 0:
+            self.closed = True
+
+    def play(self, seat: SeatName, cell: object, generation: int) -> None:
+        """Play `cell` (a key, 1 = top-left) for `seat`, or refuse and change nothing."""
+        self._check_can_play(seat)
+        if not _is_generation(generation, self.board_generation, self.generation):
+            raise Refused("The board changed before your move arrived: look and play again.")
+        index = self._cell_index(cell)
+        if index in self.moves:
+            raise Refused(f"Cell {index} is taken: pick an empty one.")
+        row, col = self.board.geometry.cell_of_key(index)
+        self.board.make_move(row, col, seat)
+        self.moves.append(index)
+        self.board_generation = self.generation + 1
+        self._score_if_over()
+
+    def ask_rematch(self, seat: SeatName) -> None:
+        """`seat` wants the next round; with both asking it starts, the other first."""
+        if self.result is None:
+            raise Refused("The round is still on: a rematch comes after it.")
+        if self.players() < 2:
+            raise Refused("Waiting for a second player: give them the code.")
+        self.rematch.add(seat)
+        if len(self.rematch) == 2:
+            self._new_round()
+
+    # -- inside -------------------------------------------------------------
+
+    def _check_can_play(self, seat: SeatName) -> None:
+        opponent = other(seat)
+        if self.result is not None:
+            raise Refused("The round is over: press r for a rematch.")
+        if self.seats[opponent].person is None:
+            raise Refused(f"Waiting for a second player: give them the code {self.code}.")
+        if not self.seats[opponent].present:
+            raise Refused(f"Waiting for {self.name(opponent)} to come back.")
+        if self.to_move() != seat:
+            raise Refused(f"Not your turn: {self.name(opponent)} plays {opponent}.")
+
+    def _cell_index(self, cell: object) -> int:
+        cells = self.board.geometry.cells
+        if isinstance(cell, bool) or not isinstance(cell, int) or not 1 <= cell <= cells:
+            shown = str(cell) if isinstance(cell, int) and abs(cell) < 10**6 else "that"
+            raise Refused(f"There is no cell {shown}: cells go from 1 to {cells}.")
+        return cell
+
+    def _score_if_over(self) -> None:
+        outcome = self.board.outcome()
+        if outcome is None:
+            return
+        if outcome.winner is None:
+            self.result = "draw"
+            self.score[2] += 1
+        else:
+            self.result = outcome.winner
+            self.score[SEATS.index(outcome.winner)] += 1
+
+    def _new_round(self) -> None:
+        self.first = other(self.first)
+        self.round += 1
+        self.moves.clear()
+        self.board = GameBoard(board_geometry(self.size))
+        self.result, self.left_by = None, None
+        self.rematch.clear()
+        self.board_generation = self.generation + 1
+
+
+def same_token(held: str, typed: object) -> bool:
+    """Whether a token typed or sent by a client is the seat's (compared in constant
+    time; anything but a short ASCII string is no token)."""
+    if not held or not isinstance(typed, str) or not typed.isascii() or len(typed) > 64:
+        return False
+    return secrets.compare_digest(held, typed)
+
+
+def _is_generation(generation: object, oldest: int, newest: int) -> bool:
+    """A move made on the current position: at or after its last change, not ahead."""
+    if isinstance(generation, bool) or not isinstance(generation, int):
+        return False
+    return oldest <= generation <= newest

@@ -1,0 +1,190 @@
+"""What a room's screen says, as pure functions of a `RoomGame`: testable without a UI.
+
+The status line keeps the game's two lines (`controller.status`): the state of play
+(`room_state`) and a note under it (a refusal from the hub, why a key does nothing).
+Every name comes from `RoomGame.name` (made displayable) and is shown as text.
+Clocks are passed in: the seconds a dropped player has left are `back_by - now`.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..controller.status import Status, Tone, refused
+from ..engine.board import other
+from .game import RoomGame
+from .request import RoomAddress
+from .view import SeatName
+
+WAITING_FOR_VIEW = Status("Entering the room…", "thinking")
+
+NO_HINT = refused("No hints in a game against a person.")
+NO_ANALYSIS_FOR_PLAYERS = refused("No analysis while you play a person: it is for spectators.")
+ANALYSIS_3X3_ONLY = refused("Spectators' analysis is on 3x3 only.")
+NO_REMATCH_NOW = refused("A rematch is asked for once the round is over.")
+WATCHERS_DO_NOT_PLAY = refused("You are watching: only the players play.")
+
+LEAVE_QUESTION = Status("Leave and abandon this round? y: yes; any other key: no.", "question")
+"""Asked once when `q` comes mid-round from a player, as the game asks before quitting."""
+
+
+def room_state(game: RoomGame, now: float) -> Status:
+    """The first line: the result and the rematch, who is away, or whose turn it is."""
+    view = game.view
+    if view is None:
+        return WAITING_FOR_VIEW
+    if view.closed:
+        return Status(f"Room {view.code} has closed: every player left.", "refused")
+    if view.result is not None:
+        return _result(game)
+    waiting = _waiting(game, now)
+    if waiting is not None:
+        return waiting
+    return _turn(game)
+
+
+def _result(game: RoomGame) -> Status:
+    """The round's result, then what the rematch waits for."""
+    view = game.view
+    assert view is not None and view.result is not None
+    if view.result == "draw":
+        said, tone = "Draw.", "draw"
+    elif view.result == "abandoned":
+        left = view.left_by
+        said = f"{game.name(left)} left: the round is abandoned." if left else "Abandoned."
+        tone = "draw"
+    else:
+        said = f"{game.name(view.result)} wins!"
+        tone = _tone_of_win(game, view.result)
+    return Status(f"{said} {rematch_state(game)}".rstrip(), tone)
+
+
+def _tone_of_win(game: RoomGame, winner: SeatName) -> Tone:
+    if game.seat is None or game.seat == winner:
+        return "win"
+    return "loss"
+
+
+def rematch_state(game: RoomGame) -> str:
+    """Who has asked for the next round (r), as this session should read it."""
+    view = game.view
+    assert view is not None
+    seats = tuple(held.person is not None for held in view.seats)
+    if not all(seats):
+        return "Waiting for a second player." if game.is_player else ""
+    asked = set(view.rematch)
+    if game.seat is None:
+        if len(asked) == 1:
+            (seat,) = asked
+            return f"{game.name(seat)} wants a rematch."
+        return ""
+    them = other(game.seat)
+    if game.seat in asked:
+        return f"Waiting for {game.name(them)} to press r."
+    if them in asked:
+        return f"{game.name(them)} wants a rematch: press r."
+    return "r: a rematch."
+
+
+def _waiting(game: RoomGame, now: float) -> Status | None:
+    """A seat still free, or its player away: the round waits (None if it does not)."""
+    view = game.view
+    assert view is not None
+    for seat, held in zip(("X", "O"), view.seats, strict=True):
+        if held.person is None:
+            if game.is_player:
+                return Status(
+                    f"Waiting for a second player: give them the code {view.code}.", "thinking"
+                )
+            return Status("Waiting for a second player.", "thinking")
+        if not held.present and held.back_by is not None and seat != game.seat:
+            return Status(
+                f"{game.name(seat)} left: waiting {seconds_left(held.back_by, now)} s"
+                " for them to come back.",
+                "thinking",
+            )
+    return None
+
+
+def seconds_left(back_by: float, now: float) -> int:
+    """Whole seconds until `back_by`, rounded up, never below 0."""
+    return max(0, math.ceil(back_by - now))
+
+
+def _turn(game: RoomGame) -> Status:
+    view = game.view
+    assert view is not None and view.to_move is not None
+    mover = view.to_move
+    last = game.last_move
+    played = f"{game.name(last.seat)} played {last.cell}. " if last is not None else ""
+    if game.seat == mover:
+        return Status(f"{played}Your turn: you play {mover}.", "turn")
+    if game.seat is not None:
+        return Status(f"Waiting for {game.name(mover)} ({mover}).", "thinking")
+    return Status(f"{played}{game.name(mover)} to play.", "turn")
+
+
+def room_title(game: RoomGame) -> str:
+    """The title bar: "Room ABCD · ann (X) vs bob (O) · 2 watching"."""
+    view = game.view
+    code = game.ticket.code
+    if view is None:
+        return f"Room {code}"
+    seated = [
+        f"{game.name(seat)} ({seat})" if held.person is not None else f"… ({seat})"
+        for seat, held in zip(("X", "O"), view.seats, strict=True)
+    ]
+    title = f"Room {view.code} · {seated[0]} vs {seated[1]}"
+    if view.watchers:
+        title += f" · {view.watchers} watching"
+    return title
+
+
+def score_line(game: RoomGame) -> str:
+    """The score between the two at the table, and the round."""
+    view = game.view
+    if view is None:
+        return ""
+    x_wins, o_wins, draws = view.score
+    return (
+        f"{game.name('X')} {x_wins} · {game.name('O')} {o_wins} · draws {draws}"
+        f" · round {view.round}"
+    )
+
+
+def invite_lines(game: RoomGame, address: RoomAddress, guest: bool) -> tuple[str, ...]:
+    """How others get in (join while a seat is free, else watch), and for a guest the
+    seat token that gives their seat back after a dropped link."""
+    view = game.view
+    code = game.ticket.code
+    lines = []
+    free = view is not None and any(held.person is None for held in view.seats)
+    if free and game.is_player:
+        lines.append(f"Friend: {address.command(f'--join {code}')}")
+    else:
+        lines.append(f"Watch: {address.command(f'--watch {code}')}")
+    if guest and game.is_player and game.ticket.token:
+        lines.append(f"Your seat back: --join {code} --seat {game.ticket.token}")
+    return tuple(lines)
+
+
+def analysis_refused(game: RoomGame) -> Status | None:
+    """Why `a` does nothing for this session; None where the overlay is offered."""
+    if game.is_player:
+        return NO_ANALYSIS_FOR_PLAYERS
+    if not game.analysis_offered:
+        return ANALYSIS_3X3_ONLY
+    return None
+
+
+def analysis_switched(on: bool) -> Status:
+    return Status("Analysis on: every empty cell's verdict." if on else "Analysis off.", "hint")
+
+
+def rematch_refused(game: RoomGame) -> Status | None:
+    """Why `r` does nothing now; None where the hub should be asked."""
+    if not game.is_player:
+        return refused("You are watching: only the players ask for a rematch.")
+    if game.in_progress:
+        return NO_REMATCH_NOW
+    return None

@@ -1,0 +1,90 @@
+"""The room screen's keys: a small table of its own, in the command table's terms.
+
+A room has keys the game against the AI does not (`r` asks for a rematch, not a new
+round; `q` leaves the room) and lacks others (no take-back, no new game, no AI info),
+so it does not share `commands.COMMANDS`, whose entries also write the game's help and
+the README's key table. The moves (arrows, Enter, 1-9) are the game's own commands;
+help (`?`), the menu (Ctrl+P) and `q` stay the app's (the app hands `q` and `y` to the
+room screen: `TicTacToeApp.action_ask_quit`). No Textual at import, as `commands`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .commands import HELP, MOVE, PLAY, PLAY_DIGIT, QUIT, Bind, Command
+from .widgets.key_bar import KeyHint
+
+if TYPE_CHECKING:
+    from textual.binding import BindingType
+
+REMATCH = Command(
+    "Rematch",
+    "r",
+    binds=(Bind("r", "rematch", "Rematch"),),
+    help="Once the round is over: ask for the next one (it starts when both players ask)",
+    bar="r",
+)
+ROOM_ANALYSIS = Command(
+    "Analysis",
+    "a",
+    binds=(Bind("a", "toggle_analysis", "Analysis"),),
+    help="Spectators: every empty square's verdict (3x3; players get none)",
+    bar="a",
+    state="show_analysis",
+)
+ROOM_HINT = Command(
+    "Hint",
+    "h",
+    binds=(Bind("h", "hint", "Hint", show=False),),
+    help="No hints against a person (the status line says so)",
+)
+LEAVE = QUIT._replace(name="Leave", help="Leave the room (mid-round it asks first)")
+
+ROOM_COMMANDS: tuple[Command, ...] = (
+    MOVE,
+    PLAY,
+    PLAY_DIGIT,
+    REMATCH,
+    ROOM_ANALYSIS,
+    ROOM_HINT,
+    HELP,
+    LEAVE,
+)
+"""In the key bar's order. HELP and LEAVE are bound by the app; the rest here."""
+
+
+def room_bindings() -> list[BindingType]:
+    """The room screen's `BINDINGS`: priority, like the game's, so a burst keeps its order."""
+    from textual.binding import Binding
+
+    return [
+        Binding(bind.keys, bind.action, bind.description, show=bind.show, priority=True)
+        for command in ROOM_COMMANDS
+        if command.on != "app"
+        for bind in command.binds
+    ]
+
+
+PLAYERS_ONLY = (MOVE, PLAY, PLAY_DIGIT, REMATCH)
+
+
+def room_keys(digits: bool, analysis: bool | None, player: bool = True) -> tuple[KeyHint, ...]:
+    """The key bar: `digits` on 3x3; `analysis` None where the overlay is not offered
+    (players, big boards: the entry goes), else whether it is on; a spectator's bar
+    has no keys that play."""
+    hidden = "big" if digits else "3x3"
+    hints = []
+    for command in ROOM_COMMANDS:
+        if command.bar is None or command.bar_when == hidden:
+            continue
+        if not player and command in PLAYERS_ONLY:
+            continue
+        if command is ROOM_ANALYSIS:
+            if analysis is None:
+                continue
+            label = command.bar_label({"show_analysis": analysis})
+        else:
+            label = command.name
+        hints.append(KeyHint(command.bar, label, command.press))
+    return tuple(hints)

@@ -1,0 +1,48 @@
+"""The app's first screen when it is given a room hub: the lobby, or the room it asked for.
+
+Who this session is to the hub (`Person`) comes from the command layer or this
+process's identity; where others reach the server from `rooms.request`'s environment
+variable. Imported only when a hub is given: a game against the AI never loads the
+rooms' screens.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from textual.screen import Screen
+
+from ..identity import Identity
+from ..rooms.hub import RoomHub
+from ..rooms.request import RoomRequest, room_address
+from ..rooms.view import Person
+from .screens.lobby_screen import LobbyScreen
+from .screens.room_screen import RoomScreen, RoomSetting
+
+
+def room_setting(
+    hub: RoomHub,
+    person: Person | None,
+    identity: Identity,
+    clock: Callable[[], float] | None = None,
+) -> RoomSetting:
+    """The hub and who this session is to it: `person` as the command layer named it,
+    else this process's identity (no key: a guest, who is shown their seat token)."""
+    if person is not None:
+        who, guest = person, not person.key
+    else:
+        who, guest = Person(identity.name, identity.player or ""), identity.player is None
+    return RoomSetting(hub, who, guest, room_address(), clock or time.monotonic)
+
+
+def first_screen(
+    setting: RoomSetting,
+    request: RoomRequest | None,
+    play_ai: Callable[[], Screen[None]],
+    board_size: int,
+) -> Screen[None]:
+    """The room `request` names, or the lobby (no request, or `kind` "lobby")."""
+    if request is None or request.kind == "lobby":
+        return LobbyScreen(setting, play_ai, board_size)
+    return RoomScreen(setting, request)

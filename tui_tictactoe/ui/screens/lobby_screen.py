@@ -1,0 +1,194 @@
+"""The lobby: what a serve-ssh player sees who connected without a room option.
+
+Play the AI (the usual game), open a new room, join one by its code, or watch a live
+room from the list (`hub.rooms()`, read again every few seconds). A code is typed
+into a bounded box that takes letters, spaces and hyphens only, read by
+`rooms.codes.normalise`; a refusal (the code's or the hub's) shows under it. A room
+is entered here, so a refusal stays in the lobby; the room screen gets the ticket.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ...identity import displayable
+from ...rooms import codes
+from ...rooms.view import Refused, RoomSummary, Ticket
+from ..widgets import TitleBar
+from ..widgets.key_bar import KeyBar, KeyHint
+from .room_screen import RoomScreen, RoomSetting
+from .stale_resize import IgnoresStaleResize
+
+REFRESH = 3.0
+"""Seconds between readings of the live rooms."""
+
+PLAY_AI, NEW_ROOM, JOIN_ROOM = "play-ai", "new-room", "join-room"
+LOBBY_KEYS = (
+    KeyHint("↑↓", "Move"),
+    KeyHint("Enter", "Choose", "enter"),
+    KeyHint("Tab", "Next box", "tab"),
+    KeyHint("?", "Help", "question_mark"),
+    KeyHint("q", "Quit", "q"),
+)
+
+
+def room_entry(summary: RoomSummary) -> Text:
+    """A live room as the list shows it; names as text, made displayable."""
+    players = " vs ".join(displayable(name) for name in summary.players) or "no players"
+    watching = f" · {summary.watchers} watching" if summary.watchers else ""
+    code = displayable(summary.code, limit=8)
+    return Text(f"{code} · {players} · {summary.size}x{summary.size}{watching}")
+
+
+class LobbyScreen(IgnoresStaleResize, Screen[None]):
+    """Play the AI, a new room, a room by its code, or a room to watch."""
+
+    # The app's first screen: DEFAULT_CSS, as CSS_PATH is not read for that one.
+    DEFAULT_CSS = """
+    LobbyScreen {
+        align-horizontal: center;
+    }
+    #lobby {
+        width: 1fr;
+        max-width: 60;
+        padding: 1 0 0 0;
+    }
+    #lobby-menu {
+        height: auto;
+    }
+    #lobby-code {
+        margin: 1 0 0 0;
+    }
+    #lobby-note {
+        height: 2;
+        color: $text-warning;
+    }
+    #lobby-rooms-title {
+        text-style: bold;
+    }
+    #lobby-rooms {
+        height: 1fr;
+    }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "focus_menu", "Back to the menu", show=False),
+    ]
+
+    def __init__(
+        self, setting: RoomSetting, play_ai: Callable[[], Screen[None]], size: int
+    ) -> None:
+        """`play_ai` makes the game against the AI; `size` is a new room's board."""
+        super().__init__()
+        self.setting = setting
+        self.play_ai = play_ai
+        self.board_size = size
+        self.menu = OptionList(
+            Option("Play the AI", id=PLAY_AI),
+            Option("New room", id=NEW_ROOM),
+            Option("Join a room", id=JOIN_ROOM),
+            id="lobby-menu",
+        )
+        self.code = Input(
+            placeholder="Join a room: its code, like ABCD",
+            max_length=codes.MAX_INPUT,
+            restrict=r"[A-Za-z \-]*",
+            id="lobby-code",
+        )
+        self.note = Static("", id="lobby-note", markup=False)
+        self.rooms = OptionList(id="lobby-rooms")
+        self.live: tuple[RoomSummary, ...] = ()
+
+    def compose(self) -> ComposeResult:
+        yield TitleBar()
+        with Vertical(id="lobby"):
+            yield self.menu
+            yield self.code
+            yield self.note
+            yield Static("Rooms to watch", id="lobby-rooms-title", markup=False)
+            yield self.rooms
+        yield KeyBar(LOBBY_KEYS, id="lobby-keys")
+
+    async def on_mount(self) -> None:
+        self.sub_title = "lobby"
+        self.set_focus(self.menu)
+        self.menu.highlighted = 0
+        await self.read_rooms()
+        self.set_interval(REFRESH, self.read_rooms)
+        self.app.post_message(RoomScreen.Ready())
+
+    async def on_screen_resume(self) -> None:
+        await self.read_rooms()
+
+    async def read_rooms(self) -> None:
+        """The live rooms from the hub, shown if they changed (a broken link: kept)."""
+        try:
+            live = tuple(await self.setting.hub.rooms())
+        except Exception:
+            return
+        if live == self.live:
+            return
+        was = self.rooms.highlighted_option
+        self.live = live
+        self.rooms.set_options(Option(room_entry(room), id=room.code) for room in live)
+        if not live:
+            self.rooms.add_option(Option(Text("No live rooms."), disabled=True))
+            return
+        codes_now = [room.code for room in live]
+        # The highlight stays on the room it was on (else the first): a list that
+        # changes under the cursor must not make Enter watch another room.
+        kept = was.id if was is not None and was.id in codes_now else codes_now[0]
+        self.rooms.highlighted = codes_now.index(kept)
+
+    def action_focus_menu(self) -> None:
+        self.set_focus(self.menu)
+
+    async def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        chosen = event.option.id
+        if chosen == PLAY_AI:
+            self.app.push_screen(self.play_ai())  # for good: q there quits
+        elif chosen == NEW_ROOM:
+            await self._enter(self._create())
+        elif chosen == JOIN_ROOM:
+            self.set_focus(self.code)  # the code box, right under the menu
+        elif chosen is not None:
+            await self._enter(self._watch(chosen))
+
+    async def on_input_submitted(self, event: Input.Submitted) -> None:
+        try:
+            code = codes.normalise(event.value)
+        except Refused as refusal:
+            self.note.update(refusal.reason)
+            return
+        await self._enter(self._join(code))
+
+    async def _create(self) -> Ticket:
+        return await self.setting.hub.create(self.setting.who, self.board_size, "X")
+
+    async def _join(self, code: str) -> Ticket:
+        return await self.setting.hub.join(code, self.setting.who)
+
+    async def _watch(self, code: str) -> Ticket:
+        return await self.setting.hub.watch(code, self.setting.who)
+
+    async def _enter(self, asking: object) -> None:
+        """Await the hub's ticket, then open the room over the lobby; a refusal stays here."""
+        try:
+            ticket = await asking  # type: ignore[misc]  # a coroutine giving a Ticket
+        except Refused as refusal:
+            self.note.update(refusal.reason)
+            return
+        except Exception:
+            self.note.update("The rooms' server is gone: try again later.")
+            return
+        self.note.update("")
+        self.code.value = ""
+        self.app.push_screen(RoomScreen(self.setting, ticket))

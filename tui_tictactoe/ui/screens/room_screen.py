@@ -1,0 +1,360 @@
+"""A room: two people and their spectators on one board, as the hub says it is.
+
+The screen owns its state (a `rooms.game.RoomGame`, the cursor, the overlay switch).
+A worker enters the room (create, join or watch, unless the lobby already has a
+ticket), then reads the hub's updates and posts each `RoomView` to the screen as a
+message; the screen takes it if it is newer and redraws. A key that plays only sends
+`hub.move` with the view's generation: the board changes when the hub's next view
+arrives, never before, so every screen of the room shows the hub's one board. What
+the screen says comes from `rooms.status`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import ClassVar, NamedTuple
+
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import BindingType
+from textual.containers import Vertical
+from textual.geometry import Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.widgets import Button, Static
+
+from ...controller.status import refused
+from ...engine.board import Cell
+from ...options import board_geometry
+from ...rooms.game import RoomGame
+from ...rooms.hub import RoomHub
+from ...rooms.request import RoomAddress, RoomRequest, enter
+from ...rooms.status import (
+    LEAVE_QUESTION,
+    NO_HINT,
+    analysis_refused,
+    analysis_switched,
+    invite_lines,
+    rematch_refused,
+    room_state,
+    room_title,
+    score_line,
+)
+from ...rooms.view import Person, Refused, RoomView, Ticket
+from ..digit_keys import digit_on_big_board
+from ..room_keys import room_bindings, room_keys
+from ..widgets import GameCell, GameGrid, StatusLine, TitleBar
+from ..widgets.key_bar import KeyBar, KeyHint
+from ..widgets.too_small import TooSmall, needed_size
+from .stale_resize import IgnoresStaleResize
+
+ROOM_CSS = Path(__file__).with_name("room_screen.tcss")
+
+MIN_SIZE = Size(60, 18)
+"""As the game's: the title, the score, a board of 3-row cells, the status's two lines,
+two lines of how to join or watch, and the key bar."""
+
+MIN_PLAY_WIDTH = 57
+"""The narrowest the board's column gets (as the game's): every status line fits it."""
+
+TICK = 1.0
+"""Seconds between redraws of the state: "waiting 42 s" counts down."""
+
+LINK_LOST = "The room's server is gone: press q."
+
+
+class RoomSetting(NamedTuple):
+    """What every room screen of a session shares: the hub, who this session is to it
+    (a guest is shown their seat token), where others reach the server, and the hub's
+    clock (a dropped player's `back_by` is in its time)."""
+
+    hub: RoomHub
+    who: Person
+    guest: bool = False
+    address: RoomAddress = RoomAddress()
+    clock: Callable[[], float] = time.monotonic
+
+
+class RoomScreen(IgnoresStaleResize, Screen[None]):
+    """A room's board, its people and how to bring others in."""
+
+    # Not CSS_PATH: Textual reads a screen's CSS_PATH when it is pushed, never for the
+    # app's first screen, which a room often is. Read when the rooms are first used.
+    DEFAULT_CSS = ROOM_CSS.read_text(encoding="utf-8")
+    SCOPED_CSS = False
+    BINDINGS: ClassVar[list[BindingType]] = room_bindings()
+    AUTO_FOCUS = None
+
+    show_analysis: reactive[bool] = reactive(False, init=False)
+
+    class Entered(Message):
+        def __init__(self, ticket: Ticket) -> None:
+            super().__init__()
+            self.ticket = ticket
+
+    class Updated(Message):
+        """The hub's room now (a whole view)."""
+
+        def __init__(self, view: RoomView) -> None:
+            super().__init__()
+            self.view = view
+
+    class Ended(Message):
+        """The updates stopped: the room closed, this ticket lost its place, or a refusal."""
+
+        def __init__(self, reason: str) -> None:
+            super().__init__()
+            self.reason = reason
+
+    class Ready(Message):
+        """On screen: keys typed ahead of the first frame may act now (the app's)."""
+
+    def __init__(self, setting: RoomSetting, entry: Ticket | RoomRequest) -> None:
+        """`entry`: a ticket the lobby already holds, or what to ask the hub for."""
+        super().__init__()
+        self.setting = setting
+        self.hub = setting.hub
+        self.clock = setting.clock
+        self.entry = entry
+        ticket = entry if isinstance(entry, Ticket) else Ticket(entry.code, None)
+        self.game = RoomGame(ticket)
+        self.entered = isinstance(entry, Ticket)
+        self.left = False
+        # The size is known when creating; a join learns it from the first view.
+        new = isinstance(entry, RoomRequest) and entry.kind == "new"
+        self.geometry = board_geometry(entry.size if new else 3)  # type: ignore[union-attr]
+        self.cursor: Cell = (self.geometry.size // 2,) * 2
+        self.grid = GameGrid(self.geometry)
+        self.score = Static(id="room-score", markup=False)
+        self.status = StatusLine(id="room-status")
+        self.invite = Static(id="room-invite", markup=False)
+        self.key_bar = KeyBar(self._keys(), id="room-keys")
+        self.too_small = TooSmall(id="too-small")
+
+    def compose(self) -> ComposeResult:
+        yield TitleBar()
+        with Vertical(id="room-play"):
+            yield self.score
+            yield self.grid
+            yield self.status
+            yield self.invite
+        yield self.key_bar
+        yield self.too_small
+
+    def on_mount(self) -> None:
+        self._show()
+        self.run_worker(self._follow, group="room", exclusive=True, exit_on_error=False)
+        self.set_interval(TICK, self._show_state)
+        self.app.post_message(self.Ready())
+
+    # -- the hub, in a worker -------------------------------------------------
+
+    async def _follow(self) -> None:
+        """Enter the room if need be, then post every view until the updates end."""
+        ticket = self.game.ticket
+        entered: Ticket | None = None
+        try:
+            if not isinstance(self.entry, Ticket):
+                ticket = entered = await enter(self.hub, self.entry, self.setting.who)
+                self.post_message(self.Entered(ticket))
+            async for view in self.hub.updates(ticket):
+                self.post_message(self.Updated(view))
+        except Refused as refusal:
+            self.post_message(self.Ended(refusal.reason))
+            return
+        except Exception:  # a hub's link (a socket) broke: say so, never crash the game
+            self.post_message(self.Ended(LINK_LOST))
+            return
+        finally:
+            if self.left and entered is not None and not self.entered:
+                # `q` came before the screen heard it had entered: leave the place taken.
+                with contextlib.suppress(Exception):
+                    await self.hub.leave(entered)
+        self.post_message(self.Ended(""))
+
+    def on_room_screen_entered(self, message: Entered) -> None:
+        self.game = RoomGame(message.ticket)
+        self.entered = True
+        self._show()
+
+    def on_room_screen_updated(self, message: Updated) -> None:
+        if self.game.take(message.view):
+            self._fit_board()
+            self._show()
+
+    def on_room_screen_ended(self, message: Ended) -> None:
+        if self.left:
+            return
+        view = self.game.view
+        if message.reason:
+            self.status.say(refused(message.reason), force=True)
+        elif view is None or not view.closed:
+            self.status.say(refused(f"You are no longer in room {self.game.ticket.code}."))
+
+    # -- keys ---------------------------------------------------------------
+
+    def action_navigate(self, drow: int, dcol: int) -> None:
+        size = self.geometry.size
+        row, col = self.cursor
+        self.cursor = (min(max(row + drow, 0), size - 1), min(max(col + dcol, 0), size - 1))
+        self._show_cursor()
+
+    async def action_select(self) -> None:
+        await self.play(self.geometry.key(*self.cursor))
+
+    async def action_play(self, key: int) -> None:
+        if key > self.geometry.cells:
+            return
+        self.cursor = self.geometry.cell_of_key(key)
+        self._show_cursor()
+        await self.play(key)
+
+    async def play(self, key: int) -> None:
+        """Ask the hub to play cell `key`: the one path for Enter, Space, digits and clicks.
+        Nothing changes here: the hub's next view shows the move, or its refusal is said."""
+        self.status.clear_note()
+        request = self.game.move_request(key)
+        if request is None or not self.entered:
+            return
+        await self._ask(self.hub.move(*request))
+
+    async def on_button_pressed(self, event: Button.Pressed) -> None:
+        cell = event.button
+        if isinstance(cell, GameCell):
+            self.cursor = (cell.row, cell.col)
+            self._show_cursor()
+            await self.play(self.geometry.key(cell.row, cell.col))
+
+    async def action_rematch(self) -> None:
+        said = rematch_refused(self.game)
+        if said is not None:
+            self.status.say(said)
+            return
+        await self._ask(self.hub.rematch(self.game.ticket))
+
+    def action_hint(self) -> None:
+        self.status.say(NO_HINT)
+
+    def action_toggle_analysis(self) -> None:
+        said = analysis_refused(self.game)
+        if said is not None:
+            self.status.say(said)
+            return
+        self.show_analysis = not self.show_analysis
+
+    def watch_show_analysis(self, show: bool) -> None:
+        self._show()
+        self.status.say(analysis_switched(show))
+
+    async def _ask(self, call: object) -> None:
+        """Await a hub call; a refusal (or a broken link) is said under the state."""
+        try:
+            await call  # type: ignore[misc]  # a coroutine of the hub
+        except Refused as refusal:
+            self.status.say(refused(refusal.reason))
+        except Exception:
+            self.status.say(refused(LINK_LOST))
+
+    # -- leaving (q, y: the app hands them here) --------------------------------
+
+    @property
+    def asks_before_leaving(self) -> bool:
+        """A player mid-round is asked once: a stray `q` must not abandon a game in play."""
+        return self.game.is_player and self.game.round_begun and self.entered
+
+    async def ask_leave(self) -> None:
+        if self.asks_before_leaving and not self.status.asking:
+            self.status.say(LEAVE_QUESTION)
+            return
+        await self.leave()
+
+    def show_turn(self) -> None:
+        """The leave question goes (the player plays on); the state of play stays."""
+        self.status.clear_note()
+
+    async def leave(self) -> None:
+        """Leave the room for good (the others are told by the hub), then go back to the
+        lobby, or end the app when the room was its first screen."""
+        if self.left:
+            return
+        self.left = True
+        self.workers.cancel_group(self, "room")
+        if self.entered:
+            with contextlib.suppress(Exception):  # gone already, or the link is: leave anyway
+                await self.hub.leave(self.game.ticket)
+        if len(self.app.screen_stack) > 1 and self.app.screen_stack[0] is not self:
+            self.dismiss()
+        else:
+            self.app.exit()
+
+    # -- showing --------------------------------------------------------------
+
+    def _keys(self) -> tuple[KeyHint, ...]:
+        offered = self.game.analysis_offered if self.game.view is not None else False
+        analysis = self.show_analysis if offered else None
+        player = self.game.is_player or not self.entered
+        return room_keys(self.geometry.cells <= 9, analysis, player)
+
+    def _fit_board(self) -> None:
+        """A grid of the room's size once the first view tells it (a join does not know)."""
+        view = self.game.view
+        if view is None or view.size == self.geometry.size:
+            return
+        self.geometry = board_geometry(view.size)
+        self.cursor = (self.geometry.size // 2,) * 2
+        old, self.grid = self.grid, GameGrid(self.geometry)
+        assert old.parent is not None
+        old.parent.mount(self.grid, before=old)
+        old.remove()
+        self._check_size(self.app.size)
+
+    def _show(self) -> None:
+        game = self.game
+        self.grid.show_board(game.board)
+        last = game.last_move
+        self.grid.show_marker("-last", self.geometry.cell_of_key(last.cell) if last else None)
+        self.grid.show_analysis(game.analysis() if self.show_analysis else None)
+        self._show_cursor()
+        self.score.update(score_line(game))
+        self.invite.update("\n".join(invite_lines(game, self.setting.address, self.setting.guest)))
+        self.key_bar.hints = self._keys()
+        self.sub_title = room_title(game)
+        self._show_state()
+        self.status.clear_note(keep_question=game.in_progress)
+
+    def _show_state(self) -> None:
+        self.status.show(room_state(self.game, self.clock()))
+
+    def _show_cursor(self) -> None:
+        """Players only: a spectator's keys play nothing, so no cell is under a cursor."""
+        player = self.game.is_player or not self.entered
+        self.grid.show_marker("-cursor", self.cursor if player else None)
+
+    # -- terminal size ------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """No key acts on a board hidden for want of room; the digits only on 3x3."""
+        if self.has_class("-too-small"):
+            return False
+        return not action.startswith("play") or self.geometry.cells <= 9
+
+    def on_key(self, event: events.Key) -> None:
+        """A digit that reached the screen played nothing (off beyond 3x3): say how to play."""
+        said = digit_on_big_board(self.geometry, event.key)
+        if said is not None and not self.has_class("-too-small") and self.game.is_player:
+            self.status.say(said)
+
+    def on_resize(self, event: object) -> None:
+        self._check_size(self.app.size)
+
+    def on_screen_resume(self) -> None:
+        self._check_size(self.app.size)
+
+    def _check_size(self, size: Size) -> None:
+        needed = needed_size(MIN_SIZE, self.geometry.size)
+        self.set_class(self.too_small.check(size, needed), "-too-small")
+        self.set_class(size.height * 2.5 < MIN_PLAY_WIDTH, "-short")  # see #room-play
