@@ -235,6 +235,8 @@ def room_request(args: argparse.Namespace, size: int = 3) -> RoomRequest | None:
     token = getattr(args, "seat", None)
     if token is not None and join is None:
         raise ValueError("--seat goes with --join CODE")
+    if room is None and join is None and watch is None:
+        return None  # the plain game: start-up pays for no part of the rooms
     from ..rooms.request import RoomRequest
 
     if room is not None:
