@@ -1,12 +1,15 @@
-"""Fixtures for the UI tests; what they hand out lives in `support.py`."""
+"""Fixtures for the UI tests (what they hand out lives in `support.py`), and a real
+PostgreSQL for the record's (`pg_cluster.py`)."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from pg_cluster import SEARCHED, Cluster, binaries
 from support import FailingStrategy, GatedStrategy, ScriptedStrategy, SteadyMinimax, make_app
 
 # pytest-xdist's workers have COLUMNS=80 and LINES=24 in their environment: every game
@@ -32,10 +35,12 @@ def private_record(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Every test keeps its record (and settings) in a fresh directory of its own, never
-    in the user's, and plays as the same local player (not as a serve-ssh player)."""
+    in the user's, and plays as the same local player (not as a serve-ssh player), on the
+    SQLite file unless the test asks for PostgreSQL."""
     monkeypatch.setenv("TUI_TICTACTOE_DATA_DIR", str(tmp_path_factory.mktemp("data")))
     monkeypatch.delenv("TUI_TICTACTOE_PLAYER", raising=False)
     monkeypatch.delenv("TUI_TICTACTOE_PLAYER_NAME", raising=False)
+    monkeypatch.delenv("TUI_TICTACTOE_DATABASE_URL", raising=False)  # `backend` sets it
 
 
 @pytest.fixture(name="make_app")
@@ -61,3 +66,60 @@ def failing() -> type[FailingStrategy]:
 @pytest.fixture
 def steady() -> type[SteadyMinimax]:
     return SteadyMinimax
+
+
+# -- PostgreSQL ------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[Cluster]:
+    """A PostgreSQL server of this worker's own (each pytest-xdist worker has a session),
+    made on first use and removed at the end, the tests passed or not.
+
+    Without the binaries (or psycopg) the PostgreSQL tests fail in CI (`CI=true`), which
+    must run them, and are skipped elsewhere, saying why.
+    """
+    bin_dir = binaries()
+    missing = None
+    if bin_dir is None:
+        missing = f"PostgreSQL's initdb and pg_ctl were not found ({SEARCHED})"
+    elif importlib.util.find_spec("psycopg") is None:
+        missing = 'psycopg is not installed (pip install -e ".[test]")'
+    if missing is not None:
+        why = f"NO POSTGRESQL TESTS: {missing}; apt-get install postgresql (.ci/run does)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(why, pytrace=False)
+        pytest.skip(why)
+    assert bin_dir is not None
+    cluster = Cluster.create(bin_dir)
+    try:
+        yield cluster
+    finally:
+        cluster.destroy()
+
+
+@pytest.fixture
+def own_cluster(pg_cluster: Cluster) -> Iterator[Cluster]:
+    """A PostgreSQL server of the test's own, to stop and start (the worker's is shared)."""
+    cluster = Cluster.create(pg_cluster.bin_dir)
+    try:
+        yield cluster
+    finally:
+        cluster.destroy()
+
+
+@pytest.fixture
+def pg_url(pg_cluster: Cluster) -> Iterator[str]:
+    """A new, empty database on the worker's cluster, dropped after the test."""
+    url = pg_cluster.new_database()
+    yield url
+    pg_cluster.drop_database(url)
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The test runs against each backend: for `postgres`, `TUI_TICTACTOE_DATABASE_URL`
+    names a new database, so `Record.open()` (without a path) picks PostgreSQL."""
+    if request.param == "postgres":
+        monkeypatch.setenv("TUI_TICTACTOE_DATABASE_URL", request.getfixturevalue("pg_url"))
+    return str(request.param)

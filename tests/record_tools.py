@@ -3,8 +3,9 @@
 `rebuild_ratings` replays the rounds between people with its own Elo, as a check on
 the ratings `save_match` keeps.
 
-`rebuild_standings` recomputes both standings tables from the rounds with a plain
-loop, as a check that what `save_round` keeps up to date round by round agrees with
+`rebuild_standings` (`rebuild_standings_pg` for PostgreSQL) recomputes both standings
+tables from the rounds with a plain loop, as a check that what `save_round` keeps up to
+date round by round agrees with
 the rounds (the source of truth), and to finish a database a benchmark filled with
 rounds by hand.
 """
@@ -15,8 +16,9 @@ import contextlib
 import sqlite3
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
+from typing import Any
 
-from tui_tictactoe.record import RESULTS
+from tui_tictactoe.record import RESULTS, PostgresRecord, Record
 
 NUMBERS = "wins, losses, draws, abandoned, take_backs, streak, best_streak, clean_wins"
 
@@ -30,26 +32,41 @@ def rebuild_standings(path: Path) -> None:
     """
     with contextlib.closing(sqlite3.connect(path, isolation_level=None, timeout=5.0)) as conn:
         conn.execute("BEGIN IMMEDIATE")
-        by_level: dict[tuple[str, str], list[int]] = {}
-        by_board: dict[tuple[str, int, str], list[int]] = {}
-        rows = conn.execute(
-            "SELECT player, board_size, difficulty, result, took_back FROM rounds ORDER BY id"
-        )
-        for player, size, difficulty, result, took_back in rows:
-            count(by_level.setdefault((player, difficulty), [0] * 8), result, took_back)
-            count(by_board.setdefault((player, size, difficulty), [0] * 8), result, took_back)
-        conn.execute("DELETE FROM standings")
-        conn.executemany(
-            f"INSERT INTO standings (player, difficulty, {NUMBERS}) VALUES ({', '.join('?' * 10)})",
-            [(*key, *numbers) for key, numbers in by_level.items()],
-        )
-        conn.execute("DELETE FROM board_standings")
-        conn.executemany(
-            f"INSERT INTO board_standings (player, board_size, difficulty, {NUMBERS})"
-            f" VALUES ({', '.join('?' * 11)})",
-            [(*key, *numbers) for key, numbers in by_board.items()],
-        )
+        _rewrite(conn, "?", conn.execute(ROUNDS_IN_ORDER).fetchall())
         conn.execute("COMMIT")
+
+
+def rebuild_standings_pg(url: str) -> None:
+    """`rebuild_standings` for a PostgreSQL record: the same replay, the same tables."""
+    import psycopg
+
+    with psycopg.connect(url) as conn, conn.transaction():
+        conn.execute("LOCK TABLE rounds IN SHARE MODE")
+        _rewrite(conn, "%s", conn.execute(ROUNDS_IN_ORDER).fetchall())
+
+
+ROUNDS_IN_ORDER = "SELECT player, board_size, difficulty, result, took_back FROM rounds ORDER BY id"
+
+
+def _rewrite(conn: Any, mark: str, rounds: list[tuple[Any, ...]]) -> None:
+    """Both standings tables replaced by a replay of `rounds` (`mark`: the dialect's
+    parameter)."""
+    by_level: dict[tuple[str, str], list[int]] = {}
+    by_board: dict[tuple[str, int, str], list[int]] = {}
+    for player, size, difficulty, result, took_back in rounds:
+        count(by_level.setdefault((player, difficulty), [0] * 8), result, int(took_back))
+        count(by_board.setdefault((player, size, difficulty), [0] * 8), result, int(took_back))
+    for table, key, rows in (
+        ("standings", "player, difficulty", by_level),
+        ("board_standings", "player, board_size, difficulty", by_board),
+    ):
+        conn.execute(f"DELETE FROM {table}")
+        columns = len(key.split(",")) + 8
+        for row_key, numbers in rows.items():
+            conn.execute(
+                f"INSERT INTO {table} ({key}, {NUMBERS}) VALUES ({', '.join([mark] * columns)})",
+                (*row_key, *numbers),
+            )
 
 
 def count(standing: list[int], result: str, took_back: int) -> None:
@@ -63,6 +80,33 @@ def count(standing: list[int], result: str, took_back: int) -> None:
         standing[7] += result == "win"
     else:
         standing[5] = 0
+
+
+def run_sql(record: Record, statement: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """A statement on the record's own connection, for a test to look or to meddle, in
+    either backend (`?` marks its parameters)."""
+    if isinstance(record, PostgresRecord):
+        statement = statement.replace("?", "%s")
+    record._connect() if record._conn is None else None
+    cursor = record._conn.execute(statement, params)  # type: ignore[union-attr]
+    return [tuple(row) for row in cursor.fetchall()] if cursor.description else []
+
+
+def rebuild(record: Record) -> None:
+    """`rebuild_standings` or `rebuild_standings_pg`, whichever the record is kept in."""
+    if isinstance(record, PostgresRecord):
+        rebuild_standings_pg(record.url)
+    else:
+        assert record.path is not None
+        rebuild_standings(record.path)
+
+
+def empty_record(record: Record) -> None:
+    """Every table of the record emptied, the ids started again (between hypothesis examples
+    on one PostgreSQL database)."""
+    run_sql(record, "DELETE FROM rounds")
+    for table in ("standings", "board_standings", "players", "settings"):
+        run_sql(record, f"DELETE FROM {table}")
 
 
 def rebuild_ratings(path: Path) -> dict[str, tuple[int, int]]:

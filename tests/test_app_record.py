@@ -249,6 +249,37 @@ async def test_a_damaged_record_is_said_once_and_the_game_plays_on(make_app, scr
     assert list(path.parent.glob("record.sqlite3.corrupt-*"))
 
 
+async def test_a_postgres_server_stopped_mid_game_is_said_once_and_the_game_plays_on(
+    make_app, scripted, own_cluster, monkeypatch
+) -> None:
+    """On PostgreSQL: the rounds while the server is down are lost, said once; once it is
+    back, that is said too and rounds are kept again, none twice."""
+    url = own_cluster.new_database()
+    monkeypatch.setenv("TUI_TICTACTOE_DATABASE_URL", url)
+    app = make_app(strategy=scripted((1, 0), (1, 1)))
+    said: list[str] = []
+    app.notify = lambda message, **_: said.append(message)  # type: ignore[method-assign]
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "9", "r")  # left for a new round: kept, abandoned
+        await settle(pilot)
+        own_cluster.stop()
+        for cell in ("7", "3"):  # two rounds while the server is down
+            await press(pilot, cell, "r")
+            await settle(pilot)
+        own_cluster.start()
+        await press(pilot, *WIN)
+        await settle(pilot)
+        assert app.controller.score.human == 1  # the game went on throughout
+    assert len(said) == 2, said
+    assert "cannot be reached" in said[0] and "back" in said[1]
+    kept = saved_rounds()
+    assert [(r.result, r.moves) for r in reversed(kept)] == [
+        ("abandoned", (9, 4)),
+        ("win", (1, 4, 2, 5, 3)),
+    ]
+
+
 # -- the stats screen and replays ------------------------------------------------------------
 
 

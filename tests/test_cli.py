@@ -143,6 +143,21 @@ def test_analyse_in_a_child_leaves_textual_out_of_sys_modules() -> None:
     assert result.stdout.splitlines()[-1] == "0 []"
 
 
+def test_a_plain_play_line_imports_no_part_of_the_rooms() -> None:
+    """Start-up budget: a game without a room option pays for none of the rooms' modules."""
+    code = (
+        "import sys\n"
+        "from tui_tictactoe.cli import parse\n"
+        "from tui_tictactoe.commands.play_options import room_request\n"
+        "from tui_tictactoe.commands.play import room_hub\n"
+        "args = parse(['--board', '4', '--opponent', 'human'])\n"
+        "print(room_request(args, 4), room_hub(), sorted(m for m in sys.modules if '.rooms' in m))\n"
+    )
+    result = run([sys.executable, "-c", code])
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == "None None []"
+
+
 # -- play options -----------------------------------------------------------------
 
 

@@ -16,7 +16,7 @@ from tui_tictactoe import cli
 WORDS = [
     "--symbol", "X", "O", "x", "--first", "human", "ai", "--difficulty", "easy", "hard",
     "--board", "3", "4", "5", "7", "--seed", "1", "-3", "abc", "--alternate", "--no-alternate",
-    "--no-record", "--version", "--vers", "--sym", "--diff=hard", "--he", "-h", "--help",
+    "--no-record", "--opponent", "--opp=human", "robot", "--version", "--vers", "--sym", "--diff=hard", "--he", "-h", "--help",
     "play", "stats", "analyse", "analyze", "serve-ssh", "serve-web", "--json", "X.O.X...O",
     "--port", "2222", "foo", "", "--", "-",
 ]  # fmt: skip

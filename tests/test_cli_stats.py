@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import socket
 import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
@@ -25,7 +26,9 @@ def keep(player: str, difficulty: str = "medium") -> None:
             )
 
 
-def test_stats_prints_the_table_of_the_current_player(capsys: pytest.CaptureFixture[str]) -> None:
+def test_stats_prints_the_table_of_the_current_player(
+    capsys: pytest.CaptureFixture[str], backend: str
+) -> None:
     player = current_identity().player
     assert player is not None
     keep(player)
@@ -37,7 +40,7 @@ def test_stats_prints_the_table_of_the_current_player(capsys: pytest.CaptureFixt
 
 
 def test_stats_lists_the_last_ten_rounds_newest_first_like_the_screen(
-    capsys: pytest.CaptureFixture[str],
+    capsys: pytest.CaptureFixture[str], backend: str
 ) -> None:
     player = current_identity().player
     assert player is not None
@@ -83,7 +86,9 @@ def test_stats_without_rounds_says_so(capsys: pytest.CaptureFixture[str]) -> Non
     assert capsys.readouterr().out.splitlines()[-1] == "No rounds kept yet."
 
 
-def test_stats_json_counts_from_the_players_side(capsys: pytest.CaptureFixture[str]) -> None:
+def test_stats_json_counts_from_the_players_side(
+    capsys: pytest.CaptureFixture[str], backend: str
+) -> None:
     player = current_identity().player
     assert player is not None
     keep(player, "easy")
@@ -121,6 +126,21 @@ def test_stats_with_an_unusable_record_says_why_and_exits_1(
     assert captured.out == ""
     (line,) = captured.err.splitlines()
     assert line.startswith("tui-tictactoe stats: ") and "without a record" in line
+
+
+def test_stats_with_a_database_out_of_reach_says_so_and_exits_1(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Not "no rounds kept yet": the rounds are there, on a server not reached now."""
+    with socket.socket() as listener:  # a port taken and never answered
+        listener.bind(("127.0.0.1", 0))
+        port = listener.getsockname()[1]
+    monkeypatch.setenv("TUI_TICTACTOE_DATABASE_URL", f"postgresql://u@127.0.0.1:{port}/db")
+    assert cli.main(["stats", "--json"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    (line,) = captured.err.splitlines()
+    assert line.startswith("tui-tictactoe stats: ") and "cannot be reached" in line
 
 
 def test_stats_in_a_real_process_needs_no_terminal() -> None:

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from record_tools import rebuild_standings
+from record_tools import empty_record, rebuild, run_sql
 
 from tui_tictactoe.engine.strategies import DIFFICULTIES
 from tui_tictactoe.options import CHOICES
@@ -46,8 +46,10 @@ def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 @pytest.fixture
-def record(data: Path) -> Iterable[Record]:
+def record(data: Path, backend: str) -> Iterable[Record]:
+    """The record `Record.open()` finds, on each backend in turn (`backend`, conftest.py)."""
     with Record.open() as opened:
+        assert opened.available, opened.notice
         yield opened
 
 
@@ -109,10 +111,11 @@ def test_without_the_variable_the_platform_data_directory_is_used(
 
 
 def test_opening_creates_the_directory_and_a_wal_database_of_the_current_schema(
-    record: Record, data: Path
+    data: Path,
 ) -> None:
-    assert record.available and record.notice is None
-    assert record.path == data / DATABASE_NAME
+    with Record.open() as record:
+        assert record.available and record.notice is None
+        assert record.path == data / DATABASE_NAME
     with sqlite3.connect(data / DATABASE_NAME) as conn:
         assert conn.execute("PRAGMA user_version").fetchone()[0] == schema_version()
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
@@ -205,10 +208,10 @@ def test_a_failing_migration_step_changes_nothing(
 
 
 def test_importing_the_module_loads_neither_sqlite_nor_platformdirs() -> None:
-    """Start-up pays for them only when the record is opened."""
+    """Start-up pays for them only when the record is opened (psycopg only with a URL)."""
     code = (
         "import sys, tui_tictactoe.record; "
-        "print(sorted(m for m in ('sqlite3', 'platformdirs', 'json', 'datetime')"
+        "print(sorted(m for m in ('sqlite3', 'platformdirs', 'json', 'datetime', 'psycopg')"
         " if m in sys.modules))"
     )
     out = subprocess.run(
@@ -274,15 +277,14 @@ def test_a_round_without_moves_is_kept(record: Record) -> None:
     assert record.recent_rounds("alice")[0].moves == ()
 
 
-def test_guests_are_not_recorded(record: Record, data: Path) -> None:
+def test_guests_are_not_recorded(record: Record) -> None:
     assert not save(record, None)
     assert record.stats(None).rounds == 0
     assert record.recent_rounds(None) == []
     assert not record.save_settings(None, symbol="O")
     assert record.settings(None) == {}
     assert record.notice is None
-    with sqlite3.connect(data / DATABASE_NAME) as conn:
-        assert conn.execute("SELECT COUNT(*) FROM rounds").fetchone()[0] == 0
+    assert run_sql(record, "SELECT COUNT(*) FROM rounds") == [(0,)]
 
 
 @pytest.mark.parametrize(
@@ -307,7 +309,7 @@ def test_invalid_rounds_are_refused_as_the_callers_bug(
     assert record.stats("alice").rounds == 0
 
 
-def test_rounds_stay_across_reopening(data: Path) -> None:
+def test_rounds_stay_across_reopening(data: Path, backend: str) -> None:
     with Record.open() as first:
         save(first, "alice", result="draw")
     with Record.open() as second:
@@ -399,55 +401,50 @@ rounds_strategy = st.lists(
 )
 @given(rounds=rounds_strategy)
 def test_stats_and_the_leaderboard_match_an_oracle(
-    tmp_path: Path, rounds: list[tuple[str, str, str, bool]]
+    record: Record, rounds: list[tuple[str, str, str, bool]]
 ) -> None:
-    path = tmp_path / f"{len(list(tmp_path.iterdir()))}" / DATABASE_NAME
-    with Record.open(path) as record:
-        for player, level, result, took_back in rounds:
-            assert save(
-                record,
-                player,
-                result=result,
-                difficulty=level,
-                took_back=took_back,
-                display_name=player.title(),
-            )
-        expected = {
-            player: oracle_stats((lvl, res, tb) for p, lvl, res, tb in rounds if p == player)
-            for player in PLAYERS
-        }
-        for player in PLAYERS:
-            stats = record.stats(player)
-            assert stats.by_difficulty == expected[player]
-            assert stats.rounds == sum(1 for p, *_ in rounds if p == player)
+    empty_record(record)  # one record for every example of the test
+    for player, level, result, took_back in rounds:
+        assert save(
+            record,
+            player,
+            result=result,
+            difficulty=level,
+            took_back=took_back,
+            display_name=player.title(),
+        )
+    expected = {
+        player: oracle_stats((lvl, res, tb) for p, lvl, res, tb in rounds if p == player)
+        for player in PLAYERS
+    }
+    for player in PLAYERS:
+        stats = record.stats(player)
+        assert stats.by_difficulty == expected[player]
+        assert stats.rounds == sum(1 for p, *_ in rounds if p == player)
 
-        # Kept round by round, or recomputed from every round: the same.
-        rebuild_standings(path)
-        assert [record.stats(player).by_difficulty for player in PLAYERS] == [
-            expected[player] for player in PLAYERS
-        ]
+    # Kept round by round, or recomputed from every round: the same.
+    rebuild(record)
+    assert [record.stats(player).by_difficulty for player in PLAYERS] == [
+        expected[player] for player in PLAYERS
+    ]
 
-        board = record.leaderboard(limit=2)
-        streaks = sorted(
-            (
-                (-expected[p]["hard"].best_streak, p)
-                for p in PLAYERS
-                if expected[p]["hard"].best_streak
-            ),
-        )[:2]
-        assert [(e.player, e.display_name, e.value) for e in board.hard_streaks] == [
-            (p, p.title(), -value) for value, p in streaks
-        ]
-        clean_wins = {
-            p: sum(
-                1
-                for q, lvl, res, tb in rounds
-                if q == p and lvl == "medium" and res == "win" and not tb
-            )
-            for p in PLAYERS
-        }
-        wins = sorted((-count, p) for p, count in clean_wins.items() if count)[:2]
-        assert [(e.player, e.value) for e in board.medium_wins] == [(p, -c) for c, p in wins]
+    board = record.leaderboard(limit=2)
+    streaks = sorted(
+        ((-expected[p]["hard"].best_streak, p) for p in PLAYERS if expected[p]["hard"].best_streak),
+    )[:2]
+    assert [(e.player, e.display_name, e.value) for e in board.hard_streaks] == [
+        (p, p.title(), -value) for value, p in streaks
+    ]
+    clean_wins = {
+        p: sum(
+            1
+            for q, lvl, res, tb in rounds
+            if q == p and lvl == "medium" and res == "win" and not tb
+        )
+        for p in PLAYERS
+    }
+    wins = sorted((-count, p) for p, count in clean_wins.items() if count)[:2]
+    assert [(e.player, e.value) for e in board.medium_wins] == [(p, -c) for c, p in wins]
 
 
 def test_the_leaderboard_shows_the_latest_display_name(record: Record) -> None:
@@ -527,15 +524,11 @@ def test_the_record_accepts_exactly_the_values_of_the_option_table(
         save(record, "alice", first="ai")
 
 
-def test_stored_settings_this_version_does_not_understand_are_ignored(
-    record: Record, data: Path
-) -> None:
+def test_stored_settings_this_version_does_not_understand_are_ignored(record: Record) -> None:
     """A hand edit or another version's value must not reach the game's options."""
-    with sqlite3.connect(data / DATABASE_NAME) as conn:
-        conn.executemany(
-            "INSERT INTO settings VALUES ('alice', ?, ?)",
-            [("symbol", "Q"), ("difficulty", "hard"), ("alternate", "maybe"), ("volume", "11")],
-        )
+    for name, value in [("symbol", "Q"), ("difficulty", "hard"), ("alternate", "maybe")]:
+        run_sql(record, "INSERT INTO settings VALUES ('alice', ?, ?)", (name, value))
+    run_sql(record, "INSERT INTO settings VALUES ('alice', 'volume', '11')")
     assert record.settings("alice") == {"difficulty": "hard"}
 
 

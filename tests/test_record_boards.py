@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from record_tools import rebuild_standings
+from record_tools import empty_record, rebuild, rebuild_standings, run_sql
 from test_record import PLAYERS, oracle_stats, save
 
 from tui_tictactoe.engine.strategies import DIFFICULTIES
@@ -59,6 +59,14 @@ def kept_rounds(path: Path) -> list[Round]:
     return [(p, b, lvl, res, bool(tb)) for p, b, lvl, res, tb in rows]
 
 
+def standings_rows(record: Record) -> list[list[tuple[object, ...]]]:
+    """Both standings tables, row by row, in either backend."""
+    return [
+        run_sql(record, f"SELECT * FROM {table} ORDER BY 1, 2, 3")
+        for table in ("standings", "board_standings")
+    ]
+
+
 def dump(path: Path, *tables: str) -> dict[str, list[tuple[object, ...]]]:
     with sqlite3.connect(path) as conn:
         return {t: conn.execute(f"SELECT * FROM {t} ORDER BY 1, 2").fetchall() for t in tables}
@@ -67,8 +75,8 @@ def dump(path: Path, *tables: str) -> dict[str, list[tuple[object, ...]]]:
 # -- counted per board ---------------------------------------------------------------
 
 
-def test_each_board_keeps_its_own_counts_and_streaks(tmp_path: Path) -> None:
-    with Record.open(tmp_path / DATABASE_NAME) as record:
+def test_each_board_keeps_its_own_counts_and_streaks(backend: str) -> None:
+    with Record.open() as record:
         save(record, "alice", "draw", board_size=3)
         save(record, "alice", "win", board_size=3)
         save(record, "alice", "loss", board_size=4)  # on 4x4: not the end of the 3x3 streak
@@ -89,8 +97,8 @@ def test_each_board_keeps_its_own_counts_and_streaks(tmp_path: Path) -> None:
     assert all(list(levels) == list(DIFFICULTIES) for levels in stats.by_board.values())
 
 
-def test_the_leaderboard_ranks_3x3_rounds_only(tmp_path: Path) -> None:
-    with Record.open(tmp_path / DATABASE_NAME) as record:
+def test_the_leaderboard_ranks_3x3_rounds_only(backend: str) -> None:
+    with Record.open() as record:
         for _ in range(3):
             save(record, "bigboard", "win", board_size=4, difficulty="medium")
             save(record, "bigboard", "draw", board_size=5)
@@ -124,10 +132,10 @@ rounds_strategy = st.lists(
 )
 @given(rounds=rounds_strategy)
 def test_per_board_stats_match_an_oracle_and_a_rebuild_from_the_rounds(
-    tmp_path: Path, rounds: list[Round]
+    backend: str, rounds: list[Round]
 ) -> None:
-    path = tmp_path / f"{len(list(tmp_path.iterdir()))}" / DATABASE_NAME
-    with Record.open(path) as record:
+    with Record.open() as record:
+        empty_record(record)  # one record for every example of the test
         for player, size, level, result, took_back in rounds:
             assert save(
                 record, player, result, difficulty=level, board_size=size, took_back=took_back
@@ -141,9 +149,9 @@ def test_per_board_stats_match_an_oracle_and_a_rebuild_from_the_rounds(
 
         # Kept round by round, or recomputed from every round: the same rows, to the last
         # column (the leaderboard's clean wins included).
-        before = dump(path, "standings", "board_standings")
-        rebuild_standings(path)
-        assert dump(path, "standings", "board_standings") == before
+        before = standings_rows(record)
+        rebuild(record)
+        assert standings_rows(record) == before
         assert [record.stats(player) for player in PLAYERS] == kept
         assert record.leaderboard(limit=3) == leaders
     best = {p: oracle_boards(rounds, p)["3x3"]["hard"].best_streak for p in PLAYERS}

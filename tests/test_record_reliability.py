@@ -61,6 +61,23 @@ def exit_code(pid: int) -> int:
     return os.waitstatus_to_exitcode(status)
 
 
+def all_at_once(children: list[Callable[[], int]]) -> list[int]:
+    """Fork every child, let them all start together (they wait on a pipe until every one
+    is forked), and return their exit codes."""
+    start_read, start_write = os.pipe()
+
+    def started(child: Callable[[], int]) -> int:
+        os.close(start_write)
+        os.read(start_read, 1)
+        return child()
+
+    pids = [fork(lambda child=child: started(child)) for child in children]
+    os.close(start_read)
+    os.write(start_write, b"go" * len(children))
+    os.close(start_write)
+    return [exit_code(pid) for pid in pids]
+
+
 def integrity(path: Path) -> str:
     with contextlib.closing(sqlite3.connect(path)) as conn:
         return conn.execute("PRAGMA integrity_check").fetchone()[0]
@@ -101,12 +118,8 @@ def planned_rounds(seed: int) -> list[tuple[str, str, str, bool]]:
 
 
 def test_eight_processes_record_1600_rounds_at_once_and_lose_none(data: Path) -> None:
-    start_read, start_write = os.pipe()
-
     def writer(seed: int) -> int:
-        os.close(start_write)
-        os.read(start_read, 1)  # all start together, on a database nobody has created yet
-        record = Record.open()
+        record = Record.open()  # all at once, on a database nobody has created yet
         saved = 0
         for player, level, result, took_back in planned_rounds(seed):
             saved += save(record, player, result=result, difficulty=level, took_back=took_back)
@@ -114,11 +127,8 @@ def test_eight_processes_record_1600_rounds_at_once_and_lose_none(data: Path) ->
             print(record.notice)
         return 0 if saved == ROUNDS_EACH else 1
 
-    pids = [fork(lambda seed=seed: writer(seed)) for seed in range(PROCESSES)]
-    os.close(start_read)
-    os.write(start_write, b"go" * PROCESSES)
-    os.close(start_write)
-    assert [exit_code(pid) for pid in pids] == [0] * PROCESSES
+    writers = [lambda seed=seed: writer(seed) for seed in range(PROCESSES)]
+    assert all_at_once(writers) == [0] * PROCESSES
 
     path = data / DATABASE_NAME
     assert integrity(path) == "ok"

@@ -197,6 +197,9 @@ def test_real_rounds_kept_in_the_record_replay_as_they_were_played(board, diffic
 
         def keep(summary) -> None:
             fields = summary._asdict()
+            # Rounds against the AI: who sat opposite and who won are the people's table's.
+            assert fields.pop("opponent") == "ai"
+            del fields["winner"], fields["opener"]
             assert record.save_round("p", played_at=next(played_at), **fields)
 
         for you in ("X", "O"):

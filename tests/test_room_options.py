@@ -125,3 +125,9 @@ async def test_a_failed_connection_is_said_and_tried_again() -> None:
         await lazy.rooms()
     assert await lazy.rooms() == []
     assert len(tries) == 2
+
+
+def test_the_games_name_for_the_hubs_variable_is_the_wires() -> None:
+    from tui_tictactoe.rooms import wire
+
+    assert play.HUB_ENV == wire.ENV_VAR

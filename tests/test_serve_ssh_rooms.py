@@ -363,7 +363,10 @@ async def test_no_options_shows_the_lobby_and_enter_plays_the_ai(host: Any) -> N
 @pytest.mark.parametrize(
     ("command", "message"),
     [
-        ("--room new --difficulty easy", "--difficulty is for games against the AI, not rooms"),
+        (
+            "--room new --difficulty easy",
+            "--difficulty is not for rooms (a room takes --board and --first)",
+        ),
         ("--seat abc", "--seat goes with --join CODE"),
         ("--join ABCD --board 4", "--board and --first go with --room new"),
         ("--room old", "invalid choice: 'old'"),

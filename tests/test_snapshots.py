@@ -114,3 +114,15 @@ def test_info_panel_and_analysis_80x20(snap_compare, make_app, steady) -> None:
     app = make_app(strategy=steady())
     room = (PANEL_ROOM.width, PANEL_ROOM.height)
     assert snap_compare(app, terminal_size=room, run_before=play("i", "a", "1", "h"))
+
+
+def test_hot_seat_mid_game(snap_compare, make_app) -> None:
+    """Two people at one keyboard: the status names the last move and whose turn it is, the
+    score counts X's and O's wins, the key bar has no teaching keys."""
+    app = make_app(opponent="human")
+    assert snap_compare(app, terminal_size=SIZE, run_before=play("5", "1", "9", "h"))
+
+
+def test_hot_seat_win_60x20(snap_compare, make_app) -> None:
+    app = make_app(opponent="human")
+    assert snap_compare(app, terminal_size=SMALL, run_before=play("1", "4", "2", "5", "3"))

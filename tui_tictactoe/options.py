@@ -1,4 +1,5 @@
-"""The one table of allowed option values: symbols, who starts, difficulties, board sizes.
+"""The one table of allowed option values: symbols, who starts, difficulties, board sizes,
+who plays the other seat.
 
 At the bottom of the package, above the engine only: the command line, the new-game
 dialog, the controller, the record's validation and the servers all read their choices
@@ -16,6 +17,10 @@ from .engine.strategies import DIFFICULTIES
 Side = Literal["human", "ai"]
 SIDES: tuple[Side, Side] = ("human", "ai")
 
+Opponent = Literal["ai", "human"]
+OPPONENTS: tuple[Opponent, Opponent] = ("ai", "human")
+"""Who sits in the other seat: the AI, or a second person at this keyboard (hot seat)."""
+
 WIN_LENGTHS: dict[str, int] = {"3": 3, "4": 4, "5": 4}
 """Board sizes offered and the line that wins on each: 4x4 and 5x5 play four in a row."""
 BOARDS: tuple[str, ...] = tuple(WIN_LENGTHS)
@@ -25,6 +30,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "first": SIDES,
     "difficulty": DIFFICULTIES,
     "board": BOARDS,
+    "opponent": OPPONENTS,
 }
 """Allowed values of every option that is a choice, in the order they are offered."""
 

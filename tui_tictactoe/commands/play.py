@@ -38,6 +38,11 @@ def main(argv: Sequence[str]) -> int:
     return run_play(parser.parse_args(words))
 
 
+HUB_ENV = "TUI_TICTACTOE_ROOM_HUB"
+"""`rooms.wire.ENV_VAR` (a test checks they agree), named here so that a game with no hub
+imports no module of the rooms (start-up)."""
+
+
 def run_play(args: argparse.Namespace) -> int:
     try:
         room = room_request(args, int(args.board or 3))
@@ -65,6 +70,7 @@ def run_play(args: argparse.Namespace) -> int:
         alternate=args.alternate,
         record=args.record,
         board=args.board,
+        opponent=args.opponent,
         hub=hub,
         room=room,
         person=session_person() if hub is not None else None,
@@ -78,9 +84,7 @@ def room_hub() -> RoomHub | None:
     (`rooms.wire.ENV_VAR`); None: no rooms here (a game started outside serve-ssh, or
     `serve-ssh --no-rooms`). The socket is connected on first use, in the app's event
     loop (which only `App.run()` starts), from this process (after the fork)."""
-    from ..rooms.wire import ENV_VAR
-
-    if not os.environ.get(ENV_VAR):
+    if not os.environ.get(HUB_ENV):
         return None
     from ..rooms.hub_client import SocketHub
     from ..rooms.lazy_hub import LazyHub

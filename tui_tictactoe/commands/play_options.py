@@ -136,6 +136,14 @@ def add_play_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
         "(default: your last choice, else 3)",
     )
     group.add_argument(
+        "--opponent",
+        type=_choice("opponent"),
+        metavar=metavar("opponent"),
+        default=default(None),
+        help="who plays the other seat: ai, or human for two people taking turns at one "
+        "keyboard (default: ai)",
+    )
+    group.add_argument(
         "--seed",
         type=_seed,
         metavar="N",
@@ -220,9 +228,10 @@ def add_room_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
     )
 
 
-AI_ONLY = ("symbol", "difficulty", "seed", "alternate")
-"""Options of a game against the AI: with a room option they are refused, and any of
-them (or `--board`, `--first`) without one skips the lobby (`plays_the_ai`)."""
+GAME_ONLY = ("opponent", "symbol", "difficulty", "seed", "alternate")
+"""Options of a game on this terminal (against the AI, or hot seat): with a room option
+they are refused, and any of them (or `--board`, `--first`) without one skips the
+lobby (`plays_the_ai`)."""
 
 
 def room_request(args: argparse.Namespace, size: int = 3) -> RoomRequest | None:
@@ -236,10 +245,10 @@ def room_request(args: argparse.Namespace, size: int = 3) -> RoomRequest | None:
     if token is not None and join is None:
         raise ValueError("--seat goes with --join CODE")
     if room is None and join is None and watch is None:
-        return None
-    given = [name for name in AI_ONLY if getattr(args, name, None) is not None]
+        return None  # the plain game: start-up pays for no part of the rooms
+    given = [name for name in GAME_ONLY if getattr(args, name, None) is not None]
     if given:
-        raise ValueError(f"--{given[0]} is for games against the AI, not rooms")
+        raise ValueError(f"--{given[0]} is not for rooms (a room takes --board and --first)")
     if room is None and (getattr(args, "board", None) or getattr(args, "first", None)):
         raise ValueError("--board and --first go with --room new (the creator chooses)")
     from ..rooms.request import RoomRequest
@@ -253,6 +262,6 @@ def room_request(args: argparse.Namespace, size: int = 3) -> RoomRequest | None:
 
 
 def plays_the_ai(args: argparse.Namespace) -> bool:
-    """A game option but no room option: straight to a game against the AI, as before
-    rooms (serve-ssh shows the lobby only to a session with no game option)."""
-    return any(getattr(args, name, None) is not None for name in (*AI_ONLY, "board", "first"))
+    """A game option but no room option: straight to the game (against the AI, or hot
+    seat), as before rooms (serve-ssh shows the lobby only to a session without one)."""
+    return any(getattr(args, name, None) is not None for name in (*GAME_ONLY, "board", "first"))

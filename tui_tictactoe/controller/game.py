@@ -6,30 +6,25 @@ import random
 import threading
 from collections.abc import Callable
 
-from ..engine.analysis import Analysis, analyse
 from ..engine.board import EMPTY, Cell, GameBoard, Outcome, Symbol, other
-from ..engine.geometry import Geometry
 from ..engine.players import AIPlayer, HumanPlayer, Player
-from ..engine.strategies import Decision, MinimaxStrategy, MoveStrategy, search_of, strategy_for
+from ..engine.strategies import Decision, MinimaxStrategy, MoveStrategy, strategy_for
 from .ai_turn import AIReply, AIRequest, Decisions
 from .options import GameOptions, Side
 from .rounds import Result, RoundSummary, Score, TakeBack
+from .seats import Seats
 from .teaching import (
-    AnalysisFound,
-    AnalysisRequest,
-    AnalysisRun,
     HintReply,
-    HintRequest,
-    HintStrategy,
-    MoveScorer,
     Reply,
-    perfect_hint,
 )
+from .tutor import TeachingAids
 
 
-class GameController:
-    """Owns the board, both players, whose turn it is, the round and the score.
+class GameController(TeachingAids):
+    """Owns the board, both seats, whose turn it is, the round and the score.
 
+    A seat holds a `HumanPlayer` or an `AIPlayer` (`seats.Seats`): `opponent` "ai" is a
+    game against the AI, "human" two people at one keyboard (hot seat), both seats human.
     `rng` breaks the AI's ties and picks hints (seed it for repeatable games);
     `strategy` replaces the AI's brain for every game of this controller.
     """
@@ -43,15 +38,11 @@ class GameController:
         alternate: bool = False,
         strategy: MoveStrategy | None = None,
         board: str = "3",
+        opponent: str = "ai",
     ) -> None:
         self.rng = rng if rng is not None else random.Random()
         self.injected_strategy = strategy
-        # The engine behind the big boards' hints and analysis (tests hold it at a gate).
-        self.hint_strategy: HintStrategy = perfect_hint
-        self.analysis_search: Callable[[Geometry], MoveScorer] = search_of
-        self.hinted: Cell | None = None  # the hint given for the position now
-        self._analysis: AnalysisRun | None = None  # the big board's overlay, as found
-        self._hint_stop = threading.Event()  # set when a newer hint search takes over
+        self._init_teaching()
         self.decisions = Decisions()  # why the AI played each move (the info panel)
         self.generation = 0
         # Set when the generation moves on: a search still running for it stops early.
@@ -59,7 +50,7 @@ class GameController:
         # Told of every round that ends or is abandoned (the app saves it to the record).
         self.on_round_end: Callable[[RoundSummary], None] | None = None
         self.player_name: str | None = None  # shown in the title when hosted (serve-ssh)
-        options = GameOptions(human_symbol, first, difficulty, alternate, board)  # type: ignore[arg-type]
+        options = GameOptions(human_symbol, first, difficulty, alternate, board, opponent)  # type: ignore[arg-type]
         self.new_game(options)
 
     @classmethod
@@ -75,6 +66,7 @@ class GameController:
             alternate=options.alternate,
             strategy=strategy,
             board=options.board,
+            opponent=options.opponent,
         )
 
     # -- games and rounds ---------------------------------------------------
@@ -91,12 +83,16 @@ class GameController:
         if abandon and getattr(self, "board", None) is not None and self.in_progress:
             self._ended("abandoned")
         self.options = options
-        self.human = HumanPlayer(options.symbol)
-        brain = self.injected_strategy or strategy_for(options.difficulty, self.rng)
-        self.ai = AIPlayer(other(options.symbol), brain)
+        people = options.opponent == "human"
+        brain = (
+            None if people else self.injected_strategy or strategy_for(options.difficulty, self.rng)
+        )
+        self.seats = Seats(options, brain)
+        self.human: HumanPlayer = self.seats.home
+        self.ai: AIPlayer | None = self.seats.ai  # None between people
         self.score = Score()
         self.round = 0
-        self.starter: Side = options.first
+        self.opener: Symbol = self.seats.opener(options.first)  # the seat that moves first
         self.new_round()
 
     @property
@@ -127,10 +123,10 @@ class GameController:
             self._ended("abandoned")
         self.round += 1
         if self.round > 1 and self.options.alternate:
-            self.starter = "ai" if self.starter == "human" else "human"
+            self.opener = other(self.opener)
         self.board = GameBoard(self.options.geometry)
         self.decisions.clear()
-        self.current_player: Player = self.human if self.starter == "human" else self.ai
+        self.current_player: Player = self.seats[self.opener]
         self.ai_error: str | None = None
         self.took_back = False
         self._recorded = False
@@ -156,6 +152,16 @@ class GameController:
     # -- turns --------------------------------------------------------------
 
     @property
+    def starter(self) -> Side:
+        """Who started this round: "human" or "ai" (between people, always "human")."""
+        return self.seats.side_of(self.opener)
+
+    @property
+    def between_people(self) -> bool:
+        """Two people at this keyboard (hot seat): no AI, so no hints and no analysis."""
+        return self.seats.between_people
+
+    @property
     def difficulty(self) -> str:
         return self.options.difficulty
 
@@ -169,19 +175,28 @@ class GameController:
 
     @property
     def play_begun(self) -> bool:
-        """Has the human moved this round, or played a round already?"""
-        human, board = self.human.symbol, self.board
-        moved = any(board.game_board[row][col] == human for row, col in board.moves)
-        return moved or self.round > 1
+        """Has a person moved this round, or played a round already?"""
+        return bool(self._people_moves()) or self.round > 1
+
+    def _people_moves(self) -> list[Cell]:
+        """This round's moves made by a person (every move, between people)."""
+        board, seats = self.board, self.seats
+        return [
+            (row, col)
+            for row, col in board.moves
+            if isinstance(seats[board.game_board[row][col]], HumanPlayer)
+        ]
 
     @property
     def is_human_turn(self) -> bool:
-        return self.current_player is self.human and not self.game_over
+        """A person is to move (between people, always, until the round is over)."""
+        return isinstance(self.current_player, HumanPlayer) and not self.game_over
 
     @property
     def is_ai_turn(self) -> bool:
         """The AI is to move and has not failed: a request is waiting for its reply."""
-        return self.current_player is self.ai and not self.game_over and self.ai_error is None
+        is_ai = isinstance(self.current_player, AIPlayer)
+        return is_ai and not self.game_over and self.ai_error is None
 
     @property
     def game_over(self) -> bool:
@@ -193,14 +208,24 @@ class GameController:
 
     @property
     def last_ai_move(self) -> Cell | None:
-        """The AI's latest move of this round, if it has moved."""
+        """The AI's latest move of this round, if it has moved (never, between people)."""
+        if self.ai is None:
+            return None
         for row, col in reversed(self.board.moves):
-            if self.board.game_board[row][col] == self.ai_symbol:
+            if self.board.game_board[row][col] == self.ai.symbol:
                 return row, col
         return None
 
+    @property
+    def last_answered(self) -> Cell | None:
+        """The move the board marks as the one to answer: the AI's latest, or between
+        people the latest move of all (the other person's)."""
+        if self.ai is None:
+            return self.board.moves[-1] if self.board.moves else None
+        return self.last_ai_move
+
     def switch_player(self) -> None:
-        self.current_player = self.ai if self.current_player is self.human else self.human
+        self.current_player = self.seats.next_after(self.current_player)
 
     def check_game_over(self) -> tuple[bool, str]:
         """(True, who won or that it is a draw) once the round has ended."""
@@ -209,6 +234,8 @@ class GameController:
             return False, ""
         if outcome.winner is None:
             return True, "It's a draw."
+        if self.between_people:
+            return True, f"{outcome.winner} wins!"
         if outcome.winner == self.human.symbol:
             return True, f"You win with {outcome.winner}!"
         return True, f"The AI wins with {outcome.winner}."
@@ -219,13 +246,14 @@ class GameController:
             return False, "The round is over: press r for a new round."
         if self.ai_error is not None:
             return False, f"The AI failed ({self.ai_error}). Press r for a new round."
-        if self.current_player is not self.human:
+        player = self.current_player
+        if not isinstance(player, HumanPlayer):
             return False, "Not your turn: the AI is thinking."
         taken = self._mark_at(row, col)
         if taken is not None:
             key = self.board.geometry.key(row, col)
             return False, f"Cell {key} is already taken by {taken}."
-        return self._play(self.human, row, col)
+        return self._play(player, row, col)
 
     def _mark_at(self, row: int, col: int) -> str | None:
         """The mark on an existing, occupied cell; None for an empty or invalid cell."""
@@ -239,7 +267,7 @@ class GameController:
 
     def ai_request(self) -> AIRequest | None:
         """What the AI must answer now (run `compute()` anywhere); None off its turn."""
-        if not self.is_ai_turn:
+        if not self.is_ai_turn or self.ai is None:
             return None
         return AIRequest(self.generation, self.board.copy(), self.ai, self._stale.is_set)
 
@@ -267,7 +295,7 @@ class GameController:
         if reply.move is None:
             self.ai_error = reply.error or "no move"
         else:
-            ok, message = self._play(self.ai, *reply.move)
+            ok, message = self._play(self.current_player, *reply.move)
             if not ok:
                 self.ai_error = f"it chose an illegal move. {message}"
             minimax = self.minimax  # read now, on this thread: on 3x3 it is worked out late
@@ -293,17 +321,20 @@ class GameController:
         self._recorded = True
         outcome = self.board.outcome()
         assert outcome is not None
-        if outcome.winner is None:
-            self.score.draws += 1
-            self._ended("draw")
-        elif outcome.winner == self.human.symbol:
-            self.score.human += 1
-            self._ended("win")
+        winner, score = outcome.winner, self.score
+        if winner is None:
+            score.draws += 1
+        elif self.between_people:
+            score.x, score.o = (score.x + 1, score.o) if winner == "X" else (score.x, score.o + 1)
+        elif winner == self.human.symbol:
+            score.human += 1
         else:
-            self.score.ai += 1
-            self._ended("loss")
+            score.ai += 1
+        # Between people the result is X's (`RoundSummary`).
+        mine = "X" if self.between_people else self.human.symbol
+        self._ended("draw" if winner is None else "win" if winner == mine else "loss", winner)
 
-    def _ended(self, result: Result) -> None:
+    def _ended(self, result: Result, winner: Symbol | None = None) -> None:
         """Tell `on_round_end` (the app saves it to the record) how the round ended."""
         if self.on_round_end is None:
             return
@@ -311,34 +342,37 @@ class GameController:
         self.on_round_end(
             RoundSummary(
                 self.options.difficulty,
-                self.human.symbol,
+                "X" if self.between_people else self.human.symbol,
                 self.starter,
                 tuple(geometry.key(*cell) for cell in self.board.moves),
                 result,
                 self.took_back,
                 geometry.size,
+                self.options.opponent,
+                winner,
+                self.opener,
             )
         )
 
     def take_back(self) -> TakeBack:
-        """Undo the human's last move and the AI's reply to it, if it has replied.
+        """Undo the last move a person made, and the AI's reply to it if it has replied:
+        against the AI the human's move and the reply, between people one move.
 
         The generation moves on, so an AI reply still being computed is dropped.
-        Refused while the round is over (its result stands) or before the human
+        Refused while the round is over (its result stands) or before a person
         has moved. The round is marked: the score counts it, the record keeps it.
         """
         if self.game_over:
             return TakeBack((), "over")
         board = self.board
-        mine = [
-            cell for cell in board.moves if board.game_board[cell[0]][cell[1]] == self.human.symbol
-        ]
+        mine = self._people_moves()
         if not mine:
             return TakeBack((), "nothing")
+        row, col = mine[-1]
+        self.current_player = self.seats[board.game_board[row][col]]  # who moves again
         undone = [board.undo()]
         while undone[-1] != mine[-1]:
             undone.append(board.undo())
-        self.current_player = self.human
         self.ai_error = None
         if not self.took_back:
             self.took_back = True
@@ -346,69 +380,10 @@ class GameController:
         self._changed()
         return TakeBack(tuple(undone))
 
-    # -- teaching aids ------------------------------------------------------
-
-    def analysis(self) -> Analysis:
-        """Verdicts of every move for the side to move now (none once the round is over)."""
-        # After the last move the turn does not pass, so the side to move is the other one.
-        mover = self.current_player.symbol
-        return analyse(self.board, other(mover) if self.game_over else mover)
-
     @property
-    def analysis_ready(self) -> bool:
-        """`analysis()` and hints are instant on 3x3 only: the exact table is too slow beyond
-        it (the game screen finds big boards' verdicts cell by cell, in a thread)."""
-        return self.board.geometry.cells <= 9
-
-    def hint(self) -> Cell | None:
-        """A best move for the human (random among equals, from the seeded RNG); None off-turn
-        and on boards bigger than 3x3 (see `analysis_ready`)."""
-        if not self.is_human_turn or not self.analysis_ready:
-            return None
-        best = self.analysis().best
-        return best[0] if len(best) == 1 else self.rng.choice(best)
-
-    def hint_request(self) -> HintRequest | None:
-        """A hint to ask for now (None off the human's turn): answered already on 3x3
-        (`hint`); on the big boards a search for a thread, which stops the one before."""
-        if not self.is_human_turn:
-            return None
-        board, symbol = self.board.copy(), self.human_symbol
-        if self.analysis_ready:
-            return HintRequest(self.generation, board, symbol, None, self.hint())
-        # The AI's random tie-breaks stay the AI's: the hint draws its own seed, from
-        # the game's seeded RNG, so a seeded game's hints are repeatable too.
-        strategy = self.hint_strategy(random.Random(self.rng.random()))
-        self._hint_stop.set()
-        self._hint_stop = threading.Event()
-        stop, stale = self._hint_stop.is_set, self.stale
-        cancelled = lambda: stop() or stale()  # noqa: E731
-        return HintRequest(self.generation, board, symbol, strategy, None, cancelled)
-
-    def analysis_request(self) -> AnalysisRequest | None:
-        """A search for the big board's overlay on the human's turn, unless one for this
-        position is under way or done; None on 3x3, where `analysis()` answers at once."""
-        run = self._analysis
-        if self.analysis_ready or not self.is_human_turn or (run and run.live(self.generation)):
-            return None
-        self._analysis = AnalysisRun(self.generation, self.board.copy(), self.human_symbol)
-        return self._analysis.request(self.analysis_search, self.stale)
-
-    @property
-    def analysis_found(self) -> AnalysisFound | None:
-        """The big board's overlay as far as found, for the position now (else None)."""
-        run = self._analysis
-        return run.found() if run is not None and run.live(self.generation) else None
-
-    def stop_analysis(self) -> None:
-        """The overlay is off (or waits for the human's turn): its search stops, and
-        starts over when it is shown again."""
-        if self._analysis is not None:
-            self._analysis.stop.set()
-
-    @property
-    def strategy(self) -> MoveStrategy:
-        return self.ai.strategy
+    def strategy(self) -> MoveStrategy | None:
+        """The AI's strategy; None between people."""
+        return self.ai.strategy if self.ai is not None else None
 
     @property
     def human_symbol(self) -> Symbol:
@@ -416,7 +391,8 @@ class GameController:
 
     @property
     def ai_symbol(self) -> Symbol:
-        return self.ai.symbol
+        """The other seat's symbol: the AI's (between people, the second person's)."""
+        return self.seats.away.symbol
 
     @property
     def last_decision(self) -> Decision | None:
@@ -427,5 +403,5 @@ class GameController:
     @property
     def minimax(self) -> MinimaxStrategy | None:
         """The AI's minimax strategy, if it uses one (for the reasoning panel)."""
-        strategy = self.ai.strategy
+        strategy = self.strategy
         return strategy if isinstance(strategy, MinimaxStrategy) else None

@@ -7,19 +7,32 @@ from typing import NamedTuple
 
 from ..engine.board import Symbol
 from ..engine.geometry import Geometry
-from ..options import BOARDS, CHOICES, SIDES, WIN_LENGTHS, Side, board_geometry
+from ..options import BOARDS, CHOICES, OPPONENTS, SIDES, WIN_LENGTHS, Opponent, Side, board_geometry
 
-__all__ = ["BOARDS", "CHOICES", "SIDES", "WIN_LENGTHS", "GameOptions", "Side", "board_geometry"]
+__all__ = [
+    "BOARDS",
+    "CHOICES",
+    "OPPONENTS",
+    "SIDES",
+    "WIN_LENGTHS",
+    "GameOptions",
+    "Opponent",
+    "Side",
+    "board_geometry",
+]
 
 
 class GameOptions(NamedTuple):
-    """A game's set-up: the human's symbol, who starts the first round, the AI's level."""
+    """A game's set-up: the human's symbol, who starts the first round, the AI's level,
+    and who sits in the other seat. Against a person (`opponent` "human", hot seat) the
+    symbol, who starts and the level do nothing: X starts, and both seats are people."""
 
     symbol: Symbol = "X"
     first: Side = "human"
     difficulty: str = "hard"
     alternate: bool = False  # the side that did not start last round starts the next
     board: str = "3"  # the board's size, one of BOARDS (a string, like every choice)
+    opponent: Opponent = "ai"  # the other seat: the AI, or a second person here (hot seat)
 
     @property
     def geometry(self) -> Geometry:

@@ -9,31 +9,43 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
-from ..engine.board import Cell
+from ..engine.board import Cell, Symbol
 
 Result = Literal["win", "loss", "draw", "abandoned"]
-"""A round's result from the human's side; the record's `RESULTS`."""
+"""A round's result from the human's side (between people, X's); the record's `RESULTS`."""
 
 
 @dataclass
 class Score:
+    """The running tally of one game: against the AI `human` and `ai` count the wins; between
+    people (hot seat) `x` and `o` count each seat's."""
+
     human: int = 0
     ai: int = 0
     draws: int = 0
     abandoned: int = 0  # rounds left unfinished for a new one: no dodging a loss unseen
     take_backs: int = 0  # rounds in which the human took a move back
+    x: int = 0  # rounds X won, between people
+    o: int = 0  # rounds O won, between people
 
 
 class RoundSummary(NamedTuple):
-    """A round that has ended (or was left for a new one), as the record keeps it."""
+    """A round that has ended (or was left for a new one), as the record keeps it.
+
+    Between people (`opponent` "human") `symbol` is X, `result` is X's, `first` is "human"
+    (both seats are), and `opener` says which seat moved first: the AI's standings never
+    hold these rounds (the people's-rounds table will)."""
 
     difficulty: str
-    symbol: str  # the human's
+    symbol: str  # the human's (between people: X)
     first: str  # who started this round: "human" or "ai"
     moves: tuple[int, ...]  # cell keys (1 = top-left, reading order), both sides, in order
     result: Result
     took_back: bool
     board_size: int
+    opponent: str = "ai"  # who sat in the other seat: "ai", or "human" (hot seat)
+    winner: Symbol | None = None  # the seat that won; None for a draw or an abandoned round
+    opener: Symbol = "X"  # the seat that moved first
 
 
 class TakeBack(NamedTuple):

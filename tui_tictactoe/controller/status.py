@@ -1,7 +1,8 @@
 """What the status line says, as pure functions of the game: testable without a UI.
 
 The status line has two lines. The first always holds the state of play (`turn_status`):
-whose turn, the AI's last move, the result once the round is over. The second holds a
+whose turn, the AI's last move (between people, the last move), the result once the round
+is over. The second holds a
 passing note (a refused key, a hint, what a key switched): it never takes the state's
 place, and it goes when the position changes. Each fits one line of the narrowest board
 column (`NOTE_WIDTH`); the big board's analysis counts its cells in the title instead
@@ -51,7 +52,7 @@ def turn_status(game: GameController) -> Status:
         assert outcome is not None
         if outcome.winner is None:
             tone: Tone = "draw"
-        elif outcome.winner == game.human_symbol:
+        elif outcome.winner == game.human_symbol or game.between_people:
             tone = "win"
         else:
             tone = "loss"
@@ -59,6 +60,8 @@ def turn_status(game: GameController) -> Status:
     if game.ai_error is not None:
         # What to do first: under a note this line is cut to one, and only the reason goes.
         return Status(f"The AI failed: press r for a new round. ({game.ai_error})", "error")
+    if game.between_people:
+        return people_turn_status(game)
     if game.is_ai_turn:
         return Status("AI is thinking…", "thinking")
     your_turn = f"Your turn: you play {game.human_symbol}."
@@ -66,6 +69,25 @@ def turn_status(game: GameController) -> Status:
     if moves and moves[-1] == game.last_ai_move:
         return Status(f"AI played {game.board.geometry.key(*moves[-1])}. {your_turn}", "turn")
     return Status(your_turn, "turn")
+
+
+def people_turn_status(game: GameController) -> Status:
+    """Between people (hot seat): whose turn it is, after the last move if there is one."""
+    to_play = f"{game.current_player.symbol} to play."
+    moves = game.board.moves
+    if not moves:
+        return Status(to_play, "turn")
+    row, col = moves[-1]
+    mark, key = game.board.game_board[row][col], game.board.geometry.key(row, col)
+    return Status(f"{mark} played {key}. {to_play}", "turn")
+
+
+PEOPLE_REFUSE = {
+    "hint": "No hints in a game between people.",
+    "show_analysis": "No analysis in a game between people.",
+    "show_info": "No AI info: there is no AI in a game between people.",
+}
+"""Why a teaching key does nothing between people: the aids are for playing the AI."""
 
 
 def refused(reason: str) -> Status:
@@ -89,6 +111,8 @@ def hint_status(game: GameController, hint: Cell | None) -> Status:
         return Status(f"Hint: cell {game.board.geometry.key(*hint)} is a best move.", "hint")
     if game.game_over:
         return refused("No hint: the round is over.")
+    if game.between_people:
+        return refused(PEOPLE_REFUSE["hint"])
     if game.ai_error is not None:
         return refused("No hint: the AI failed.")
     return refused("No hint now: it is the AI's turn.")
@@ -109,7 +133,10 @@ def game_title(game: GameController, analysis: bool, found: AnalysisFound | None
     On the big boards, where the analysis is found cell by cell in a thread, it also says
     how far that has got (`found`): here, not in the status line, whose state it would hide.
     """
-    title = f"you {game.human_symbol} vs AI {game.ai_symbol} · {game.difficulty}"
+    if game.between_people:
+        title = "X vs O · two players"
+    else:
+        title = f"you {game.human_symbol} vs AI {game.ai_symbol} · {game.difficulty}"
     if game.player_name:  # hosted: the server says who is playing
         title = f"{game.player_name} · {title}"
     if not analysis:
@@ -136,10 +163,14 @@ def take_back_status(game: GameController, result: TakeBack) -> Status:
     """What a take-back undid, or why it undid nothing (a note: the state says whose turn)."""
     if result.refused == "over":
         return refused("Nothing to take back: the round is over.")
+    if result.refused is not None and game.between_people:
+        return refused("Nothing to take back: no move yet this round.")
     if result.refused is not None:
         return refused("Nothing to take back: you have not moved this round.")
     key = game.board.geometry.key
     mine, *reply = reversed(result.undone)
+    if game.between_people:  # one move, and its seat is to play again
+        return Status(f"Took back {game.current_player.symbol}'s {key(*mine)}.", "turn")
     what = f"your {key(*mine)}" + (f" and the AI's {key(*reply[0])}" if reply else "")
     return Status(f"Took back {what}.", "turn")
 

@@ -1,8 +1,10 @@
-"""The player's lifetime record and settings, kept in one SQLite file.
+"""The player's lifetime record and settings, kept in one SQLite file, or in a shared
+PostgreSQL database for several hosts (`$TUI_TICTACTOE_DATABASE_URL`).
 
-Everything that touches the database lives in this package, behind `Record`, so a
-shared PostgreSQL for several servers would be a second backend here rather than
-a change to the app. The app, the command line and the SSH server use:
+Everything that touches the database lives in this package, behind `Record`: the
+PostgreSQL backend (`pg_store`) is a second implementation of it, chosen by
+`Record.open()`, not a change to the app. The app, the command line and the SSH
+server use:
 
     record = Record.open()            # never raises; Record.disabled() for --no-record
     record.settings(player)           # {"symbol": "O", "theme": "nord", ...}
@@ -18,12 +20,15 @@ file means), `sqlite_file` (making, opening and moving aside the file), `schema`
 their Elo ratings), `validation` (arguments against
 `options.CHOICES`), `values` (what the record hands out), `names` (how a stored
 player is shown), `listing` (the record as the stats screen and `stats` list it),
-`location` (where the file lives).
+`location` (where the file lives), `rounds` (a round checked, and the standings'
+upkeep in SQL, for both backends); for PostgreSQL `pg_store` (`PostgresRecord`),
+`pg_schema` (its tables and migrations) and `pg_connection` (connecting, and what
+its failures mean).
 
 The record stands beside the controller: it imports only the engine, the option
-choices, the player's identity and nothing above. `sqlite3` and `platformdirs` are
-imported on first use, not with the package: the app's start-up budget is tight
-and `import sqlite3` alone costs several ms.
+choices, the player's identity and nothing above. `sqlite3`, `platformdirs` and
+`psycopg` are imported on first use, not with the package: the app's start-up budget
+is tight and `import sqlite3` alone costs several ms (psycopg only with a URL set).
 """
 
 from __future__ import annotations
@@ -41,8 +46,16 @@ from .listing import (
     people_tables,
     round_cells,
 )
-from .location import APP_NAME, DATA_DIR_ENV, DATABASE_NAME, data_dir, database_path
+from .location import (
+    APP_NAME,
+    DATA_DIR_ENV,
+    DATABASE_NAME,
+    DATABASE_URL_ENV,
+    data_dir,
+    database_path,
+)
 from .names import shown_name
+from .pg_store import PostgresRecord  # registers the postgresql:// backend with Record
 from .schema import schema_version
 from .store import Record
 from .values import (
@@ -71,6 +84,7 @@ from .values import (
 __all__ = [
     "APP_NAME",
     "DATABASE_NAME",
+    "DATABASE_URL_ENV",
     "DATA_DIR_ENV",
     "HOT_SEAT_COLUMNS",
     "KINDS",
@@ -90,6 +104,7 @@ __all__ = [
     "PeopleRound",
     "PeopleStanding",
     "PeopleStats",
+    "PostgresRecord",
     "RatingEntry",
     "Record",
     "RoundRecord",

@@ -1,4 +1,5 @@
-"""What a failure of the record's file means: classified here, and nowhere else.
+"""What a failure of the record's file means: classified here, and nowhere else (the
+PostgreSQL backend's failures in `pg_connection.classify`, onto the same `Failure`).
 
 `Record` asks `classify` about every error from SQLite or the file system, while
 opening the file and in every operation, and reacts to the answer in one method
@@ -22,6 +23,7 @@ class Failure(Enum):
     BUSY = "busy"  # another process holds the lock: this operation is lost, try again later
     NEWER = "newer"  # a newer program's schema: leave the file alone, play without a record
     OTHER = "other"  # anything else: play without a record
+    UNREACHABLE = "unreachable"  # a database server not reached: this operation is lost
 
 
 class Damaged(Exception):

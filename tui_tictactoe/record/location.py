@@ -1,4 +1,5 @@
-"""Where the record lives: one directory for every file the game keeps.
+"""Where the record lives: one directory for every file the game keeps, or a shared
+PostgreSQL database named by a URL.
 
 The SSH server keeps its host key here too, so one environment variable moves all
 of the game's files (a test, a container's volume).
@@ -12,6 +13,8 @@ from pathlib import Path
 APP_NAME = "tui-tictactoe"
 DATA_DIR_ENV = "TUI_TICTACTOE_DATA_DIR"
 DATABASE_NAME = "record.sqlite3"
+DATABASE_URL_ENV = "TUI_TICTACTOE_DATABASE_URL"
+"""Set to a `postgresql://` URL, the record is kept there (several hosts share it)."""
 
 
 def data_dir() -> Path:
@@ -27,3 +30,8 @@ def data_dir() -> Path:
 def database_path() -> Path:
     """The record's database file (it need not exist yet)."""
     return data_dir() / DATABASE_NAME
+
+
+def database_url() -> str | None:
+    """The shared database's URL (`$TUI_TICTACTOE_DATABASE_URL`); None: the SQLite file."""
+    return os.environ.get(DATABASE_URL_ENV) or None

@@ -14,6 +14,7 @@ from contextlib import contextmanager, suppress
 from typing import TYPE_CHECKING
 
 from .failures import Foreign, NewerSchema
+from .rounds import add_round_statement
 
 if TYPE_CHECKING:
     import sqlite3
@@ -174,31 +175,10 @@ can add a step.
 
 
 # How `save_round` adds one round to its player's standings, in the round's own
-# transaction: at its level on all boards, and at its level on its board. In an UPDATE
-# every expression reads the row as it was, so `streak + 1` is the streak before plus
-# this round. A step that changes what is counted changes these with it.
-_ADD_ROUND = """
-    wins, losses, draws, abandoned, take_backs, streak, best_streak, clean_wins
-) VALUES ({key}, :win, :loss, :draw, :abandoned, :took_back, :unbeaten, :unbeaten, :clean_win)
-ON CONFLICT ({columns}) DO UPDATE SET
-    wins = wins + :win,
-    losses = losses + :loss,
-    draws = draws + :draw,
-    abandoned = abandoned + :abandoned,
-    take_backs = take_backs + :took_back,
-    streak = CASE WHEN :unbeaten THEN streak + 1 ELSE 0 END,
-    best_streak = MAX(best_streak, CASE WHEN :unbeaten THEN streak + 1 ELSE 0 END),
-    clean_wins = clean_wins + :clean_win
-"""
-ADD_TO_STANDING = "INSERT INTO standings (player, difficulty," + _ADD_ROUND.format(
-    key=":player, :difficulty", columns="player, difficulty"
-)
-ADD_TO_BOARD_STANDING = (
-    "INSERT INTO board_standings (player, board_size, difficulty,"
-    + _ADD_ROUND.format(
-        key=":player, :board_size, :difficulty", columns="player, board_size, difficulty"
-    )
-)
+# transaction: at its level on all boards, and at its level on its board (the statement
+# is shared with the PostgreSQL backend: `rounds.add_round_statement`).
+ADD_TO_STANDING = add_round_statement("standings", ":{}".format, "MAX")
+ADD_TO_BOARD_STANDING = add_round_statement("board_standings", ":{}".format, "MAX")
 STANDING_NUMBERS = "wins, losses, draws, abandoned, take_backs, streak, best_streak"
 """A standing's numbers in `DifficultyStats` order."""
 

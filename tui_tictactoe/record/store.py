@@ -13,13 +13,14 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Sequence
-from contextlib import suppress
+from contextlib import AbstractContextManager, suppress
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from .failures import Failure, NewerSchema, classify, reason
-from .location import database_path
+from .location import DATABASE_URL_ENV, database_path, database_url
 from .people import PeopleRecord
+from .rounds import SAVE_PLAYER, PreparedRound, prepare_round, round_record
 from .schema import (
     ADD_TO_BOARD_STANDING,
     ADD_TO_STANDING,
@@ -29,10 +30,9 @@ from .schema import (
     write_transaction,
 )
 from .sqlite_file import move_aside, open_database
-from .validation import check_round, settings_to_store, utc_text, valid_settings
+from .validation import settings_to_store, valid_settings
 from .values import (
     LEADERBOARD_BOARD,
-    RESULTS,
     Leaderboard,
     LeaderEntry,
     RoundRecord,
@@ -71,7 +71,14 @@ class Record(PeopleRecord):
     def open(
         cls, path: str | os.PathLike[str] | None = None, *, max_pages: int | None = None
     ) -> Record:
-        """The record at `path` (default: `database_path()`), opened now; never raises."""
+        """The record at `path` (default: `database_path()`), opened now; never raises.
+
+        Without a `path`, `$TUI_TICTACTOE_DATABASE_URL` (a `postgresql://` URL) picks the
+        backend registered for its scheme (`pg_store`) instead of the SQLite file.
+        """
+        url = database_url() if path is None else None
+        if url is not None:
+            return cls.open_url(url)
         try:
             where = Path(path) if path is not None else database_path()
         except Exception as error:  # a platformdirs failure, a bad environment value
@@ -82,6 +89,26 @@ class Record(PeopleRecord):
         with record._lock:
             record._connect()
         return record
+
+    _backends: ClassVar[dict[str, type[Record]]] = {}
+
+    def __init_subclass__(cls, *, schemes: tuple[str, ...] = (), **kwargs: Any) -> None:
+        """A backend for database URLs (`class PostgresRecord(Record, schemes=(...))`)
+        registers itself, so its module builds on this one without an import circle."""
+        super().__init_subclass__(**kwargs)
+        for scheme in schemes:
+            Record._backends[scheme] = cls
+
+    @classmethod
+    def open_url(cls, url: str) -> Record:
+        """The record at a database URL, by the backend of its scheme; never raises."""
+        backend = Record._backends.get(url.partition(":")[0].lower())
+        if backend is None:
+            return cls.disabled(
+                f"{DATABASE_URL_ENV} names no database this tui-tictactoe can use (it takes a"
+                " postgresql:// URL): playing without a record."
+            )
+        return backend.open_url(url)
 
     @classmethod
     def disabled(cls, notice: str | None = None) -> Record:
@@ -136,56 +163,37 @@ class Record(PeopleRecord):
         saved survives a crash of the process and of the machine. A guest
         (`player` None) is not recorded. ValueError for an invalid argument.
         """
-        keys = check_round(
+        prepared = prepare_round(
+            player,
             difficulty=difficulty,
             symbol=symbol,
             first=first,
-            result=result,
-            board_size=board_size,
             moves=moves,
+            result=result,
+            took_back=took_back,
+            display_name=display_name,
+            board_size=board_size,
+            played_at=played_at,
         )
-        if player is None:
+        if prepared is None:
             return False
-        name = display_name or player
-        when = utc_text(played_at)
-        row = (
-            when,
-            player,
-            name,
-            board_size,
-            difficulty,
-            symbol,
-            first,
-            ",".join(map(str, keys)),
-            result,
-            int(bool(took_back)),
-        )
-        unbeaten = result in ("win", "draw") and not took_back
-        standing = {
-            "player": player,
-            "board_size": board_size,
-            "difficulty": difficulty,
-            **{outcome: int(result == outcome) for outcome in RESULTS},
-            "took_back": int(bool(took_back)),
-            "unbeaten": int(unbeaten),
-            "clean_win": int(result == "win" and not took_back),
-        }
+        return self._save_round(prepared)
+
+    def _save_round(self, prepared: PreparedRound) -> bool:
+        """The round and its standings in one transaction (each backend its own)."""
+        row = (*prepared[:7], ",".join(map(str, prepared.moves)), prepared.result)
 
         def write(conn: sqlite3.Connection) -> bool:
-            with write_transaction(conn):
+            with self._writing(conn):
                 conn.execute(
                     "INSERT INTO rounds (played_at, player, display_name, board_size,"
                     " difficulty, symbol, first, moves, result, took_back)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    row,
+                    (*row, int(prepared.took_back)),
                 )
-                conn.execute(ADD_TO_STANDING, standing)
-                conn.execute(ADD_TO_BOARD_STANDING, standing)
-                conn.execute(
-                    "INSERT INTO players (player, display_name) VALUES (?, ?)"
-                    " ON CONFLICT (player) DO UPDATE SET display_name = excluded.display_name",
-                    (player, name),
-                )
+                conn.execute(ADD_TO_STANDING, prepared.standing)
+                conn.execute(ADD_TO_BOARD_STANDING, prepared.standing)
+                conn.execute(SAVE_PLAYER, (prepared.player, prepared.display_name))
             return True
 
         return self._run(write, False, "this round was not recorded")
@@ -219,12 +227,14 @@ class Record(PeopleRecord):
             return False
 
         def write(conn: sqlite3.Connection) -> bool:
-            with write_transaction(conn):
-                conn.executemany(
-                    "INSERT INTO settings (player, name, value) VALUES (?, ?, ?)"
-                    " ON CONFLICT (player, name) DO UPDATE SET value = excluded.value",
-                    [(player, key, value) for key, value in values.items()],
-                )
+            with self._writing(conn):
+                for key, value in sorted(values.items()):
+                    self._query(
+                        conn,
+                        "INSERT INTO settings (player, name, value) VALUES (?, ?, ?)"
+                        " ON CONFLICT (player, name) DO UPDATE SET value = excluded.value",
+                        (player, key, value),
+                    )
             return True
 
         return self._run(write, False, "the settings were not saved")
@@ -241,9 +251,7 @@ class Record(PeopleRecord):
             return {}
 
         def read(conn: sqlite3.Connection) -> dict[str, Any]:
-            rows = conn.execute(
-                "SELECT name, value FROM settings WHERE player = ?", (player,)
-            ).fetchall()
+            rows = self._query(conn, "SELECT name, value FROM settings WHERE player = ?", (player,))
             return valid_settings(dict(rows))
 
         return self._run(read, {}, "the settings could not be read")
@@ -254,19 +262,21 @@ class Record(PeopleRecord):
             return empty_stats("guest", display_name)
 
         def read(conn: sqlite3.Connection) -> Stats:
-            name_row = conn.execute(
-                "SELECT display_name FROM players WHERE player = ?", (player,)
-            ).fetchone()
-            by_level = conn.execute(
+            names = self._query(
+                conn, "SELECT display_name FROM players WHERE player = ?", (player,)
+            )
+            by_level = self._query(
+                conn,
                 f"SELECT difficulty, {STANDING_NUMBERS} FROM standings WHERE player = ?",
                 (player,),
-            ).fetchall()
-            by_board = conn.execute(
+            )
+            by_board = self._query(
+                conn,
                 f"SELECT board_size, difficulty, {STANDING_NUMBERS} FROM board_standings"
                 " WHERE player = ?",
                 (player,),
-            ).fetchall()
-            name = display_name or (name_row[0] if name_row else player)
+            )
+            name = display_name or (names[0][0] if names else player)
             return stats_from_rows(player, name, by_level, by_board)
 
         return self._run(read, empty_stats(player, display_name), "the record could not be read")
@@ -277,13 +287,12 @@ class Record(PeopleRecord):
             return []
 
         def read(conn: sqlite3.Connection) -> list[RoundRecord]:
-            rows = conn.execute(
-                "SELECT id, played_at, player, display_name, board_size, difficulty, symbol,"
-                " first, moves, result, took_back FROM rounds WHERE player = ?"
-                " ORDER BY id DESC LIMIT ?",
+            rows = self._query(
+                conn,
+                f"SELECT {self.ROUND_COLUMNS} FROM rounds WHERE player = ? ORDER BY id DESC LIMIT ?",
                 (player, limit),
-            ).fetchall()
-            return [_round_record(row) for row in rows]
+            )
+            return [round_record(row) for row in rows]
 
         return self._run(read, [], "the record could not be read")
 
@@ -292,16 +301,36 @@ class Record(PeopleRecord):
         medium."""
 
         def read(conn: sqlite3.Connection) -> Leaderboard:
-            streaks = conn.execute(
-                LEADERS.format(column="best_streak"), (board_size, "hard", limit)
+            streaks = self._query(
+                conn, LEADERS.format(column="best_streak"), (board_size, "hard", limit)
             )
-            wins = conn.execute(LEADERS.format(column="clean_wins"), (board_size, "medium", limit))
+            wins = self._query(
+                conn, LEADERS.format(column="clean_wins"), (board_size, "medium", limit)
+            )
             return Leaderboard(
-                [LeaderEntry(*row) for row in streaks.fetchall()],
-                [LeaderEntry(*row) for row in wins.fetchall()],
+                [LeaderEntry(*row) for row in streaks], [LeaderEntry(*row) for row in wins]
             )
 
         return self._run(read, Leaderboard([], []), "the leaderboard could not be read")
+
+    # -- the backend's dialect ----------------------------------------------------
+
+    ROUND_COLUMNS = (
+        "id, played_at, player, display_name, board_size, difficulty, symbol, first, moves,"
+        " result, took_back"
+    )
+    """A kept round's columns, as `round_record` reads them (a backend may convert some)."""
+
+    def _query(
+        self, conn: sqlite3.Connection, statement: str, params: Sequence[Any] = ()
+    ) -> list[Any]:
+        """The rows of one statement, whose parameters are marked `?`: the methods above
+        are written once, and a backend with other marks overrides this."""
+        return conn.execute(statement, params).fetchall()
+
+    def _writing(self, conn: sqlite3.Connection) -> AbstractContextManager[None]:
+        """The transaction a write runs in (here the write lock first: `write_transaction`)."""
+        return write_transaction(conn)
 
     # -- failures ---------------------------------------------------------------
 
@@ -402,12 +431,3 @@ class Record(PeopleRecord):
                 f" {aside.name} and a new record started."
             )
         return True
-
-
-def _round_record(row: tuple[Any, ...]) -> RoundRecord:
-    *head, moves, result, took_back = row
-    try:
-        keys = tuple(int(key) for key in moves.split(",")) if moves else ()
-    except (AttributeError, ValueError):
-        keys = ()  # a hand-edited row: show the round without its replay
-    return RoundRecord._make((*head, keys, result, bool(took_back)))

@@ -17,6 +17,7 @@ from typing import IO, NoReturn
 
 from ..commands.play_options import PROG, BoundedParser, add_play_options, room_request
 from ..identity import NAME_LIMIT, displayable  # one rule for names, wherever shown
+from ..options import CHOICES
 from ..rooms.request import PLAYER_ADDRESS_ENV
 
 CHILD_MODULE = "tui_tictactoe.servers.child"
@@ -120,7 +121,7 @@ def play_args(options: argparse.Namespace) -> list[str]:
     # Only the options the client gave: the others come from the player's saved settings.
     # The rooms' values were checked as they were parsed (a code normalised, a token's
     # characters), so they pass as they are.
-    for name in ("symbol", "first", "difficulty", "board", "room", "join", "seat", "watch"):
+    for name in (*CHOICES, "room", "join", "seat", "watch"):
         if getattr(options, name, None) is not None:
             argv += [f"--{name}", getattr(options, name)]
     if options.seed is not None:

@@ -97,6 +97,7 @@ class TicTacToeApp(App[None]):
         strategy: MoveStrategy | None = None,
         record: bool = True,
         board: str | None = None,
+        opponent: str | None = None,
         hub: RoomHub | None = None,
         room: RoomRequest | None = None,
         person: Person | None = None,
@@ -111,7 +112,12 @@ class TicTacToeApp(App[None]):
         self.person = person
         self.room_clock = room_clock
         chosen = dict(
-            symbol=symbol, first=first, difficulty=difficulty, alternate=alternate, board=board
+            symbol=symbol,
+            first=first,
+            difficulty=difficulty,
+            alternate=alternate,
+            board=board,
+            opponent=opponent,
         )
         given = {name: value for name, value in chosen.items() if value is not None}
         options = GameOptions()._replace(**given)

@@ -66,6 +66,9 @@ class Command(NamedTuple):
     """What the menu says it does; None: not in the menu."""
     action: str | None = None
     """What the menu runs; None: its first binding's action."""
+    needs_ai: bool = False
+    """It teaches with the AI (hints, analysis, the AI's reasoning): between people the
+    key bar leaves it out, and the key says why it does nothing."""
     state: str | None = None
     """The state it turns on and off, for the places that say which: the key bar
     ("Analysis on"), the menu (`menu_when_on`)."""
@@ -145,7 +148,8 @@ NEW_GAME = Command(
     "New game",
     "n",
     binds=_one("n", "new_game", "New game"),
-    help="New game: your symbol, who starts, difficulty, alternating starts, board size",
+    help="New game: your symbol, who starts, difficulty, alternating starts, board size, "
+    "opponent (the AI or a person here)",
     brief="new game",
     bar="n",
     menu="Your symbol, who starts, difficulty",
@@ -154,7 +158,8 @@ TAKE_BACK = Command(
     "Take back",
     "u",
     binds=_one("u", "take_back", "Take back"),
-    help="Take back your last move and the AI's reply (the score counts rounds with take-backs)",
+    help="Take back your last move and the AI's reply (between people, the last move); "
+    "the score counts rounds with take-backs",
     brief="take back",
     bar="u",
     menu="Undo your last move and the AI's reply",
@@ -167,6 +172,7 @@ HINT = Command(
     brief="hint",
     bar="h",
     menu="Mark a best move for you",
+    needs_ai=True,
 )
 ANALYSIS = Command(
     "Analysis",
@@ -177,6 +183,7 @@ ANALYSIS = Command(
     bar="a",
     menu="Every move's verdict",
     state="show_analysis",
+    needs_ai=True,
 )
 AI_INFO = Command(
     "AI info",
@@ -186,6 +193,7 @@ AI_INFO = Command(
     brief="AI info",
     bar="i",
     menu="How the AI chose its move",
+    needs_ai=True,
 )
 STATS = Command(
     "Stats",

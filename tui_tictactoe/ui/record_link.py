@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..controller import GameController, GameOptions
 from ..controller.rounds import RoundSummary
+from ..engine.board import other
 from ..identity import Identity, current_identity
 
 if TYPE_CHECKING:
@@ -32,8 +33,12 @@ if TYPE_CHECKING:
 
     from ..record import Match, Record
 
-SETTINGS = ("symbol", "first", "difficulty", "alternate", "board")
+SETTINGS = ("symbol", "first", "difficulty", "alternate", "board", "opponent")
 """Game options kept as settings (the theme is kept too, apart)."""
+NOT_WRITTEN = ("opponent",)
+"""Settings never remembered: every run starts against the AI (the default) unless
+`--opponent human` or the dialog says otherwise, so a hot-seat evening does not leave
+the next player facing an empty seat."""
 LEAVE_DEADLINE = 0.1
 """Seconds quitting waits for a round in progress to be saved (a save takes ~1 ms)."""
 
@@ -135,7 +140,7 @@ class RecordLink:
         changed = {
             name: getattr(chosen, name)
             for name in SETTINGS
-            if getattr(chosen, name) != getattr(shown, name)
+            if getattr(chosen, name) != getattr(shown, name) and name not in NOT_WRITTEN
         }
         if changed and self.enabled and self.player is not None:
             self._in_thread(lambda: self._save_settings(changed), "save the settings")
@@ -143,13 +148,47 @@ class RecordLink:
     # -- writing ---------------------------------------------------------------------
 
     def round_ended(self, summary: RoundSummary) -> None:
-        """The controller's `on_round_end`: save the round in a thread (guests' are not kept)."""
+        """The controller's `on_round_end`: save the round in a thread (guests' are not kept).
+
+        A round between people (hot seat) goes to the rounds between people, never to the
+        player's standings against the AI."""
         if not self.enabled or self.player is None:
+            return
+        if summary.opponent == "human":
+            self.match_ended(self._hot_seat_match(summary))
             return
         if self._leaving:
             self._save_before_exit(summary)
         else:
             self._in_thread(lambda: self._save_round(summary), "save a round")
+
+    def _hot_seat_match(self, summary: RoundSummary) -> Match:
+        """A hot-seat round as the record keeps rounds between people: this player in both
+        seats, never rated. `summary.result` is X's; a round left unfinished is left by the
+        seat whose turn it was (the one that did not play on)."""
+        from ..record import Match, Seat, new_round_key
+
+        me = Seat(self.identity.name, self.player)
+        left_by: str | None = None
+        if summary.winner is not None:
+            result: str = summary.winner
+        elif summary.result == "draw":
+            result = "draw"
+        else:
+            result = "abandoned"
+            to_move = len(summary.moves) % 2 == 0
+            left_by = summary.opener if to_move else other(summary.opener)
+        return Match(
+            me,
+            me,
+            "hotseat",
+            summary.board_size,
+            summary.opener,
+            summary.moves,
+            result,
+            left_by,
+            new_round_key(),
+        )
 
     def leave(self) -> None:
         """The app is quitting: a round in progress is saved as abandoned before it exits."""

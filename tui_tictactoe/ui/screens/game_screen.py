@@ -36,11 +36,13 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from ...controller import AIReply, GameController, GameOptions, HintReply, Reply, Request
 from ...controller.status import (
     FINDING_HINT,
+    PEOPLE_REFUSE,
     analysis_status,
     game_title,
     hint_status,
     info_status,
     move_refused,
+    refused,
     take_back_status,
     turn_status,
 )
@@ -199,6 +201,8 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
 
     def _begin_round(self) -> None:
         self._fit_board()  # a new game may have changed the board's size
+        if self.controller.between_people:  # no AI to explain or to analyse with
+            self.show_analysis = self.show_info = False
         self.key_bar.hints = self._keys()
         self._show_cursor()
         self._after_change()
@@ -301,7 +305,15 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
     # -- teaching aids ------------------------------------------------------
 
     def _keys(self) -> tuple[KeyHint, ...]:
-        return game_keys(self.geometry.cells <= 9, self.show_analysis)
+        people = self.controller.between_people
+        return game_keys(self.geometry.cells <= 9, self.show_analysis, people=people)
+
+    async def action_toggle(self, attribute_name: str) -> None:
+        """`a` and `i` (and the menu's entries): between people they only say why not."""
+        if self.controller.between_people and not getattr(self, attribute_name):
+            self.status.say(refused(PEOPLE_REFUSE[attribute_name]))
+            return
+        await super().action_toggle(attribute_name)
 
     def watch_show_analysis(self, show: bool) -> None:
         self.key_bar.hints = self._keys()
@@ -360,9 +372,9 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
     def _show_all(self) -> None:
         controller = self.controller
         self.grid.show_board(controller.board)
-        self.grid.show_marker("-last-ai", controller.last_ai_move)
+        self.grid.show_marker("-last-ai", controller.last_answered)
         score = (controller.score, controller.round, controller.human_symbol, controller.ai_symbol)
-        self.query_one(Scoreboard).show(*score)
+        self.query_one(Scoreboard).show(*score, people=controller.between_people)
         self._show_overlays()
         self._show_info()
         # The position changed: a note about the last one goes, and so does a quit

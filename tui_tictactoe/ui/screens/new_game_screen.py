@@ -1,5 +1,6 @@
-"""The new-game dialog: symbol, who starts, difficulty, alternating starts and the board size,
-all by keys."""
+"""The new-game dialog: symbol, who starts, difficulty, alternating starts, the board size
+and the opponent (the AI or a person here), all by keys. Against a person the
+symbol, who starts and the difficulty do nothing: their rows are greyed out and skipped."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
+from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import ModalScreen
 from textual.widget import Widget
@@ -25,6 +27,9 @@ GAP = "   "
 
 # What the player reads for each allowed value; the values come from CHOICES.
 SHOWN = {"human": "You", "ai": "AI", False: "no", True: "yes", "3": "3x3", "4": "4x4", "5": "5x5"}
+OPPONENT_SHOWN = {"ai": "AI", "human": "Person here"}
+AI_ONLY = ("symbol", "first", "difficulty")
+"""The rows that matter only against the AI (between people X starts, and no AI plays)."""
 
 
 class DialogButton(NarrowSafe, Button):
@@ -43,13 +48,36 @@ class ChoiceRow(Widget, can_focus=True):
         Binding("right", "change(1)", "Change", show=False),
     ]
 
-    value: reactive[object] = reactive(None)
+    value: reactive[object] = reactive(None, init=False)
 
-    def __init__(self, label: str, choices: tuple[object, ...], value: object, id: str) -> None:
+    class Changed(Message):
+        """The row's value changed (the dialog greys out rows that no longer matter)."""
+
+        def __init__(self, row: ChoiceRow) -> None:
+            super().__init__()
+            self.row = row
+
+        @property
+        def control(self) -> ChoiceRow:
+            return self.row
+
+    def __init__(
+        self,
+        label: str,
+        choices: tuple[object, ...],
+        value: object,
+        id: str,
+        shown: dict[object, str] | None = None,
+    ) -> None:
+        """`shown`: what the player reads for each value, if not `SHOWN`'s words."""
         super().__init__(id=id)
         self.label = label
         self.choices = choices
+        self.shown = shown if shown is not None else SHOWN
         self.set_reactive(ChoiceRow.value, value)
+
+    def watch_value(self) -> None:
+        self.post_message(self.Changed(self))
 
     def action_change(self, delta: int) -> None:
         """The next (or previous) choice, wrapping around: two presses never get stuck."""
@@ -60,17 +88,18 @@ class ChoiceRow(Widget, can_focus=True):
         """(value, first column, text) of each choice, as drawn."""
         pieces, x = [], LABEL_WIDTH
         for choice in self.choices:
-            text = f"{'●' if choice == self.value else '○'} {SHOWN.get(choice, choice)}"
+            text = f"{'●' if choice == self.value else '○'} {self.shown.get(choice, choice)}"
             pieces.append((choice, x, text))
             x += len(text) + len(GAP)
         return pieces
 
     def render(self) -> Content:
         parts: list[tuple[str, str] | str] = [(self.label.ljust(LABEL_WIDTH), "$text-muted")]
+        chosen = "$text-disabled" if self.disabled else "bold $text-accent"
         for index, (choice, _, text) in enumerate(self._pieces()):
             if index:
                 parts.append(GAP)
-            parts.append((text, "bold $text-accent" if choice == self.value else ""))
+            parts.append((text, chosen if choice == self.value else ""))
         return Content.assemble(*parts)
 
     def on_click(self, event: events.Click) -> None:
@@ -107,6 +136,10 @@ class NewGameScreen(IgnoresStaleResize, ModalScreen[GameOptions | None]):
         height: 1;
         margin: 1 0 0 0;
         padding: 0 1;
+    }
+
+    #dialog ChoiceRow:disabled {
+        color: $text-disabled;
     }
 
     #dialog ChoiceRow:focus {
@@ -152,13 +185,23 @@ class NewGameScreen(IgnoresStaleResize, ModalScreen[GameOptions | None]):
         options = self.options
         with Vertical(id="dialog") as dialog:
             dialog.border_title = "New game"
-            yield ChoiceRow("You play", CHOICES["symbol"], options.symbol, id="symbol")
-            yield ChoiceRow("First move", CHOICES["first"], options.first, id="first")
-            yield ChoiceRow(
-                "Difficulty", CHOICES["difficulty"], options.difficulty, id="difficulty"
+            rows = (
+                ChoiceRow("You play", CHOICES["symbol"], options.symbol, id="symbol"),
+                ChoiceRow("First move", CHOICES["first"], options.first, id="first"),
+                ChoiceRow("Difficulty", CHOICES["difficulty"], options.difficulty, id="difficulty"),
+                ChoiceRow("Alternate", (False, True), options.alternate, id="alternate"),
+                ChoiceRow("Board", CHOICES["board"], options.board, id="board"),
+                ChoiceRow(
+                    "Opponent",
+                    CHOICES["opponent"],
+                    options.opponent,
+                    id="opponent",
+                    shown=OPPONENT_SHOWN,  # type: ignore[arg-type]
+                ),
             )
-            yield ChoiceRow("Alternate", (False, True), options.alternate, id="alternate")
-            yield ChoiceRow("Board", CHOICES["board"], options.board, id="board")
+            for row in rows:
+                row.disabled = row.id in AI_ONLY and options.opponent == "human"
+                yield row
             with Horizontal(id="dialog-buttons"):
                 if self.abandons:  # Start is the confirmation: say what it costs
                     yield Static(ABANDONS, id="abandons")
@@ -166,13 +209,20 @@ class NewGameScreen(IgnoresStaleResize, ModalScreen[GameOptions | None]):
                 yield DialogButton("Cancel", id="cancel")
         yield Footer(show_command_palette=False, compact=True)
 
+    @on(ChoiceRow.Changed, "#opponent")
+    def _grey_out(self, event: ChoiceRow.Changed) -> None:
+        """Against a person the AI's rows do nothing: greyed out, and the keys skip them."""
+        for row in self.query(ChoiceRow):
+            if row.id in AI_ONLY:
+                row.disabled = event.row.value == "human"
+
     def chosen(self) -> GameOptions:
         """The options as currently set in the dialog."""
 
         def pick(name: str) -> object:
             return self.query_one(f"#{name}", ChoiceRow).value
 
-        names = ("symbol", "first", "difficulty", "alternate", "board")
+        names = ("symbol", "first", "difficulty", "alternate", "board", "opponent")
         options = GameOptions(*(pick(name) for name in names))  # type: ignore[arg-type]
         return options.validated()
 

@@ -1,4 +1,5 @@
-"""The running score: you, the AI, draws, and the round being played."""
+"""The running score: you, the AI, draws, and the round being played (between people: X's
+wins, O's wins, draws)."""
 
 from __future__ import annotations
 
@@ -20,9 +21,16 @@ class Scoreboard(Static):
     round: reactive[int] = reactive(1)
     human_symbol: reactive[str] = reactive("X")
     ai_symbol: reactive[str] = reactive("O")
+    people: reactive[bool] = reactive(False)  # a game between people: X's and O's wins
+    x: reactive[int] = reactive(0)
+    o: reactive[int] = reactive(0)
 
-    def show(self, score: Score, round: int, human_symbol: str, ai_symbol: str) -> None:
+    def show(
+        self, score: Score, round: int, human_symbol: str, ai_symbol: str, *, people: bool = False
+    ) -> None:
+        self.people = people
         self.human, self.ai, self.draws = score.human, score.ai, score.draws
+        self.x, self.o = score.x, score.o
         self.abandoned, self.take_backs = score.abandoned, score.take_backs
         self.round = round
         self.human_symbol, self.ai_symbol = human_symbol, ai_symbol
@@ -39,13 +47,19 @@ class Scoreboard(Static):
         return Content.assemble(*parts)
 
     def _parts(self, symbols: bool, gap: str) -> list[tuple[str, str]]:
-        parts = [
-            ("You ", "$text-muted"),
-            (f"({self.human_symbol}) " if symbols else "", "$text-muted"),
-            (str(self.human), "bold"),
-            (f"{gap}AI ", "$text-muted"),
-            (f"({self.ai_symbol}) " if symbols else "", "$text-muted"),
-            (str(self.ai), "bold"),
+        if self.people:  # "X 2   O 1": the seats are their symbols
+            parts = [("X ", "$text-muted"), (str(self.x), "bold")]
+            parts += [(f"{gap}O ", "$text-muted"), (str(self.o), "bold")]
+        else:
+            parts = [
+                ("You ", "$text-muted"),
+                (f"({self.human_symbol}) " if symbols else "", "$text-muted"),
+                (str(self.human), "bold"),
+                (f"{gap}AI ", "$text-muted"),
+                (f"({self.ai_symbol}) " if symbols else "", "$text-muted"),
+                (str(self.ai), "bold"),
+            ]
+        parts += [
             (f"{gap}Draws ", "$text-muted"),
             (str(self.draws), "bold"),
         ]

@@ -1,0 +1,156 @@
+"""A throwaway PostgreSQL cluster for the tests: a real server, never a mock.
+
+`Cluster.create()` runs Debian's `initdb` into a temporary directory and `pg_ctl`
+starts it on a free loopback port, with its unix socket in that directory too.
+PostgreSQL refuses to run as root, so as root (CI) it runs as the `postgres` user,
+which then owns the directory. `destroy()` stops it at once (`-m immediate`) and
+removes everything. pytest-xdist workers each make their own (`conftest.py`).
+
+The binaries are off PATH on Debian (`/usr/lib/postgresql/<version>/bin`); `.ci/run`
+installs the `postgresql` package when they are missing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+from pathlib import Path
+
+SEARCHED = "$TUI_TICTACTOE_TEST_PG_BIN, /usr/lib/postgresql/<version>/bin, then PATH"
+RUN_AS = "postgres"
+
+
+BIN_ENV = "TUI_TICTACTOE_TEST_PG_BIN"
+"""Names the directory of the binaries instead (a test of the fixture names a missing one)."""
+
+
+def binaries() -> Path | None:
+    """The directory of `initdb` and `pg_ctl`: `$TUI_TICTACTOE_TEST_PG_BIN`, else the newest
+    Debian version, else PATH's."""
+    override = os.environ.get(BIN_ENV)
+    if override is not None:
+        directory = Path(override)
+        return directory if (directory / "initdb").exists() else None
+    versions = sorted(
+        Path("/usr/lib/postgresql").glob("*/bin"),
+        key=lambda path: int(path.parent.name) if path.parent.name.isdigit() else 0,
+    )
+    for directory in reversed(versions):
+        if (directory / "initdb").exists() and (directory / "pg_ctl").exists():
+            return directory
+    found = shutil.which("initdb")
+    if found and shutil.which("pg_ctl"):
+        return Path(found).resolve().parent
+    return None
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class Cluster:
+    """One PostgreSQL server of the tests' own, and the databases made on it."""
+
+    _numbers = itertools.count(1)
+
+    def __init__(self, bin_dir: Path, root: Path, port: int) -> None:
+        self.bin_dir = bin_dir
+        self.root = root
+        self.data = root / "data"
+        self.port = port
+        self.user = RUN_AS if os.geteuid() == 0 else None
+
+    @classmethod
+    def create(cls, bin_dir: Path) -> Cluster:
+        """initdb and start; everything is removed again if that fails halfway."""
+        root = Path(tempfile.mkdtemp(prefix="tui-tictactoe-pg-"))
+        cluster = cls(bin_dir, root, free_port())
+        try:
+            if cluster.user is not None:
+                shutil.chown(root, cluster.user, cluster.user)
+            cluster._run(
+                "initdb",
+                "--pgdata",
+                str(cluster.data),
+                "--username",
+                "postgres",
+                "--auth",
+                "trust",
+                "--encoding",
+                "UTF8",
+                "--locale",
+                "C",
+                "--no-sync",
+            )
+            for tries_left in reversed(range(3)):  # another worker may take the port first
+                try:
+                    cluster.start()
+                    break
+                except RuntimeError:
+                    if not tries_left:
+                        raise
+                    cluster.port = free_port()
+        except BaseException:
+            cluster.destroy()
+            raise
+        return cluster
+
+    def _run(self, program: str, *args: str) -> None:
+        command = [str(self.bin_dir / program), *args]
+        if self.user is not None:
+            command = ["runuser", "-u", self.user, "--", *command]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=60, cwd=self.root)
+        if done.returncode != 0:
+            raise RuntimeError(f"{program} failed ({done.returncode}): {done.stderr}{done.stdout}")
+
+    def start(self) -> None:
+        """Start (or start again) on the same port; returns once it takes connections."""
+        options = (
+            f"-c port={self.port} -c listen_addresses=127.0.0.1"
+            f" -c unix_socket_directories={self.root}"
+            # A throwaway server: no need to survive a power cut.
+            " -c fsync=off -c full_page_writes=off -c max_connections=60"
+        )
+        log = self.root / "server.log"
+        self._run(
+            "pg_ctl", "--pgdata", str(self.data), "--log", str(log), "-o", options, "-w", "start"
+        )
+
+    def stop(self, mode: str = "fast") -> None:
+        self._run("pg_ctl", "--pgdata", str(self.data), "-m", mode, "-w", "stop")
+
+    def destroy(self) -> None:
+        """Stop at once, whatever state it is in, and remove every file."""
+        if (self.data / "postmaster.pid").exists():
+            with contextlib.suppress(Exception):
+                self.stop("immediate")
+        shutil.rmtree(self.root, ignore_errors=True)
+
+    def url(self, database: str = "postgres") -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
+
+    def new_database(self) -> str:
+        """A new empty database; its URL."""
+        import psycopg
+
+        name = f"test_{os.getpid()}_{next(self._numbers)}"
+        with psycopg.connect(self.url(), autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
+        return self.url(name)
+
+    def drop_database(self, url: str) -> None:
+        import psycopg
+
+        name = url.rsplit("/", 1)[1]
+        with (
+            contextlib.suppress(psycopg.Error),
+            psycopg.connect(self.url(), autocommit=True) as conn,
+        ):
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
