@@ -24,13 +24,9 @@ from test_record_reliability import all_at_once
 
 from tui_tictactoe.record import (
     DATABASE_URL_ENV,
-    Match,
     PostgresRecord,
     Record,
-    Seat,
-    empty_people_stats,
     empty_stats,
-    new_round_key,
     pg_connection,
     pg_schema,
 )
@@ -264,7 +260,7 @@ def test_a_failing_migration_changes_nothing(pg_url: str, monkeypatch: pytest.Mo
         pg_url, "SELECT column_name FROM information_schema.columns WHERE table_name = 'rounds'"
     )
     assert ("note",) not in columns
-    assert query(pg_url, "SELECT version FROM schema_version") == [(1,)]
+    assert query(pg_url, "SELECT version FROM schema_version") == [(len(pg_schema.MIGRATIONS) - 1,)]
 
 
 def test_a_newer_schema_is_refused_and_left_untouched(pg_url: str) -> None:
@@ -320,22 +316,3 @@ def test_a_server_stopped_mid_game_and_started_again_loses_nothing_kept(
     before = standings(url)
     rebuild_standings_pg(url)
     assert standings(url) == before
-
-
-# -- rounds between people ------------------------------------------------------------------
-
-
-def test_rounds_between_people_are_not_kept_here_yet_said_once(record: Record) -> None:
-    """They come later on PostgreSQL: until then the record says so once and stays on (the
-    SQLite statements of `people.py` must not run here and turn the whole record off)."""
-    ann, bob = Seat("ann", "SHA256:ann"), Seat("bob", "SHA256:bob")
-    won = Match(ann, bob, "room", 3, "X", (1, 4, 2, 5, 3), "X", None, new_round_key())
-    assert not record.save_match(won)
-    assert "between people" in (record.take_notice() or "")
-    assert not record.save_match(won._replace(round_key=new_round_key()))
-    assert record.take_notice() is None
-    with pytest.raises(ValueError):
-        record.save_match(won._replace(result="nobody"))
-    assert record.people_stats("SHA256:ann") == empty_people_stats("SHA256:ann")
-    assert record.people_rounds("SHA256:ann") == [] and record.ratings() == []
-    assert record.available and save(record, "alice")
