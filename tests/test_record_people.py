@@ -310,16 +310,23 @@ SHARED = 10
 """Rounds every process saves under the same keys (as retries would): each kept once."""
 
 
-def planned(seed: int) -> list[Match]:
+def planned(
+    seed: int,
+    keyed: tuple[Seat, ...] = PEOPLE[:4],
+    each: int = ROUNDS_EACH,
+    shared_rounds: int = SHARED,
+) -> list[Match]:
+    """Process `seed`'s rounds: random pairs of `keyed` in random seats (so two processes often
+    rate the same two people at once, in opposite seats), and the rounds every process saves
+    under the same keys, in an order of its own."""
     rng = random.Random(seed)
-    keyed = PEOPLE[:4]
     plan = []
-    for number in range(ROUNDS_EACH):
+    for number in range(each):
         x, o = rng.sample(keyed, 2)
         result = rng.choice(("X", "O", "draw", "abandoned"))
         plan.append(match(x, o, result, left_by=rng.choice("XO"), key=f"p{seed}-{number}"))
     shared = random.Random(99)
-    for number in range(SHARED):
+    for number in range(shared_rounds):
         x, o = shared.sample(keyed, 2)
         plan.append(match(x, o, shared.choice(("X", "O", "draw")), key=f"shared-{number}"))
     rng.shuffle(plan)

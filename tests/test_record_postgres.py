@@ -1,5 +1,6 @@
-"""The record on PostgreSQL, beyond the interface (which test_record.py and
-test_record_boards.py run on both backends): the URL that picks it, the schema, many
+"""The record on PostgreSQL, beyond the interface (which test_record.py,
+test_record_boards.py and test_record_people.py run on both backends; rounds between people
+on PostgreSQL: test_record_postgres_people.py): the URL that picks it, the schema, many
 processes at once, a retried save, hosts migrating together, a newer schema, and a
 server that is stopped, restarted or cut off mid-game.
 
@@ -13,7 +14,6 @@ import os
 import random
 import subprocess
 import sys
-from collections.abc import Iterator
 
 import psycopg
 import pytest
@@ -44,6 +44,17 @@ def query(url: str, statement: str, params: tuple[object, ...] = ()) -> list[tup
         return cursor.fetchall() if cursor.description else []
 
 
+def column_types(url: str, table: str) -> dict[object, object]:
+    """Each column of `table` with its type, as information_schema names it."""
+    return dict(
+        query(
+            url,
+            "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = %s",
+            (table,),
+        )
+    )
+
+
 def standings(url: str) -> dict[str, list[tuple[object, ...]]]:
     return {
         table: query(url, f"SELECT * FROM {table} ORDER BY 1, 2, 3")
@@ -52,10 +63,8 @@ def standings(url: str) -> dict[str, list[tuple[object, ...]]]:
 
 
 @pytest.fixture
-def record(pg_url: str) -> Iterator[Record]:
-    with Record.open_url(pg_url) as opened:
-        assert isinstance(opened, PostgresRecord) and opened.available, opened.notice
-        yield opened
+def record(pg_record: Record) -> Record:
+    return pg_record
 
 
 # -- choosing the backend ------------------------------------------------------------
@@ -91,13 +100,7 @@ def test_a_url_of_another_kind_means_no_record_said_once(
 def test_the_schema_has_identities_zoned_times_checks_and_a_round_key(
     record: Record, pg_url: str
 ) -> None:
-    types = dict(
-        query(
-            pg_url,
-            "SELECT column_name, data_type FROM information_schema.columns"
-            " WHERE table_name = 'rounds'",
-        )
-    )
+    types = column_types(pg_url, "rounds")
     assert types["played_at"] == "timestamp with time zone"
     assert types["round_key"] == "uuid" and types["took_back"] == "boolean"
     assert types["moves"] == "ARRAY"

@@ -8,42 +8,26 @@ Against a real server (`pg_cluster.py`), a new database per test.
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterator
-
 import psycopg
 import pytest
 from record_tools import rebuild_ratings, stored_ratings
-from test_record_people import DRAW, match
-from test_record_postgres import query, save
+from test_record_people import DRAW, match, planned
+from test_record_postgres import column_types, query, save
 from test_record_reliability import all_at_once
 
-from tui_tictactoe.record import PostgresRecord, Record, Seat, pg_connection, pg_schema
+from tui_tictactoe.record import Record, Seat, pg_connection, pg_schema
 
 PEOPLE = tuple(Seat(name, f"SHA256:{name * 6}") for name in ("ann", "bob", "cat", "dan", "eve"))
 ANN, BOB, CAT = PEOPLE[:3]
-
-
-@pytest.fixture
-def record(pg_url: str) -> Iterator[Record]:
-    with Record.open_url(pg_url) as opened:
-        assert isinstance(opened, PostgresRecord) and opened.available, opened.notice
-        yield opened
 
 
 # -- the schema ------------------------------------------------------------------------
 
 
 def test_matches_and_ratings_have_their_types_checks_and_indexes(
-    record: Record, pg_url: str
+    pg_record: Record, pg_url: str
 ) -> None:
-    types = dict(
-        query(
-            pg_url,
-            "SELECT column_name, data_type FROM information_schema.columns"
-            " WHERE table_name = 'matches'",
-        )
-    )
+    types = column_types(pg_url, "matches")
     assert types["ended_at"] == "timestamp with time zone" and types["moves"] == "ARRAY"
     assert types["round_key"] == "text" and types["rated"] == "boolean"  # any key check_match takes
     indexes = {name for (name,) in query(pg_url, "SELECT indexname FROM pg_indexes")}
@@ -87,25 +71,9 @@ def test_a_schema_1_database_is_upgraded_and_keeps_its_rounds(
 PROCESSES = 4
 ROUNDS_EACH = 30
 SHARED = 6
-"""Rounds every process saves under the same keys, as both players' sessions do."""
-
-
-def planned(seed: int) -> list:  # type: ignore[type-arg]
-    """Process `seed`'s rounds: random pairs of five people in random seats (so two processes
-    often rate the same two people at once, one with them as X and O, the other as O and X),
-    and the shared rounds, in an order of its own."""
-    rng = random.Random(seed)
-    plan = []
-    for number in range(ROUNDS_EACH):
-        x, o = rng.sample(PEOPLE, 2)
-        result = rng.choice(("X", "O", "draw", "abandoned"))
-        plan.append(match(x, o, result, left_by=rng.choice("XO"), key=f"p{seed}-{number}"))
-    shared = random.Random(99)
-    for number in range(SHARED):
-        x, o = shared.sample(PEOPLE, 2)
-        plan.append(match(x, o, shared.choice(("X", "O", "draw")), key=f"shared-{number}"))
-    rng.shuffle(plan)
-    return plan
+"""Rounds every process saves under the same keys, as both players' sessions do; the rounds
+are `planned` with all five people, in random seats: two processes often rate the same two
+people at once, one with them as X and O, the other as O and X."""
 
 
 def test_many_processes_rating_the_same_people_at_once_never_deadlock(pg_url: str) -> None:
@@ -114,7 +82,7 @@ def test_many_processes_rating_the_same_people_at_once_never_deadlock(pg_url: st
 
     def host(seed: int) -> int:
         record = Record.open_url(pg_url)
-        saved = sum(record.save_match(one) for one in planned(seed))
+        saved = sum(record.save_match(one) for one in planned(seed, PEOPLE, ROUNDS_EACH, SHARED))
         if record.notice:
             print(record.notice)  # a deadlock or a lock timeout: "busy (a deadlock)"
         return 0 if saved == ROUNDS_EACH + SHARED and record.notice is None else 1
@@ -135,16 +103,16 @@ def test_many_processes_rating_the_same_people_at_once_never_deadlock(pg_url: st
 # -- kept once, and whole ---------------------------------------------------------------
 
 
-def test_a_retried_save_counts_once_and_leaves_no_trace(record: Record, pg_url: str) -> None:
+def test_a_retried_save_counts_once_and_leaves_no_trace(pg_record: Record, pg_url: str) -> None:
     once = match(ANN, BOB, "X", key="room-ABCD-1")
     with Record.open_url(pg_url) as other_host:
-        assert record.save_match(once) and other_host.save_match(once)
+        assert pg_record.save_match(once) and other_host.save_match(once)
         # The key decides: the same key with another player (cat, never rated) adds nothing,
         # not even the row the save locked for cat before it found the key kept.
         assert other_host.save_match(once._replace(x=CAT, result="draw", moves=DRAW))
     assert query(pg_url, "SELECT count(*) FROM matches") == [(1,)]
     assert stored_ratings(pg_url) == {ANN.key: (1216, 1), BOB.key: (1184, 1)}
-    assert record.people_stats(CAT.key).rating is None and record.take_notice() is None
+    assert pg_record.people_stats(CAT.key).rating is None and pg_record.take_notice() is None
 
 
 REFUSE_BOB = f"""
@@ -180,15 +148,15 @@ def test_a_failure_between_the_two_rating_writes_leaves_neither(pg_url: str) -> 
 
 
 def test_a_rating_held_too_long_loses_that_round_only(
-    record: Record, pg_url: str, monkeypatch: pytest.MonkeyPatch
+    pg_record: Record, pg_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(pg_connection, "LOCK_TIMEOUT_MS", 200)
-    assert record.save_match(match(ANN, BOB, "X"))
+    assert pg_record.save_match(match(ANN, BOB, "X"))
     with psycopg.connect(pg_url) as other, other.transaction():
         other.execute("SELECT * FROM ratings WHERE player = %s FOR UPDATE", (BOB.key,))
-        assert not record.save_match(match(CAT, BOB, "X"))  # another host holds bob's row
-        assert "busy" in (record.take_notice() or "")
-        assert record.save_match(match(CAT, ANN, "X"))  # other people never wait
-    assert record.available and record.save_match(match(CAT, BOB, "X"))
+        assert not pg_record.save_match(match(CAT, BOB, "X"))  # another host holds bob's row
+        assert "busy" in (pg_record.take_notice() or "")
+        assert pg_record.save_match(match(CAT, ANN, "X"))  # other people never wait
+    assert pg_record.available and pg_record.save_match(match(CAT, BOB, "X"))
     assert stored_ratings(pg_url) == rebuild_ratings(pg_url)
     assert stored_ratings(pg_url)[BOB.key][1] == 2
