@@ -116,6 +116,16 @@ def pg_url(pg_cluster: Cluster) -> Iterator[str]:
     pg_cluster.drop_database(url)
 
 
+@pytest.fixture
+def pg_record(pg_url: str) -> Iterator[Any]:
+    """A `PostgresRecord` on a new database, open and in use."""
+    from tui_tictactoe.record import PostgresRecord, Record
+
+    with Record.open_url(pg_url) as opened:
+        assert isinstance(opened, PostgresRecord) and opened.available, opened.notice
+        yield opened
+
+
 @pytest.fixture(params=["sqlite", "postgres"])
 def backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """The test runs against each backend: for `postgres`, `TUI_TICTACTOE_DATABASE_URL`

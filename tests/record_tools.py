@@ -105,23 +105,44 @@ def empty_record(record: Record) -> None:
     """Every table of the record emptied, the ids started again (between hypothesis examples
     on one PostgreSQL database)."""
     run_sql(record, "DELETE FROM rounds")
-    for table in ("standings", "board_standings", "players", "settings"):
+    for table in ("standings", "board_standings", "players", "settings", "matches", "ratings"):
         run_sql(record, f"DELETE FROM {table}")
 
 
-def rebuild_ratings(path: Path) -> dict[str, tuple[int, int]]:
+def _people_rows(where: Path | str, statement: str) -> list[tuple[Any, ...]]:
+    """The rows of `statement` on a connection of its own to the SQLite file at `where`, or
+    to the PostgreSQL database whose URL it is; `{moves}` in it reads the moves as `5,1,9`."""
+    if isinstance(where, str):
+        import psycopg
+
+        with psycopg.connect(where, autocommit=True) as conn:
+            query = statement.format(moves="array_to_string(moves, ',')")
+            return conn.execute(query).fetchall()  # type: ignore[arg-type]
+    with contextlib.closing(sqlite3.connect(where)) as conn:
+        return conn.execute(statement.format(moves="moves")).fetchall()
+
+
+def where_kept(record: Record) -> Path | str:
+    """The record's SQLite file, or its PostgreSQL database's URL."""
+    if isinstance(record, PostgresRecord):
+        return record.url
+    assert record.path is not None
+    return record.path
+
+
+def rebuild_ratings(where: Path | str) -> dict[str, tuple[int, int]]:
     """Every rated player's (rating, games) replayed from the rounds between people, in the
-    order kept (their ids), by a plain Elo written apart from the package's.
+    order kept (their ids), by a plain Elo written apart from the package's; `where`: the
+    SQLite file or the PostgreSQL URL (`where_kept`).
 
     Which rounds are rated is decided here again from the columns (a room, two different
     keys, a move played) and must agree with the stored `rated`.
     """
     ratings: dict[str, tuple[int, int]] = {}
-    with contextlib.closing(sqlite3.connect(path)) as conn:
-        rows = conn.execute(
-            "SELECT kind, x_player, o_player, moves, result, left_by, rated FROM matches"
-            " ORDER BY id"
-        ).fetchall()
+    rows = _people_rows(
+        where,
+        "SELECT kind, x_player, o_player, {moves}, result, left_by, rated FROM matches ORDER BY id",
+    )
     for kind, x, o, moves, result, left_by, rated in rows:
         rule = kind == "room" and x is not None and o is not None and x != o and moves != ""
         assert bool(rated) == rule, (kind, x, o, moves, rated)
@@ -138,8 +159,7 @@ def rebuild_ratings(path: Path) -> dict[str, tuple[int, int]]:
     return ratings
 
 
-def stored_ratings(path: Path) -> dict[str, tuple[int, int]]:
+def stored_ratings(where: Path | str) -> dict[str, tuple[int, int]]:
     """The ratings table as kept: player -> (rating, games)."""
-    with contextlib.closing(sqlite3.connect(path)) as conn:
-        rows = conn.execute("SELECT player, rating, games FROM ratings").fetchall()
+    rows = _people_rows(where, "SELECT player, rating, games FROM ratings")
     return {player: (rating, games) for player, rating, games in rows}

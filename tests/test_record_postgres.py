@@ -1,5 +1,6 @@
-"""The record on PostgreSQL, beyond the interface (which test_record.py and
-test_record_boards.py run on both backends): the URL that picks it, the schema, many
+"""The record on PostgreSQL, beyond the interface (which test_record.py,
+test_record_boards.py and test_record_people.py run on both backends; rounds between people
+on PostgreSQL: test_record_postgres_people.py): the URL that picks it, the schema, many
 processes at once, a retried save, hosts migrating together, a newer schema, and a
 server that is stopped, restarted or cut off mid-game.
 
@@ -13,7 +14,6 @@ import os
 import random
 import subprocess
 import sys
-from collections.abc import Iterator
 
 import psycopg
 import pytest
@@ -24,13 +24,9 @@ from test_record_reliability import all_at_once
 
 from tui_tictactoe.record import (
     DATABASE_URL_ENV,
-    Match,
     PostgresRecord,
     Record,
-    Seat,
-    empty_people_stats,
     empty_stats,
-    new_round_key,
     pg_connection,
     pg_schema,
 )
@@ -48,6 +44,17 @@ def query(url: str, statement: str, params: tuple[object, ...] = ()) -> list[tup
         return cursor.fetchall() if cursor.description else []
 
 
+def column_types(url: str, table: str) -> dict[object, object]:
+    """Each column of `table` with its type, as information_schema names it."""
+    return dict(
+        query(
+            url,
+            "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = %s",
+            (table,),
+        )
+    )
+
+
 def standings(url: str) -> dict[str, list[tuple[object, ...]]]:
     return {
         table: query(url, f"SELECT * FROM {table} ORDER BY 1, 2, 3")
@@ -56,10 +63,8 @@ def standings(url: str) -> dict[str, list[tuple[object, ...]]]:
 
 
 @pytest.fixture
-def record(pg_url: str) -> Iterator[Record]:
-    with Record.open_url(pg_url) as opened:
-        assert isinstance(opened, PostgresRecord) and opened.available, opened.notice
-        yield opened
+def record(pg_record: Record) -> Record:
+    return pg_record
 
 
 # -- choosing the backend ------------------------------------------------------------
@@ -95,13 +100,7 @@ def test_a_url_of_another_kind_means_no_record_said_once(
 def test_the_schema_has_identities_zoned_times_checks_and_a_round_key(
     record: Record, pg_url: str
 ) -> None:
-    types = dict(
-        query(
-            pg_url,
-            "SELECT column_name, data_type FROM information_schema.columns"
-            " WHERE table_name = 'rounds'",
-        )
-    )
+    types = column_types(pg_url, "rounds")
     assert types["played_at"] == "timestamp with time zone"
     assert types["round_key"] == "uuid" and types["took_back"] == "boolean"
     assert types["moves"] == "ARRAY"
@@ -264,7 +263,7 @@ def test_a_failing_migration_changes_nothing(pg_url: str, monkeypatch: pytest.Mo
         pg_url, "SELECT column_name FROM information_schema.columns WHERE table_name = 'rounds'"
     )
     assert ("note",) not in columns
-    assert query(pg_url, "SELECT version FROM schema_version") == [(1,)]
+    assert query(pg_url, "SELECT version FROM schema_version") == [(len(pg_schema.MIGRATIONS) - 1,)]
 
 
 def test_a_newer_schema_is_refused_and_left_untouched(pg_url: str) -> None:
@@ -320,22 +319,3 @@ def test_a_server_stopped_mid_game_and_started_again_loses_nothing_kept(
     before = standings(url)
     rebuild_standings_pg(url)
     assert standings(url) == before
-
-
-# -- rounds between people ------------------------------------------------------------------
-
-
-def test_rounds_between_people_are_not_kept_here_yet_said_once(record: Record) -> None:
-    """They come later on PostgreSQL: until then the record says so once and stays on (the
-    SQLite statements of `people.py` must not run here and turn the whole record off)."""
-    ann, bob = Seat("ann", "SHA256:ann"), Seat("bob", "SHA256:bob")
-    won = Match(ann, bob, "room", 3, "X", (1, 4, 2, 5, 3), "X", None, new_round_key())
-    assert not record.save_match(won)
-    assert "between people" in (record.take_notice() or "")
-    assert not record.save_match(won._replace(round_key=new_round_key()))
-    assert record.take_notice() is None
-    with pytest.raises(ValueError):
-        record.save_match(won._replace(result="nobody"))
-    assert record.people_stats("SHA256:ann") == empty_people_stats("SHA256:ann")
-    assert record.people_rounds("SHA256:ann") == [] and record.ratings() == []
-    assert record.available and save(record, "alice")

@@ -18,10 +18,10 @@ The SQL is plain (upserts, `ON CONFLICT`), so a PostgreSQL backend can say the s
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from .schema import write_transaction
 from .validation import check_match, stored_name, utc_text
 from .values import (
     HotSeatStanding,
@@ -33,9 +33,6 @@ from .values import (
     board_name,
     empty_people_stats,
 )
-
-if TYPE_CHECKING:
-    import sqlite3
 
 T = TypeVar("T")
 
@@ -75,88 +72,45 @@ INSERT INTO matches (round_key, ended_at, kind, board_size, x_player, x_name, o_
                      o_name, first, moves, result, left_by, rated, x_gain)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (round_key) DO NOTHING
+RETURNING id
 """
-_RATE = """
-INSERT INTO ratings (player, display_name, rating, games) VALUES (?, ?, ?, 1)
-ON CONFLICT (player) DO UPDATE SET
-    display_name = excluded.display_name, rating = excluded.rating, games = games + 1
+_LOCK = """
+INSERT INTO ratings (player, display_name, rating, games) VALUES (?, ?, ?, 0)
+ON CONFLICT (player) DO UPDATE SET games = ratings.games
+RETURNING rating
 """
-_ROUNDS = """
-SELECT id, ended_at, kind, board_size, x_player, x_name, o_player, o_name, first, moves,
-       result, left_by, x_gain, rated
-FROM matches WHERE x_player = :player OR o_player = :player
-ORDER BY id DESC LIMIT :limit
-"""
+"""A player's rating, their row written (a placeholder for a newcomer) so that it is
+locked until the round's transaction ends (PostgreSQL; SQLite's write lock is whole)."""
+_RATE = "UPDATE ratings SET display_name = ?, rating = ?, games = games + 1 WHERE player = ?"
 _COUNTS = """
-SELECT kind, board_size, CASE WHEN x_player = :player THEN 'X' ELSE 'O' END, result,
+SELECT kind, board_size, CASE WHEN x_player = ? THEN 'X' ELSE 'O' END, result,
        left_by, COUNT(*)
-FROM matches WHERE x_player = :player OR o_player = :player
+FROM matches WHERE x_player = ? OR o_player = ?
 GROUP BY 1, 2, 3, 4, 5
 """
 
 
-def save(conn: sqlite3.Connection, match: Match, keys: tuple[int, ...]) -> bool:
-    """Keep the round, and for a rated one both new ratings, in one transaction.
-
-    The ratings are read under the write lock (`BEGIN IMMEDIATE`), so no other save
-    comes between the read and the write. A round already kept (its `round_key`) is
-    not kept or rated again: True all the same, it is committed.
-    """
-    rated = is_rated(match)
-    with write_transaction(conn):
-        points, x_rating, o_rating = 0, START, START
-        if rated:
-            x_rating, o_rating = (_rating(conn, seat.key) for seat in (match.x, match.o))
-            points = gain(x_rating, o_rating, x_score(match.result, match.left_by))
-        inserted = conn.execute(
-            _INSERT,
-            (
-                match.round_key,
-                utc_text(match.ended_at),
-                match.kind,
-                match.board_size,
-                match.x.key,
-                stored_name(match.x.name),
-                match.o.key,
-                stored_name(match.o.name),
-                match.first,
-                ",".join(map(str, keys)),
-                match.result,
-                match.left_by,
-                int(rated),
-                points,
-            ),
-        ).rowcount
-        if inserted and rated:
-            conn.execute(_RATE, (match.x.key, stored_name(match.x.name), x_rating + points))
-            conn.execute(_RATE, (match.o.key, stored_name(match.o.name), o_rating - points))
-    return True
+class _KeptAlready(Exception):
+    """The round's key is kept already: undo the save's placeholders, count nothing."""
 
 
-def _rating(conn: sqlite3.Connection, player: str | None) -> int:
-    row = conn.execute("SELECT rating FROM ratings WHERE player = ?", (player,)).fetchone()
-    return START if row is None else int(row[0])
-
-
-def read_stats(conn: sqlite3.Connection, player: str) -> PeopleStats:
-    """The player's rounds against people counted per board, and their rating."""
+def read_stats(rows: list[Any], rating: list[Any], player: str) -> PeopleStats:
+    """The player's rounds against people counted per board (`_COUNTS`'s rows), and their
+    rating (its row, if any)."""
     stats = empty_people_stats(player)
     rooms: dict[str, list[int]] = {board: list(s) for board, s in stats.rooms.items()}
     hot_seat: dict[str, list[int]] = {board: list(s) for board, s in stats.hot_seat.items()}
-    for kind, size, seat, result, left_by, count in conn.execute(
-        _COUNTS, {"player": player}
-    ).fetchall():
+    for kind, size, seat, result, left_by, count in rows:
         board = board_name(size)
         if kind == "room" and board in rooms:
-            _count_room(rooms[board], seat, result, left_by, count)
+            _count_room(rooms[board], seat, result, left_by, int(count))
         elif kind == "hotseat" and board in hot_seat:
             index = ("X", "O", "draw", "abandoned").index(result)
-            hot_seat[board][index] += count
-    row = conn.execute("SELECT rating, games FROM ratings WHERE player = ?", (player,)).fetchone()
+            hot_seat[board][index] += int(count)
     return PeopleStats(
         player,
-        None if row is None else int(row[0]),
-        0 if row is None else int(row[1]),
+        int(rating[0][0]) if rating else None,
+        int(rating[0][1]) if rating else 0,
         {board: PeopleStanding(*numbers) for board, numbers in rooms.items()},
         {board: HotSeatStanding(*numbers) for board, numbers in hot_seat.items()},
     )
@@ -172,11 +126,6 @@ def _count_room(numbers: list[int], seat: str, result: str, left_by: str | None,
         numbers[2] += n
     else:
         numbers[0 if result == seat else 1] += n
-
-
-def read_rounds(conn: sqlite3.Connection, player: str, limit: int) -> list[PeopleRound]:
-    rows = conn.execute(_ROUNDS, {"player": player, "limit": limit}).fetchall()
-    return [_people_round(player, row) for row in rows]
 
 
 def _people_round(player: str, row: tuple[Any, ...]) -> PeopleRound:
@@ -200,54 +149,125 @@ def _people_round(player: str, row: tuple[Any, ...]) -> PeopleRound:
     )  # fmt: skip
 
 
-def read_ratings(conn: sqlite3.Connection, limit: int) -> list[RatingEntry]:
-    rows = conn.execute(
-        "SELECT player, display_name, rating, games FROM ratings WHERE games > 0"
-        " ORDER BY rating DESC, games DESC, player LIMIT ?",
-        (limit,),
-    ).fetchall()
-    return [RatingEntry(*row) for row in rows]
-
-
 class PeopleRecord:
-    """`Record`'s methods for rounds between people (its base: `store.py` has the rest).
+    """`Record`'s methods for rounds between people (its base: `store.py` has the rest),
+    written once for both backends through `Record`'s dialect hooks (`_query`,
+    `_writing`) and the few of their own below (`MATCH_COLUMNS`, `_stored_moves`,
+    `_saving_match`).
 
-    Like every `Record` method they never raise for the file's sake: `_run` degrades
+    Like every `Record` method they never raise for the database's sake: `_run` degrades
     and leaves a notice. An invalid `Match` is the caller's bug: ValueError.
     """
 
     if TYPE_CHECKING:
 
-        def _run(
-            self, operation: Callable[[sqlite3.Connection], T], fallback: T, lost: str
-        ) -> T: ...
+        def _run(self, operation: Callable[[Any], T], fallback: T, lost: str) -> T: ...
+        def _query(self, conn: Any, statement: str, params: Sequence[Any] = ()) -> list[Any]: ...
+        def _writing(self, conn: Any) -> AbstractContextManager[None]: ...
+
+    MATCH_COLUMNS = (
+        "id, ended_at, kind, board_size, x_player, x_name, o_player, o_name, first, moves,"
+        " result, left_by, x_gain, rated"
+    )
+    """A kept round between people's columns, as `_people_round` reads them (the time as UTC
+    text, the moves as `5,1,9`): a backend that keeps them otherwise converts them here."""
+
+    def _stored_moves(self, keys: tuple[int, ...]) -> Any:
+        """The moves as the `moves` column keeps them (here text: `5,1,9`)."""
+        return ",".join(map(str, keys))
+
+    def _saving_match(self, conn: Any) -> AbstractContextManager[Any]:
+        """What a save runs in, undone whole when its round is kept already: here the
+        write transaction (`_writing`)."""
+        return self._writing(conn)
 
     def save_match(self, match: Match) -> bool:
         """Keep a round between people, and move both ratings if it is rated, in one
         transaction; True once committed (or already kept under its `round_key`)."""
         keys = check_match(match)
-        return self._run(lambda conn: save(conn, match, keys), False, "this round was not recorded")
+        return self._run(
+            lambda conn: self._save_match(conn, match, keys), False, "this round was not recorded"
+        )
+
+    def _save_match(self, conn: Any, match: Match, keys: tuple[int, ...]) -> bool:
+        """The round and, if rated, both new ratings; a round already kept changes nothing.
+
+        Both ratings are read with their rows locked, in the order of the players' keys
+        (`_LOCK`, one statement a player), before the round goes in: two rooms finishing
+        at once with the same two people, in either seats, never wait on each other
+        crosswise (no deadlock), and a later round's id comes after every earlier one it
+        read a rating of, so the rounds replayed by id give the ratings kept. SQLite's
+        `BEGIN IMMEDIATE` serialises every save anyway.
+        """
+        rated = is_rated(match)
+        try:
+            with self._saving_match(conn):
+                points, x_rating, o_rating = 0, START, START
+                if rated:
+                    seats = sorted((match.x, match.o), key=lambda seat: str(seat.key))
+                    rating = {
+                        seat.key: int(
+                            self._query(conn, _LOCK, (seat.key, stored_name(seat.name), START))[0][
+                                0
+                            ]
+                        )
+                        for seat in seats
+                    }
+                    x_rating, o_rating = rating[match.x.key], rating[match.o.key]
+                    points = gain(x_rating, o_rating, x_score(match.result, match.left_by))
+                row = (match.round_key, utc_text(match.ended_at), match.kind, match.board_size,
+                       match.x.key, stored_name(match.x.name), match.o.key,
+                       stored_name(match.o.name), match.first, self._stored_moves(keys),
+                       match.result, match.left_by, rated, points)  # fmt: skip
+                if not self._query(conn, _INSERT, row):
+                    raise _KeptAlready  # undo the placeholders: count nothing twice
+                if rated:
+                    for seat, new in ((match.x, x_rating + points), (match.o, o_rating - points)):
+                        self._query(conn, _RATE, (stored_name(seat.name), new, seat.key))
+        except _KeptAlready:
+            pass
+        return True
 
     def people_stats(self, player: str | None) -> PeopleStats:
         """The player's rounds against people per board (rooms, hot seat) and rating."""
         if player is None:
             return empty_people_stats("guest")
-        return self._run(
-            lambda conn: read_stats(conn, player),
-            empty_people_stats(player),
-            "the record could not be read",
-        )
+
+        def read(conn: Any) -> PeopleStats:
+            rows = self._query(conn, _COUNTS, (player, player, player))
+            rating = self._query(
+                conn, "SELECT rating, games FROM ratings WHERE player = ? AND games > 0", (player,)
+            )
+            return read_stats(rows, rating, player)
+
+        return self._run(read, empty_people_stats(player), "the record could not be read")
 
     def people_rounds(self, player: str | None, limit: int = 10) -> list[PeopleRound]:
         """The player's latest rounds against people, newest first, from their side."""
         if player is None:
             return []
-        return self._run(
-            lambda conn: read_rounds(conn, player, limit), [], "the record could not be read"
-        )
+
+        def read(conn: Any) -> list[PeopleRound]:
+            rows = self._query(
+                conn,
+                f"SELECT {self.MATCH_COLUMNS} FROM matches WHERE x_player = ? OR o_player = ?"
+                " ORDER BY id DESC LIMIT ?",
+                (player, player, limit),
+            )
+            return [_people_round(player, row) for row in rows]
+
+        return self._run(read, [], "the record could not be read")
 
     def ratings(self, limit: int = 10) -> list[RatingEntry]:
         """The top `limit` people by Elo rating (most rated rounds first among equals)."""
-        return self._run(
-            lambda conn: read_ratings(conn, limit), [], "the leaderboard could not be read"
-        )
+
+        def read(conn: Any) -> list[RatingEntry]:
+            rows = self._query(
+                conn,
+                "SELECT player, display_name, rating, games FROM ratings WHERE games > 0"
+                " ORDER BY rating DESC, games DESC, player LIMIT ?",
+                (limit,),
+            )
+            return [RatingEntry(*row) for row in rows]
+
+        return self._run(read, [], "the leaderboard could not be read")

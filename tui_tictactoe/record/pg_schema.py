@@ -78,6 +78,42 @@ MIGRATIONS: tuple[tuple[str | Callable[[psycopg.Connection], object], ...], ...]
             PRIMARY KEY (player, name)
         )""",
     ),
+    # 1 -> 2: the SQLite file's schema 3, rounds between people and their Elo ratings
+    # (`people.py` keeps both, in one transaction). `round_key` is text, as the caller may
+    # make any key `check_match` accepts (`new_round_key` makes a UUID); `rated` a boolean.
+    (
+        """CREATE TABLE matches (
+            id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            round_key text NOT NULL UNIQUE CHECK (length(round_key) BETWEEN 1 AND 100),
+            ended_at timestamptz NOT NULL,
+            kind text NOT NULL CHECK (kind IN ('hotseat', 'room')),
+            board_size smallint NOT NULL CHECK (board_size > 0),
+            x_player text,
+            x_name text NOT NULL,
+            o_player text,
+            o_name text NOT NULL,
+            first text NOT NULL CHECK (first IN ('X', 'O')),
+            moves smallint[] NOT NULL CHECK (array_ndims(moves) IS NULL OR array_ndims(moves) = 1),
+            result text NOT NULL CHECK (result IN ('X', 'O', 'draw', 'abandoned')),
+            left_by text CHECK (left_by IN ('X', 'O')),
+            rated boolean NOT NULL,
+            x_gain integer NOT NULL,
+            CHECK ((result = 'abandoned') = (left_by IS NOT NULL)),
+            CHECK (rated OR x_gain = 0)
+        )""",
+        # people_rounds(player) and people_stats(player): the rounds of either seat.
+        "CREATE INDEX matches_by_x ON matches (x_player, id DESC)",
+        "CREATE INDEX matches_by_o ON matches (o_player, id DESC)",
+        # Written with the round that moves it, in that round's transaction; a row with no
+        # rated round yet (games 0) is only ever seen by that transaction.
+        """CREATE TABLE ratings (
+            player text PRIMARY KEY,
+            display_name text NOT NULL,
+            rating integer NOT NULL,
+            games integer NOT NULL CHECK (games >= 0)
+        )""",
+        "CREATE INDEX ratings_by_rating ON ratings (rating DESC, games DESC, player)",
+    ),
 )
 """Schema migrations: step i takes `schema_version.version` i to i + 1. Append, never edit.
 

@@ -32,14 +32,11 @@ from .pg_schema import (
 )
 from .rounds import SAVE_PLAYER
 from .store import Record
-from .validation import check_match
-from .values import PeopleRound, PeopleStats, RatingEntry, empty_people_stats
 
 if TYPE_CHECKING:
     import psycopg
 
     from .rounds import PreparedRound
-    from .values import Match
 
 T = TypeVar("T")
 
@@ -58,7 +55,6 @@ class PostgresRecord(Record, schemes=("postgresql", "postgres")):
         self.where = where(url)
         self._enabled = True
         self._unreachable = False  # told already: said once until the server is back
-        self._people_told = False  # that rounds between people are not kept here yet
 
     @classmethod
     def open_url(cls, url: str) -> Record:
@@ -121,32 +117,21 @@ class PostgresRecord(Record, schemes=("postgresql", "postgres")):
 
         return self._run(write, False, "this round was not recorded")
 
-    # -- rounds between people: on the SQLite file only, for now ----------------
+    # -- rounds between people: `people.py`'s methods, on these hooks ------------
 
-    def save_match(self, match: Match) -> bool:
-        """Not kept here yet (people's games on PostgreSQL come later): False, said once.
+    MATCH_COLUMNS = (
+        """id, to_char(ended_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), kind,"""
+        " board_size, x_player, x_name, o_player, o_name, first, array_to_string(moves, ','),"
+        " result, left_by, x_gain, rated"
+    )
 
-        `people.py`'s statements are SQLite's; run here they would fail and turn the
-        whole record off, so they are not run at all.
-        """
-        check_match(match)  # an invalid round is still the caller's bug
-        with self._lock:
-            if not self._people_told:
-                self._people_told = True
-                self.notice = (
-                    "Rounds between people are not kept in the shared PostgreSQL record yet;"
-                    " rounds against the AI are."
-                )
-        return False
+    def _stored_moves(self, keys: tuple[int, ...]) -> Any:
+        return list(keys)  # smallint[]
 
-    def people_stats(self, player: str | None) -> PeopleStats:
-        return empty_people_stats(player or "guest")
-
-    def people_rounds(self, player: str | None, limit: int = 10) -> list[PeopleRound]:
-        return []
-
-    def ratings(self, limit: int = 10) -> list[RatingEntry]:
-        return []
+    def _saving_match(self, conn: Any) -> AbstractContextManager[Any]:
+        """A savepoint in the operation's transaction: a round kept already undoes the
+        ratings rows the save locked (and a newcomer's placeholder) with it."""
+        return conn.transaction()  # type: ignore[no-any-return]
 
     # -- failures ---------------------------------------------------------------
 
