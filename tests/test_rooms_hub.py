@@ -294,10 +294,12 @@ async def test_leaving_abandons_the_round_and_frees_the_seat(hub: MemoryHub) -> 
     assert hub.view(ann.code).generation == view.generation
     carol = await hub.join(ann.code, CAROL)
     assert carol.seat == "O"
-    await hub.rematch(ann)
-    await hub.rematch(carol)
+    # A newcomer starts a new round at once: bob's leaving is not carol's to see.
     view = hub.view(ann.code)
     assert (view.round, view.first, view.result, view.left_by) == (2, "O", None, None)
+    assert view.moves == () and view.score == (0, 0, 0)
+    await play(hub, {"X": ann, "O": carol}, 5)  # the newcomer's seat starts
+    assert hub.view(ann.code).moves == (5,)
 
 
 async def test_a_round_without_moves_waits_for_the_next_player(hub: MemoryHub) -> None:
@@ -371,7 +373,8 @@ async def test_after_the_grace_the_round_is_abandoned(hub: MemoryHub, clock: Clo
     assert (view.result, view.left_by) == ("abandoned", "O")
     assert view.seats[1].person is None
     bob_again = await hub.join(ann.code, BOB, token=bob.token)  # a newcomer now
-    assert hub.view(ann.code).result == "abandoned" and bob_again.seat == "O"
+    view = hub.view(ann.code)
+    assert bob_again.seat == "O" and (view.round, view.result, view.left_by) == (2, None, None)
 
 
 async def test_any_call_expires_a_grace_without_expire(hub: MemoryHub, clock: Clock) -> None:

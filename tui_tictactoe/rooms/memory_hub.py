@@ -89,7 +89,7 @@ class MemoryHub:
             # Short: a status line under the board is 57 columns at the least.
             raise Refused(f"Room {room.code} is full: watch it with --watch {room.code}.")
         new_token = self._token()
-        room.sit(seat, who, new_token)
+        room.sit(seat, who, new_token, self._round_key())
         self._changed(room)
         return Ticket(room.code, seat, new_token)
 

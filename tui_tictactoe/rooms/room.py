@@ -118,10 +118,15 @@ class Room:
 
     # -- changes ------------------------------------------------------------
 
-    def sit(self, seat: SeatName, who: Person, token: str) -> None:
-        """`who` takes the free `seat`: a new pair at the table starts a new score."""
+    def sit(self, seat: SeatName, who: Person, token: str, next_key: str | None = None) -> None:
+        """`who` takes the free `seat`: a new pair at the table starts a new score, and,
+        if the last round is over (won, drawn, or left by the seat's last holder), a new
+        round under `next_key`: the newcomer never inherits "you left" or a result that
+        was not theirs."""
         self.seats[seat] = Seat(who, token, present=True)
         self.score = [0, 0, 0]
+        if self.result is not None and next_key is not None:
+            self._new_round(next_key)
 
     def resume(self, seat: SeatName, token: str) -> None:
         """The seat's holder is back (a new link): the round goes on as it was."""
