@@ -1,0 +1,452 @@
+"""`PostgresHub`: the rooms in PostgreSQL, so several `serve-ssh` hosts are one world.
+
+Each host runs one `PostgresHub` (behind its `HubServer`, like `MemoryHub`). The truth
+of a room is its rows; a change is one transaction that locks the room's row (`SELECT
+... FOR UPDATE`), reads the room into `room.Room`, applies the same rule as `MemoryHub`
+(the generation check included), writes it back and `NOTIFY`s the other hosts with the
+code and the new generation. Two hosts can never both apply a move: the second waits
+for the lock and then finds the position moved on.
+
+Readers of `updates` are this host's own: a change made here reaches them at once; one
+made elsewhere when its notification arrives, or at the latest at the next re-read of
+every room with readers (`reread` seconds), so a lost notification delays a view but
+never loses it. Time is the database's (`now()`), or an injected clock in tests.
+
+A host beats (`room_hosts.seen_at`) every `heartbeat` seconds; a seat held through a
+host silent for `host_timeout` is treated as dropped (its grace starts when another host
+notices), and that host's spectators leave. See docs/rooms.md, "Rooms across hosts".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import secrets
+import time
+import uuid
+from collections.abc import AsyncIterator, Callable
+from typing import TypeVar
+
+from . import codes, pg_sweep
+from .pg_link import Link, listen
+from .pg_readers import Readers
+from .pg_rows import INSERT_ROOM, Loaded, hashed, load, micro, room_values, save, save_places
+from .pg_schema import ensure_schema
+from .room import Room
+from .view import SEATS, Person, Refused, RoomSummary, RoomView, SeatName, Ticket
+from .wrong_codes import WrongCodes
+
+T = TypeVar("T")
+TOKEN_BYTES = 12
+CHANNEL = "tui_tictactoe_rooms"
+HEARTBEAT = 2.0
+"""Seconds between a host's heartbeats."""
+HOST_TIMEOUT = 10.0
+"""Seconds of silence after which a host's seats count as dropped."""
+REREAD = 1.0
+"""Seconds between re-reads of the rooms that have readers here (and the sweep of graces)."""
+_CODE_TRIES = 64
+_LOBBY = """
+SELECT r.code, r.size,
+       array(SELECT s.name FROM room_seats s WHERE s.code = r.code ORDER BY s.seat DESC),
+       (SELECT count(*) FROM room_watchers w WHERE w.code = r.code)
+FROM rooms r WHERE NOT r.closed ORDER BY r.created_at, r.code LIMIT 1000
+"""
+
+
+class PostgresHub:
+    """A `RoomHub` on PostgreSQL, one per host. `await start()` before use (it creates
+    or upgrades the tables and starts the heartbeat, the listener and the re-reads);
+    `await shutdown()` when the host stops. Also an async context manager."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        reconnect_grace: float = 60.0,
+        max_spectators: int = 8,
+        max_rooms: int | None = None,
+        rng: codes.Chooser | None = None,
+        wrong_code_limit: int = 5,
+        wrong_code_window: float = 60.0,
+        clock: Callable[[], float] | None = None,
+        host_id: str | None = None,
+        heartbeat: float = HEARTBEAT,
+        host_timeout: float = HOST_TIMEOUT,
+        reread: float = REREAD,
+        listen: bool = True,
+        channel: str = CHANNEL,
+    ) -> None:
+        self.url = url
+        self.reconnect_grace = reconnect_grace
+        self.max_spectators = max_spectators
+        self.max_rooms = max_rooms
+        self.host_id = host_id or uuid.uuid4().hex
+        self.heartbeat, self.host_timeout, self.reread = heartbeat, host_timeout, reread
+        self.channel = channel
+        self._listen = listen
+        self._clock = clock
+        self._rng: codes.Chooser = rng if rng is not None else secrets.SystemRandom()
+        self.wrong_codes = WrongCodes(clock or time.monotonic, wrong_code_limit, wrong_code_window)
+        self._link = Link(url)
+        self.readers = Readers()
+        self._mine: set[str] = set()  # hashes of the seat tokens this host's sessions hold
+        self._tasks: list[asyncio.Task[None]] = []
+
+    async def __aenter__(self) -> PostgresHub:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *_: object) -> None:
+        await self.shutdown()
+
+    async def start(self) -> None:
+        """Tables made or upgraded, this host's first heartbeat, the background tasks.
+        Raises `Refused` if the database cannot be reached, `NewerRoomSchema` if it is
+        newer than this program."""
+        async with self._link.session() as conn:
+            await ensure_schema(conn)
+        await self.beat()
+        self._tasks.append(asyncio.create_task(self._keep_beating()))
+        self._tasks.append(asyncio.create_task(self._keep_reading()))
+        if self._listen:
+            task = listen(self.url, self.channel, self._heard, self.readers.all_due)
+            self._tasks.append(asyncio.create_task(task))
+
+    # -- the RoomHub interface ----------------------------------------------
+
+    async def create(self, who: Person, size: int, first: SeatName) -> Ticket:
+        if size not in (3, 4, 5) or isinstance(size, bool):
+            raise Refused("A room's board is 3, 4 or 5 cells wide.")
+        if first not in SEATS:
+            raise Refused("X or O starts the first round.")
+        if self.max_rooms is not None:
+            await self.expire()
+        for _ in range(_CODE_TRIES):
+            room = Room(codes.new_code(self._rng), size, first)
+            token = self._token()
+            room.sit("X", who._replace(address=""), hashed(token))
+            if await self._insert(room):
+                self._mine.add(hashed(token))
+                return Ticket(room.code, "X", token)
+        raise Refused("No free room code came up: try again.")
+
+    async def join(self, code: str, who: Person, token: str = "") -> Ticket:
+        typed = self._typed(code, who)
+        new_token = self._token()
+
+        def take(loaded: Loaded, _now: float) -> SeatName:
+            room = loaded.room
+            seat = room.seat_for(who, hashed(token))
+            if seat is not None:  # the same person back: a new link takes the seat over
+                room.resume(seat, hashed(new_token))
+            else:
+                seat = room.free_seat()
+                if seat is None:
+                    raise Refused(
+                        f"Room {room.code} is full: both seats are taken. "
+                        f"Watch it with --watch {room.code}."
+                    )
+                room.sit(seat, who._replace(address=""), hashed(new_token))
+            room.generation += 1
+            return seat
+
+        seat = await self._change(typed, take, self._no_room(typed, who))
+        self._mine.add(hashed(new_token))
+        return Ticket(typed, seat, new_token)
+
+    async def watch(self, code: str, who: Person) -> Ticket:
+        typed = self._typed(code, who)
+        token = self._token()
+
+        def sit_down(loaded: Loaded, _now: float) -> None:
+            room = loaded.room
+            if len(room.watchers) >= self.max_spectators:
+                raise Refused(
+                    f"Room {room.code} has as many spectators as it takes ({self.max_spectators})."
+                )
+            room.watchers[hashed(token)] = who._replace(address="")
+            room.generation += 1
+
+        await self._change(typed, sit_down, self._no_room(typed, who))
+        return Ticket(typed, None, token)
+
+    async def move(self, ticket: Ticket, cell: int, generation: int) -> None:
+        def play(loaded: Loaded, _now: float) -> None:
+            self._check_held(loaded, ticket)
+            if ticket.seat is None:
+                raise Refused("You are watching: only the players play.")
+            loaded.room.play(ticket.seat, cell, generation)
+            loaded.room.generation += 1
+
+        await self._change(ticket.code, play, _closed(ticket))
+
+    async def rematch(self, ticket: Ticket) -> None:
+        def ask(loaded: Loaded, _now: float) -> None:
+            self._check_held(loaded, ticket)
+            if ticket.seat is None:
+                raise Refused("You are watching: only the players ask for a rematch.")
+            if ticket.seat in loaded.room.rematch:
+                return  # asked already: nothing changes
+            loaded.room.ask_rematch(ticket.seat)
+            loaded.room.generation += 1
+
+        await self._change(ticket.code, ask, _closed(ticket))
+
+    async def leave(self, ticket: Ticket) -> None:
+        """Idempotent: a ticket that no longer holds anything changes nothing."""
+        token = hashed(ticket.token)
+        self._mine.discard(token)
+
+        def go(loaded: Loaded, _now: float) -> None:
+            room = loaded.room
+            if not room.holds(ticket.seat, token):
+                return
+            if ticket.seat is None:
+                del room.watchers[token]
+            else:
+                room.free(ticket.seat)
+            room.generation += 1
+
+        await self._change(_code_of(ticket), go, _nothing)
+
+    async def drop(self, ticket: Ticket) -> None:
+        """A spectator's dropped link is a leave; a player's keeps the seat for the grace."""
+        if ticket.seat is None:
+            await self.leave(ticket)
+            return
+        token = hashed(ticket.token)
+        self._mine.discard(token)
+
+        def away(loaded: Loaded, now: float) -> None:
+            room = loaded.room
+            assert ticket.seat is not None
+            if not room.holds(ticket.seat, token) or not room.seats[ticket.seat].present:
+                return
+            room.away(ticket.seat, micro(now + self.reconnect_grace))
+            room.generation += 1
+
+        await self._change(_code_of(ticket), away, _nothing)
+
+    async def updates(self, ticket: Ticket) -> AsyncIterator[RoomView]:
+        """The room now, then its newest view after each change (made here or on another
+        host), ending after `closed` or once the ticket no longer holds its place.
+        Refused (on the first step) if the ticket holds nothing."""
+
+        def current(loaded: Loaded, _now: float) -> Loaded:
+            self._check_held(loaded, ticket)
+            return loaded
+
+        loaded = await self._change(ticket.code, current, _closed(ticket))
+        reader = self.readers.add(ticket.seat, hashed(ticket.token), loaded)
+        try:
+            async for view in reader.box.views():
+                yield view
+        finally:
+            self.readers.remove(ticket.code, reader)
+
+    async def rooms(self) -> list[RoomSummary]:
+        await self.expire()
+        async with self._link.transaction() as conn:
+            cursor = await conn.execute(_LOBBY)
+            rows = await cursor.fetchall()
+        return [RoomSummary(code, size, tuple(names), count) for code, size, names, count in rows]
+
+    # -- beyond the interface -----------------------------------------------
+
+    async def view(self, code: str) -> RoomView:
+        """Room `code` as it is now (Refused if there is no such room)."""
+        async with self._link.transaction(repeatable=True) as conn:
+            found = (await load(conn, [code], lock=False)).get(code)
+        if found is None or found.room.closed:
+            raise Refused(f"There is no room {code}.")
+        return found.room.view()
+
+    async def expire(self) -> None:
+        """Every room with a grace run out, or a place held through a silent host, put
+        right (each in a transaction of its own: idempotent, whichever host comes first)."""
+        async with self._link.transaction() as conn:
+            now = await self._now(conn)
+            due = await pg_sweep.due_rooms(conn, now, self.host_id, self.host_timeout)
+        for code in due:
+            await self._change(code, _keep, _nothing)
+
+    async def beat(self) -> None:
+        """This host's heartbeat; seats of its own sessions that another host took for
+        dropped (the database was out of reach a while) are taken back."""
+        async with self._link.transaction() as conn:
+            now = await self._now(conn)
+            await pg_sweep.beat(conn, self.host_id, now)
+            back = await pg_sweep.wrongly_away(conn, self.host_id, sorted(self._mine))
+        for code, token in back:
+            await self._change(code, _present_again(token), _nothing)
+
+    async def shutdown(self) -> None:
+        """This host stops: its background tasks end, its players' seats wait out their
+        grace (they may come back through another host), its spectators leave, and its
+        readers' updates end. The rooms themselves go on."""
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._tasks.clear()
+        with contextlib.suppress(Refused):
+            async with self._link.transaction() as conn:
+                held = await pg_sweep.rooms_of_host(conn, self.host_id)
+            for code in held:
+                await self._change(code, self._leave_host, _nothing)
+            async with self._link.transaction() as conn:
+                await conn.execute("DELETE FROM room_hosts WHERE host_id = %s", (self.host_id,))
+        self.readers.end_all()
+        await self._link.close()
+
+    # -- inside ---------------------------------------------------------------
+
+    async def _change(
+        self, code: str, op: Callable[[Loaded, float], T], missing: Callable[[], T]
+    ) -> T:
+        """Room `code` changed in one transaction that holds its row: first what is due
+        (hosts gone silent, graces run out, as `MemoryHub.expire`), then `op`, whose
+        refusal is raised after what was due is saved. `missing()` if there is no room."""
+        refusal: Refused | None = None
+        result: T | None = None
+        async with self._link.transaction() as conn:
+            now = await self._now(conn)
+            found = (await load(conn, [code], lock=True)).get(code) if _is_code(code) else None
+            if found is not None and not found.room.closed:
+                live = await pg_sweep.live_hosts(conn, now, self.host_timeout)
+                pg_sweep.put_right(found, now, self.reconnect_grace, self._alive(live))
+                try:
+                    result = op(found, now)
+                except Refused as error:
+                    refusal = error
+                if found.changed:
+                    await save(conn, found, now, self.host_id)
+                    await pg_sweep.notify(conn, self.channel, code, found.room.generation)
+        if found is None or found.room.closed:
+            return missing()
+        if found.changed:
+            self.readers.deliver(found)
+        if refusal is not None:
+            raise refusal
+        return result  # type: ignore[return-value]  # op returned it
+
+    async def _insert(self, room: Room) -> bool:
+        """A new room's rows; False if its code is live already (draw another)."""
+        async with self._link.transaction() as conn:
+            now = await self._now(conn)
+            if self.max_rooms is not None:
+                await conn.execute("SELECT pg_advisory_xact_lock(%s)", (pg_sweep.CREATE_LOCK,))
+                cursor = await conn.execute("SELECT count(*) FROM rooms WHERE NOT closed")
+                counted = await cursor.fetchone()
+                if counted is not None and counted[0] >= self.max_rooms:
+                    raise Refused("The server has all the rooms it can hold: try again later.")
+            incarnation = secrets.randbits(62)
+            cursor = await conn.execute(INSERT_ROOM, room_values(room, now, incarnation))
+            if await cursor.fetchone() is None:
+                return False
+            await conn.execute("DELETE FROM room_seats WHERE code = %s", (room.code,))
+            await conn.execute("DELETE FROM room_watchers WHERE code = %s", (room.code,))
+            await save_places(conn, Loaded(room, incarnation, {}, 1), self.host_id, fresh=True)
+        return True
+
+    async def _now(self, conn: object) -> float:
+        """The time of this change: the injected clock's, else the database's."""
+        if self._clock is not None:
+            return micro(self._clock())
+        return await pg_sweep.database_now(conn)  # type: ignore[arg-type]
+
+    def _alive(self, live: set[str] | None) -> Callable[[str], bool]:
+        """Whether a place's host still beats: this host always; every host while the
+        database itself started less than `host_timeout` ago (`live` is None)."""
+        return lambda host: host == self.host_id or live is None or host in live
+
+    def _leave_host(self, loaded: Loaded, now: float) -> None:
+        pg_sweep.put_right(loaded, now, self.reconnect_grace, lambda h: h != self.host_id)
+
+    def _check_held(self, loaded: Loaded, ticket: Ticket) -> None:
+        if not loaded.room.holds(ticket.seat, hashed(ticket.token)):
+            raise Refused(f"You are no longer in room {ticket.code}.")
+
+    def _typed(self, code: str, who: Person) -> str:
+        self.wrong_codes.check(who.address)
+        return codes.normalise(code)
+
+    def _no_room(self, typed: str, who: Person) -> Callable[[], T]:
+        def missing() -> T:
+            self.wrong_codes.count(who.address)
+            raise Refused(f"There is no room {typed}: check the code.")
+
+        return missing
+
+    def _heard(self, payload: str) -> None:
+        """A notification: `CODE GENERATION`; read the room again if a reader here is behind."""
+        code, _, generation = payload.partition(" ")
+        if generation.isdigit():
+            self.readers.note(code, int(generation))
+
+    def _token(self) -> str:
+        raw = self._rng.getrandbits(TOKEN_BYTES * 8).to_bytes(TOKEN_BYTES, "big")
+        return base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
+
+    async def _keep_beating(self) -> None:
+        while True:
+            await asyncio.sleep(self.heartbeat)
+            with contextlib.suppress(Refused):
+                await self.beat()
+
+    async def _keep_reading(self) -> None:
+        """Rooms with readers read again: when a notification says so, and all of them
+        every `reread` seconds (with the sweep), whatever was heard."""
+        loop = asyncio.get_running_loop()
+        next_full = loop.time() + self.reread
+        while True:
+            await self.readers.wait(max(0.0, next_full - loop.time()))
+            full = loop.time() >= next_full
+            if full:
+                next_full = loop.time() + self.reread
+            codes_due = self.readers.take_due(everything=full)
+            with contextlib.suppress(Refused):
+                if full:
+                    await self.expire()
+                if codes_due:
+                    async with self._link.transaction(repeatable=True) as conn:
+                        found = await load(conn, codes_due, lock=False)
+                    self.readers.refresh(codes_due, found)
+
+
+def _is_code(code: object) -> bool:
+    return isinstance(code, str) and len(code) == codes.LENGTH
+
+
+def _code_of(ticket: Ticket) -> str:
+    return ticket.code
+
+
+def _closed(ticket: Ticket) -> Callable[[], None]:
+    def missing() -> None:
+        raise Refused(f"Room {ticket.code} has closed.")
+
+    return missing
+
+
+def _nothing() -> None:
+    return None
+
+
+def _keep(_loaded: Loaded, _now: float) -> None:
+    """No change of its own: what is due is put right on the way in."""
+
+
+def _present_again(token: str) -> Callable[[Loaded, float], None]:
+    def back(loaded: Loaded, _now: float) -> None:
+        room = loaded.room
+        for seat in SEATS:
+            held = room.seats[seat]
+            if held.person is not None and held.token == token and not held.present:
+                room.resume(seat, token)
+                room.generation += 1
+
+    return back
