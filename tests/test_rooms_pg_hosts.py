@@ -371,3 +371,29 @@ async def _until_it_answers(call: Callable[[], Awaitable[object]]) -> None:
             except Refused as refused:
                 assert refused.reason == UNREACHABLE
                 await asyncio.sleep(0.1)
+
+
+async def test_a_silent_host_s_seats_wait_and_come_back_when_it_beats_again(
+    pg_url: str,
+) -> None:
+    """Host A stops beating (it is cut off, or its loop is stuck): B takes its player for
+    dropped and starts the grace. A's session is still there, so A's next beat takes
+    the seat back, as the player never left."""
+    a = PostgresHub(pg_url, **{**FAST, "heartbeat": 3600.0})  # beats at start only
+    b = PostgresHub(pg_url, **FAST)
+    await a.start()
+    await b.start()
+    try:
+        ann = await a.create(ANN, 3, "X")
+        bob = await b.join(ann.code, BOB)
+        bob_sees = Follower(b, bob)
+        away = await bob_sees.until(lambda v: not v.seats[0].present)
+        assert away.seats[0].back_by is not None and away.seats[1].present
+        await a.beat()
+        back = await bob_sees.until(lambda v: v.seats[0].present)
+        assert back.seats[0].back_by is None and back.generation == away.generation + 1
+        await a.move(ann, 5, back.generation)  # ann's ticket still holds the seat
+        assert (await b.view(ann.code)).moves == (5,)
+    finally:
+        await a.shutdown()
+        await b.shutdown()
