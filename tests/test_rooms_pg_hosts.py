@@ -15,6 +15,7 @@ import contextlib
 import random
 import shutil
 import signal
+import subprocess
 import sys
 import tempfile
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -397,3 +398,12 @@ async def test_a_silent_host_s_seats_wait_and_come_back_when_it_beats_again(
     finally:
         await a.shutdown()
         await b.shutdown()
+
+
+def test_psycopg_is_loaded_only_when_a_hub_connects() -> None:
+    code = (
+        "import sys; import tui_tictactoe.rooms.pg_hub, tui_tictactoe.rooms.hub_server; "
+        "print('psycopg' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.stdout.split() == ["False"], done.stderr

@@ -31,7 +31,7 @@ from typing import TypeVar
 from . import codes, pg_sweep
 from .pg_link import Link, listen
 from .pg_readers import Readers
-from .pg_rows import INSERT_ROOM, Loaded, hashed, load, micro, room_values, save, save_places
+from .pg_rows import LOBBY, Loaded, hashed, insert_room, load, micro, save
 from .pg_schema import ensure_schema
 from .room import Room
 from .view import SEATS, Person, Refused, RoomSummary, RoomView, SeatName, Ticket
@@ -47,12 +47,6 @@ HOST_TIMEOUT = 10.0
 REREAD = 1.0
 """Seconds between re-reads of the rooms that have readers here (and the sweep of graces)."""
 _CODE_TRIES = 64
-_LOBBY = """
-SELECT r.code, r.size,
-       array(SELECT s.name FROM room_seats s WHERE s.code = r.code ORDER BY s.seat DESC),
-       (SELECT count(*) FROM room_watchers w WHERE w.code = r.code)
-FROM rooms r WHERE NOT r.closed ORDER BY r.created_at, r.code LIMIT 1000
-"""
 
 
 class PostgresHub:
@@ -77,6 +71,7 @@ class PostgresHub:
         reread: float = REREAD,
         listen: bool = True,
         channel: str = CHANNEL,
+        listen_url: str | None = None,
     ) -> None:
         self.url = url
         self.reconnect_grace = reconnect_grace
@@ -85,6 +80,7 @@ class PostgresHub:
         self.host_id = host_id or uuid.uuid4().hex
         self.heartbeat, self.host_timeout, self.reread = heartbeat, host_timeout, reread
         self.channel = channel
+        self.listen_url = listen_url or url
         self._listen = listen
         self._clock = clock
         self._rng: codes.Chooser = rng if rng is not None else secrets.SystemRandom()
@@ -111,7 +107,7 @@ class PostgresHub:
         self._tasks.append(asyncio.create_task(self._keep_beating()))
         self._tasks.append(asyncio.create_task(self._keep_reading()))
         if self._listen:
-            task = listen(self.url, self.channel, self._heard, self.readers.all_due)
+            task = listen(self.listen_url, self.channel, self._heard, self.readers.all_due)
             self._tasks.append(asyncio.create_task(task))
 
     # -- the RoomHub interface ----------------------------------------------
@@ -249,7 +245,7 @@ class PostgresHub:
     async def rooms(self) -> list[RoomSummary]:
         await self.expire()
         async with self._link.transaction() as conn:
-            cursor = await conn.execute(_LOBBY)
+            cursor = await conn.execute(LOBBY)
             rows = await cursor.fetchall()
         return [RoomSummary(code, size, tuple(names), count) for code, size, names, count in rows]
 
@@ -280,7 +276,7 @@ class PostgresHub:
             await pg_sweep.beat(conn, self.host_id, now)
             back = await pg_sweep.wrongly_away(conn, self.host_id, sorted(self._mine))
         for code, token in back:
-            await self._change(code, _present_again(token), _nothing)
+            await self._change(code, pg_sweep.present_again(token), _nothing)
 
     async def shutdown(self) -> None:
         """This host stops: its background tasks end, its players' seats wait out their
@@ -337,20 +333,7 @@ class PostgresHub:
         """A new room's rows; False if its code is live already (draw another)."""
         async with self._link.transaction() as conn:
             now = await self._now(conn)
-            if self.max_rooms is not None:
-                await conn.execute("SELECT pg_advisory_xact_lock(%s)", (pg_sweep.CREATE_LOCK,))
-                cursor = await conn.execute("SELECT count(*) FROM rooms WHERE NOT closed")
-                counted = await cursor.fetchone()
-                if counted is not None and counted[0] >= self.max_rooms:
-                    raise Refused("The server has all the rooms it can hold: try again later.")
-            incarnation = secrets.randbits(62)
-            cursor = await conn.execute(INSERT_ROOM, room_values(room, now, incarnation))
-            if await cursor.fetchone() is None:
-                return False
-            await conn.execute("DELETE FROM room_seats WHERE code = %s", (room.code,))
-            await conn.execute("DELETE FROM room_watchers WHERE code = %s", (room.code,))
-            await save_places(conn, Loaded(room, incarnation, {}, 1), self.host_id, fresh=True)
-        return True
+            return await insert_room(conn, room, now, self.host_id, self.max_rooms)
 
     async def _now(self, conn: object) -> float:
         """The time of this change: the injected clock's, else the database's."""
@@ -438,15 +421,3 @@ def _nothing() -> None:
 
 def _keep(_loaded: Loaded, _now: float) -> None:
     """No change of its own: what is due is put right on the way in."""
-
-
-def _present_again(token: str) -> Callable[[Loaded, float], None]:
-    def back(loaded: Loaded, _now: float) -> None:
-        room = loaded.room
-        for seat in SEATS:
-            held = room.seats[seat]
-            if held.person is not None and held.token == token and not held.present:
-                room.resume(seat, token)
-                room.generation += 1
-
-    return back

@@ -11,17 +11,27 @@ and one read back from the rows are equal.
 from __future__ import annotations
 
 import hashlib
+import secrets
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..engine.board import other
 from .room import Room, Seat
-from .view import Person
+from .view import Person, Refused
 
 if TYPE_CHECKING:
     import psycopg
 
 MICROSECONDS = 1_000_000
+CREATE_LOCK = 0x7474_7400_0003
+"""Held while a room is created under a room cap, so hosts count one at a time."""
+LOBBY = """
+SELECT r.code, r.size,
+       array(SELECT s.name FROM room_seats s WHERE s.code = r.code ORDER BY s.seat DESC),
+       (SELECT count(*) FROM room_watchers w WHERE w.code = r.code)
+FROM rooms r WHERE NOT r.closed ORDER BY r.created_at, r.code LIMIT 1000
+"""
+"""The live rooms for the lobby: code, size, the seated names (X first), spectators."""
 
 
 def micro(seconds: float) -> float:
@@ -203,3 +213,24 @@ async def save_places(
             await cursor.executemany(_INSERT_SEAT, seats)
         if watchers:
             await cursor.executemany(_INSERT_WATCHER, watchers)
+
+
+async def insert_room(
+    conn: psycopg.AsyncConnection, room: Room, now: float, host: str, max_rooms: int | None
+) -> bool:
+    """A new room's rows, its places `host`'s; False if its code is live already.
+    `Refused` past `max_rooms` live rooms (every host's, counted one host at a time)."""
+    if max_rooms is not None:
+        await conn.execute("SELECT pg_advisory_xact_lock(%s)", (CREATE_LOCK,))
+        cursor = await conn.execute("SELECT count(*) FROM rooms WHERE NOT closed")
+        counted = await cursor.fetchone()
+        if counted is not None and counted[0] >= max_rooms:
+            raise Refused("The server has all the rooms it can hold: try again later.")
+    incarnation = secrets.randbits(62)
+    cursor = await conn.execute(INSERT_ROOM, room_values(room, now, incarnation))
+    if await cursor.fetchone() is None:
+        return False
+    await conn.execute("DELETE FROM room_seats WHERE code = %s", (room.code,))
+    await conn.execute("DELETE FROM room_watchers WHERE code = %s", (room.code,))
+    await save_places(conn, Loaded(room, incarnation, {}, 1), host, fresh=True)
+    return True

@@ -24,8 +24,6 @@ from .view import SEATS
 if TYPE_CHECKING:
     import psycopg
 
-CREATE_LOCK = 0x7474_7400_0003
-"""Held while a room is created under a room cap, so hosts count one at a time."""
 FORGET_CLOSED = 600
 """Seconds a closed room's row is kept (readers on other hosts learn it closed), then purged."""
 FORGET_HOSTS = 86_400
@@ -136,3 +134,17 @@ async def rooms_of_host(conn: psycopg.AsyncConnection, me: str) -> list[str]:
         {"me": me},
     )
     return [row[0] for row in await cursor.fetchall()]
+
+
+def present_again(token: str) -> Callable[[Loaded, float], None]:
+    """The change that marks the seat held by `token` present again (its host is alive)."""
+
+    def back(loaded: Loaded, _now: float) -> None:
+        room = loaded.room
+        for seat in SEATS:
+            held = room.seats[seat]
+            if held.person is not None and held.token == token and not held.present:
+                room.resume(seat, token)
+                room.generation += 1
+
+    return back

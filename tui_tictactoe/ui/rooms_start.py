@@ -33,7 +33,7 @@ def room_setting(
         who, guest = person, not person.key
     else:
         who, guest = Person(identity.name, identity.player or ""), identity.player is None
-    return RoomSetting(hub, who, guest, room_address(), clock or time.monotonic)
+    return RoomSetting(hub, who, guest, room_address(), clock or time.time)
 
 
 def first_screen(

@@ -70,13 +70,13 @@ LINK_LOST = "The room's server is gone: press q."
 class RoomSetting(NamedTuple):
     """What every room screen of a session shares: the hub, who this session is to it
     (a guest is shown their seat token), where others reach the server, and the hub's
-    clock (a dropped player's `back_by` is in its time)."""
+    clock (a dropped player's `back_by` is Unix time on it: `time.time` by default)."""
 
     hub: RoomHub
     who: Person
     guest: bool = False
     address: RoomAddress = RoomAddress()
-    clock: Callable[[], float] = time.monotonic
+    clock: Callable[[], float] = time.time
 
 
 class RoomScreen(IgnoresStaleResize, Screen[None]):
