@@ -119,9 +119,10 @@ class PostgresHub:
             raise Refused("X or O starts the first round.")
         if self.max_rooms is not None:
             await self.expire()
+        token = ""
         for _ in range(_CODE_TRIES):
             room = Room(codes.new_code(self._rng), size, first)
-            token = self._token()
+            token = token or self._token()  # drawn as MemoryHub does, after the code
             room.sit("X", who._replace(address=""), hashed(token))
             if await self._insert(room):
                 self._mine.add(hashed(token))
@@ -130,12 +131,12 @@ class PostgresHub:
 
     async def join(self, code: str, who: Person, token: str = "") -> Ticket:
         typed = self._typed(code, who)
-        new_token = self._token()
 
-        def take(loaded: Loaded, _now: float) -> SeatName:
+        def take(loaded: Loaded, _now: float) -> Ticket:
             room = loaded.room
             seat = room.seat_for(who, hashed(token))
             if seat is not None:  # the same person back: a new link takes the seat over
+                new_token = self._token()
                 room.resume(seat, hashed(new_token))
             else:
                 seat = room.free_seat()
@@ -144,29 +145,30 @@ class PostgresHub:
                         f"Room {room.code} is full: both seats are taken. "
                         f"Watch it with --watch {room.code}."
                     )
+                new_token = self._token()
                 room.sit(seat, who._replace(address=""), hashed(new_token))
             room.generation += 1
-            return seat
+            return Ticket(room.code, seat, new_token)
 
-        seat = await self._change(typed, take, self._no_room(typed, who))
-        self._mine.add(hashed(new_token))
-        return Ticket(typed, seat, new_token)
+        ticket = await self._change(typed, take, self._no_room(typed, who))
+        self._mine.add(hashed(ticket.token))
+        return ticket
 
     async def watch(self, code: str, who: Person) -> Ticket:
         typed = self._typed(code, who)
-        token = self._token()
 
-        def sit_down(loaded: Loaded, _now: float) -> None:
+        def sit_down(loaded: Loaded, _now: float) -> Ticket:
             room = loaded.room
             if len(room.watchers) >= self.max_spectators:
                 raise Refused(
                     f"Room {room.code} has as many spectators as it takes ({self.max_spectators})."
                 )
+            token = self._token()
             room.watchers[hashed(token)] = who._replace(address="")
             room.generation += 1
+            return Ticket(room.code, None, token)
 
-        await self._change(typed, sit_down, self._no_room(typed, who))
-        return Ticket(typed, None, token)
+        return await self._change(typed, sit_down, self._no_room(typed, who))
 
     async def move(self, ticket: Ticket, cell: int, generation: int) -> None:
         def play(loaded: Loaded, _now: float) -> None:
@@ -315,16 +317,17 @@ class PostgresHub:
                 live = await pg_sweep.live_hosts(conn, now, self.host_timeout)
                 pg_sweep.put_right(found, now, self.reconnect_grace, self._alive(live))
                 try:
-                    result = op(found, now)
+                    if not found.room.closed:  # closed just now: as if it were not there
+                        result = op(found, now)
                 except Refused as error:
                     refusal = error
                 if found.changed:
                     await save(conn, found, now, self.host_id)
                     await pg_sweep.notify(conn, self.channel, code, found.room.generation)
-        if found is None or found.room.closed:
-            return missing()
-        if found.changed:
+        if found is not None and found.changed:
             self.readers.deliver(found)
+        if found is None or found.room.closed:
+            return missing()  # no room, or it closed now (the last player left, or expired)
         if refusal is not None:
             raise refusal
         return result  # type: ignore[return-value]  # op returned it

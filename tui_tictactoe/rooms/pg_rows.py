@@ -190,6 +190,8 @@ async def save_places(
     if not fresh:
         await conn.execute("DELETE FROM room_seats WHERE code = %s", (room.code,))
         await conn.execute("DELETE FROM room_watchers WHERE code = %s", (room.code,))
+    if room.closed:
+        return  # a closed room's row is kept a while; nobody is in it
     seats = [
         (
             room.code,
