@@ -10,6 +10,7 @@ they hold behind a PgBouncer in transaction mode, as the record's).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING
@@ -73,24 +74,28 @@ class Link:
     @asynccontextmanager
     async def session(self) -> AsyncIterator[psycopg.AsyncConnection]:
         """The connection, for this task alone; a database failure inside is `Refused`."""
-        async with self._lock:
-            try:
-                conn = self._conn
-                if conn is None or conn.closed or conn.broken:
-                    self._conn = None
-                    conn = self._conn = await connect(self.url)
-                yield conn
-            except Exception as error:
-                refused = refusal(error)
-                if refused is None:
-                    raise
-                raise refused from error
+        async with self._lock, _refused():
+            conn, _ = await self._connection()
+            yield conn
 
     @asynccontextmanager
     async def transaction(self, repeatable: bool = False) -> AsyncIterator[psycopg.AsyncConnection]:
         """One transaction (READ COMMITTED, or REPEATABLE READ to read several tables as
-        of one moment), its waits bounded, rolled back if anything fails."""
-        async with self.session() as conn, conn.transaction():
+        of one moment), its waits bounded, rolled back if anything fails.
+
+        A connection kept from before that fails to begin (the server restarted since) is
+        replaced and the transaction begun again: nothing was sent but BEGIN, so this is
+        safe, and the first call after the database is back is not refused for nothing.
+        """
+        async with self._lock, _refused(), contextlib.AsyncExitStack() as stack:
+            conn, fresh = await self._connection()
+            try:
+                await stack.enter_async_context(conn.transaction())
+            except Exception as error:
+                if fresh or not conn.broken or refusal(error) is None:
+                    raise
+                conn, _ = await self._connection()
+                await stack.enter_async_context(conn.transaction())
             if repeatable:
                 await conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
             await conn.execute(
@@ -100,11 +105,32 @@ class Link:
             )
             yield conn
 
+    async def _connection(self) -> tuple[psycopg.AsyncConnection, bool]:
+        """The connection (made again if it broke), and whether it was made just now."""
+        conn = self._conn
+        if conn is not None and not (conn.closed or conn.broken):
+            return conn, False
+        self._conn = None
+        self._conn = await connect(self.url)
+        return self._conn, True
+
     async def close(self) -> None:
         async with self._lock:
             if self._conn is not None:
                 await self._conn.close()
                 self._conn = None
+
+
+@asynccontextmanager
+async def _refused() -> AsyncIterator[None]:
+    """A failure of the database inside, as `Refused` with its sentence."""
+    try:
+        yield
+    except Exception as error:
+        refused = refusal(error)
+        if refused is None:
+            raise
+        raise refused from error
 
 
 async def listen(
