@@ -411,3 +411,21 @@ async def test_the_first_call_after_a_restart_is_not_refused(own_cluster: Cluste
         assert (await hub.view(ann.code)).moves == (5,)
     finally:
         await hub.shutdown()
+
+
+async def test_a_takeover_through_another_host_ends_the_old_links_updates(pg_url: str) -> None:
+    a, b = await _two(pg_url)
+    try:
+        ann = await a.create(ANN, 3, "X")
+        bob = await a.join(ann.code, BOB)
+        old_link = Follower(a, bob)
+        await old_link.until(lambda v: v.seats[1].present)
+        again = await b.join(ann.code, BOB)  # bob's new link, through host B
+        assert again.seat == "O" and again.token != bob.token
+        await asyncio.wait_for(old_link.task, WAIT)  # host A heard, and ended the old stream
+        assert old_link.last == await b.view(ann.code) and not old_link.ended
+        with pytest.raises(Refused, match="no longer in room"):
+            await a.move(bob, 1, old_link.last.generation)
+    finally:
+        await a.shutdown()
+        await b.shutdown()
