@@ -23,13 +23,14 @@ import asyncio
 import base64
 import contextlib
 import secrets
+import sys
 import time
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TypeVar
 
 from . import codes, pg_sweep
-from .pg_link import Link, listen
+from .pg_link import LISTEN_RETRY, Link, listen
 from .pg_readers import Readers
 from .pg_rows import LOBBY, Loaded, hashed, insert_room, load, micro, save
 from .pg_schema import ensure_schema
@@ -47,6 +48,10 @@ HOST_TIMEOUT = 10.0
 REREAD = 1.0
 """Seconds between re-reads of the rooms that have readers here (and the sweep of graces)."""
 _CODE_TRIES = 64
+
+
+def _log_to_stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
 
 
 class PostgresHub:
@@ -72,6 +77,7 @@ class PostgresHub:
         listen: bool = True,
         channel: str = CHANNEL,
         listen_url: str | None = None,
+        log: Callable[[str], None] = _log_to_stderr,
     ) -> None:
         self.url = url
         self.reconnect_grace = reconnect_grace
@@ -82,6 +88,7 @@ class PostgresHub:
         self.channel = channel
         self.listen_url = listen_url or url
         self._listen = listen
+        self._log = log
         self._clock = clock
         self._rng: codes.Chooser = rng if rng is not None else secrets.SystemRandom()
         self.wrong_codes = WrongCodes(clock or time.monotonic, wrong_code_limit, wrong_code_window)
@@ -107,8 +114,7 @@ class PostgresHub:
         self._tasks.append(asyncio.create_task(self._keep_beating()))
         self._tasks.append(asyncio.create_task(self._keep_reading()))
         if self._listen:
-            task = listen(self.listen_url, self.channel, self._heard, self.readers.all_due)
-            self._tasks.append(asyncio.create_task(task))
+            self._tasks.append(asyncio.create_task(self._keep_listening()))
 
     # -- the RoomHub interface ----------------------------------------------
 
@@ -207,7 +213,7 @@ class PostgresHub:
                 room.free(ticket.seat)
             room.generation += 1
 
-        await self._change(_code_of(ticket), go, _nothing)
+        await self._change(ticket.code, go, _nothing)
 
     async def drop(self, ticket: Ticket) -> None:
         """A spectator's dropped link is a leave; a player's keeps the seat for the grace."""
@@ -225,7 +231,7 @@ class PostgresHub:
             room.away(ticket.seat, micro(now + self.reconnect_grace))
             room.generation += 1
 
-        await self._change(_code_of(ticket), away, _nothing)
+        await self._change(ticket.code, away, _nothing)
 
     async def updates(self, ticket: Ticket) -> AsyncIterator[RoomView]:
         """The room now, then its newest view after each change (made here or on another
@@ -380,8 +386,25 @@ class PostgresHub:
     async def _keep_beating(self) -> None:
         while True:
             await asyncio.sleep(self.heartbeat)
-            with contextlib.suppress(Refused):
-                await self.beat()
+            await self._survive("heartbeat", self.beat)
+
+    async def _keep_listening(self) -> None:
+        while True:  # `listen` itself connects again after the database's failures
+            await self._survive(
+                "listening",
+                lambda: listen(self.listen_url, self.channel, self._heard, self.readers.all_due),
+            )
+            await asyncio.sleep(LISTEN_RETRY)
+
+    async def _survive(self, what: str, step: Callable[[], Awaitable[None]]) -> None:
+        """One round of a background task: the database out of reach is tried again next
+        time; anything else (a bug) is logged, and the task goes on all the same."""
+        try:
+            await step()
+        except Refused:
+            pass
+        except Exception as error:
+            self._log(f"room hub: {what} failed: {type(error).__name__}")
 
     async def _keep_reading(self) -> None:
         """Rooms with readers read again: when a notification says so, and all of them
@@ -394,21 +417,19 @@ class PostgresHub:
             if full:
                 next_full = loop.time() + self.reread
             codes_due = self.readers.take_due(everything=full)
-            with contextlib.suppress(Refused):
-                if full:
-                    await self.expire()
-                if codes_due:
-                    async with self._link.transaction(repeatable=True) as conn:
-                        found = await load(conn, codes_due, lock=False)
-                    self.readers.refresh(codes_due, found)
+            if full:
+                await self._survive("sweep", self.expire)
+            if codes_due:
+                await self._survive("re-read", lambda due=codes_due: self._read_again(due))
+
+    async def _read_again(self, codes_due: list[str]) -> None:
+        async with self._link.transaction(repeatable=True) as conn:
+            found = await load(conn, codes_due, lock=False)
+        self.readers.refresh(codes_due, found)
 
 
 def _is_code(code: object) -> bool:
     return isinstance(code, str) and len(code) == codes.LENGTH
-
-
-def _code_of(ticket: Ticket) -> str:
-    return ticket.code
 
 
 def _closed(ticket: Ticket) -> Callable[[], None]:
