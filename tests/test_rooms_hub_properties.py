@@ -6,8 +6,10 @@ the hub's view of the room must be consistent and every live subscriber must hol
 from __future__ import annotations
 
 import asyncio
+import inspect
 import random
 from dataclasses import dataclass, field
+from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -29,6 +31,17 @@ OPS += ("advance", "expire", "subscribe", "wrong", "finish") + ("move",) * 12
 Step = tuple[str, int, int]
 
 
+async def maybe(result: Any) -> Any:
+    """`MemoryHub`'s view() and expire() answer at once; `PostgresHub`'s are awaited."""
+    return await result if inspect.isawaitable(result) else result
+
+
+async def look(hub: Any, code: str) -> RoomView:
+    view = await maybe(hub.view(code))
+    assert isinstance(view, RoomView)
+    return view
+
+
 class Clock:
     now = 0.0
 
@@ -40,7 +53,7 @@ class Clock:
 class World:
     """The hub, what each person holds, and what the checks remember between steps."""
 
-    hub: MemoryHub
+    hub: Any  # MemoryHub, or PostgresHub (test_rooms_pg_hub_properties.py)
     clock: Clock
     tickets: list[tuple[int, str, Ticket]] = field(default_factory=list)  # (who, role, ...)
     tokens: dict[int, str] = field(default_factory=dict)  # the last seat token, for guests
@@ -85,7 +98,7 @@ async def act(world: World, step: Step) -> None:
         elif op == "advance":
             world.clock.now += arg
         elif op == "expire":
-            hub.expire()
+            await maybe(hub.expire())
         elif op == "subscribe" and ticket is not None:
             follow(world, ticket)
     except Refused as refused:
@@ -94,7 +107,7 @@ async def act(world: World, step: Step) -> None:
 
 async def move(world: World, ticket: Ticket | None, arg: int, honest: bool = False) -> None:
     """Mostly the player to move on an empty cell; else anyone, anywhere, or stale."""
-    view = world.hub.view(world.code)
+    view = await look(world.hub, world.code)
     if (honest or arg % 4) and view.to_move is not None:
         ticket = world.seat_holder(view.to_move) or ticket
     empty = [k for k in range(1, view.size**2 + 1) if k not in view.moves]
@@ -143,7 +156,7 @@ def follow(world: World, ticket: Ticket) -> None:
     world.followers.append((ticket, asyncio.create_task(read()), seen))
 
 
-async def live(hub: MemoryHub, ticket: Ticket) -> bool:
+async def live(hub: Any, ticket: Ticket) -> bool:
     """Whether the hub still takes `ticket` (asked through `updates`, which changes nothing)."""
     stream = hub.updates(ticket)
     try:
@@ -212,10 +225,10 @@ async def check(world: World) -> None:
             assert not seen or seen[-1].closed or not await live(hub, ticket)
         else:  # still reading: the ticket holds its place, and the reader has the newest
             assert await live(hub, ticket)
-            assert seen[-1] == hub.view(ticket.code)
+            assert seen[-1] == (await look(hub, ticket.code))
     if not world.code:
         return
-    view = hub.view(world.code)
+    view = await look(hub, world.code)
     assert len(holders["X"]) <= 1 and len(holders["O"]) <= 1  # one player a seat
     assert view.watchers == len(holders[None])
     for seat, seat_view in zip(SEATS, view.seats, strict=True):

@@ -1,8 +1,8 @@
 """`RoomHub`: the interface every backend of the rooms implements.
 
-Two backends are planned: one in the `serve-ssh` process that its sessions reach over a
-local socket, and one on PostgreSQL for several hosts. Both keep each room's whole state
-and apply every change under one rule: a move names the generation it was made in and is
+Two backends: `MemoryHub`, in the `serve-ssh` process that its sessions reach over a
+local socket, and `PostgresHub`, on PostgreSQL for several hosts. Both keep each room's
+whole state and apply every change under one rule: a move names the generation it was made in and is
 refused if the room has moved on since, so no move lands twice or on a stale board.
 """
 

@@ -6,7 +6,8 @@ generation on by exactly one and writes the new `RoomView` into every subscriber
 mailbox. Nothing here awaits between reading and changing a room, so calls from
 many sessions on the loop never interleave inside a change.
 
-A dropped link keeps its seat until `clock() + reconnect_grace`; an asyncio timer
+A dropped link keeps its seat until `clock() + reconnect_grace` (Unix time by default,
+the clock sessions count `back_by` down on, as with `PostgresHub`); an asyncio timer
 calls `expire()` when the earliest grace runs out, and every call checks first too,
 so a hub on an injected clock is driven by its tests (advance the clock, call any
 method or `expire()`).
@@ -38,7 +39,7 @@ class MemoryHub:
     def __init__(
         self,
         *,
-        clock: Callable[[], float] = time.monotonic,
+        clock: Callable[[], float] = time.time,
         reconnect_grace: float = 60.0,
         max_spectators: int = 8,
         max_rooms: int | None = None,

@@ -29,7 +29,9 @@ class Person(NamedTuple):
 
 class SeatView(NamedTuple):
     """One seat: who sits there (None while free), whether their link is up, and, while
-    it is down, the hub clock's time (seconds) at which the grace for them runs out."""
+    it is down, when the grace for them runs out: Unix time in seconds, on the hub's
+    clock (`time.time` for `MemoryHub`, the database's `now()` for `PostgresHub`), so a
+    session on any host counts down with its own `time.time()`."""
 
     person: Person | None = None
     present: bool = False

@@ -35,7 +35,7 @@ def room_setting(
         who, guest = person, not person.key
     else:  # `keep` saves a player's finished rounds (`RecordLink.match_ended`)
         who, guest = Person(identity.name, identity.player or ""), identity.player is None
-    return RoomSetting(hub, who, guest, room_address(), clock or time.monotonic, keep)
+    return RoomSetting(hub, who, guest, room_address(), clock or time.time, keep)
 
 
 def first_screen(

@@ -72,14 +72,14 @@ LINK_LOST = "The room's server is gone: press q."
 class RoomSetting(NamedTuple):
     """What every room screen of a session shares: the hub, who this session is to it
     (a guest is shown their seat token), where others reach the server, and the hub's
-    clock (a dropped player's `back_by` is in its time), and where a player's finished rounds
-    are kept (`RecordLink.match_ended`)."""
+    clock (a dropped player's `back_by` is Unix time on it: `time.time` by default), and where
+    a player's finished rounds are kept (`RecordLink.match_ended`)."""
 
     hub: RoomHub
     who: Person
     guest: bool = False
     address: RoomAddress = RoomAddress()
-    clock: Callable[[], float] = time.monotonic
+    clock: Callable[[], float] = time.time
     keep: Callable[[Match], None] | None = None  # a player's finished rounds, for the record
 
 

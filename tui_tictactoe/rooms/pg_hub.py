@@ -1,0 +1,448 @@
+"""`PostgresHub`: the rooms in PostgreSQL, so several `serve-ssh` hosts are one world.
+
+Each host runs one `PostgresHub` (behind its `HubServer`, like `MemoryHub`). The truth
+of a room is its rows; a change is one transaction that locks the room's row (`SELECT
+... FOR UPDATE`), reads the room into `room.Room`, applies the same rule as `MemoryHub`
+(the generation check included), writes it back and `NOTIFY`s the other hosts with the
+code and the new generation. Two hosts can never both apply a move: the second waits
+for the lock and then finds the position moved on.
+
+Readers of `updates` are this host's own: a change made here reaches them at once; one
+made elsewhere when its notification arrives, or at the latest at the next re-read of
+every room with readers (`reread` seconds), so a lost notification delays a view but
+never loses it. Time is the database's (`now()`), or an injected clock in tests.
+
+A host beats (`room_hosts.seen_at`) every `heartbeat` seconds; a seat held through a
+host silent for `host_timeout` is treated as dropped (its grace starts when another host
+notices), and that host's spectators leave. See docs/rooms.md, "Rooms across hosts".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import secrets
+import sys
+import time
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import TypeVar
+
+from ..record.values import new_round_key
+from . import codes, pg_sweep
+from .pg_link import LISTEN_RETRY, Link, listen
+from .pg_readers import Readers
+from .pg_rows import LOBBY, Loaded, hashed, insert_room, load, micro, save
+from .pg_schema import ensure_schema
+from .room import Room
+from .view import SEATS, Person, Refused, RoomSummary, RoomView, SeatName, Ticket
+from .wrong_codes import WrongCodes
+
+T = TypeVar("T")
+TOKEN_BYTES = 12
+CHANNEL = "tui_tictactoe_rooms"
+HEARTBEAT = 2.0
+"""Seconds between a host's heartbeats."""
+HOST_TIMEOUT = 10.0
+"""Seconds of silence after which a host's seats count as dropped."""
+REREAD = 1.0
+"""Seconds between re-reads of the rooms that have readers here (and the sweep of graces)."""
+_CODE_TRIES = 64
+
+
+def _log_to_stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+class PostgresHub:
+    """A `RoomHub` on PostgreSQL, one per host. `await start()` before use (it creates
+    or upgrades the tables and starts the heartbeat, the listener and the re-reads);
+    `await shutdown()` when the host stops. Also an async context manager."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        reconnect_grace: float = 60.0,
+        max_spectators: int = 8,
+        max_rooms: int | None = None,
+        rng: codes.Chooser | None = None,
+        wrong_code_limit: int = 5,
+        wrong_code_window: float = 60.0,
+        clock: Callable[[], float] | None = None,
+        host_id: str | None = None,
+        heartbeat: float = HEARTBEAT,
+        host_timeout: float = HOST_TIMEOUT,
+        reread: float = REREAD,
+        listen: bool = True,
+        channel: str = CHANNEL,
+        listen_url: str | None = None,
+        log: Callable[[str], None] = _log_to_stderr,
+        round_keys: Callable[[], str] = new_round_key,
+    ) -> None:
+        self.url = url
+        self._round_keys = round_keys  # each round's key for the record, as MemoryHub's
+        self.reconnect_grace = reconnect_grace
+        self.max_spectators = max_spectators
+        self.max_rooms = max_rooms
+        self.host_id = host_id or uuid.uuid4().hex
+        self.heartbeat, self.host_timeout, self.reread = heartbeat, host_timeout, reread
+        self.channel = channel
+        self.listen_url = listen_url or url
+        self._listen = listen
+        self._log = log
+        self._clock = clock
+        self._rng: codes.Chooser = rng if rng is not None else secrets.SystemRandom()
+        self.wrong_codes = WrongCodes(clock or time.monotonic, wrong_code_limit, wrong_code_window)
+        self._link = Link(url)
+        self.readers = Readers()
+        self._mine: set[str] = set()  # hashes of the seat tokens this host's sessions hold
+        self._tasks: list[asyncio.Task[None]] = []
+
+    async def __aenter__(self) -> PostgresHub:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *_: object) -> None:
+        await self.shutdown()
+
+    async def start(self) -> None:
+        """Tables made or upgraded, this host's first heartbeat, the background tasks.
+        Raises `Refused` if the database cannot be reached, `NewerRoomSchema` if it is
+        newer than this program."""
+        async with self._link.session() as conn:
+            await ensure_schema(conn)
+        await self.beat()
+        self._tasks.append(asyncio.create_task(self._keep_beating()))
+        self._tasks.append(asyncio.create_task(self._keep_reading()))
+        if self._listen:
+            self._tasks.append(asyncio.create_task(self._keep_listening()))
+
+    # -- the RoomHub interface ----------------------------------------------
+
+    async def create(self, who: Person, size: int, first: SeatName) -> Ticket:
+        if size not in (3, 4, 5) or isinstance(size, bool):
+            raise Refused("A room's board is 3, 4 or 5 cells wide.")
+        if first not in SEATS:
+            raise Refused("X or O starts the first round.")
+        if self.max_rooms is not None:
+            await self.expire()
+        token = ""
+        for _ in range(_CODE_TRIES):
+            room = Room(codes.new_code(self._rng), size, first, round_key=self._round_keys())
+            token = token or self._token()  # drawn as MemoryHub does, after the code
+            room.sit("X", who._replace(address=""), hashed(token))
+            if await self._insert(room):
+                self._mine.add(hashed(token))
+                return Ticket(room.code, "X", token)
+        raise Refused("No free room code came up: try again.")
+
+    async def join(self, code: str, who: Person, token: str = "") -> Ticket:
+        typed = self._typed(code, who)
+
+        def take(loaded: Loaded, _now: float) -> Ticket:
+            room = loaded.room
+            seat = room.seat_for(who, hashed(token))
+            if seat is not None:  # the same person back: a new link takes the seat over
+                new_token = self._token()
+                room.resume(seat, hashed(new_token))
+            else:
+                seat = room.free_seat()
+                if seat is None:
+                    # As MemoryHub's: short enough for a status line of 57 columns.
+                    raise Refused(f"Room {room.code} is full: watch it with --watch {room.code}.")
+                new_token = self._token()
+                room.sit(seat, who._replace(address=""), hashed(new_token), self._round_keys())
+            room.generation += 1
+            return Ticket(room.code, seat, new_token)
+
+        ticket = await self._change(typed, take, self._no_room(typed, who))
+        self._mine.add(hashed(ticket.token))
+        return ticket
+
+    async def watch(self, code: str, who: Person) -> Ticket:
+        typed = self._typed(code, who)
+
+        def sit_down(loaded: Loaded, _now: float) -> Ticket:
+            room = loaded.room
+            if len(room.watchers) >= self.max_spectators:
+                raise Refused(
+                    f"Room {room.code} has as many spectators as it takes ({self.max_spectators})."
+                )
+            token = self._token()
+            room.watchers[hashed(token)] = who._replace(address="")
+            room.generation += 1
+            return Ticket(room.code, None, token)
+
+        return await self._change(typed, sit_down, self._no_room(typed, who))
+
+    async def move(self, ticket: Ticket, cell: int, generation: int) -> None:
+        def play(loaded: Loaded, _now: float) -> None:
+            self._check_held(loaded, ticket)
+            if ticket.seat is None:
+                raise Refused("You are watching: only the players play.")
+            loaded.room.play(ticket.seat, cell, generation)
+            loaded.room.generation += 1
+
+        await self._change(ticket.code, play, _closed(ticket))
+
+    async def rematch(self, ticket: Ticket) -> None:
+        def ask(loaded: Loaded, _now: float) -> None:
+            self._check_held(loaded, ticket)
+            if ticket.seat is None:
+                raise Refused("You are watching: only the players ask for a rematch.")
+            if ticket.seat in loaded.room.rematch:
+                return  # asked already: nothing changes
+            loaded.room.ask_rematch(ticket.seat, self._round_keys())
+            loaded.room.generation += 1
+
+        await self._change(ticket.code, ask, _closed(ticket))
+
+    async def leave(self, ticket: Ticket) -> None:
+        """Idempotent: a ticket that no longer holds anything changes nothing."""
+        token = hashed(ticket.token)
+        self._mine.discard(token)
+
+        def go(loaded: Loaded, _now: float) -> None:
+            room = loaded.room
+            if not room.holds(ticket.seat, token):
+                return
+            if ticket.seat is None:
+                del room.watchers[token]
+            else:
+                room.free(ticket.seat)
+            room.generation += 1
+
+        await self._change(ticket.code, go, _nothing)
+
+    async def drop(self, ticket: Ticket) -> None:
+        """A spectator's dropped link is a leave; a player's keeps the seat for the grace."""
+        if ticket.seat is None:
+            await self.leave(ticket)
+            return
+        token = hashed(ticket.token)
+        self._mine.discard(token)
+
+        def away(loaded: Loaded, now: float) -> None:
+            room = loaded.room
+            assert ticket.seat is not None
+            if not room.holds(ticket.seat, token) or not room.seats[ticket.seat].present:
+                return
+            room.away(ticket.seat, micro(now + self.reconnect_grace))
+            room.generation += 1
+
+        await self._change(ticket.code, away, _nothing)
+
+    async def updates(self, ticket: Ticket) -> AsyncIterator[RoomView]:
+        """The room now, then its newest view after each change (made here or on another
+        host), ending after `closed` or once the ticket no longer holds its place.
+        Refused (on the first step) if the ticket holds nothing."""
+
+        def current(loaded: Loaded, _now: float) -> Loaded:
+            self._check_held(loaded, ticket)
+            return loaded
+
+        loaded = await self._change(ticket.code, current, _closed(ticket))
+        reader = self.readers.add(ticket.seat, hashed(ticket.token), loaded)
+        try:
+            async for view in reader.box.views():
+                yield view
+        finally:
+            self.readers.remove(ticket.code, reader)
+
+    async def rooms(self) -> list[RoomSummary]:
+        await self.expire()
+        async with self._link.transaction() as conn:
+            cursor = await conn.execute(LOBBY)
+            rows = await cursor.fetchall()
+        return [RoomSummary(code, size, tuple(names), count) for code, size, names, count in rows]
+
+    # -- beyond the interface -----------------------------------------------
+
+    async def view(self, code: str) -> RoomView:
+        """Room `code` as it is now (Refused if there is no such room)."""
+        async with self._link.transaction(repeatable=True) as conn:
+            found = (await load(conn, [code], lock=False)).get(code)
+        if found is None or found.room.closed:
+            raise Refused(f"There is no room {code}.")
+        return found.room.view()
+
+    async def expire(self) -> None:
+        """Every room with a grace run out, or a place held through a silent host, put
+        right (each in a transaction of its own: idempotent, whichever host comes first)."""
+        async with self._link.transaction() as conn:
+            now = await self._now(conn)
+            due = await pg_sweep.due_rooms(conn, now, self.host_id, self.host_timeout)
+        for code in due:
+            await self._change(code, _keep, _nothing)
+
+    async def beat(self) -> None:
+        """This host's heartbeat; seats of its own sessions that another host took for
+        dropped (the database was out of reach a while) are taken back."""
+        async with self._link.transaction() as conn:
+            now = await self._now(conn)
+            await pg_sweep.beat(conn, self.host_id, now)
+            back = await pg_sweep.wrongly_away(conn, self.host_id, sorted(self._mine))
+        for code, token in back:
+            await self._change(code, pg_sweep.present_again(token), _nothing)
+
+    async def shutdown(self) -> None:
+        """This host stops: its background tasks end, its players' seats wait out their
+        grace (they may come back through another host), its spectators leave, and its
+        readers' updates end. The rooms themselves go on."""
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._tasks.clear()
+        with contextlib.suppress(Refused):
+            async with self._link.transaction() as conn:
+                held = await pg_sweep.rooms_of_host(conn, self.host_id)
+            for code in held:
+                await self._change(code, self._leave_host, _nothing)
+            async with self._link.transaction() as conn:
+                await conn.execute("DELETE FROM room_hosts WHERE host_id = %s", (self.host_id,))
+        self.readers.end_all()
+        await self._link.close()
+
+    # -- inside ---------------------------------------------------------------
+
+    async def _change(
+        self, code: str, op: Callable[[Loaded, float], T], missing: Callable[[], T]
+    ) -> T:
+        """Room `code` changed in one transaction that holds its row: first what is due
+        (hosts gone silent, graces run out, as `MemoryHub.expire`), then `op`, whose
+        refusal is raised after what was due is saved. `missing()` if there is no room."""
+        refusal: Refused | None = None
+        result: T | None = None
+        async with self._link.transaction() as conn:
+            now = await self._now(conn)
+            found = (await load(conn, [code], lock=True)).get(code) if _is_code(code) else None
+            if found is not None and not found.room.closed:
+                live = await pg_sweep.live_hosts(conn, now, self.host_timeout)
+                pg_sweep.put_right(found, now, self.reconnect_grace, self._alive(live))
+                try:
+                    if not found.room.closed:  # closed just now: as if it were not there
+                        result = op(found, now)
+                except Refused as error:
+                    refusal = error
+                if found.changed:
+                    await save(conn, found, now, self.host_id)
+                    await pg_sweep.notify(conn, self.channel, code, found.room.generation)
+        if found is not None and found.changed:
+            self.readers.deliver(found)
+        if found is None or found.room.closed:
+            return missing()  # no room, or it closed now (the last player left, or expired)
+        if refusal is not None:
+            raise refusal
+        return result  # type: ignore[return-value]  # op returned it
+
+    async def _insert(self, room: Room) -> bool:
+        """A new room's rows; False if its code is live already (draw another)."""
+        async with self._link.transaction() as conn:
+            now = await self._now(conn)
+            return await insert_room(conn, room, now, self.host_id, self.max_rooms)
+
+    async def _now(self, conn: object) -> float:
+        """The time of this change: the injected clock's, else the database's."""
+        if self._clock is not None:
+            return micro(self._clock())
+        return await pg_sweep.database_now(conn)  # type: ignore[arg-type]
+
+    def _alive(self, live: set[str] | None) -> Callable[[str], bool]:
+        """Whether a place's host still beats: this host always; every host while the
+        database itself started less than `host_timeout` ago (`live` is None)."""
+        return lambda host: host == self.host_id or live is None or host in live
+
+    def _leave_host(self, loaded: Loaded, now: float) -> None:
+        pg_sweep.put_right(loaded, now, self.reconnect_grace, lambda h: h != self.host_id)
+
+    def _check_held(self, loaded: Loaded, ticket: Ticket) -> None:
+        if not loaded.room.holds(ticket.seat, hashed(ticket.token)):
+            raise Refused(f"You are no longer in room {ticket.code}.")
+
+    def _typed(self, code: str, who: Person) -> str:
+        self.wrong_codes.check(who.address)
+        return codes.normalise(code)
+
+    def _no_room(self, typed: str, who: Person) -> Callable[[], T]:
+        def missing() -> T:
+            self.wrong_codes.count(who.address)
+            raise Refused(f"There is no room {typed}: check the code.")
+
+        return missing
+
+    def _heard(self, payload: str) -> None:
+        """A notification: `CODE GENERATION`; read the room again if a reader here is behind."""
+        code, _, generation = payload.partition(" ")
+        if generation.isdigit():
+            self.readers.note(code, int(generation))
+
+    def _token(self) -> str:
+        raw = self._rng.getrandbits(TOKEN_BYTES * 8).to_bytes(TOKEN_BYTES, "big")
+        return base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
+
+    async def _keep_beating(self) -> None:
+        while True:
+            await asyncio.sleep(self.heartbeat)
+            await self._survive("heartbeat", self.beat)
+
+    async def _keep_listening(self) -> None:
+        while True:  # `listen` itself connects again after the database's failures
+            await self._survive(
+                "listening",
+                lambda: listen(self.listen_url, self.channel, self._heard, self.readers.all_due),
+            )
+            await asyncio.sleep(LISTEN_RETRY)
+
+    async def _survive(self, what: str, step: Callable[[], Awaitable[None]]) -> None:
+        """One round of a background task: the database out of reach is tried again next
+        time; anything else (a bug) is logged, and the task goes on all the same."""
+        try:
+            await step()
+        except Refused:
+            pass
+        except Exception as error:
+            self._log(f"room hub: {what} failed: {type(error).__name__}")
+
+    async def _keep_reading(self) -> None:
+        """Rooms with readers read again: when a notification says so, and all of them
+        every `reread` seconds (with the sweep), whatever was heard."""
+        loop = asyncio.get_running_loop()
+        next_full = loop.time() + self.reread
+        while True:
+            await self.readers.wait(max(0.0, next_full - loop.time()))
+            full = loop.time() >= next_full
+            if full:
+                next_full = loop.time() + self.reread
+            codes_due = self.readers.take_due(everything=full)
+            if full:
+                await self._survive("sweep", self.expire)
+            if codes_due:
+                await self._survive("re-read", lambda due=codes_due: self._read_again(due))
+
+    async def _read_again(self, codes_due: list[str]) -> None:
+        async with self._link.transaction(repeatable=True) as conn:
+            found = await load(conn, codes_due, lock=False)
+        self.readers.refresh(codes_due, found)
+
+
+def _is_code(code: object) -> bool:
+    return isinstance(code, str) and len(code) == codes.LENGTH
+
+
+def _closed(ticket: Ticket) -> Callable[[], None]:
+    def missing() -> None:
+        raise Refused(f"Room {ticket.code} has closed.")
+
+    return missing
+
+
+def _nothing() -> None:
+    return None
+
+
+def _keep(_loaded: Loaded, _now: float) -> None:
+    """No change of its own: what is due is put right on the way in."""

@@ -1,0 +1,241 @@
+"""A room's rows read into a `room.Room` and written back: the rules stay in `room.py`.
+
+`PostgresHub` loads a room (its row locked with `FOR UPDATE` when it is to change),
+applies one of `Room`'s rules in Python, and writes the whole room back in the same
+transaction. Seat and spectator tokens are stored as their SHA-256 only, so the `Room`
+holds hashes and every token a client sends is hashed (`hashed`) before a rule sees it.
+Times are whole microseconds (`micro`), the database's precision, so a view built here
+and one read back from the rows are equal.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..engine.board import other
+from .room import Room, Seat
+from .view import Person, Refused
+
+if TYPE_CHECKING:
+    import psycopg
+
+MICROSECONDS = 1_000_000
+CREATE_LOCK = 0x7474_7400_0003
+"""Held while a room is created under a room cap, so hosts count one at a time."""
+LOBBY = """
+SELECT r.code, r.size,
+       array(SELECT s.name FROM room_seats s WHERE s.code = r.code ORDER BY s.seat DESC),
+       (SELECT count(*) FROM room_watchers w WHERE w.code = r.code)
+FROM rooms r WHERE NOT r.closed ORDER BY r.created_at, r.code LIMIT 1000
+"""
+"""The live rooms for the lobby: code, size, the seated names (X first), spectators."""
+
+
+def micro(seconds: float) -> float:
+    """`seconds` at the database's precision (a whole microsecond)."""
+    return round(seconds * MICROSECONDS) / MICROSECONDS
+
+
+def hashed(token: object) -> str:
+    """What a token is kept as; "" (no token) for anything but a short ASCII string."""
+    if not isinstance(token, str) or not token or not token.isascii() or len(token) > 64:
+        return ""
+    return hashlib.sha256(token.encode("ascii")).hexdigest()
+
+
+@dataclass
+class Loaded:
+    """A room as read, with what `Room` does not keep: which host holds each place
+    (token hash -> host id), the room's incarnation (a code freed and used again is
+    another room) and the generation it was read at."""
+
+    room: Room
+    incarnation: int
+    hosts: dict[str, str]
+    read_at: int
+
+    @property
+    def changed(self) -> bool:
+        return self.room.generation != self.read_at
+
+
+_ROOM = (
+    "SELECT code, incarnation, size, generation, board_generation, round, first, moves,"
+    " score, result, left_by, rematch, closed, round_key FROM rooms WHERE code = ANY(%s)"
+)
+_SEATS = (
+    "SELECT code, seat, name, key, token_hash, present,"
+    " (extract(epoch FROM back_by) * 1000000)::bigint, host_id"
+    " FROM room_seats WHERE code = ANY(%s)"
+)
+_WATCHERS = (
+    "SELECT code, token_hash, name, key, host_id FROM room_watchers WHERE code = ANY(%s)"
+    " ORDER BY code, token_hash"
+)
+
+
+async def load(conn: psycopg.AsyncConnection, codes: list[str], lock: bool) -> dict[str, Loaded]:
+    """The rooms named (closed ones too); with `lock`, their rows are locked for this
+    transaction (callers lock one room at a time, so no two transactions deadlock)."""
+    cursor = await conn.execute(_ROOM + (" FOR UPDATE" if lock else ""), (codes,))
+    found = {row[0]: _room(row) for row in await cursor.fetchall()}
+    if not found:
+        return found
+    cursor = await conn.execute(_SEATS, (list(found),))
+    for code, seat, name, key, token, present, back_by, host in await cursor.fetchall():
+        loaded = found[code]
+        loaded.room.seats[seat] = Seat(
+            Person(name, key), token, present, None if back_by is None else back_by / MICROSECONDS
+        )
+        loaded.hosts[token] = host
+    cursor = await conn.execute(_WATCHERS, (list(found),))
+    for code, token, name, key, host in await cursor.fetchall():
+        found[code].room.watchers[token] = Person(name, key)
+        found[code].hosts[token] = host
+    return found
+
+
+def _room(row: tuple[Any, ...]) -> Loaded:
+    code, incarnation, size, generation, board_generation, round_, first, moves = row[:8]
+    score, result, left_by, rematch, closed, round_key = row[8:]
+    room = Room(
+        code,
+        size,
+        first,
+        generation=generation,
+        board_generation=board_generation,
+        round=round_,
+        round_key=round_key,
+        moves=list(moves),
+        score=list(score),
+        result=result,
+        left_by=left_by,
+        rematch=set(rematch),
+        closed=closed,
+    )
+    for index, cell in enumerate(room.moves):  # the board, rebuilt from the moves
+        seat = room.first if index % 2 == 0 else other(room.first)
+        row_, col = room.board.geometry.cell_of_key(cell)
+        room.board.make_move(row_, col, seat)
+    return Loaded(room, incarnation, {}, generation)
+
+
+INSERT_ROOM = """
+INSERT INTO rooms (code, incarnation, size, generation, board_generation, round, round_key,
+                   first, moves, score, result, left_by, rematch, closed, created_at, updated_at)
+VALUES (%(code)s, %(incarnation)s, %(size)s, %(generation)s, %(board_generation)s, %(round)s,
+        %(round_key)s, %(first)s, %(moves)s::smallint[], %(score)s::integer[], %(result)s, %(left_by)s,
+        %(rematch)s::text[], false, to_timestamp(%(now)s), to_timestamp(%(now)s))
+ON CONFLICT (code) DO UPDATE SET
+    incarnation = EXCLUDED.incarnation, size = EXCLUDED.size, generation = EXCLUDED.generation,
+    board_generation = EXCLUDED.board_generation, round = EXCLUDED.round,
+    round_key = EXCLUDED.round_key,
+    first = EXCLUDED.first, moves = EXCLUDED.moves, score = EXCLUDED.score,
+    result = EXCLUDED.result, left_by = EXCLUDED.left_by, rematch = EXCLUDED.rematch,
+    closed = false, created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at
+WHERE rooms.closed
+RETURNING code
+"""
+"""A new room; a closed room's row with the same code is taken over (its code is free
+again), a live one's is not (no row returned: the caller draws another code)."""
+
+_UPDATE_ROOM = """
+UPDATE rooms SET generation = %(generation)s, board_generation = %(board_generation)s,
+    round = %(round)s, round_key = %(round_key)s, first = %(first)s, moves = %(moves)s::smallint[],
+    score = %(score)s::integer[], result = %(result)s, left_by = %(left_by)s,
+    rematch = %(rematch)s::text[], closed = %(closed)s, updated_at = to_timestamp(%(now)s)
+WHERE code = %(code)s
+"""
+_INSERT_SEAT = (
+    "INSERT INTO room_seats (code, seat, name, key, token_hash, present, back_by, host_id)"
+    " VALUES (%s, %s, %s, %s, %s, %s, to_timestamp(%s), %s)"
+)
+_INSERT_WATCHER = (
+    "INSERT INTO room_watchers (code, token_hash, name, key, host_id) VALUES (%s, %s, %s, %s, %s)"
+)
+
+
+def room_values(room: Room, now: float, incarnation: int = 0) -> dict[str, object]:
+    return {
+        "code": room.code,
+        "incarnation": incarnation,
+        "size": room.size,
+        "generation": room.generation,
+        "board_generation": room.board_generation,
+        "round": room.round,
+        "round_key": room.round_key,
+        "first": room.first,
+        "moves": list(room.moves),
+        "score": list(room.score),
+        "result": room.result,
+        "left_by": room.left_by,
+        "rematch": sorted(room.rematch),
+        "closed": room.closed,
+        "now": now,
+    }
+
+
+async def save(conn: psycopg.AsyncConnection, loaded: Loaded, now: float, host: str) -> None:
+    """Write the whole room back (its row is locked by this transaction): the room's row,
+    then its seats and spectators replaced. A place with no host yet is `host`'s."""
+    room = loaded.room
+    await conn.execute(_UPDATE_ROOM, room_values(room, now))
+    await save_places(conn, loaded, host, fresh=False)
+
+
+async def save_places(
+    conn: psycopg.AsyncConnection, loaded: Loaded, host: str, fresh: bool
+) -> None:
+    room = loaded.room
+    if not fresh:
+        await conn.execute("DELETE FROM room_seats WHERE code = %s", (room.code,))
+        await conn.execute("DELETE FROM room_watchers WHERE code = %s", (room.code,))
+    if room.closed:
+        return  # a closed room's row is kept a while; nobody is in it
+    seats = [
+        (
+            room.code,
+            name,
+            seat.person.name,
+            seat.person.key,
+            seat.token,
+            seat.present,
+            seat.back_by,
+            loaded.hosts.get(seat.token, host),
+        )
+        for name, seat in room.seats.items()
+        if seat.person is not None
+    ]
+    watchers = [
+        (room.code, token, who.name, who.key, loaded.hosts.get(token, host))
+        for token, who in room.watchers.items()
+    ]
+    async with conn.cursor() as cursor:
+        if seats:
+            await cursor.executemany(_INSERT_SEAT, seats)
+        if watchers:
+            await cursor.executemany(_INSERT_WATCHER, watchers)
+
+
+async def insert_room(
+    conn: psycopg.AsyncConnection, room: Room, now: float, host: str, max_rooms: int | None
+) -> bool:
+    """A new room's rows, its places `host`'s; False if its code is live already.
+    `Refused` past `max_rooms` live rooms (every host's, counted one host at a time)."""
+    if max_rooms is not None:
+        await conn.execute("SELECT pg_advisory_xact_lock(%s)", (CREATE_LOCK,))
+        cursor = await conn.execute("SELECT count(*) FROM rooms WHERE NOT closed")
+        counted = await cursor.fetchone()
+        if counted is not None and counted[0] >= max_rooms:
+            raise Refused("The server has all the rooms it can hold: try again later.")
+    incarnation = secrets.randbits(62)
+    cursor = await conn.execute(INSERT_ROOM, room_values(room, now, incarnation))
+    if await cursor.fetchone() is None:
+        return False
+    await conn.execute("DELETE FROM room_seats WHERE code = %s", (room.code,))
+    await conn.execute("DELETE FROM room_watchers WHERE code = %s", (room.code,))
+    await save_places(conn, Loaded(room, incarnation, {}, 1), host, fresh=True)
+    return True

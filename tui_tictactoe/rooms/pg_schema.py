@@ -1,0 +1,135 @@
+"""The room hub's tables on PostgreSQL and their migrations, run once by hosts starting together.
+
+The rooms keep a schema of their own beside the record's (its own one-row version table,
+`room_schema_version`, and its own advisory lock): the hub and the record are separate
+parts that may share a database, and either can be upgraded without the other. Step i
+takes version i to i + 1; append, never edit; a step only adds, as hosts are upgraded
+one by one. A database of a newer version is refused.
+
+One row per room (`rooms`), keyed by its code; a seat is a row of `room_seats` only
+while someone holds it; a spectator is a row of `room_watchers`. Seat tokens are kept as
+their SHA-256 only. Every deadline is a `timestamptz` on one clock (the database's
+`now()`), so the hosts' clocks do not matter. `room_hosts` is each hub's heartbeat: a
+seat or spectator whose host stopped beating is treated as dropped.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import psycopg
+
+MIGRATION_LOCK = 0x7474_7400_0002
+"""The advisory lock the rooms' migration runs under (the record's is ...0001)."""
+MIGRATION_TIMEOUT_MS = 60_000
+
+_SEAT = "text NOT NULL CHECK (seat IN ('X', 'O'))"
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (
+        """CREATE TABLE room_hosts (
+            host_id text PRIMARY KEY,
+            seen_at timestamptz NOT NULL
+        )""",
+        """CREATE TABLE rooms (
+            code text PRIMARY KEY CHECK (code ~ '^[A-HJKMNPR-Z]{4}$'),
+            incarnation bigint NOT NULL,
+            size smallint NOT NULL CHECK (size IN (3, 4, 5)),
+            generation bigint NOT NULL CHECK (generation >= 1),
+            board_generation bigint NOT NULL CHECK (board_generation BETWEEN 1 AND generation),
+            round integer NOT NULL CHECK (round >= 1),
+            round_key text NOT NULL CHECK (length(round_key) BETWEEN 1 AND 100),
+            first text NOT NULL CHECK (first IN ('X', 'O')),
+            moves smallint[] NOT NULL,
+            score integer[] NOT NULL CHECK (cardinality(score) = 3),
+            result text CHECK (result IN ('X', 'O', 'draw', 'abandoned')),
+            left_by text CHECK (left_by IN ('X', 'O')),
+            rematch text[] NOT NULL,
+            closed boolean NOT NULL DEFAULT false,
+            created_at timestamptz NOT NULL,
+            updated_at timestamptz NOT NULL
+        )""",
+        f"""CREATE TABLE room_seats (
+            code text NOT NULL REFERENCES rooms ON DELETE CASCADE,
+            seat {_SEAT},
+            name text NOT NULL,
+            key text NOT NULL,
+            token_hash text NOT NULL,
+            present boolean NOT NULL,
+            back_by timestamptz CHECK (present = (back_by IS NULL)),
+            host_id text NOT NULL,
+            PRIMARY KEY (code, seat)
+        )""",
+        """CREATE TABLE room_watchers (
+            code text NOT NULL REFERENCES rooms ON DELETE CASCADE,
+            token_hash text NOT NULL,
+            name text NOT NULL,
+            key text NOT NULL,
+            host_id text NOT NULL,
+            PRIMARY KEY (code, token_hash)
+        )""",
+        # The sweep: graces running out, and seats and spectators of hosts gone quiet.
+        "CREATE INDEX room_seats_by_back_by ON room_seats (back_by) WHERE back_by IS NOT NULL",
+        "CREATE INDEX room_seats_by_host ON room_seats (host_id) WHERE present",
+        "CREATE INDEX room_watchers_by_host ON room_watchers (host_id)",
+    ),
+)
+
+
+def schema_version() -> int:
+    """The rooms' schema this program writes: the number of steps it knows."""
+    return len(MIGRATIONS)
+
+
+class NewerRoomSchema(Exception):
+    """The database's rooms were made by a newer program: this one refuses to touch them."""
+
+    def __init__(self, version: int) -> None:
+        super().__init__(
+            f"The rooms' tables are at version {version}, newer than this program's "
+            f"{schema_version()}: upgrade tui-tictactoe."
+        )
+        self.version = version
+
+
+async def stored_version(conn: psycopg.AsyncConnection) -> int:
+    cursor = await conn.execute("SELECT to_regclass('room_schema_version') IS NOT NULL")
+    exists = await cursor.fetchone()
+    if not (exists and exists[0]):
+        return 0
+    cursor = await conn.execute("SELECT version FROM room_schema_version")
+    row = await cursor.fetchone()
+    return int(row[0]) if row else 0
+
+
+async def ensure_schema(conn: psycopg.AsyncConnection) -> None:
+    """Bring the rooms' tables to `schema_version()` (one read when current); the steps
+    run in one transaction under an advisory lock, so hosts starting together wait for the
+    first and then find the work done. `NewerRoomSchema` if the database is newer."""
+    version = await stored_version(conn)
+    if version > schema_version():
+        raise NewerRoomSchema(version)
+    if version == schema_version():
+        return
+    async with conn.transaction():
+        timeout = f"{MIGRATION_TIMEOUT_MS}ms"
+        await conn.execute(
+            "SELECT set_config('statement_timeout', %s, true), set_config('lock_timeout', %s, true)",
+            (timeout, timeout),
+        )
+        await conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+        await conn.execute(
+            "CREATE TABLE IF NOT EXISTS room_schema_version ("
+            " only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row),"
+            " version integer NOT NULL CHECK (version >= 0))"
+        )
+        await conn.execute(
+            "INSERT INTO room_schema_version (version) VALUES (0) ON CONFLICT DO NOTHING"
+        )
+        version = await stored_version(conn)  # again, under the lock
+        if version > schema_version():
+            raise NewerRoomSchema(version)
+        for step in MIGRATIONS[version:]:
+            for statement in step:
+                await conn.execute(statement)  # type: ignore[arg-type]  # our own constants
+        await conn.execute("UPDATE room_schema_version SET version = %s", (schema_version(),))
