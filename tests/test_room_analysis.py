@@ -46,11 +46,13 @@ class CountedSearch:
             self.owner, self.search = owner, shared_search(geometry)
 
         def move_score(self, me: int, them: int, cell: int, cancelled: Any = None) -> int:
-            while not self.owner.permits.acquire(timeout=0.01):
+            for _ in range(1000):  # 10 s at most: a search no one stops fails the test
+                if self.owner.permits.acquire(timeout=0.01):
+                    return self.search.move_score(me, them, cell, cancelled)
                 if cancelled():
                     self.owner.stopped += 1
                     raise SearchCancelled
-            return self.search.move_score(me, them, cell, cancelled)
+            raise TimeoutError("the search was never stopped")
 
 
 def scores(game: RoomGame) -> list[CellScore]:
@@ -193,3 +195,20 @@ async def test_the_whole_overlay_marks_the_best_cells_and_ends_with_the_round() 
         await hub.leave(bob)  # the round is abandoned: no overlay for a round over
         await settle(pilot)
         assert not verdicts(screen) and "analys" not in title(app)
+
+
+async def test_ctrl_q_stops_a_5x5_search_so_the_app_ends() -> None:
+    """Quitting waits for a thread: the overlay's must stop at once, not time out."""
+    hub = make_hub()
+    ann = await hub.create(ANN, 5, "X")
+    await hub.join(ann.code, BOB)
+    search = CountedSearch()
+    app = room_app(hub, RoomRequest("watch", ann.code), person=EVE)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        room_of(app).game.analysis_search = search
+        await pilot.press("a")
+        await settle(pilot)
+        assert title(app).endswith("· analysing 0/25…")
+        await pilot.press("ctrl+q")
+    assert app.return_code == 0 and search.stopped == 1
