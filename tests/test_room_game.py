@@ -20,7 +20,6 @@ from tui_tictactoe.rooms.request import (
     room_address,
 )
 from tui_tictactoe.rooms.status import (
-    ANALYSIS_3X3_ONLY,
     NO_ANALYSIS_FOR_PLAYERS,
     NO_REMATCH_NOW,
     analysis_refused,
@@ -151,6 +150,27 @@ def test_a_player_who_left_is_still_named() -> None:
     assert "Waiting for a second player." in said(game)
 
 
+@pytest.mark.parametrize("result", ["X", "O", "draw"])
+@pytest.mark.parametrize(("seat", "waiting"), [("X", " Waiting for a second player."), (None, "")])
+def test_who_left_between_rounds_is_named(result: str, seat: str | None, waiting: str) -> None:
+    """Found by hand: `q` from bob once the round was over left ann reading only
+    "Waiting for a second player." beside an empty seat; the view carries no name."""
+    over = view((1, 4, 2, 5, 3), generation=5, result=result)
+    game = game_of(seat, over)
+    head = {"X": "ann wins!", "O": "bob wins!", "draw": "Draw."}[result]
+    game.take(over._replace(generation=6, seats=(HERE[0], SeatView())))
+    assert said(game) == f"{head} bob left.{waiting}"
+    game.take(over._replace(generation=7, seats=(HERE[0], SeatView()), watchers=1))
+    assert said(game) == f"{head} bob left.{waiting}", "said until the seat is taken again"
+    game.take(over._replace(generation=8, result=None, moves=(), round=2))
+    assert "left" not in said(game)  # someone sat down: a new round
+
+
+def test_a_seat_empty_from_the_first_view_names_no_one() -> None:
+    game = game_of("X", view((5,), result="draw", seats=(HERE[0], SeatView())))
+    assert said(game) == "Draw. Waiting for a second player."
+
+
 @pytest.mark.parametrize(
     ("seat", "asked", "line"),
     [
@@ -243,11 +263,14 @@ def test_the_server_address_is_read_and_checked(value: str, address: RoomAddress
     assert room_address({}) == RoomAddress("HOST", 2222)
 
 
-def test_analysis_is_a_spectators_on_3x3_and_rematch_only_after_the_round() -> None:
+def test_analysis_is_a_spectators_at_once_on_3x3_and_rematch_only_after_the_round() -> None:
     assert analysis_refused(game_of("X", view())) == NO_ANALYSIS_FOR_PLAYERS
-    assert analysis_refused(game_of(None, view(size=4))) == ANALYSIS_3X3_ONLY
+    assert analysis_refused(game_of("X", view(size=4))) == NO_ANALYSIS_FOR_PLAYERS
+    assert analysis_refused(game_of(None, view(size=4))) is None  # searched in a thread
+    assert game_of(None, view(size=4)).analysis() is None
     spectator = game_of(None, view((5,)))
     assert analysis_refused(spectator) is None
+    assert spectator.analysis_request() is None  # 3x3 needs no thread
     analysis = spectator.analysis()
     assert analysis is not None and analysis.to_move == "O" and len(analysis.moves) == 8
     assert game_of("X", view((5,))).analysis() is None

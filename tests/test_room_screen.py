@@ -182,6 +182,30 @@ async def test_the_other_leaving_is_told() -> None:
         assert title(app).endswith("ann (X) vs … (O)")
 
 
+async def test_the_other_leaving_between_rounds_is_named() -> None:
+    """Found by hand: `q` after the round left only "Waiting for a second player." and an
+    empty seat; the view names no one who left, the session remembers who sat there."""
+    hub = make_hub()
+    app = room_app(hub, RoomRequest("new"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        bob = await hub.join(room_of(app).game.ticket.code, BOB)
+        await settle(pilot)
+        for mine, theirs in ((1, 4), (2, 5)):
+            await pilot.press(str(mine))
+            await settle(pilot)
+            await bob_plays(hub, bob, theirs)
+            await settle(pilot)
+        await pilot.press("3")
+        await settle(pilot)
+        await hub.leave(bob)  # bob's q, between rounds
+        await settle(pilot)
+        assert state(app) == "ann wins! bob left. Waiting for a second player."
+        await hub.join(room_of(app).game.ticket.code, Person("cy"))
+        await settle(pilot)
+        assert state(app) == "Waiting for cy (O).", "a new round: no one has left it"
+
+
 async def test_a_dropped_link_counts_down_on_the_hubs_clock() -> None:
     clock = Clock()
     hub = make_hub(clock)
@@ -397,5 +421,7 @@ async def test_a_4x4_room_joined_takes_its_size_from_the_hub() -> None:
     app = room_app(hub, RoomRequest("watch", ann.code), person=EVE)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
+        await pilot.press("a")  # searched cell by cell (tests/test_room_analysis.py)
+        assert note(app) == "Analysis on: every empty cell's verdict."
         await pilot.press("a")
-        assert note(app) == "Spectators' analysis is on 3x3 only."
+        assert note(app) == "Analysis off."

@@ -67,6 +67,31 @@ def test_room_spectator_with_analysis(snap_compare) -> None:  # type: ignore[no-
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
 
 
+def test_room_spectator_with_analysis_on_4x4(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    """The big board's overlay, found in a thread to the end (the title says "done")."""
+    hub = make_hub()
+
+    async def set_up() -> str:
+        ann = await hub.create(ANN, 4, "X")
+        bob = await hub.join(ann.code, BOB)
+        await moves(hub, (ann, 6), (bob, 16), (ann, 7), (bob, 1), (ann, 8))  # O must block 5
+        return ann.code
+
+    app = room_app(hub, RoomRequest("watch", asyncio.run(set_up())), person=EVE)
+
+    async def run_before(pilot: Pilot) -> None:
+        await settle(pilot)
+        await pilot.press("a")
+        for _ in range(500):  # bounded by steps: the search is exact, its verdicts fixed
+            found = room_of(app).game.analysis_found
+            if found is not None and found.done:
+                break
+            await pilot.pause(0.02)
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
 def test_room_result(snap_compare) -> None:  # type: ignore[no-untyped-def]
     hub = make_hub()
     app = room_app(hub, RoomRequest("new"))

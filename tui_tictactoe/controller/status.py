@@ -141,11 +141,16 @@ def game_title(game: GameController, analysis: bool, found: AnalysisFound | None
         title = f"{game.player_name} · {title}"
     if not analysis:
         return title
+    return f"{title} · {analysis_progress(found)}"
+
+
+def analysis_progress(found: AnalysisFound | None) -> str:
+    """How far the overlay has got, for a title: its cells found of all (big boards)."""
     if found is None:
-        return f"{title} · analysis on"
+        return "analysis on"
     if found.done:
-        return f"{title} · analysis done"
-    return f"{title} · analysing {found.found}/{found.total}…"
+        return "analysis done"
+    return f"analysing {found.found}/{found.total}…"
 
 
 def analysis_status(game: GameController, analysis: bool) -> Status | None:

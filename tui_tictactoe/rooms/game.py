@@ -4,22 +4,38 @@ The hub is the one truth: this session never changes the board itself. A key tha
 plays becomes a `MoveRequest` for `RoomHub.move` (with the generation it was made on),
 and the board on screen changes only when the hub's next view arrives. A newer
 generation replaces the view held; an older or equal one is dropped (`take`).
+
+A spectator's analysis overlay on 4x4 and 5x5 is the game's (`controller.teaching`): an
+`AnalysisRequest` the screen runs in a thread, cell by cell, whose replies `apply` keeps
+only while they are about the position now (`position`, moved on by a view that changes
+the board, not by one that only counts watchers) and the overlay is still on.
 """
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from typing import NamedTuple
 
+from ..controller.teaching import (
+    AnalysisFound,
+    AnalysisRequest,
+    AnalysisRun,
+    CellScore,
+    MoveScorer,
+)
 from ..engine.analysis import Analysis, analyse
 from ..engine.board import GameBoard, other
+from ..engine.geometry import Geometry
 from ..engine.players import HumanPlayer, Player
+from ..engine.strategies import search_of
 from ..identity import displayable
 from ..options import WIN_LENGTHS, board_geometry
-from .view import SEATS, RoomView, SeatName, SeatView, Ticket
+from .view import SEATS, Result, RoomView, SeatName, SeatView, Ticket
 
-ANALYSIS_CELLS = 9
-"""Spectators' analysis is offered on 3x3, where the solved table answers at once on the
-event loop; the big boards would need a search in a thread for every move (not yet)."""
+INSTANT_CELLS = 9
+"""On 3x3 the solved table answers at once, on the event loop (`RoomGame.analysis`); the
+big boards are searched in a thread, cell by cell (`RoomGame.analysis_request`)."""
 
 
 class RemotePlayer(Player):
@@ -58,6 +74,14 @@ class RoomGame:
         self.board = GameBoard()
         # The last name each seat had: a player who left is still named ("bob left").
         self.names: dict[SeatName, str] = {seat: "" for seat in SEATS}
+        # Seats whose person left since this session saw them there (empty until refilled).
+        self.departed: set[SeatName] = set()
+        # The big boards' overlay: the engine behind it (tests hold it at a gate), the
+        # position it is about, and its run so far.
+        self.analysis_search: Callable[[Geometry], MoveScorer] = search_of
+        self.position = 0  # +1 whenever the board (or the round) changes
+        self._stale = threading.Event()  # set when `position` moves on
+        self._analysis: AnalysisRun | None = None
 
     # -- views --------------------------------------------------------------
 
@@ -68,11 +92,18 @@ class RoomGame:
             return False  # another room's, or a board no game plays: never shown
         if self.view is not None and view.generation <= self.view.generation:
             return False
-        self.board = rebuilt(view)
-        self.view = view
-        for seat, held in zip(SEATS, view.seats, strict=True):
+        before, self.view = self.view, view
+        if before is None or _position(before) != _position(view):
+            self.board = rebuilt(view)
+            self.position += 1
+            self._stale.set()  # a search about the last position stops early
+            self._stale = threading.Event()
+        for seat, held, was in zip(SEATS, view.seats, _seats(before), strict=True):
             if held.person is not None:
                 self.names[seat] = displayable(held.person.name)
+                self.departed.discard(seat)
+            elif was.person is not None:
+                self.departed.add(seat)
         return True
 
     # -- who -----------------------------------------------------------------
@@ -140,18 +171,76 @@ class RoomGame:
             return None
         return MoveRequest(self.ticket, cell, self.view.generation)
 
-    def analysis(self) -> Analysis | None:
-        """Every empty cell's verdict, for a spectator's overlay: 3x3 only, and only while
-        the round is on (`analysis_offered`)."""
-        if not self.analysis_offered or not self.in_progress or self.view is None:
-            return None
-        to_move = self.view.to_move
-        return analyse(self.board, to_move) if to_move is not None else None
+    # -- a spectator's analysis ---------------------------------------------------
 
     @property
     def analysis_offered(self) -> bool:
-        """The overlay is a spectator's, on 3x3 (`ANALYSIS_CELLS`)."""
-        return not self.is_player and self.board.geometry.cells <= ANALYSIS_CELLS
+        """The overlay is a spectator's (players get none against a person)."""
+        return not self.is_player
+
+    @property
+    def analysis_ready(self) -> bool:
+        """`analysis()` answers at once (3x3); the big boards need `analysis_request`."""
+        return self.board.geometry.cells <= INSTANT_CELLS
+
+    @property
+    def _to_analyse(self) -> SeatName | None:
+        """The side whose moves the overlay judges: the seat to move, while the round is
+        on and the overlay is this session's to have."""
+        if not self.analysis_offered or not self.in_progress or self.view is None:
+            return None
+        return self.view.to_move
+
+    def analysis(self) -> Analysis | None:
+        """Every empty cell's verdict on 3x3, for a spectator's overlay (None elsewhere,
+        and once the round is over)."""
+        to_move = self._to_analyse
+        if to_move is None or not self.analysis_ready:
+            return None
+        return analyse(self.board, to_move)
+
+    def analysis_request(self) -> AnalysisRequest | None:
+        """On 4x4 and 5x5, a search for the overlay of the position now (for a thread),
+        unless one for it is under way or done; it stops once the position moves on or
+        `stop_analysis` is called. None on 3x3 (`analysis`) and where none is offered."""
+        to_move = self._to_analyse
+        if to_move is None or self.analysis_ready:
+            return None
+        run = self._analysis
+        if run is not None and run.live(self.position):
+            return None
+        self._analysis = AnalysisRun(self.position, self.board.copy(), to_move)
+        return self._analysis.request(self.analysis_search, self._stale.is_set)
+
+    def apply(self, reply: CellScore) -> bool:
+        """Keep one cell's score if it is about the position now and the overlay is still
+        on; False, changing nothing, for a late reply (the one place that judges it)."""
+        run = self._analysis
+        return reply.generation == self.position and run is not None and run.add(reply)
+
+    @property
+    def analysis_found(self) -> AnalysisFound | None:
+        """The big board's overlay as far as found, for the position now (else None)."""
+        run = self._analysis
+        if run is None or not run.live(self.position) or self._to_analyse is None:
+            return None
+        return run.found()
+
+    def stop_analysis(self) -> None:
+        """The overlay is off, or this session leaves: its search stops (and starts over,
+        for the position then, when it is turned on again)."""
+        if self._analysis is not None:
+            self._analysis.stop.set()
+
+
+def _position(view: RoomView) -> tuple[int, int, str, tuple[int, ...], Result | None, bool]:
+    """What the board and the side to move depend on: a view that changes none of it
+    (a watcher more, a link dropped) leaves a search about the position running."""
+    return (view.round, view.size, view.first, view.moves, view.result, view.closed)
+
+
+def _seats(view: RoomView | None) -> tuple[SeatView, SeatView]:
+    return view.seats if view is not None else (SeatView(), SeatView())
 
 
 def rebuilt(view: RoomView) -> GameBoard:

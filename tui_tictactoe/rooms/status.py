@@ -10,17 +10,17 @@ from __future__ import annotations
 
 import math
 
-from ..controller.status import Status, Tone, refused
+from ..controller.status import Status, Tone, analysis_progress, refused
+from ..controller.teaching import AnalysisFound
 from ..engine.board import other
 from .game import RoomGame
 from .request import RoomAddress
-from .view import SeatName
+from .view import SEATS, SeatName
 
 WAITING_FOR_VIEW = Status("Entering the room…", "thinking")
 
 NO_HINT = refused("No hints in a game against a person.")
 NO_ANALYSIS_FOR_PLAYERS = refused("No analysis while you play a person: it is for spectators.")
-ANALYSIS_3X3_ONLY = refused("Spectators' analysis is on 3x3 only.")
 NO_REMATCH_NOW = refused("A rematch is asked for once the round is over.")
 WATCHERS_DO_NOT_PLAY = refused("You are watching: only the players play.")
 
@@ -71,7 +71,8 @@ def rematch_state(game: RoomGame) -> str:
     assert view is not None
     seats = tuple(held.person is not None for held in view.seats)
     if not all(seats):
-        return "Waiting for a second player." if game.is_player else ""
+        waiting = "Waiting for a second player." if game.is_player else ""
+        return f"{who_left(game)}{waiting}".rstrip()
     asked = set(view.rematch)
     if game.seat is None:
         if len(asked) == 1:
@@ -84,6 +85,16 @@ def rematch_state(game: RoomGame) -> str:
     if them in asked:
         return f"{game.name(them)} wants a rematch: press r."
     return "r: a rematch."
+
+
+def who_left(game: RoomGame) -> str:
+    """Who left a seat once the round was over ("ann left. "; a round they abandoned
+    says so already): the view shows only an empty seat, this session saw who sat there
+    (`RoomGame.departed`)."""
+    view = game.view
+    assert view is not None
+    gone = [seat for seat in SEATS if seat in game.departed and seat != view.left_by]
+    return "".join(f"{game.name(seat)} left. " for seat in gone)
 
 
 def _waiting(game: RoomGame, now: float) -> Status | None:
@@ -124,8 +135,9 @@ def _turn(game: RoomGame) -> Status:
     return Status(f"{played}{game.name(mover)} to play.", "turn")
 
 
-def room_title(game: RoomGame) -> str:
-    """The title bar: "Room ABCD · ann (X) vs bob (O) · 2 watching"."""
+def room_title(game: RoomGame, found: AnalysisFound | None = None) -> str:
+    """The title bar: "Room ABCD · ann (X) vs bob (O) · 2 watching", and on the big
+    boards how far a spectator's overlay has got (`found`; as the game's title says it)."""
     view = game.view
     code = game.ticket.code
     if view is None:
@@ -137,6 +149,8 @@ def room_title(game: RoomGame) -> str:
     title = f"Room {view.code} · {seated[0]} vs {seated[1]}"
     if view.watchers:
         title += f" · {view.watchers} watching"
+    if found is not None:
+        title += f" · {analysis_progress(found)}"
     return title
 
 
@@ -172,8 +186,6 @@ def analysis_refused(game: RoomGame) -> Status | None:
     """Why `a` does nothing for this session; None where the overlay is offered."""
     if game.is_player:
         return NO_ANALYSIS_FOR_PLAYERS
-    if not game.analysis_offered:
-        return ANALYSIS_3X3_ONLY
     return None
 
 

@@ -197,6 +197,9 @@ class TicTacToeApp(App[None]):
         in progress is saved as abandoned, like a new round mid-round, within 0.1 s."""
         self.record_link.leave()
         self.controller.stop_thinking()  # a long search (5x5) must not hold up the exit
+        room = self.room_screen
+        if room is not None:
+            room.stop_searching()  # nor a spectator's overlay
         super().exit(result, return_code, message)
 
     # -- input at the edges of the app's life ------------------------------------

@@ -29,7 +29,7 @@ ROOM_ANALYSIS = Command(
     "Analysis",
     "a",
     binds=(Bind("a", "toggle_analysis", "Analysis"),),
-    help="Spectators: every empty square's verdict (3x3; players get none)",
+    help="Spectators: every empty square's verdict (players get none)",
     bar="a",
     state="show_analysis",
 )

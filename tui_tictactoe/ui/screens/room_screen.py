@@ -7,6 +7,11 @@ message; the screen takes it if it is newer and redraws. A key that plays only s
 `hub.move` with the view's generation: the board changes when the hub's next view
 arrives, never before, so every screen of the room shows the hub's one board. What
 the screen says comes from `rooms.status`.
+
+A spectator's overlay on 4x4 and 5x5 is found as the game finds its own: the `RoomGame`
+hands out an `AnalysisRequest`, a thread worker posts each cell's score back (`Scored`),
+and the `RoomGame` keeps it or drops it as stale; a view that moves the board on, `a`
+off and leaving each stop the search.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import ClassVar, NamedTuple
 
@@ -26,8 +32,10 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Button, Static
+from textual.worker import get_current_worker
 
 from ...controller.status import refused
+from ...controller.teaching import AnalysisRequest, CellScore
 from ...engine.board import Cell
 from ...options import board_geometry
 from ...record.values import Match
@@ -117,6 +125,13 @@ class RoomScreen(IgnoresStaleResize, Screen[None]):
     class Ready(Message):
         """On screen: keys typed ahead of the first frame may act now (the app's)."""
 
+    class Scored(Message):
+        """One empty cell's score for the big board's overlay, from its thread."""
+
+        def __init__(self, reply: CellScore) -> None:
+            super().__init__()
+            self.reply = reply
+
     def __init__(self, setting: RoomSetting, entry: Ticket | RoomRequest) -> None:
         """`entry`: a ticket the lobby already holds, or what to ask the hub for."""
         super().__init__()
@@ -182,7 +197,9 @@ class RoomScreen(IgnoresStaleResize, Screen[None]):
         self.post_message(self.Ended(""))
 
     def on_room_screen_entered(self, message: Entered) -> None:
+        search = self.game.analysis_search  # the overlay's engine (a test's gate) stays
         self.game = RoomGame(message.ticket)
+        self.game.analysis_search = search
         self.entered = True
         self._show()
 
@@ -258,6 +275,46 @@ class RoomScreen(IgnoresStaleResize, Screen[None]):
         self._show()
         self.status.say(analysis_switched(show))
 
+    # -- the big board's overlay, in a thread ----------------------------------
+
+    def _show_analysis(self) -> None:
+        """3x3 at once; on the big boards start the search for the position now (unless
+        under way), or stop it when the overlay is off; then draw what is found."""
+        game = self.game
+        if not self.show_analysis:
+            game.stop_analysis()  # no search for an overlay no one sees
+        elif game.analysis_ready:
+            self.grid.show_analysis(game.analysis())
+            return
+        else:
+            request = game.analysis_request()  # None: under way for this position
+            if request is not None:
+                self._run(request)
+        self._draw_analysis()
+
+    def _run(self, request: AnalysisRequest) -> None:
+        """A new search cancels the one before (its replies are stale anyway)."""
+        work = partial(self._compute, request)
+        self.run_worker(work, thread=True, exclusive=True, group="analysis", exit_on_error=False)
+
+    def _compute(self, request: AnalysisRequest) -> None:
+        """In the thread: post each cell's score (`post_message` is thread-safe)."""
+        for reply in request.compute():
+            if get_current_worker().is_cancelled:
+                return
+            self.post_message(self.Scored(reply))
+
+    def on_room_screen_scored(self, message: Scored) -> None:
+        if self.game.apply(message.reply):  # a late reply (stale, or off) changes nothing
+            self._draw_analysis()
+
+    def _draw_analysis(self) -> None:
+        """The big board's overlay as far as found, and the title counting its cells (the
+        status line keeps the state of play)."""
+        found = self.game.analysis_found if self.show_analysis else None
+        self.grid.show_analysis(found.analysis if found is not None else None)
+        self.sub_title = room_title(self.game, found)
+
     async def _ask(self, call: object) -> None:
         """Await a hub call; a refusal (or a broken link) is said under the state."""
         try:
@@ -291,6 +348,7 @@ class RoomScreen(IgnoresStaleResize, Screen[None]):
             return
         self.left = True
         self.workers.cancel_group(self, "room")
+        self.stop_searching()
         if self.entered:
             with contextlib.suppress(Exception):  # gone already, or the link is: leave anyway
                 await self.hub.leave(self.game.ticket)
@@ -298,6 +356,11 @@ class RoomScreen(IgnoresStaleResize, Screen[None]):
             self.dismiss()
         else:
             self.app.exit()
+
+    def stop_searching(self) -> None:
+        """Leaving the room (or the app): the overlay's search stops, its thread ends."""
+        self.game.stop_analysis()
+        self.workers.cancel_group(self, "analysis")
 
     # -- showing --------------------------------------------------------------
 
@@ -325,12 +388,12 @@ class RoomScreen(IgnoresStaleResize, Screen[None]):
         self.grid.show_board(game.board)
         last = game.last_move
         self.grid.show_marker("-last", self.geometry.cell_of_key(last.cell) if last else None)
-        self.grid.show_analysis(game.analysis() if self.show_analysis else None)
         self._show_cursor()
         self.score.update(score_line(game))
         self.invite.update("\n".join(invite_lines(game, self.setting.address, self.setting.guest)))
         self.key_bar.hints = self._keys()
         self.sub_title = room_title(game)
+        self._show_analysis()
         self._show_state()
         self.status.clear_note(keep_question=game.in_progress)
 
