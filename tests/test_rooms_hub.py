@@ -316,7 +316,9 @@ async def test_each_round_has_a_fresh_round_key_kept_through_its_views(hub: Hub)
     assert uuid.UUID(key).version == 4
     await play(hub, {"X": ann, "O": bob}, 1, 4, 2, 5, 3)
     await hub.rematch(ann)
-    assert (await look(hub, ann.code)).round_key == key  # the result and a rematch asked: same round
+    assert (
+        await look(hub, ann.code)
+    ).round_key == key  # the result and a rematch asked: same round
     await hub.rematch(bob)
     second = (await look(hub, ann.code)).round_key
     assert second != key and uuid.UUID(second).version == 4
