@@ -33,7 +33,7 @@ screens must show the result the moves imply ("ann3 wins!" / "Draw.") and the sc
 the hub sends ("ann3 2 · bob3 1 · draws 0 · round 4") must equal the tally of the rounds
 played here: the hub is in the server's process, and the score is its own count.
 
-Baselines, in the same run, on the same server, before the load: (a) one room alone,
+Baselines, in the same run, on the same server: (a) one room alone, before and after the load,
 the same path (key -> the mover's game -> the hub's socket -> the other games -> SSH)
 with no other session: what the load adds; (b) a single-player game against the AI
 (`--difficulty hard`): key -> X on the player's own screen over SSH, with no hub and no
@@ -256,6 +256,15 @@ class Room:
                 term.chan.get_extra_info("connection").close()
 
 
+def my_turn(term: Timed) -> bool:
+    """X to play on a whole board: as many Os as Xs (X began) or one more (the AI began)."""
+    board = term.visible_board()
+    if board is None:
+        return False
+    xs, os_ = (sum(v == mark for v in board.values()) for mark in "XO")
+    return os_ in (xs, xs + 1)
+
+
 async def against_ai(port: int, games: int) -> list[float]:
     """Key -> X on the player's own screen, in `games` games against the AI over SSH."""
     term = await enter(port, "--difficulty hard", "solo", "127.0.0.1")
@@ -265,31 +274,27 @@ async def against_ai(port: int, games: int) -> list[float]:
         for _ in range(games):
             await term.until(
                 "your turn",
-                lambda: (
-                    term.status().endswith("Your turn: you play X.")
-                    and term.visible_board() is not None
-                ),
+                lambda: term.status().endswith("Your turn: you play X.") and my_turn(term),
                 START,
             )
             while term.result() is None:
                 board = term.visible_board() or {}
                 cell = next(c for c in order if not board.get(divmod(c - 1, 3)))
-                xs = sum(v == "X" for v in board.values())
+                os_, before = sum(v == "O" for v in board.values()), term.status()
                 term.watch(lambda c=cell: (term.visible_board() or {}).get(divmod(c - 1, 3)) == "X")
                 sent = time.perf_counter()
                 term.send(str(cell))
                 times.append(await term.reached(f"X at {cell}") - sent)
 
-                def replied(xs: int = xs) -> bool:
-                    now = term.visible_board() or {}
+                def replied(os_: int = os_, before: str = before) -> bool:
                     if term.result():
                         return True
-                    status = term.status()
+                    now = term.visible_board() or {}
+                    status = term.status()  # a new status line: the AI's frame is whole
                     return (
-                        sum(v == "X" for v in now.values()) == xs + 1
-                        and sum(v == "O" for v in now.values()) == xs + 1
+                        sum(v == "O" for v in now.values()) == os_ + 1
                         and status.endswith("Your turn: you play X.")
-                        and "AI played" in status
+                        and status != before
                     )
 
                 await term.until("the AI's reply", replied)
@@ -299,6 +304,17 @@ async def against_ai(port: int, games: int) -> list[float]:
         if term.chan is not None:
             term.chan.get_extra_info("connection").close()
     return times
+
+
+async def one_room_alone(port: int, index: int, args: argparse.Namespace) -> Room:
+    """The baseline: one room, its three sessions the only ones on the server."""
+    room = Room(index, args.seed - index)  # from 127.0.0.(index + 2)
+    await room.open(port)
+    await room.ready()
+    await room.play(args.baseline_rounds, args.think)
+    room.close()
+    await asyncio.sleep(2.0)  # its games end
+    return room
 
 
 def row(name: str, values: list[float], target: bool = False) -> str:
@@ -395,12 +411,7 @@ async def main() -> None:
         load = os.getloadavg()
 
         solo = await against_ai(port, 4)
-        alone = Room(99, args.seed - 1)  # 127.0.0.101
-        await alone.open(port)
-        await alone.ready()
-        await alone.play(args.baseline_rounds, args.think)
-        alone.close()
-        await asyncio.sleep(2.0)  # the baseline's games end
+        before = await one_room_alone(port, 98, args)
         idle = idle_memory(server.pid)
 
         rooms = [Room(i, args.seed + i) for i in range(args.rooms)]
@@ -420,11 +431,14 @@ async def main() -> None:
         load_after = os.getloadavg()
         for room in rooms:
             room.close()
+        await asyncio.sleep(2.0)  # their games end
+        after = await one_room_alone(port, 99, args)
+        alone = [before, after]
 
         other = [t for room in rooms for t in room.to_other]
         spectator = [t for room in rooms for t in room.to_spectator]
         errors = [room.error for room in rooms if room.error] + (
-            [alone.error] if alone.error else []
+            [room.error for room in alone if room.error]
         )
         planned = args.rooms * args.rounds
         played = sum(room.rounds for room in rooms)
@@ -438,8 +452,13 @@ async def main() -> None:
         print("|---|---:|---:|---:|---:|---|")
         print(row(f"{args.rooms} rooms: the other player's screen", other, True))
         print(row(f"{args.rooms} rooms: the spectator's screen", spectator, True))
-        print(row("baseline: one room alone, the other player's screen", alone.to_other))
-        print(row("baseline: one room alone, the spectator's screen", alone.to_spectator))
+        for room, when in zip(alone, ("before", "after"), strict=True):
+            print(
+                row(f"baseline: one room alone ({when}), the other player's screen", room.to_other)
+            )
+            print(
+                row(f"baseline: one room alone ({when}), the spectator's screen", room.to_spectator)
+            )
         print(row("baseline: against the AI, key -> X on the player's own screen", solo))
         print(
             f"\nLost or doubled moves (a screen never showing the moves sent, a wrong result "
