@@ -345,7 +345,10 @@ def memory(server: int, sessions: int, idle: float) -> list[str]:
         f"| one game, resident: mean / max of {len(games)} "
         f"| {statistics.mean(game_rss):.1f} / {max(game_rss):.1f} |",
         f"| one game, PSS: mean / max | {statistics.mean(game_pss):.1f} / {max(game_pss):.1f} |",
-        f"| per session: (server + fork server growth + games) / {sessions} | {per:.1f} |",
+        f"| per session, resident: (server + fork server growth + games) / {sessions} "
+        f"| {per:.1f} |",
+        f"| per session, proportional: (the same growth + games' PSS) / {sessions} "
+        f"| {(server_rss + helper_rss - idle + sum(game_pss)) / max(sessions, 1):.1f} |",
         f"| total resident, server + fork server + games | "
         f"{server_rss + helper_rss + sum(game_rss):.1f} |",
     ]
