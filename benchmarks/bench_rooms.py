@@ -465,18 +465,20 @@ async def main() -> None:
         print(row("baseline: against the AI, key -> X on the player's own screen", solo))
         print(
             f"\nLost or doubled moves (a screen never showing the moves sent, a wrong result "
-            f"or score): {len(errors)}"
+            f"or score; a room stops at its first): {len(errors)}"
         )
         for error in errors:
             print(f"\n    {error}")
         print(f"\nMemory with {sessions} sessions, after the last round (resident, MB):\n")
         print("\n".join(mem))
         moves = max(sum(room.moves for room in rooms), 1)
-        print(f"\nCPU while the {args.rooms} rooms played ({wall:.1f} s wall, 2 cores):\n")
+        print(
+            f"\nCPU while the {args.rooms} rooms played ({wall:.1f} s wall, {os.cpu_count()} cores):\n"
+        )
         print("| process | CPU s | ms per move | idle, 3 s before play (CPU s) |")
         print("|---|---:|---:|---:|")
-        for part, before in cpu_before.items():
-            used = cpu_after[part] - before
+        for part, start in cpu_before.items():
+            used = cpu_after[part] - start
             print(f"| {part} | {used:.1f} | {used / moves * 1000:.1f} | {idle_cpu[part]:.2f} |")
     finally:
         server.terminate()
