@@ -630,8 +630,16 @@ async def test_client_killed_mid_game_leaves_no_process(host: Any) -> None:
 
 
 async def play_round_start(term: SSHTerminal) -> None:
+    """X in the centre and the AI's reply, the whole frame on screen: a frame torn across
+    SSH packets once showed the AI's O before the X drawn in the same frame."""
     term.send("5")
-    await term.wait_until("the AI's reply", lambda: marks(term.board(), "O") == 1)
+
+    def replied() -> bool:
+        board = term.board()
+        whole = term.status().startswith("AI played")
+        return whole and marks(board, "X") == 1 and marks(board, "O") == 1
+
+    await term.wait_until("X in the centre and the AI's reply", replied)
 
 
 async def test_client_killed_mid_ai_move_leaves_no_process(host: Any) -> None:
