@@ -26,10 +26,12 @@ from pty_terminal import command
 from test_serve_ssh import START_TIMEOUT, descendants, environment, gone
 from test_serve_ssh_rooms import ANN_KEY, BOB_KEY, FINGERPRINT, enter, new_room, until
 
+from tui_tictactoe.cli import build_parser
 from tui_tictactoe.record import Record
 from tui_tictactoe.record.location import DATABASE_URL_ENV
 from tui_tictactoe.rooms.pg_hub import PostgresHub
 from tui_tictactoe.servers.room_service import shown_url
+from tui_tictactoe.servers.ssh import settings_from
 
 host = test_serve_ssh.host  # the fixture: a GameServer in the test's loop, with its log
 
@@ -93,6 +95,21 @@ def test_a_url_that_is_not_postgresql_stops_the_start(tmp_path: Path) -> None:
     ]
 
 
+def test_the_options_and_the_environment_make_the_settings(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    parse = build_parser().parse_args
+    monkeypatch.delenv(DATABASE_URL_ENV, raising=False)
+    assert settings_from(parse(["serve-ssh"])).database_url is None  # SQLite, as before
+    monkeypatch.setenv(DATABASE_URL_ENV, "postgresql://env/db")
+    assert settings_from(parse(["serve-ssh"])).database_url == "postgresql://env/db"
+    words = ["serve-ssh", "--database-url", "postgresql://pgbouncer:6432/db"]
+    given = settings_from(parse(words))
+    assert (given.database_url, given.listen_url) == ("postgresql://pgbouncer:6432/db", None)
+    listen = settings_from(parse([*words, "--database-listen-url", "postgresql://pg/db"]))
+    assert listen.listen_url == "postgresql://pg/db"
+
+
 def test_shown_url_hides_the_password_only() -> None:
     assert shown_url("postgresql://u:p@h:5/d?sslmode=require") == "postgresql://u:***@h:5/d"
     assert shown_url("postgresql://u@h/d") == "postgresql://u@h/d"
@@ -102,9 +119,11 @@ def test_shown_url_hides_the_password_only() -> None:
 async def test_every_game_gets_the_database_and_the_rooms_are_postgresql(
     pg_url: str, host: Any
 ) -> None:
-    hosted = await host(rooms=True, database_url=pg_url, fork_server=False)
+    listen = pg_url.replace("127.0.0.1", "localhost")  # the same server, named otherwise
+    hosted = await host(rooms=True, database_url=pg_url, listen_url=listen, fork_server=False)
     assert hosted.server.rooms is not None
-    assert isinstance(hosted.server.rooms.hub, PostgresHub)
+    hub = hosted.server.rooms.hub
+    assert isinstance(hub, PostgresHub) and (hub.url, hub.listen_url) == (pg_url, listen)
     _ann, code = await new_room(hosted.port, key=ANN_KEY)
     pid = await hosted.new_pid()
     assert environment(pid)[DATABASE_URL_ENV] == pg_url  # so its record is on PostgreSQL

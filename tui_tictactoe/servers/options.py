@@ -122,6 +122,12 @@ def add_ssh_options(parser: argparse.ArgumentParser) -> None:
         "$TUI_TICTACTOE_DATABASE_URL, else SQLite in the data directory",
     )
     parser.add_argument(
+        "--database-listen-url",
+        metavar="URL",
+        help="the same database reached directly, for the rooms' one LISTEN connection, when "
+        "--database-url names a PgBouncer in transaction mode (default: --database-url)",
+    )
+    parser.add_argument(
         "--no-fork-server",
         dest="fork_server",
         action="store_false",

@@ -92,6 +92,7 @@ class RoomService:
         max_spectators: int,
         log: Callable[[str], None],
         database_url: str | None = None,
+        listen_url: str | None = None,
     ) -> None:
         self.database_url = database_url
         self.postgres: PostgresHub | None = None
@@ -106,6 +107,7 @@ class RoomService:
                 database_url,
                 reconnect_grace=reconnect_grace,
                 max_spectators=max_spectators,
+                listen_url=listen_url,
                 log=log,
             )
             self.hub = self.postgres

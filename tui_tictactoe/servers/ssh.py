@@ -49,6 +49,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
         max_spectators=args.max_spectators,
         public_address=args.public_address,
         database_url=args.database_url or os.environ.get(DATABASE_URL_ENV) or None,
+        listen_url=args.database_listen_url,
     )
 
 

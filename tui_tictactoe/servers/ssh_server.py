@@ -55,6 +55,7 @@ class Settings:
     max_spectators: int = 8  # per room
     public_address: tuple[str, int | None] | None = None  # what players ssh to
     database_url: str | None = None  # PostgreSQL for the record and the rooms; None: SQLite
+    listen_url: str | None = None  # the rooms' LISTEN connection, when not database_url
 
 
 def _log_to_stderr(line: str) -> None:
@@ -100,9 +101,9 @@ class GameServer:
 
     async def start(self) -> int:
         """Start the rooms' hub (if on), then listen; returns the port (for port 0)."""
-        settings, url = self.settings, self.settings.database_url
+        settings, urls = self.settings, (self.settings.database_url, self.settings.listen_url)
         if settings.rooms:
-            rooms = RoomService(settings.reconnect_grace, settings.max_spectators, self.log, url)
+            rooms = RoomService(settings.reconnect_grace, settings.max_spectators, self.log, *urls)
             self.rooms = rooms if await rooms.start() else None
         self._acceptor = await asyncssh.create_server(
             lambda: Client(self),
@@ -148,9 +149,7 @@ class GameServer:
     def admit(self, client: Client) -> str | None:
         """A logged-in connection gets a game's slot, or is told why not (it then stays
         counted as waiting until it closes)."""
-        if not self.accepting:
-            return SHUTTING_DOWN
-        return self.admission.admit(client)
+        return self.admission.admit(client) if self.accepting else SHUTTING_DOWN
 
     def release(self, client: Client) -> None:
         self.clients.discard(client)
