@@ -199,3 +199,30 @@ async def test_two_hosts_one_room_and_a_host_killed_mid_round(
         assert games == {ann_fp: 1, bob_fp: 1}
     finally:
         record.close()
+
+
+async def test_a_host_stopped_by_sigterm_leaves_the_room_going_on_another(
+    pg_url: str, host: Any, processes: list[subprocess.Popen[bytes]], tmp_path: Path
+) -> None:
+    key = tmp_path / "host_key"
+    a = serve_ssh(["--port", "0", "--database-url", pg_url, "--host-key", str(key)], tmp_path)
+    processes.append(a)
+    port_a, _ = await listening_port(a)
+    hosted = await host(rooms=True, database_url=pg_url, host_key=key)
+    ann, code = await new_room(port_a, key=ANN_KEY)
+    bob = await enter(hosted.port, f"--join {code}", "bob", BOB_KEY, local="127.0.0.2")
+    await ann.shows("Your turn: you play X.")
+    ann.send("5")
+    await bob.shows("ann played 5. Your turn: you play O.")
+    a.send_signal(signal.SIGTERM)  # in order: ann's seat waits for her, the room goes on
+    assert await asyncio.to_thread(a.wait, 30) == 0
+    assert a.stderr is not None
+    log = a.stderr.read().decode()
+    assert "stopped" in log and "Traceback" not in log and "exception" not in log.lower(), log
+    assert await ann.term.wait_closed() == 1
+    assert "the server is shutting down" in ann.term.stderr.decode()
+    await bob.matches(r"ann left: waiting \d+ s for them to come back\.")
+    ann = await enter(hosted.port, f"--join {code}", "ann", ANN_KEY)
+    await ann.shows("Waiting for bob (O).")  # back through B, the round where it was
+    bob.send("1")
+    await ann.shows("bob played 1. Your turn: you play X.")
