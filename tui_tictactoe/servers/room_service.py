@@ -2,10 +2,10 @@
 over a private AF_UNIX socket (`HubServer`), and what each game is told of it.
 
 The hub is a `MemoryHub`, or with a database URL (`--database-url`) a `PostgresHub`, so
-that several hosts on one database are one world (docs/hosting.md, "Several hosts");
+that several hosts on one database are one world (docs/hosting.md, "Beyond one machine");
 psycopg is imported only then. A database that cannot be used at start-up stops the
-server from starting (`DatabaseUnusable`): a host without its rooms' database would be
-a world of its own, which players could not tell.
+server from starting (`DatabaseUnusable`): a host without its rooms' database would be a
+world of its own, which players could not tell.
 
 Each SSH session's game is a process of its own (forked by the fork server, or
 spawned) and connects to the socket from there, after the fork: a link that drops
