@@ -429,3 +429,17 @@ async def test_a_takeover_through_another_host_ends_the_old_links_updates(pg_url
     finally:
         await a.shutdown()
         await b.shutdown()
+
+
+async def test_a_host_stops_even_when_its_tasks_are_cancelled_mid_query(pg_url: str) -> None:
+    """Shutdown ends the background tasks while they are busiest (heartbeats and re-reads
+    back to back); see also test_rooms_pg_readers.py, the cancel that was lost."""
+    for _ in range(5):
+        hub = PostgresHub(pg_url, heartbeat=0.001, reread=0.001)
+        await hub.start()
+        ann = await hub.create(Person("ann", "key-ann"), 3, "X")
+        reader = hub.updates(ann)
+        await anext(reader)
+        await asyncio.sleep(0.02)  # the loops busy with queries
+        await asyncio.wait_for(hub.shutdown(), timeout=10)
+        await reader.aclose()

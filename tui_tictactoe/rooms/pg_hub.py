@@ -33,7 +33,7 @@ from ..record.values import new_round_key
 from . import codes, pg_sweep
 from .pg_link import LISTEN_RETRY, Link, listen
 from .pg_readers import Readers
-from .pg_rows import LOBBY, Loaded, hashed, insert_room, load, micro, save
+from .pg_rows import LOBBY, Loaded, closed, hashed, insert_room, is_code, load, micro, nothing, save
 from .pg_schema import ensure_schema
 from .room import Room
 from .view import SEATS, Person, Refused, RoomSummary, RoomView, SeatName, Ticket
@@ -99,6 +99,7 @@ class PostgresHub:
         self.readers = Readers()
         self._mine: set[str] = set()  # hashes of the seat tokens this host's sessions hold
         self._tasks: list[asyncio.Task[None]] = []
+        self._stopping = False  # set by shutdown: every background loop ends
 
     async def __aenter__(self) -> PostgresHub:
         await self.start()
@@ -185,7 +186,7 @@ class PostgresHub:
             loaded.room.play(ticket.seat, cell, generation)
             loaded.room.generation += 1
 
-        await self._change(ticket.code, play, _closed(ticket))
+        await self._change(ticket.code, play, closed(ticket))
 
     async def rematch(self, ticket: Ticket) -> None:
         def ask(loaded: Loaded, _now: float) -> None:
@@ -197,7 +198,7 @@ class PostgresHub:
             loaded.room.ask_rematch(ticket.seat, self._round_keys())
             loaded.room.generation += 1
 
-        await self._change(ticket.code, ask, _closed(ticket))
+        await self._change(ticket.code, ask, closed(ticket))
 
     async def leave(self, ticket: Ticket) -> None:
         """Idempotent: a ticket that no longer holds anything changes nothing."""
@@ -214,7 +215,7 @@ class PostgresHub:
                 room.free(ticket.seat)
             room.generation += 1
 
-        await self._change(ticket.code, go, _nothing)
+        await self._change(ticket.code, go, nothing)
 
     async def drop(self, ticket: Ticket) -> None:
         """A spectator's dropped link is a leave; a player's keeps the seat for the grace."""
@@ -232,7 +233,7 @@ class PostgresHub:
             room.away(ticket.seat, micro(now + self.reconnect_grace))
             room.generation += 1
 
-        await self._change(ticket.code, away, _nothing)
+        await self._change(ticket.code, away, nothing)
 
     async def updates(self, ticket: Ticket) -> AsyncIterator[RoomView]:
         """The room now, then its newest view after each change (made here or on another
@@ -243,7 +244,7 @@ class PostgresHub:
             self._check_held(loaded, ticket)
             return loaded
 
-        loaded = await self._change(ticket.code, current, _closed(ticket))
+        loaded = await self._change(ticket.code, current, closed(ticket))
         reader = self.readers.add(ticket.seat, hashed(ticket.token), loaded)
         try:
             async for view in reader.box.views():
@@ -275,7 +276,7 @@ class PostgresHub:
             now = await self._now(conn)
             due = await pg_sweep.due_rooms(conn, now, self.host_id, self.host_timeout)
         for code in due:
-            await self._change(code, _keep, _nothing)
+            await self._change(code, _keep, nothing)
 
     async def beat(self) -> None:
         """This host's heartbeat; seats of its own sessions that another host took for
@@ -285,14 +286,19 @@ class PostgresHub:
             await pg_sweep.beat(conn, self.host_id, now)
             back = await pg_sweep.wrongly_away(conn, self.host_id, sorted(self._mine))
         for code, token in back:
-            await self._change(code, pg_sweep.present_again(token), _nothing)
+            await self._change(code, pg_sweep.present_again(token), nothing)
 
     async def shutdown(self) -> None:
         """This host stops: its background tasks end, its players' seats wait out their
         grace (they may come back through another host), its spectators leave, and its
         readers' updates end. The rooms themselves go on."""
-        for task in self._tasks:
-            task.cancel()
+        # Belt and braces: a cancel lost on the way (see `Readers.wait`) still ends each
+        # loop at its next turn, by the flag.
+        self._stopping = True
+        while pending := [task for task in self._tasks if not task.done()]:
+            for task in pending:
+                task.cancel()
+            await asyncio.wait(pending, timeout=1.0)
         for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
@@ -301,7 +307,7 @@ class PostgresHub:
             async with self._link.transaction() as conn:
                 held = await pg_sweep.rooms_of_host(conn, self.host_id)
             for code in held:
-                await self._change(code, self._leave_host, _nothing)
+                await self._change(code, self._leave_host, nothing)
             async with self._link.transaction() as conn:
                 await conn.execute("DELETE FROM room_hosts WHERE host_id = %s", (self.host_id,))
         self.readers.end_all()
@@ -319,7 +325,7 @@ class PostgresHub:
         result: T | None = None
         async with self._link.transaction() as conn:
             now = await self._now(conn)
-            found = (await load(conn, [code], lock=True)).get(code) if _is_code(code) else None
+            found = (await load(conn, [code], lock=True)).get(code) if is_code(code) else None
             if found is not None and not found.room.closed:
                 live = await pg_sweep.live_hosts(conn, now, self.host_timeout)
                 pg_sweep.put_right(found, now, self.reconnect_grace, self._alive(live))
@@ -385,12 +391,12 @@ class PostgresHub:
         return base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
 
     async def _keep_beating(self) -> None:
-        while True:
+        while not self._stopping:
             await asyncio.sleep(self.heartbeat)
             await self._survive("heartbeat", self.beat)
 
     async def _keep_listening(self) -> None:
-        while True:  # `listen` itself connects again after the database's failures
+        while not self._stopping:  # `listen` connects again after the database's failures
             await self._survive(
                 "listening",
                 lambda: listen(self.listen_url, self.channel, self._heard, self.readers.all_due),
@@ -412,7 +418,7 @@ class PostgresHub:
         every `reread` seconds (with the sweep), whatever was heard."""
         loop = asyncio.get_running_loop()
         next_full = loop.time() + self.reread
-        while True:
+        while not self._stopping:
             await self.readers.wait(max(0.0, next_full - loop.time()))
             full = loop.time() >= next_full
             if full:
@@ -427,21 +433,6 @@ class PostgresHub:
         async with self._link.transaction(repeatable=True) as conn:
             found = await load(conn, codes_due, lock=False)
         self.readers.refresh(codes_due, found)
-
-
-def _is_code(code: object) -> bool:
-    return isinstance(code, str) and len(code) == codes.LENGTH
-
-
-def _closed(ticket: Ticket) -> Callable[[], None]:
-    def missing() -> None:
-        raise Refused(f"Room {ticket.code} has closed.")
-
-    return missing
-
-
-def _nothing() -> None:
-    return None
 
 
 def _keep(_loaded: Loaded, _now: float) -> None:

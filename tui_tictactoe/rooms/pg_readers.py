@@ -89,9 +89,12 @@ class Readers:
         self._wake.set()
 
     async def wait(self, timeout: float) -> None:
-        """Until a room is due, or `timeout` seconds."""
+        """Until a room is due, or `timeout` seconds. Not `asyncio.wait_for`: on Python
+        3.11 it loses a cancel that lands as the wait ends (the re-read task then ran on
+        after shutdown cancelled it, and shutdown waited for it for ever)."""
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._wake.wait(), timeout)
+            async with asyncio.timeout(timeout):
+                await self._wake.wait()
         self._wake.clear()
 
     def take_due(self, everything: bool) -> list[str]:

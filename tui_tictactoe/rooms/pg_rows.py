@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..engine.board import other
+from . import codes
 from .room import Room, Seat
-from .view import Person, Refused
+from .view import Person, Refused, Ticket
 
 if TYPE_CHECKING:
     import psycopg
@@ -239,3 +241,21 @@ async def insert_room(
     await conn.execute("DELETE FROM room_watchers WHERE code = %s", (room.code,))
     await save_places(conn, Loaded(room, incarnation, {}, 1), host, fresh=True)
     return True
+
+
+def is_code(code: object) -> bool:
+    return isinstance(code, str) and len(code) == codes.LENGTH
+
+
+def closed(ticket: Ticket) -> Callable[[], None]:
+    """What a call about a room that is gone says (`PostgresHub._change`'s `missing`)."""
+
+    def missing() -> None:
+        raise Refused(f"Room {ticket.code} has closed.")
+
+    return missing
+
+
+def nothing() -> None:
+    """A room that is gone needs nothing done (`PostgresHub._change`'s `missing`)."""
+    return None
