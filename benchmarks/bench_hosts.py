@@ -15,7 +15,8 @@ own (so every round is rated and recorded). On two hosts, a room is made on one 
 joined from the other (alternating), so every move crosses hosts; on one host, both
 players are on it. Every room plays `--rounds` rounds at once with the others: the starter
 plays 1, 2, 3 and the other 4, 5 (the starter wins), then both press `r` for the rematch,
-and the other starts.
+and the other starts. `--think S`: each player pauses 0-S seconds (uniform, seeded) before a
+move, as people do; the pause is not counted.
 
 Key to the other player's screen: from writing the cell's key on the mover's channel to
 the arrival of the chunk after which the other player's `pyte` screen shows
@@ -31,6 +32,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import random
 import re
 import statistics
 import subprocess
@@ -91,7 +93,7 @@ async def session(port: int, cmd: str, name: str, key: asyncssh.SSHKey, local: s
 
 
 async def play_room(
-    index: int, ports: tuple[int, int], rounds: int, latencies: list[float]
+    index: int, ports: tuple[int, int], args: Any, latencies: list[float]
 ) -> tuple[str, str]:
     """One room's rounds; its players' key fingerprints."""
     keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(2)]
@@ -102,7 +104,7 @@ async def play_room(
     code = re.search(r"give them the code ([A-Z]{4})", creator.text).group(1)  # type: ignore[union-attr]
     joiner = await session(ports[1], f"--join {code}", names[1], keys[1], local)
     players = {"X": (creator, names[0]), "O": (joiner, names[1])}
-    starter = "X"
+    starter, rounds, rng = "X", args.rounds, random.Random(index)
     for number in range(1, rounds + 1):
         other = "O" if starter == "X" else "X"
         await players[starter][0].shows(f"Your turn: you play {starter}.")
@@ -112,7 +114,7 @@ async def play_room(
             term, name = players[mover]
             wanted = f"{name} wins!" if cell == MOVES[-1] else f"{name} played {cell}."
             seen = asyncio.ensure_future(players[waiting][0].shows(wanted))
-            await asyncio.sleep(0)  # the waiter is in place before the key goes
+            await asyncio.sleep(rng.uniform(0, args.think))  # the waiter is in place first
             sent = time.perf_counter()
             term.send(str(cell))
             latencies.append(await seen - sent)
@@ -166,7 +168,7 @@ async def run(label: str, hosts: int, url: str | None, work: Path, args: Any) ->
         started = time.perf_counter()
         pairs = await asyncio.gather(
             *(
-                play_room(i, (ports[i % hosts], ports[(i + 1) % hosts]), args.rounds, latencies)
+                play_room(i, (ports[i % hosts], ports[(i + 1) % hosts]), args, latencies)
                 for i in range(args.rooms)
             )
         )
@@ -206,6 +208,9 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rooms", type=int, default=16)
     parser.add_argument("--rounds", type=int, default=10)
+    parser.add_argument(
+        "--think", type=float, default=0.0, help="players pause 0-THINK s before a move"
+    )
     args = parser.parse_args()
     bin_dir = binaries()
     if bin_dir is None:
@@ -222,7 +227,9 @@ async def main() -> None:
     finally:
         cluster.destroy()
     sessions = 2 * args.rooms
-    print(f"{args.rooms} rooms ({sessions} sessions), {args.rounds} rounds each\n")
+    print(
+        f"{args.rooms} rooms ({sessions} sessions), {args.rounds} rounds each, think {args.think} s\n"
+    )
     print(
         "| setup | key to the other's screen p50 | p95 (target ≤ 150 ms) | moves "
         "| rounds saved/s | lost | doubled |"
