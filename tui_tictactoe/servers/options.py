@@ -115,6 +115,19 @@ def add_ssh_options(parser: argparse.ArgumentParser) -> None:
     )
     add_room_options(parser)
     parser.add_argument(
+        "--database-url",
+        metavar="URL",
+        help="PostgreSQL (postgresql://...) for the record and the rooms, so that several "
+        "hosts on one database are one world (docs/hosting.md); default: "
+        "$TUI_TICTACTOE_DATABASE_URL, else SQLite in the data directory",
+    )
+    parser.add_argument(
+        "--database-listen-url",
+        metavar="URL",
+        help="the same database reached directly, for the rooms' one LISTEN connection, when "
+        "--database-url names a PgBouncer in transaction mode (default: --database-url)",
+    )
+    parser.add_argument(
         "--no-fork-server",
         dest="fork_server",
         action="store_false",

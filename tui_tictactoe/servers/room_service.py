@@ -1,5 +1,11 @@
-"""The rooms of `serve-ssh`: one `MemoryHub` on the server's event loop, served to the
-games over a private AF_UNIX socket (`HubServer`), and what each game is told of it.
+"""The rooms of `serve-ssh`: one hub on the server's event loop, served to the games
+over a private AF_UNIX socket (`HubServer`), and what each game is told of it.
+
+The hub is a `MemoryHub`, or with a database URL (`--database-url`) a `PostgresHub`, so
+that several hosts on one database are one world (docs/hosting.md, "Beyond one machine");
+psycopg is imported only then. A database that cannot be used at start-up stops the
+server from starting (`DatabaseUnusable`): a host without its rooms' database would be a
+world of its own, which players could not tell.
 
 Each SSH session's game is a process of its own (forked by the fork server, or
 spawned) and connects to the socket from there, after the fork: a link that drops
@@ -10,12 +16,57 @@ from __future__ import annotations
 
 import socket
 from collections.abc import Callable
+from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 from ..commands.play_options import PROG
+from ..record.location import DATABASE_URL_ENV
 from ..rooms.hub_server import HubServer, HubServerError
 from ..rooms.memory_hub import MemoryHub
 from ..rooms.request import ROOM_ADDRESS_ENV
+from ..rooms.view import Refused
 from ..rooms.wire import ENV_VAR as HUB_ENV
+
+__all__ = [
+    "DATABASE_URL_ENV",
+    "DatabaseUnusable",
+    "RoomService",
+    "database_environment",
+    "friend_address",
+    "shown_url",
+]
+
+if TYPE_CHECKING:
+    from ..rooms.pg_hub import PostgresHub
+
+
+POSTGRES_SCHEMES = ("postgresql", "postgres")
+
+
+class DatabaseUnusable(Exception):
+    """The rooms' database cannot be used at start-up: the server does not start."""
+
+
+def database_environment(url: str | None) -> dict[str, str]:
+    """What every game's environment gets for the record: the rooms' database (none:
+    the game's SQLite file), so that a round is kept where every host reads it."""
+    return {DATABASE_URL_ENV: url} if url else {}
+
+
+def shown_url(url: str) -> str:
+    """A database URL as the log may show it: without its password or its query (which
+    may hold one too), and cut short."""
+    try:
+        parts = urlsplit(url)
+        netloc = parts.netloc
+        if parts.password is not None:
+            user = parts.username or ""
+            host = netloc.rpartition("@")[2]
+            netloc = f"{user}:***@{host}"
+        shown = f"{parts.scheme}://{netloc}{parts.path}"
+    except ValueError:
+        shown = url.partition(":")[0] + "://..."
+    return shown if len(shown) <= 120 else shown[:119] + "…"
 
 
 def friend_address(host: str, port: int, public: tuple[str, int | None] | None) -> str:
@@ -36,21 +87,47 @@ class RoomService:
     """The hub and its socket, from the server's start to its stop."""
 
     def __init__(
-        self, reconnect_grace: float, max_spectators: int, log: Callable[[str], None]
+        self,
+        reconnect_grace: float,
+        max_spectators: int,
+        log: Callable[[str], None],
+        database_url: str | None = None,
+        listen_url: str | None = None,
     ) -> None:
-        self.hub = MemoryHub(reconnect_grace=reconnect_grace, max_spectators=max_spectators)
+        self.database_url = database_url
+        self.postgres: PostgresHub | None = None
+        if database_url is None:
+            self.hub: MemoryHub | PostgresHub = MemoryHub(
+                reconnect_grace=reconnect_grace, max_spectators=max_spectators
+            )
+        else:
+            from ..rooms.pg_hub import PostgresHub  # psycopg only for a database
+
+            self.postgres = PostgresHub(
+                database_url,
+                reconnect_grace=reconnect_grace,
+                max_spectators=max_spectators,
+                listen_url=listen_url,
+                log=log,
+            )
+            self.hub = self.postgres
         self.server = HubServer(self.hub, log=log)
         self.log = log
         self.environment: dict[str, str] = {}
         """What every game's environment gets: the socket's path and the friend's address."""
 
     async def start(self) -> bool:
-        """Serve the hub; False (said once in the log) if it cannot start safely: the
-        server then runs without rooms."""
+        """Serve the hub; False (said once in the log) if its socket cannot be served
+        safely: the server then runs without rooms. Raises `DatabaseUnusable` if the
+        database cannot be reached or its tables are newer than this program."""
+        if self.postgres is not None:
+            await self._start_database(self.postgres)
         try:
             path = await self.server.start()
         except (HubServerError, OSError) as error:
             self.log(f"{PROG} serve-ssh: no rooms ({error})")
+            if self.postgres is not None:
+                await self.postgres.shutdown()
             return False
         self.environment[HUB_ENV] = str(path)
         return True
@@ -59,8 +136,27 @@ class RoomService:
         """The address players reach, once the port is known (`friend_address`)."""
         self.environment[ROOM_ADDRESS_ENV] = address
 
+    async def _start_database(self, hub: PostgresHub) -> None:
+        from ..rooms.pg_schema import NewerRoomSchema
+
+        assert self.database_url is not None
+        shown = shown_url(self.database_url)
+        if self.database_url.partition(":")[0].lower() not in POSTGRES_SCHEMES:
+            raise DatabaseUnusable(f"not a postgresql:// URL: {shown}")
+        try:
+            await hub.start()
+        except (Refused, NewerRoomSchema) as error:
+            await hub.shutdown()
+            raise DatabaseUnusable(f"cannot use the database {shown}: {error}") from None
+
     async def stop(self) -> None:
-        """Close every room (their screens are told), then every connection; the socket
-        and its directory are removed."""
+        """With a `MemoryHub`: close every room (their screens are told), then every
+        connection. With a `PostgresHub`: every connection first, then the hub marks this
+        host's players away (the rooms go on, through the other hosts). The socket and
+        its directory are removed."""
+        if self.postgres is not None:
+            await self.server.stop()
+            await self.postgres.shutdown()
+            return
         await self.hub.shutdown()
         await self.server.stop()

@@ -13,12 +13,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import os
 import signal
 import sys
 from pathlib import Path
 
 from ..commands.play_options import PROG
 from .host_key import HostKeyError
+from .room_service import DATABASE_URL_ENV, DatabaseUnusable
 from .ssh_server import GameServer, Settings
 
 
@@ -46,6 +48,8 @@ def settings_from(args: argparse.Namespace) -> Settings:
         reconnect_grace=args.reconnect_grace,
         max_spectators=args.max_spectators,
         public_address=args.public_address,
+        database_url=args.database_url or os.environ.get(DATABASE_URL_ENV) or None,
+        listen_url=args.database_listen_url,
     )
 
 
@@ -62,6 +66,9 @@ def serve(args: argparse.Namespace) -> int:
 async def _run(server: GameServer) -> int:
     try:
         port = await server.start()
+    except DatabaseUnusable as error:
+        print(f"{PROG} serve-ssh: {error}", file=sys.stderr)
+        return 1
     except OSError as error:
         where = f"{server.settings.host}:{server.settings.port}"
         print(f"{PROG} serve-ssh: cannot listen on {where}: {error.strerror}", file=sys.stderr)

@@ -24,7 +24,7 @@ from .game_command import CHILD_COMMAND, common_environment, printable
 from .game_process import GameProcess, Launch, spawn
 from .host_key import HostKeyError, default_host_key_path, load_or_create
 from .refusal_log import RefusalLog
-from .room_service import RoomService, friend_address
+from .room_service import RoomService, database_environment, friend_address
 from .ssh_session import GameSession
 
 SHUTTING_DOWN = "the server is shutting down: goodbye"
@@ -54,6 +54,8 @@ class Settings:
     reconnect_grace: float = 60.0  # seconds a dropped player keeps their seat
     max_spectators: int = 8  # per room
     public_address: tuple[str, int | None] | None = None  # what players ssh to
+    database_url: str | None = None  # PostgreSQL for the record and the rooms; None: SQLite
+    listen_url: str | None = None  # the rooms' LISTEN connection, when not database_url
 
 
 def _log_to_stderr(line: str) -> None:
@@ -87,7 +89,7 @@ class GameServer:
         self.games: set[GameProcess] = set()
         self.fork_server: ForkServer | None = None
         self.rooms: RoomService | None = None  # the room hub, when rooms are on
-        self.room_environment: dict[str, str] = {}  # for every game (none: no lobby)
+        self.room_environment = database_environment(settings.database_url)  # + the hub's
         self.accepting = True
         self._acceptor: asyncssh.SSHAcceptor | None = None
         self._ending: set[asyncio.Task[None]] = set()  # hang-ups and the log lines after them
@@ -99,9 +101,9 @@ class GameServer:
 
     async def start(self) -> int:
         """Start the rooms' hub (if on), then listen; returns the port (for port 0)."""
-        settings = self.settings
+        settings, urls = self.settings, (self.settings.database_url, self.settings.listen_url)
         if settings.rooms:
-            rooms = RoomService(settings.reconnect_grace, settings.max_spectators, self.log)
+            rooms = RoomService(settings.reconnect_grace, settings.max_spectators, self.log, *urls)
             self.rooms = rooms if await rooms.start() else None
         self._acceptor = await asyncssh.create_server(
             lambda: Client(self),
@@ -125,7 +127,7 @@ class GameServer:
         port = self._acceptor.get_port()
         if self.rooms is not None:  # before the first game can start (the loop runs on)
             self.rooms.listening(friend_address(settings.host, port, settings.public_address))
-            self.room_environment = self.rooms.environment
+            self.room_environment.update(self.rooms.environment)
         if self.settings.fork_server and sys.platform == "linux":
             try:
                 self.fork_server = await ForkServer.start(common_environment(), self.log)
@@ -147,9 +149,7 @@ class GameServer:
     def admit(self, client: Client) -> str | None:
         """A logged-in connection gets a game's slot, or is told why not (it then stays
         counted as waiting until it closes)."""
-        if not self.accepting:
-            return SHUTTING_DOWN
-        return self.admission.admit(client)
+        return self.admission.admit(client) if self.accepting else SHUTTING_DOWN
 
     def release(self, client: Client) -> None:
         self.clients.discard(client)

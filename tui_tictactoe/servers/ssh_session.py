@@ -32,7 +32,7 @@ class Host(Protocol):
     """What a session needs of the server: a way to start a game, and to end one."""
 
     games: set[GameProcess]
-    room_environment: dict[str, str]  # the rooms' hub and address, for every game
+    room_environment: dict[str, str]  # the record's database, the rooms' hub and address
 
     def launcher(self, args: list[str], env: dict[str, str]) -> Launch: ...
 
