@@ -10,6 +10,7 @@ a sentence for the status line; it never looks past `MAX_INPUT` characters.
 
 from __future__ import annotations
 
+import base64
 import secrets
 from typing import Protocol
 
@@ -37,6 +38,17 @@ def new_code(rng: Chooser | None = None) -> str:
     """A random code (the caller checks it is not in use)."""
     chooser = rng if rng is not None else secrets.SystemRandom()
     return "".join(chooser.choice(ALPHABET) for _ in range(LENGTH))
+
+
+TOKEN_BYTES = 12
+"""A seat token's randomness: 96 bits, 16 URL-safe characters."""
+
+
+def new_token(rng: Chooser | None = None) -> str:
+    """A secret seat token (both hubs deal them from their `rng` alike)."""
+    chooser = rng if rng is not None else secrets.SystemRandom()
+    raw = chooser.getrandbits(TOKEN_BYTES * 8).to_bytes(TOKEN_BYTES, "big")
+    return base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
 
 
 def normalise(text: str) -> str:

@@ -16,7 +16,6 @@ method or `expire()`).
 from __future__ import annotations
 
 import asyncio
-import base64
 import secrets
 import time
 from collections.abc import AsyncIterator, Callable
@@ -28,7 +27,6 @@ from .room import Room
 from .view import SEATS, Person, Refused, RoomSummary, RoomView, SeatName, Ticket
 from .wrong_codes import WrongCodes
 
-TOKEN_BYTES = 12
 """96 random bits: a 16-character token, short to copy, impossible to guess."""
 _CODE_TRIES = 64
 
@@ -246,8 +244,7 @@ class MemoryHub:
         raise Refused("No free room code came up: try again.")
 
     def _token(self) -> str:
-        raw = self._rng.getrandbits(TOKEN_BYTES * 8).to_bytes(TOKEN_BYTES, "big")
-        return base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
+        return codes.new_token(self._rng)
 
     def _round_key(self) -> str:
         """A fresh key for a round in the record: by default a random UUID

@@ -20,7 +20,6 @@ notices), and that host's spectators leave. See docs/rooms.md, "Rooms across hos
 from __future__ import annotations
 
 import asyncio
-import base64
 import contextlib
 import secrets
 import sys
@@ -40,7 +39,6 @@ from .view import SEATS, Person, Refused, RoomSummary, RoomView, SeatName, Ticke
 from .wrong_codes import WrongCodes
 
 T = TypeVar("T")
-TOKEN_BYTES = 12
 CHANNEL = "tui_tictactoe_rooms"
 HEARTBEAT = 2.0
 """Seconds between a host's heartbeats."""
@@ -387,8 +385,7 @@ class PostgresHub:
             self.readers.note(code, int(generation))
 
     def _token(self) -> str:
-        raw = self._rng.getrandbits(TOKEN_BYTES * 8).to_bytes(TOKEN_BYTES, "big")
-        return base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
+        return codes.new_token(self._rng)
 
     async def _keep_beating(self) -> None:
         while not self._stopping:
