@@ -371,8 +371,7 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
 
     def _show_all(self) -> None:
         controller = self.controller
-        self.grid.show_board(controller.board)
-        self.grid.show_marker("-last-ai", controller.last_answered)
+        self.grid.show_board(controller.board, {"-last-ai": controller.last_answered})
         score = (controller.score, controller.round, controller.human_symbol, controller.ai_symbol)
         self.query_one(Scoreboard).show(*score, people=controller.between_people)
         self._show_overlays()

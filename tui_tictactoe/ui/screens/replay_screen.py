@@ -79,8 +79,7 @@ class ReplayScreen(Screen[None]):
 
     def _show(self) -> None:
         replay, grid = self.replay, self.grid
-        grid.show_board(replay.board)
-        grid.show_analysis(replay.analysis)
         last = replay.last
-        grid.show_marker(LAST_MOVE, last.cell if last is not None else None)
+        grid.show_board(replay.board, {LAST_MOVE: last.cell if last is not None else None})
+        grid.show_analysis(replay.analysis)
         self.move_line.update(replay.describe())

@@ -385,12 +385,14 @@ class RoomScreen(IgnoresStaleResize, Screen[None]):
 
     def _show(self) -> None:
         game = self.game
-        self.grid.show_board(game.board)
         last = game.last_move
-        self.grid.show_marker("-last", self.geometry.cell_of_key(last.cell) if last else None)
-        self._show_cursor()
-        self.score.update(score_line(game))
-        self.invite.update("\n".join(invite_lines(game, self.setting.address, self.setting.guest)))
+        markers = {"-last": self.geometry.cell_of_key(last.cell) if last else None}
+        markers["-cursor"] = self._cursor_cell()
+        self.grid.show_board(game.board, markers)
+        show_text(self.score, score_line(game))
+        show_text(
+            self.invite, "\n".join(invite_lines(game, self.setting.address, self.setting.guest))
+        )
         self.key_bar.hints = self._keys()
         self.sub_title = room_title(game)
         self._show_analysis()
@@ -401,9 +403,12 @@ class RoomScreen(IgnoresStaleResize, Screen[None]):
         self.status.show(room_state(self.game, self.clock()))
 
     def _show_cursor(self) -> None:
+        self.grid.show_marker("-cursor", self._cursor_cell())
+
+    def _cursor_cell(self) -> Cell | None:
         """Players only: a spectator's keys play nothing, so no cell is under a cursor."""
         player = self.game.is_player or not self.entered
-        self.grid.show_marker("-cursor", self.cursor if player else None)
+        return self.cursor if player else None
 
     # -- terminal size ------------------------------------------------------
 
@@ -429,3 +434,12 @@ class RoomScreen(IgnoresStaleResize, Screen[None]):
         needed = needed_size(MIN_SIZE, self.geometry.size)
         self.set_class(self.too_small.check(size, needed), "-too-small")
         self.set_class(size.height * 2.5 < MIN_PLAY_WIDTH, "-short")  # see #room-play
+
+
+def show_text(static: Static, text: str) -> None:
+    """Update `static` only when its text changed, and lay the screen out again only when
+    its line count did: a whole layout on every view of a room was most of a frame's CPU
+    with 8 rooms on 2 cores (benchmarks/bench_rooms.py)."""
+    old = str(static.content)
+    if text != old:
+        static.update(text, layout=text.count("\n") != old.count("\n"))

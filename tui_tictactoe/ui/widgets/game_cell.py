@@ -59,6 +59,11 @@ def verdict_place(verdict: Verdict, border_room: int, inside_room: int) -> tuple
     return "", verdict_text(verdict, inside_room)
 
 
+def symbol_classes(symbol: str) -> dict[str, bool]:
+    """The CSS classes of a cell holding `symbol` ("X", "O" or empty), for `update_classes`."""
+    return {"-x": symbol == "X", "-o": symbol == "O", "-empty": symbol == EMPTY}
+
+
 class GameCell(NarrowSafe, Button, can_focus=False):
     """A button that knows its place on the board.
 
@@ -92,9 +97,7 @@ class GameCell(NarrowSafe, Button, can_focus=False):
         """The overlay's verdict when drawn inside the cell (too narrow for the border)."""
 
     def watch_symbol(self, symbol: str) -> None:
-        self.set_class(symbol == "X", "-x")
-        self.set_class(symbol == "O", "-o")
-        self.set_class(symbol == EMPTY, "-empty")
+        self.update_classes(symbol_classes(symbol))  # one restyle (none if already set)
         self._draw()
 
     def watch_verdict(self, move: MoveVerdict | None) -> None:

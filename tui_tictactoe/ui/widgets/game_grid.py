@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
@@ -13,10 +14,12 @@ from textual.widget import Widget
 from ...engine.analysis import Analysis
 from ...engine.board import Cell, GameBoard
 from ...engine.geometry import Geometry
-from .game_cell import GameCell
+from .game_cell import GameCell, symbol_classes
 
 if TYPE_CHECKING:
     from textual._arrange import DockArrangeResult
+
+EMPTY_MARKERS: Mapping[str, Cell | None] = {}
 
 GUTTER = 1
 """Columns between two cells (the CSS sets no gutter between rows: borders separate them)."""
@@ -87,16 +90,27 @@ class GameGrid(Widget):
     def cells(self) -> list[GameCell]:
         return list(self._cells.values())
 
-    def show_board(self, board: GameBoard) -> None:
+    def show_board(
+        self, board: GameBoard, markers: Mapping[str, Cell | None] = EMPTY_MARKERS
+    ) -> None:
+        """Show `board`, and each CSS class of `markers` (the last move, the cursor) on its
+        cell only. Every cell's classes change in one step, so a changed cell is restyled
+        once and an unchanged one not at all: restyling was a third of a room's frame."""
         if board.geometry != self.geometry:
             return  # a grid on its way out after a new game changed the board's size
         outcome = board.outcome()
         line = set(outcome.line or ()) if outcome is not None else set()
-        for (row, col), cell in self._cells.items():
-            cell.symbol = board.game_board[row][col]
-            cell.set_class((row, col) in line, "-winning")
-        self.set_class(outcome is not None and outcome.is_draw, "-draw")
-        self.set_class(outcome is not None, "-over")
+        for position, cell in self._cells.items():
+            symbol = board.game_board[position[0]][position[1]]
+            classes = symbol_classes(symbol)
+            classes["-winning"] = position in line
+            for marker, at in markers.items():
+                classes[marker] = position == at
+            cell.update_classes(classes)
+            cell.symbol = symbol
+        self.update_classes(
+            {"-draw": outcome is not None and outcome.is_draw, "-over": outcome is not None}
+        )
 
     def show_analysis(self, analysis: Analysis | None) -> None:
         """Verdicts on the empty cells, or none."""
@@ -108,4 +122,4 @@ class GameGrid(Widget):
     def show_marker(self, marker: str, at: Cell | None) -> None:
         """Put the CSS class `marker` (the cursor, the hint) on the cell `at` only."""
         for position, cell in self._cells.items():
-            cell.set_class(position == at, marker)
+            cell.set_class(position == at, marker)  # a no-op (no restyle) where unchanged
