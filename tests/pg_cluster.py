@@ -21,6 +21,11 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+OWNER = "owner.pid"
+"""In a cluster's directory: the test process that made it. A process killed before its
+teardown (a SIGKILLed xdist worker, a timeout) leaves its server running: the next
+`Cluster.create` stops and removes every cluster whose owner is gone (`sweep_orphans`)."""
+
 SEARCHED = "$TUI_TICTACTOE_TEST_PG_BIN, /usr/lib/postgresql/<version>/bin, then PATH"
 RUN_AS = "postgres"
 
@@ -55,6 +60,32 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def sweep_orphans(bin_dir: Path) -> list[Path]:
+    """Stop and remove the clusters of test processes that died before their teardown;
+    the directories removed. A cluster without an owner file is left alone (being made)."""
+    swept = []
+    for root in Path(tempfile.gettempdir()).glob("tui-tictactoe-pg-*"):
+        try:
+            owner = int((root / OWNER).read_text())
+        except (OSError, ValueError):
+            continue
+        if alive(owner):
+            continue
+        Cluster(bin_dir, root, 0).destroy()
+        swept.append(root)
+    return swept
+
+
 class Cluster:
     """One PostgreSQL server of the tests' own, and the databases made on it."""
 
@@ -70,7 +101,9 @@ class Cluster:
     @classmethod
     def create(cls, bin_dir: Path) -> Cluster:
         """initdb and start; everything is removed again if that fails halfway."""
+        sweep_orphans(bin_dir)
         root = Path(tempfile.mkdtemp(prefix="tui-tictactoe-pg-"))
+        (root / OWNER).write_text(str(os.getpid()))
         cluster = cls(bin_dir, root, free_port())
         try:
             if cluster.user is not None:

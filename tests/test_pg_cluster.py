@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import psycopg
-from pg_cluster import BIN_ENV, Cluster
+from pg_cluster import BIN_ENV, Cluster, sweep_orphans
 
 TESTS = Path(__file__).parent
 
@@ -57,6 +57,40 @@ def test_a_cluster_runs_unprivileged_and_leaves_nothing_behind(pg_cluster: Clust
         cluster.destroy()
     assert not cluster.root.exists()
     assert not running(server)
+
+
+MAKE_AND_HANG = """
+import sys, time
+sys.path.insert(0, sys.argv[1])
+from pathlib import Path
+from pg_cluster import Cluster
+cluster = Cluster.create(Path(sys.argv[2]))
+print(cluster.root, int((cluster.data / "postmaster.pid").read_text().split()[0]), flush=True)
+time.sleep(600)
+"""
+
+
+def test_a_cluster_left_by_a_killed_test_process_is_swept_by_the_next(pg_cluster: Cluster) -> None:
+    """A SIGKILLed xdist worker never runs its teardown: its server must not outlive it."""
+    maker = subprocess.Popen(
+        [sys.executable, "-c", MAKE_AND_HANG, str(TESTS), str(pg_cluster.bin_dir)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert maker.stdout is not None
+        root_text, server_text = maker.stdout.readline().split()
+    finally:
+        maker.kill()
+        maker.wait()
+    root, server = Path(root_text), int(server_text)
+    assert running(server)  # the killed maker left it behind
+    swept = sweep_orphans(pg_cluster.bin_dir)
+    assert root in swept
+    assert pg_cluster.root not in swept  # this process's own cluster stays
+    assert not root.exists()
+    assert not running(server)
+    assert (pg_cluster.data / "postmaster.pid").exists()
 
 
 def running(pid: int) -> bool:
