@@ -14,7 +14,8 @@ never loses it. Time is the database's (`now()`), or an injected clock in tests.
 
 A host beats (`room_hosts.seen_at`) every `heartbeat` seconds; a seat held through a
 host silent for `host_timeout` is treated as dropped (its grace starts when another host
-notices), and that host's spectators leave. See docs/rooms.md, "Rooms across hosts".
+notices), and that host's spectators leave. While the database is out of reach the
+readers' views say so (`RoomView.unreachable`). See docs/rooms.md, "Rooms across hosts".
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from typing import TypeVar
 
 from ..record.values import new_round_key
 from . import codes, pg_sweep
-from .pg_link import LISTEN_RETRY, Link, listen
+from .pg_link import LISTEN_RETRY, UNREACHABLE, Link, listen
 from .pg_readers import Readers
 from .pg_rows import LOBBY, Loaded, closed, hashed, insert_room, is_code, load, micro, nothing, save
 from .pg_schema import ensure_schema
@@ -405,10 +406,17 @@ class PostgresHub:
         time; anything else (a bug) is logged, and the task goes on all the same."""
         try:
             await step()
-        except Refused:
-            pass
+        except Refused as refused:
+            self._reached(refused.reason != UNREACHABLE)
         except Exception as error:
             self._log(f"room hub: {what} failed: {type(error).__name__}")
+        else:
+            self._reached(True)
+
+    def _reached(self, reached: bool) -> None:
+        """The readers' screens say whether the database answers; the log, each change."""
+        if self.readers.reachable(reached):
+            self._log(f"room hub: the database {'is back' if reached else 'is out of reach'}")
 
     async def _keep_reading(self) -> None:
         """Rooms with readers read again: when a notification says so, and all of them
