@@ -22,6 +22,8 @@ from tui_tictactoe.rooms.request import (
 from tui_tictactoe.rooms.status import (
     NO_ANALYSIS_FOR_PLAYERS,
     NO_REMATCH_NOW,
+    UNREACHABLE,
+    UNREACHABLE_TO_MOVE,
     analysis_refused,
     invite_lines,
     rematch_refused,
@@ -83,6 +85,17 @@ def test_a_newer_view_replaces_the_board_and_an_older_one_is_dropped() -> None:
     assert game.board.to_string() == "O...X...."
 
 
+def test_the_same_view_is_taken_again_when_the_hub_loses_or_finds_its_database() -> None:
+    game = game_of("X", view((5,), generation=3))
+    assert game.take(view((5,), generation=3, unreachable=True))
+    assert not game.take(view((5,), generation=3, unreachable=True))  # said already
+    assert not game.take(view((), generation=2))  # older, whatever it says
+    assert game.take(view((5,), generation=3))  # back: the same generation, unmarked
+    assert game.view is not None and not game.view.unreachable
+    assert game.take(view((5, 1), generation=4, unreachable=True))
+    assert game.board.to_string() == "O...X...."
+
+
 @given(st.permutations(range(1, 10)))
 def test_whatever_order_views_arrive_in_the_newest_is_held(order: list[int]) -> None:
     moves = (5, 1, 9, 3, 2, 8, 4, 6, 7)
@@ -130,6 +143,19 @@ def test_the_player_to_move_the_other_and_a_spectator_each_read_their_line() -> 
     assert said(game_of("X", view())) == "Your turn: you play X."
     assert said(game_of(None, view())) == "ann to play."
     assert room_state(game_of("O", one_move), 0).tone == "turn"
+
+
+def test_while_the_database_is_unreachable_every_one_is_told_the_room_waits() -> None:
+    down = view((5,), unreachable=True)
+    assert said(game_of("O", down)) == UNREACHABLE_TO_MOVE  # the player to move
+    assert said(game_of("X", down)) == UNREACHABLE  # the other
+    assert said(game_of(None, down)) == UNREACHABLE  # a spectator
+    over = view((1, 4, 2, 5, 3), result="X", unreachable=True)
+    assert said(game_of("O", over)) == UNREACHABLE  # no move is anyone's: a rematch waits
+    assert room_state(game_of("O", down), 0).tone == "refused"
+    assert said(game_of("O", view((5,)))) == "ann played 5. Your turn: you play O."
+    assert said(game_of("X", view(closed=True, unreachable=True))).endswith("every player left.")
+    assert max(len(UNREACHABLE), len(UNREACHABLE_TO_MOVE)) <= 57  # the board's column
 
 
 def test_results_for_winner_loser_and_spectator() -> None:

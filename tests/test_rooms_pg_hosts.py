@@ -350,7 +350,10 @@ async def test_postgresql_restarted_mid_round(own_cluster: Cluster) -> None:
         assert caught.value.reason == UNREACHABLE
         with pytest.raises(Refused, match="cannot be reached"):
             await b.rooms()
+        for sees in (ann_sees, bob_sees):  # told by the next sweep: the same view, marked
+            assert await sees.until(lambda v: v.unreachable) == view._replace(unreachable=True)
         own_cluster.start()  # pg_ctl -w: it takes connections now
+        await bob_sees.until(lambda v: not v.unreachable)  # the next sweep finds it back
         await a.move(ann, 9, view.generation)  # at once: the broken connection is replaced
         await play_round([2, 3, 7, 6], players, done=3)
         final = await bob_sees.until(lambda v: v.result is not None)

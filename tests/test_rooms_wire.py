@@ -51,6 +51,7 @@ def room_views(draw: st.DrawFn) -> RoomView:
         watchers=draw(st.integers(0, wire.MAX_WATCHERS)),
         closed=draw(st.booleans()),
         round_key=draw(st.sampled_from(["", "6f1c2a34-9d1e-4b7a-8c3f-0e2d4a6b8c9d"])),
+        unreachable=draw(st.booleans()),
     )
 
 

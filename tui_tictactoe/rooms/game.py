@@ -3,7 +3,8 @@
 The hub is the one truth: this session never changes the board itself. A key that
 plays becomes a `MoveRequest` for `RoomHub.move` (with the generation it was made on),
 and the board on screen changes only when the hub's next view arrives. A newer
-generation replaces the view held; an older or equal one is dropped (`take`).
+generation replaces the view held; an older or equal one is dropped (`take`), unless
+it only says that the hub lost (or found again) its database (`RoomView.unreachable`).
 
 A spectator's analysis overlay on 4x4 and 5x5 is the game's (`controller.teaching`): an
 `AnalysisRequest` the screen runs in a thread, cell by cell, whose replies `apply` keeps
@@ -90,7 +91,7 @@ class RoomGame:
         is rebuilt from its moves (a view is whole, never a patch)."""
         if view.code != self.ticket.code or str(view.size) not in WIN_LENGTHS:
             return False  # another room's, or a board no game plays: never shown
-        if self.view is not None and view.generation <= self.view.generation:
+        if self.view is not None and not _newer(view, self.view):
             return False
         before, self.view = self.view, view
         if before is None or _position(before) != _position(view):
@@ -237,6 +238,13 @@ def _position(view: RoomView) -> tuple[int, int, str, tuple[int, ...], Result | 
     """What the board and the side to move depend on: a view that changes none of it
     (a watcher more, a link dropped) leaves a search about the position running."""
     return (view.round, view.size, view.first, view.moves, view.result, view.closed)
+
+
+def _newer(view: RoomView, held: RoomView) -> bool:
+    """A later generation, or the same one with the hub's database lost or found again."""
+    if view.generation != held.generation:
+        return view.generation > held.generation
+    return view.unreachable != held.unreachable
 
 
 def _seats(view: RoomView | None) -> tuple[SeatView, SeatView]:

@@ -14,7 +14,8 @@ never loses it. Time is the database's (`now()`), or an injected clock in tests.
 
 A host beats (`room_hosts.seen_at`) every `heartbeat` seconds; a seat held through a
 host silent for `host_timeout` is treated as dropped (its grace starts when another host
-notices), and that host's spectators leave. See docs/rooms.md, "Rooms across hosts".
+notices), and that host's spectators leave. While the database is out of reach the
+readers' views say so (`RoomView.unreachable`). See docs/rooms.md, "Rooms across hosts".
 """
 
 from __future__ import annotations
@@ -23,20 +24,19 @@ import asyncio
 import contextlib
 import secrets
 import sys
-import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TypeVar
 
 from ..record.values import new_round_key
 from . import codes, pg_sweep
-from .pg_link import LISTEN_RETRY, Link, listen
+from .pg_link import LISTEN_RETRY, UNREACHABLE, Link, listen
 from .pg_readers import Readers
 from .pg_rows import LOBBY, Loaded, closed, hashed, insert_room, is_code, load, micro, nothing, save
 from .pg_schema import ensure_schema
+from .pg_wrong_codes import SharedWrongCodes, no_room
 from .room import Room
 from .view import SEATS, Person, Refused, RoomSummary, RoomView, SeatName, Ticket
-from .wrong_codes import WrongCodes
 
 T = TypeVar("T")
 CHANNEL = "tui_tictactoe_rooms"
@@ -92,8 +92,10 @@ class PostgresHub:
         self._log = log
         self._clock = clock
         self._rng: codes.Chooser = rng if rng is not None else secrets.SystemRandom()
-        self.wrong_codes = WrongCodes(clock or time.monotonic, wrong_code_limit, wrong_code_window)
         self._link = Link(url)
+        self.wrong_codes = SharedWrongCodes(
+            self._link, self._now, wrong_code_limit, wrong_code_window
+        )
         self.readers = Readers()
         self._mine: set[str] = set()  # hashes of the seat tokens this host's sessions hold
         self._tasks: list[asyncio.Task[None]] = []
@@ -138,7 +140,7 @@ class PostgresHub:
         raise Refused("No free room code came up: try again.")
 
     async def join(self, code: str, who: Person, token: str = "") -> Ticket:
-        typed = self._typed(code, who)
+        typed = await self._typed(code, who)
 
         def take(loaded: Loaded, _now: float) -> Ticket:
             room = loaded.room
@@ -156,12 +158,13 @@ class PostgresHub:
             room.generation += 1
             return Ticket(room.code, seat, new_token)
 
-        ticket = await self._change(typed, take, self._no_room(typed, who))
+        change = self._change(typed, take, no_room(typed))
+        ticket = await self.wrong_codes.counted(who.address, change)
         self._mine.add(hashed(ticket.token))
         return ticket
 
     async def watch(self, code: str, who: Person) -> Ticket:
-        typed = self._typed(code, who)
+        typed = await self._typed(code, who)
 
         def sit_down(loaded: Loaded, _now: float) -> Ticket:
             room = loaded.room
@@ -174,7 +177,8 @@ class PostgresHub:
             room.generation += 1
             return Ticket(room.code, None, token)
 
-        return await self._change(typed, sit_down, self._no_room(typed, who))
+        change = self._change(typed, sit_down, no_room(typed))
+        return await self.wrong_codes.counted(who.address, change)
 
     async def move(self, ticket: Ticket, cell: int, generation: int) -> None:
         def play(loaded: Loaded, _now: float) -> None:
@@ -367,16 +371,9 @@ class PostgresHub:
         if not loaded.room.holds(ticket.seat, hashed(ticket.token)):
             raise Refused(f"You are no longer in room {ticket.code}.")
 
-    def _typed(self, code: str, who: Person) -> str:
-        self.wrong_codes.check(who.address)
+    async def _typed(self, code: str, who: Person) -> str:
+        await self.wrong_codes.check(who.address)  # counted for every host (the database's)
         return codes.normalise(code)
-
-    def _no_room(self, typed: str, who: Person) -> Callable[[], T]:
-        def missing() -> T:
-            self.wrong_codes.count(who.address)
-            raise Refused(f"There is no room {typed}: check the code.")
-
-        return missing
 
     def _heard(self, payload: str) -> None:
         """A notification: `CODE GENERATION`; read the room again if a reader here is behind."""
@@ -405,10 +402,17 @@ class PostgresHub:
         time; anything else (a bug) is logged, and the task goes on all the same."""
         try:
             await step()
-        except Refused:
-            pass
+        except Refused as refused:
+            self._reached(refused.reason != UNREACHABLE)
         except Exception as error:
             self._log(f"room hub: {what} failed: {type(error).__name__}")
+        else:
+            self._reached(True)
+
+    def _reached(self, reached: bool) -> None:
+        """The readers' screens say whether the database answers; the log, each change."""
+        if self.readers.reachable(reached):
+            self._log(f"room hub: the database {'is back' if reached else 'is out of reach'}")
 
     async def _keep_reading(self) -> None:
         """Rooms with readers read again: when a notification says so, and all of them

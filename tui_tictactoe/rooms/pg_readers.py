@@ -6,6 +6,8 @@ here can never put an older view over a newer one. After each view a reader whos
 ticket no longer holds its place is ended (it left, its grace ran out, or a newer link
 took the seat over, on whichever host). A room that is gone, or whose code now names
 another room (its incarnation differs), ends its readers with their last view, closed.
+While the database is out of reach each reader is given its last view again, marked
+`unreachable`, and given it unmarked once the database answers.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ class Readers:
         self._by_code: dict[str, list[Reader]] = {}
         self._due: set[str] = set()
         self._wake = asyncio.Event()
+        self.reached = True  # the database, as the hub last found it
 
     def add(self, seat: SeatName | None, token: str, loaded: Loaded) -> Reader:
         """A new reader, given the room as read; the room is read again soon, as a change
@@ -102,6 +105,19 @@ class Readers:
         due = set(self._by_code) if everything else self._due & set(self._by_code)
         self._due.clear()
         return sorted(due)
+
+    def reachable(self, reached: bool) -> bool:
+        """The database answered (True) or is out of reach (False): each reader whose
+        last view says otherwise is given it again, saying so (`RoomView.unreachable`),
+        at the same generation, so its screen can tell that nothing can land now.
+        Whether that changed since the last call."""
+        for readers in self._by_code.values():
+            for reader in readers:
+                if reader.last.unreachable == reached and not reader.last.closed:
+                    reader.last = reader.last._replace(unreachable=not reached)
+                    reader.box.put(reader.last)
+        changed, self.reached = reached != self.reached, reached
+        return changed
 
     def end_all(self) -> None:
         for readers in self._by_code.values():

@@ -10,7 +10,8 @@ One row per room (`rooms`), keyed by its code; a seat is a row of `room_seats` o
 while someone holds it; a spectator is a row of `room_watchers`. Seat tokens are kept as
 their SHA-256 only. Every deadline is a `timestamptz` on one clock (the database's
 `now()`), so the hosts' clocks do not matter. `room_hosts` is each hub's heartbeat: a
-seat or spectator whose host stopped beating is treated as dropped.
+seat or spectator whose host stopped beating is treated as dropped. `room_wrong_codes`
+holds the last minute's wrong room codes by client address, for every host's limit.
 """
 
 from __future__ import annotations
@@ -72,6 +73,16 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE INDEX room_seats_by_back_by ON room_seats (back_by) WHERE back_by IS NOT NULL",
         "CREATE INDEX room_seats_by_host ON room_seats (host_id) WHERE present",
         "CREATE INDEX room_watchers_by_host ON room_watchers (host_id)",
+    ),
+    # 1 -> 2: wrong room codes per address, counted for every host (`pg_wrong_codes.py`).
+    (
+        """CREATE TABLE room_wrong_codes (
+            id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            address text NOT NULL,
+            at timestamptz NOT NULL
+        )""",
+        "CREATE INDEX room_wrong_codes_by_address ON room_wrong_codes (address, at DESC)",
+        "CREATE INDEX room_wrong_codes_by_at ON room_wrong_codes (at)",
     ),
 )
 

@@ -24,17 +24,26 @@ NO_ANALYSIS_FOR_PLAYERS = refused("No analysis while you play a person: it is fo
 NO_REMATCH_NOW = refused("A rematch is asked for once the round is over.")
 WATCHERS_DO_NOT_PLAY = refused("You are watching: only the players play.")
 
+UNREACHABLE_TO_MOVE = "Database unreachable: your move waits until it is back."
+UNREACHABLE = "Database unreachable: the room waits until it is back."
+"""While the hub cannot reach the room's database (`RoomView.unreachable`): no change can
+land, so the state of play is this until it is back (both fit 57 columns)."""
+
 LEAVE_QUESTION = Status("Leave and abandon this round? y: yes; any other key: no.", "question")
 """Asked once when `q` comes mid-round from a player, as the game asks before quitting."""
 
 
 def room_state(game: RoomGame, now: float) -> Status:
-    """The first line: the result and the rematch, who is away, or whose turn it is."""
+    """The first line: the result and the rematch, who is away, or whose turn it is (or
+    that nothing can happen while the hub's database is out of reach)."""
     view = game.view
     if view is None:
         return WAITING_FOR_VIEW
     if view.closed:
         return Status(f"Room {view.code} has closed: every player left.", "refused")
+    if view.unreachable:
+        to_move = view.result is None and game.seat == view.to_move
+        return Status(UNREACHABLE_TO_MOVE if to_move else UNREACHABLE, "refused")
     if view.result is not None:
         return _result(game)
     waiting = _waiting(game, now)

@@ -56,6 +56,10 @@ class RoomView(NamedTuple):
     watchers: int = 0
     closed: bool = False  # the last player left: the room is gone
     round_key: str = ""  # this round's key in the record, fresh each round (both save it)
+    # Not the room's but its hub's: the hub cannot reach the room's database now, so this
+    # is the room as last read and no change can land until it is back (`PostgresHub`).
+    # Outside the generation: the same view comes again with it set, then cleared.
+    unreachable: bool = False
 
     @property
     def to_move(self) -> SeatName | None:

@@ -235,6 +235,7 @@ def view_from_json(value: object) -> RoomView:
         watchers=_int(obj["watchers"], 0, MAX_WATCHERS, "watchers"),
         closed=_bool(obj["closed"], "closed"),
         round_key=_round_key(obj["round_key"]),
+        unreachable=_bool(obj["unreachable"], "unreachable"),
     )
 
 

@@ -114,12 +114,8 @@ def add_ssh_options(parser: argparse.ArgumentParser) -> None:
         help="close a session without input for this long (default 600; 0: never)",
     )
     add_room_options(parser)
-    parser.add_argument(
-        "--database-url",
-        metavar="URL",
-        help="PostgreSQL (postgresql://...) for the record and the rooms, so that several "
-        "hosts on one database are one world (docs/hosting.md); default: "
-        "$TUI_TICTACTOE_DATABASE_URL, else SQLite in the data directory",
+    add_database_option(
+        parser, "the record and the rooms, so that several hosts on one database are one world"
     )
     parser.add_argument(
         "--database-listen-url",
@@ -133,6 +129,16 @@ def add_ssh_options(parser: argparse.ArgumentParser) -> None:
         action="store_false",
         help="start each game as a fresh process instead of forking it from one that has "
         "imported the game once (slower to start; for comparison, or if forking misbehaves)",
+    )
+
+
+def add_database_option(parser: argparse.ArgumentParser, what: str) -> None:
+    """`--database-url`, alike on both servers (`servers.database` reads and checks it)."""
+    parser.add_argument(
+        "--database-url",
+        metavar="URL",
+        help=f"PostgreSQL (postgresql://...) for {what} (docs/hosting.md); default: "
+        "$TUI_TICTACTOE_DATABASE_URL, else SQLite in the data directory",
     )
 
 
@@ -209,4 +215,7 @@ def add_web_options(parser: argparse.ArgumentParser) -> None:
         default=600.0,
         metavar="SECONDS",
         help="close a session without a key or click for this long (default 600; 0: never)",
+    )
+    add_database_option(
+        parser, "the record the games read: the leaderboard of every host on that database"
     )

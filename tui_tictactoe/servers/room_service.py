@@ -4,8 +4,8 @@ over a private AF_UNIX socket (`HubServer`), and what each game is told of it.
 The hub is a `MemoryHub`, or with a database URL (`--database-url`) a `PostgresHub`, so
 that several hosts on one database are one world (docs/hosting.md, "Beyond one machine");
 psycopg is imported only then. A database that cannot be used at start-up stops the
-server from starting (`DatabaseUnusable`): a host without its rooms' database would be a
-world of its own, which players could not tell.
+server from starting (`DatabaseUnusable`, from `database`, which `serve-web` shares): a
+host without its rooms' database would be a world of its own, which players could not tell.
 
 Each SSH session's game is a process of its own (forked by the fork server, or
 spawned) and connects to the socket from there, after the fork: a link that drops
@@ -17,15 +17,20 @@ from __future__ import annotations
 import socket
 from collections.abc import Callable
 from typing import TYPE_CHECKING
-from urllib.parse import urlsplit
 
 from ..commands.play_options import PROG
-from ..record.location import DATABASE_URL_ENV
 from ..rooms.hub_server import HubServer, HubServerError
 from ..rooms.memory_hub import MemoryHub
 from ..rooms.request import ROOM_ADDRESS_ENV
 from ..rooms.view import Refused
 from ..rooms.wire import ENV_VAR as HUB_ENV
+from .database import (
+    DATABASE_URL_ENV,
+    DatabaseUnusable,
+    check_scheme,
+    database_environment,
+    shown_url,
+)
 
 __all__ = [
     "DATABASE_URL_ENV",
@@ -38,35 +43,6 @@ __all__ = [
 
 if TYPE_CHECKING:
     from ..rooms.pg_hub import PostgresHub
-
-
-POSTGRES_SCHEMES = ("postgresql", "postgres")
-
-
-class DatabaseUnusable(Exception):
-    """The rooms' database cannot be used at start-up: the server does not start."""
-
-
-def database_environment(url: str | None) -> dict[str, str]:
-    """What every game's environment gets for the record: the rooms' database (none:
-    the game's SQLite file), so that a round is kept where every host reads it."""
-    return {DATABASE_URL_ENV: url} if url else {}
-
-
-def shown_url(url: str) -> str:
-    """A database URL as the log may show it: without its password or its query (which
-    may hold one too), and cut short."""
-    try:
-        parts = urlsplit(url)
-        netloc = parts.netloc
-        if parts.password is not None:
-            user = parts.username or ""
-            host = netloc.rpartition("@")[2]
-            netloc = f"{user}:***@{host}"
-        shown = f"{parts.scheme}://{netloc}{parts.path}"
-    except ValueError:
-        shown = url.partition(":")[0] + "://..."
-    return shown if len(shown) <= 120 else shown[:119] + "…"
 
 
 def friend_address(host: str, port: int, public: tuple[str, int | None] | None) -> str:
@@ -141,8 +117,7 @@ class RoomService:
 
         assert self.database_url is not None
         shown = shown_url(self.database_url)
-        if self.database_url.partition(":")[0].lower() not in POSTGRES_SCHEMES:
-            raise DatabaseUnusable(f"not a postgresql:// URL: {shown}")
+        check_scheme(self.database_url)
         try:
             await hub.start()
         except (Refused, NewerRoomSchema) as error:

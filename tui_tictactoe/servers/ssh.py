@@ -13,14 +13,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import os
 import signal
 import sys
 from pathlib import Path
 
 from ..commands.play_options import PROG
+from .database import DatabaseUnusable, database_url
 from .host_key import HostKeyError
-from .room_service import DATABASE_URL_ENV, DatabaseUnusable
 from .ssh_server import GameServer, Settings
 
 
@@ -48,7 +47,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
         reconnect_grace=args.reconnect_grace,
         max_spectators=args.max_spectators,
         public_address=args.public_address,
-        database_url=args.database_url or os.environ.get(DATABASE_URL_ENV) or None,
+        database_url=database_url(args.database_url),
         listen_url=args.database_listen_url,
     )
 

@@ -39,6 +39,7 @@ from textual_serve.server import Server
 
 from ..commands.play_options import PROG
 from ..identity import guest_environment
+from .database import DatabaseUnusable, check_record, database_environment, database_url
 from .web_child import SERVER_VARIABLE
 from .web_guard import (
     SHUTTING_DOWN,
@@ -194,7 +195,18 @@ class GameWebServer(Server):
 
 
 def serve(args: argparse.Namespace) -> int:
-    """Serve until SIGINT or SIGTERM, then end every session and exit 0."""
+    """Serve until SIGINT or SIGTERM, then end every session and exit 0. With a database
+    (`--database-url`) it must be usable first (else one line and exit 1, as `serve-ssh`)."""
+    url = database_url(args.database_url)
+    if url is not None:
+        try:
+            check_record(url)
+        except DatabaseUnusable as error:
+            print(f"{PROG} serve-web: {error}", file=sys.stderr)
+            return 1
+        # Every game inherits this process's environment (textual-serve copies it): not
+        # on the game's command line, which any local user may read and which is shell text.
+        os.environ.update(database_environment(url))
     server = GameWebServer(args)
     try:
         server.serve()

@@ -1,0 +1,87 @@
+"""The servers' `--database-url`: which database, and whether it can be used at start-up.
+
+`serve-ssh` and `serve-web` take the same option, with the same default
+(`$TUI_TICTACTOE_DATABASE_URL`) and the same refusal: a database that cannot be used
+stops the start with one line (`DatabaseUnusable`, the password hidden by `shown_url`)
+and exit status 1, since a host without the database its players expect would be a
+world of its own, which they could not tell. What "used" means is each server's:
+`serve-ssh` starts its rooms' hub on it (`room_service`), `serve-web`, whose games only
+read the record (a visitor plays as a guest, whose rounds are not kept), opens the
+record there (`check_record`). psycopg is imported only then.
+"""
+
+from __future__ import annotations
+
+import os
+from urllib.parse import urlsplit
+
+from ..record.location import DATABASE_URL_ENV
+
+POSTGRES_SCHEMES = ("postgresql", "postgres")
+
+
+class DatabaseUnusable(Exception):
+    """The database cannot be used at start-up: the server does not start."""
+
+
+def database_url(given: str | None) -> str | None:
+    """`--database-url`, else `$TUI_TICTACTOE_DATABASE_URL`; None (either empty): SQLite."""
+    return given or os.environ.get(DATABASE_URL_ENV) or None
+
+
+def database_environment(url: str | None) -> dict[str, str]:
+    """What every game's environment gets for the record: the database (none: the
+    game's SQLite file), so that a round is kept where every host reads it."""
+    return {DATABASE_URL_ENV: url} if url else {}
+
+
+def shown_url(url: str) -> str:
+    """A database URL as the log may show it: without its password or its query (which
+    may hold one too), and cut short."""
+    try:
+        parts = urlsplit(url)
+        netloc = parts.netloc
+        if parts.password is not None:
+            user = parts.username or ""
+            host = netloc.rpartition("@")[2]
+            netloc = f"{user}:***@{host}"
+        shown = f"{parts.scheme}://{netloc}{parts.path}"
+    except ValueError:
+        shown = url.partition(":")[0] + "://..."
+    return shown if len(shown) <= 120 else shown[:119] + "…"
+
+
+def check_scheme(url: str) -> None:
+    """`DatabaseUnusable` unless `url` names PostgreSQL."""
+    if url.partition(":")[0].lower() not in POSTGRES_SCHEMES:
+        raise DatabaseUnusable(f"not a postgresql:// URL: {shown_url(url)}")
+
+
+def check_record(url: str) -> None:
+    """The record on `url` opens, its tables made or upgraded now (so the first game
+    does not wait for that); else `DatabaseUnusable`, saying why in a few words."""
+    check_scheme(url)
+    from ..record.failures import Failure, NewerSchema
+    from ..record.pg_connection import classify, connect, reason
+    from ..record.pg_schema import ensure_schema, schema_version
+
+    try:
+        conn = connect(url)
+        try:
+            ensure_schema(conn)
+        finally:
+            conn.close()
+    except Exception as error:
+        failure = classify(error)
+        if failure is None:
+            raise  # a bug, not the database's
+        if isinstance(error, NewerSchema):
+            why = (
+                f"its record's tables are at version {error.version}, newer than this "
+                f"program's {schema_version()}: upgrade tui-tictactoe."
+            )
+        elif failure is Failure.UNREACHABLE:
+            why = f"it cannot be reached ({reason(error)})."
+        else:
+            why = f"{reason(error)}."
+        raise DatabaseUnusable(f"cannot use the database {shown_url(url)}: {why}") from None
