@@ -235,23 +235,25 @@ class RoomScreen(IgnoresStaleResize, Screen[None]):
         if key > self.geometry.cells:
             return
         self.cursor = self.geometry.cell_of_key(key)
-        self._show_cursor()
         await self.play(key)
 
     async def play(self, key: int) -> None:
         """Ask the hub to play cell `key`: the one path for Enter, Space, digits and clicks.
-        Nothing changes here: the hub's next view shows the move, or its refusal is said."""
+        Nothing changes here: the hub's next view shows the move, or its refusal is said.
+
+        The cursor, moved to `key` by a digit or a click, is drawn once the hub has answered,
+        in the frame that shows the move (or the refusal): drawn before, it cost the mover a
+        frame of its own, a quarter of a move's drawing (benchmarks/bench_rooms.py)."""
         self.status.clear_note()
         request = self.game.move_request(key)
-        if request is None or not self.entered:
-            return
-        await self._ask(self.hub.move(*request))
+        if request is not None and self.entered:
+            await self._ask(self.hub.move(*request))
+        self._show_cursor()
 
     async def on_button_pressed(self, event: Button.Pressed) -> None:
         cell = event.button
         if isinstance(cell, GameCell):
             self.cursor = (cell.row, cell.col)
-            self._show_cursor()
             await self.play(self.geometry.key(cell.row, cell.col))
 
     async def action_rematch(self) -> None:
