@@ -89,6 +89,36 @@ async def test_a_move_out_of_turn_is_refused_with_the_hubs_reason_and_nothing_sh
         assert note(app) == NO_ANALYSIS_FOR_PLAYERS.text
 
 
+def cursor_cells(app) -> list[str]:  # type: ignore[no-untyped-def]
+    return [cell.id or "" for cell in room_of(app).grid.cells if cell.has_class("-cursor")]
+
+
+async def test_a_digit_or_a_click_moves_the_cursor_there_played_or_refused() -> None:
+    """The cursor is drawn with the hub's answer (no frame of its own before it), but it
+    is drawn: on the new mark, on a cell refused out of turn, and on a clicked cell."""
+    hub = make_hub()
+    ann = await hub.create(ANN, 3, "X")
+    bob = await hub.join(ann.code, BOB)
+    app = room_app(hub, RoomRequest("join", ann.code, ann.token), person=ANN)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert cursor_cells(app) == ["cell-1-1"]
+        await pilot.press("1")
+        await settle(pilot)
+        assert shown_board(app) == "X........"
+        assert cursor_cells(app) == ["cell-0-0"]
+        await pilot.press("9")  # bob's turn: refused, yet the cursor went there
+        await settle(pilot)
+        assert note(app) == "Not your turn: bob plays O."
+        assert cursor_cells(app) == ["cell-2-2"]
+        await bob_plays(hub, bob, 5)
+        await settle(pilot)
+        await pilot.click("#cell-0-2")
+        await settle(pilot)
+        assert shown_board(app) == "X.X.O...."
+        assert cursor_cells(app) == ["cell-0-2"]
+
+
 async def test_two_apps_in_one_loop_a_player_each() -> None:
     """Textual runs two apps in one event loop: bob's session is a real app too."""
     hub = make_hub()
