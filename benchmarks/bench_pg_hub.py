@@ -72,6 +72,7 @@ def install(trace: Trace, hubs: list[PostgresHub]) -> None:
         original = getattr(cls, name)
 
         async def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
+            trace.mark("connection")  # its first statement: a connection is this move's
             trace.count(what)
             return await original(self, *args, **kwargs)
 
@@ -80,19 +81,12 @@ def install(trace: Trace, hubs: list[PostgresHub]) -> None:
     counted(psycopg.AsyncCursor, "execute", "statements")
     counted(psycopg.AsyncCursor, "executemany", "statements")
     original_begin = psycopg.AsyncTransaction.__aenter__
-    original_end = psycopg.AsyncTransaction.__aexit__
 
     async def begin(self: Any) -> Any:
         trace.mark("connection")
         return await original_begin(self)
 
-    async def end(self: Any, *args: Any) -> Any:
-        result = await original_end(self, *args)
-        trace.mark("committed")
-        return result
-
     psycopg.AsyncTransaction.__aenter__ = begin  # type: ignore[method-assign]
-    psycopg.AsyncTransaction.__aexit__ = end  # type: ignore[method-assign]
     for hub in hubs:
         heard, deliver = hub._heard, hub.readers.deliver
 
@@ -103,8 +97,11 @@ def install(trace: Trace, hubs: list[PostgresHub]) -> None:
 
         def on_deliver(loaded: Any, deliver: Callable[[Any], None] = deliver) -> None:
             key = (loaded.room.code, loaded.room.generation)
-            store = trace.committed if asyncio.current_task() in trace.by_task else trace.fed
-            store.setdefault(key, time.perf_counter())
+            if asyncio.current_task() in trace.by_task:  # the mover's own host, on commit
+                trace.mark("committed")
+                trace.committed.setdefault(key, time.perf_counter())
+            else:
+                trace.fed.setdefault(key, time.perf_counter())
             deliver(loaded)
 
         hub._heard = on_heard  # type: ignore[method-assign]

@@ -26,19 +26,32 @@ import sys
 import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from ..record.values import new_round_key
 from . import codes, pg_sweep
-from .pg_link import LISTEN_RETRY, Link, listen
+from .pg_link import LISTEN_RETRY, POOL_SIZE, Link, listen
 from .pg_readers import Readers
-from .pg_rows import LOBBY, Loaded, closed, hashed, insert_room, is_code, load, micro, nothing, save
+from .pg_rows import (
+    LOBBY,
+    Loaded,
+    closed,
+    hashed,
+    insert_room,
+    is_code,
+    micro,
+    nothing,
+    queue_load,
+    save,
+)
 from .pg_schema import ensure_schema
 from .room import Room
 from .view import SEATS, Person, Refused, RoomSummary, RoomView, SeatName, Ticket
 from .wrong_codes import WrongCodes
 
 T = TypeVar("T")
+_Read = tuple[float, "Loaded | None", "set[str] | None"]
+"""What a change reads first: the time, the room (locked), the live hosts (None: all)."""
 CHANNEL = "tui_tictactoe_rooms"
 HEARTBEAT = 2.0
 """Seconds between a host's heartbeats."""
@@ -78,6 +91,7 @@ class PostgresHub:
         listen_url: str | None = None,
         log: Callable[[str], None] = _log_to_stderr,
         round_keys: Callable[[], str] = new_round_key,
+        connections: int = POOL_SIZE,
     ) -> None:
         self.url = url
         self._round_keys = round_keys  # each round's key for the record, as MemoryHub's
@@ -93,7 +107,7 @@ class PostgresHub:
         self._clock = clock
         self._rng: codes.Chooser = rng if rng is not None else secrets.SystemRandom()
         self.wrong_codes = WrongCodes(clock or time.monotonic, wrong_code_limit, wrong_code_window)
-        self._link = Link(url)
+        self._link = Link(url, connections)
         self.readers = Readers()
         self._mine: set[str] = set()  # hashes of the seat tokens this host's sessions hold
         self._tasks: list[asyncio.Task[None]] = []
@@ -261,8 +275,8 @@ class PostgresHub:
 
     async def view(self, code: str) -> RoomView:
         """Room `code` as it is now (Refused if there is no such room)."""
-        async with self._link.transaction(repeatable=True) as conn:
-            found = (await load(conn, [code], lock=False)).get(code)
+        rooms = await self._link.read(lambda conn: queue_load(conn, [code], lock=False), True)
+        found = rooms.get(code)
         if found is None or found.room.closed:
             raise Refused(f"There is no room {code}.")
         return found.room.view()
@@ -318,30 +332,48 @@ class PostgresHub:
     ) -> T:
         """Room `code` changed in one transaction that holds its row: first what is due
         (hosts gone silent, graces run out, as `MemoryHub.expire`), then `op`, whose
-        refusal is raised after what was due is saved. `missing()` if there is no room."""
-        refusal: Refused | None = None
-        result: T | None = None
-        async with self._link.transaction() as conn:
-            now = await self._now(conn)
-            found = (await load(conn, [code], lock=True)).get(code) if is_code(code) else None
-            if found is not None and not found.room.closed:
-                live = await pg_sweep.live_hosts(conn, now, self.host_timeout)
-                pg_sweep.put_right(found, now, self.reconnect_grace, self._alive(live))
-                try:
-                    if not found.room.closed:  # closed just now: as if it were not there
-                        result = op(found, now)
-                except Refused as error:
-                    refusal = error
-                if found.changed:
-                    await save(conn, found, now, self.host_id)
-                    await pg_sweep.notify(conn, self.channel, code, found.room.generation)
+        refusal is raised after what was due is saved. `missing()` if there is no room.
+        Two flights to the database: the time, the room (locked) and the live hosts; then
+        the writes, the notification and the COMMIT."""
+        if not is_code(code):
+            return missing()
+        clock = None if self._clock is None else micro(self._clock())
+
+        async def reads(conn: Any) -> Callable[[], Awaitable[_Read]]:
+            now = await pg_sweep.queue_now(conn) if clock is None else None
+            rooms = await queue_load(conn, [code], lock=True)
+            live = await pg_sweep.queue_live_hosts(conn, clock, self.host_timeout)
+
+            async def fetch() -> _Read:
+                at = clock if now is None else await now()
+                return at, (await rooms()).get(code), await live()
+
+            return fetch
+
+        async def write(conn: Any, read: _Read) -> tuple[Loaded | None, Any, Refused | None]:
+            now, found, live = read
+            if found is None or found.room.closed:
+                return found, None, None
+            pg_sweep.put_right(found, now, self.reconnect_grace, self._alive(live))
+            result, refusal = None, None
+            try:
+                if not found.room.closed:  # closed just now: as if it were not there
+                    result = op(found, now)
+            except Refused as error:
+                refusal = error
+            if found.changed:
+                await save(conn, found, now, self.host_id)
+                await pg_sweep.notify(conn, self.channel, code, found.room.generation)
+            return found, result, refusal
+
+        found, result, refusal = await self._link.change(reads, write)
         if found is not None and found.changed:
             self.readers.deliver(found)
         if found is None or found.room.closed:
             return missing()  # no room, or it closed now (the last player left, or expired)
         if refusal is not None:
             raise refusal
-        return result  # type: ignore[return-value]  # op returned it
+        return result  # type: ignore[no-any-return]  # op returned it
 
     async def _insert(self, room: Room) -> bool:
         """A new room's rows; False if its code is live already (draw another)."""
@@ -427,8 +459,9 @@ class PostgresHub:
                 await self._survive("re-read", lambda due=codes_due: self._read_again(due))
 
     async def _read_again(self, codes_due: list[str]) -> None:
-        async with self._link.transaction(repeatable=True) as conn:
-            found = await load(conn, codes_due, lock=False)
+        found = await self._link.read(
+            lambda conn: queue_load(conn, codes_due, lock=False), repeatable=True
+        )
         self.readers.refresh(codes_due, found)
 
 

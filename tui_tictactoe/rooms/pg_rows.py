@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -82,22 +82,33 @@ _WATCHERS = (
 async def load(conn: psycopg.AsyncConnection, codes: list[str], lock: bool) -> dict[str, Loaded]:
     """The rooms named (closed ones too); with `lock`, their rows are locked for this
     transaction (callers lock one room at a time, so no two transactions deadlock)."""
-    cursor = await conn.execute(_ROOM + (" FOR UPDATE" if lock else ""), (codes,))
-    found = {row[0]: _room(row) for row in await cursor.fetchall()}
-    if not found:
+    return await (await queue_load(conn, codes, lock))()
+
+
+async def queue_load(
+    conn: psycopg.AsyncConnection, codes: list[str], lock: bool
+) -> Callable[[], Awaitable[dict[str, Loaded]]]:
+    """`load` as three statements sent now (queued, in pipeline mode) and what reads
+    their results. The places are read by a statement after the one that locks the
+    room's row, so under READ COMMITTED they are as the lock's last holder left them."""
+    rooms = await conn.execute(_ROOM + (" FOR UPDATE" if lock else ""), (codes,))
+    seats = await conn.execute(_SEATS, (codes,))
+    watchers = await conn.execute(_WATCHERS, (codes,))
+
+    async def fetch() -> dict[str, Loaded]:
+        found = {row[0]: _room(row) for row in await rooms.fetchall()}
+        for code, seat, name, key, token, present, back_by, host in await seats.fetchall():
+            if (loaded := found.get(code)) is not None:
+                back = None if back_by is None else back_by / MICROSECONDS
+                loaded.room.seats[seat] = Seat(Person(name, key), token, present, back)
+                loaded.hosts[token] = host
+        for code, token, name, key, host in await watchers.fetchall():
+            if (loaded := found.get(code)) is not None:
+                loaded.room.watchers[token] = Person(name, key)
+                loaded.hosts[token] = host
         return found
-    cursor = await conn.execute(_SEATS, (list(found),))
-    for code, seat, name, key, token, present, back_by, host in await cursor.fetchall():
-        loaded = found[code]
-        loaded.room.seats[seat] = Seat(
-            Person(name, key), token, present, None if back_by is None else back_by / MICROSECONDS
-        )
-        loaded.hosts[token] = host
-    cursor = await conn.execute(_WATCHERS, (list(found),))
-    for code, token, name, key, host in await cursor.fetchall():
-        found[code].room.watchers[token] = Person(name, key)
-        found[code].hosts[token] = host
-    return found
+
+    return fetch
 
 
 def _room(row: tuple[Any, ...]) -> Loaded:
@@ -215,11 +226,12 @@ async def save_places(
         (room.code, token, who.name, who.key, loaded.hosts.get(token, host))
         for token, who in room.watchers.items()
     ]
-    async with conn.cursor() as cursor:
-        if seats:
-            await cursor.executemany(_INSERT_SEAT, seats)
-        if watchers:
-            await cursor.executemany(_INSERT_WATCHER, watchers)
+    # Not closed by a `with`: in pipeline mode its results come at the flight's end.
+    cursor = conn.cursor()
+    if seats:
+        await cursor.executemany(_INSERT_SEAT, seats)
+    if watchers:
+        await cursor.executemany(_INSERT_WATCHER, watchers)
 
 
 async def insert_room(

@@ -15,7 +15,7 @@ every host's last beat is old, and none of them is dead for that.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from .pg_rows import MICROSECONDS, Loaded, micro
@@ -28,7 +28,7 @@ FORGET_CLOSED = 600
 """Seconds a closed room's row is kept (readers on other hosts learn it closed), then purged."""
 FORGET_HOSTS = 86_400
 
-_FRESH = "to_timestamp(%(now)s) - make_interval(secs => %(timeout)s)"
+_FRESH = "coalesce(to_timestamp(%(now)s::float8), now()) - make_interval(secs => %(timeout)s)"
 _SILENT = f"""host_id <> %(me)s
     AND host_id NOT IN (SELECT host_id FROM room_hosts WHERE seen_at >= {_FRESH})
     AND pg_postmaster_start_time() <= now() - make_interval(secs => %(timeout)s)"""
@@ -45,10 +45,19 @@ SELECT pg_postmaster_start_time() > now() - make_interval(secs => %(timeout)s),
 
 async def database_now(conn: psycopg.AsyncConnection) -> float:
     """The database's time (this transaction's start), in whole microseconds."""
+    return await (await queue_now(conn))()
+
+
+async def queue_now(conn: psycopg.AsyncConnection) -> Callable[[], Awaitable[float]]:
+    """`database_now`'s statement sent now (queued, in pipeline mode), and its reader."""
     cursor = await conn.execute("SELECT (extract(epoch FROM now()) * 1000000)::bigint")
-    row = await cursor.fetchone()
-    assert row is not None
-    return int(row[0]) / MICROSECONDS
+
+    async def fetch() -> float:
+        row = await cursor.fetchone()
+        assert row is not None
+        return int(row[0]) / MICROSECONDS
+
+    return fetch
 
 
 async def due_rooms(
@@ -59,14 +68,21 @@ async def due_rooms(
     return sorted(row[0] for row in await cursor.fetchall())
 
 
-async def live_hosts(conn: psycopg.AsyncConnection, now: float, timeout: float) -> set[str] | None:
-    """The hosts that beat within `timeout`; None: every host counts as live (the
-    database started less than `timeout` ago)."""
+async def queue_live_hosts(
+    conn: psycopg.AsyncConnection, now: float | None, timeout: float
+) -> Callable[[], Awaitable[set[str] | None]]:
+    """The hosts that beat within `timeout` (None: every host counts as live, the
+    database started less than `timeout` ago): the statement sent now (queued, in
+    pipeline mode), and its reader. `now` None is the transaction's own `now()`."""
     cursor = await conn.execute(_LIVE, {"now": now, "timeout": timeout})
-    row = await cursor.fetchone()
-    assert row is not None
-    restarted, live = row
-    return None if restarted else set(live)
+
+    async def fetch() -> set[str] | None:
+        row = await cursor.fetchone()
+        assert row is not None
+        restarted, live = row
+        return None if restarted else set(live)
+
+    return fetch
 
 
 def put_right(loaded: Loaded, now: float, grace: float, alive: Callable[[str], bool]) -> None:
