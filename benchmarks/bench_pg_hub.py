@@ -35,6 +35,7 @@ from pg_cluster import Cluster, binaries
 from tui_tictactoe.rooms.hub import RoomHub
 from tui_tictactoe.rooms.memory_hub import MemoryHub
 from tui_tictactoe.rooms.pg_hub import PostgresHub
+from tui_tictactoe.rooms.pg_link import POOL_SIZE
 from tui_tictactoe.rooms.view import Person, RoomView, Ticket
 
 STARTER, OTHER = (1, 2, 3), (4, 5)
@@ -91,7 +92,7 @@ def install(trace: Trace, hubs: list[PostgresHub]) -> None:
         heard, deliver = hub._heard, hub.readers.deliver
 
         def on_heard(payload: str, heard: Callable[[str], None] = heard) -> None:
-            code, _, generation = payload.partition(" ")
+            code, generation = payload.split(" ", 2)[:2]
             trace.heard.setdefault((code, int(generation)), time.perf_counter())
             heard(payload)
 
@@ -233,6 +234,7 @@ async def main() -> None:
     parser.add_argument("--rooms", type=int, default=16)
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--trace", action="store_true", help="take each move's path apart")
+    parser.add_argument("--connections", type=int, default=POOL_SIZE, help="each hub's")
     parser.add_argument("--url", help="an existing database instead of a throwaway cluster")
     args = parser.parse_args()
 
@@ -249,11 +251,15 @@ async def main() -> None:
         cluster = Cluster.create(bin_dir)
         url = cluster.new_database()
     try:
-        async with PostgresHub(url, log=print) as hub_a, PostgresHub(url, log=print) as hub_b:
+        hub_a = PostgresHub(url, log=print, connections=args.connections)
+        hub_b = PostgresHub(url, log=print, connections=args.connections)
+        async with hub_a, hub_b:
             trace = Trace() if args.trace else None
             if trace is not None:
                 install(trace, [hub_a, hub_b])
+            cpu = time.process_time()
             times, wall = await run(hub_a, hub_b, args.rooms, args.rounds, trace)
+            cpu = time.process_time() - cpu
     finally:
         if cluster is not None:
             cluster.destroy()
@@ -267,7 +273,10 @@ async def main() -> None:
     ratio95 = quantiles(times)[1] / quantiles(base)[1]
     print(
         f"\nPostgreSQL / memory: p50 x{ratio50:.1f}, p95 x{ratio95:.1f}; "
-        f"moves per second {len(times) / wall:.0f} (memory {len(base) / base_wall:.0f})"
+        f"moves per second {len(times) / wall:.0f} (memory {len(base) / base_wall:.0f}); "
+        f"this process's CPU per move {cpu / len(times) * 1000:.2f} ms over {wall:.1f} s"
+        " (both hubs and the players: the event loop is busy that share of the time"
+        f" {cpu / wall:.0%})"
     )
     if args.trace and trace is not None:
         report_trace(trace)

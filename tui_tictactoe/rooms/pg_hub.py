@@ -4,17 +4,15 @@ Each host runs one `PostgresHub` (behind its `HubServer`, like `MemoryHub`). The
 of a room is its rows; a change is one transaction that locks the room's row (`SELECT
 ... FOR UPDATE`), reads the room into `room.Room`, applies the same rule as `MemoryHub`
 (the generation check included), writes it back and `NOTIFY`s the other hosts with the
-code and the new generation. Two hosts can never both apply a move: the second waits
-for the lock and then finds the position moved on.
-
-Readers of `updates` are this host's own: a change made here reaches them at once; one
-made elsewhere when its notification arrives, or at the latest at the next re-read of
-every room with readers (`reread` seconds), so a lost notification delays a view but
-never loses it. Time is the database's (`now()`), or an injected clock in tests.
-
-A host beats (`room_hosts.seen_at`) every `heartbeat` seconds; a seat held through a
-host silent for `host_timeout` is treated as dropped (its grace starts when another host
-notices), and that host's spectators leave. See docs/rooms.md, "Rooms across hosts".
+room's new generation and rows, in two flights (pipeline mode) on one of a few
+connections. Two hosts never both apply a move: the second waits for the lock and then
+finds the position moved on. Readers of `updates` are this host's own: a change made
+here reaches them at once; one made elsewhere when its notification arrives (from the
+rows it carries, else read again), or at the latest at the next re-read of every room
+with readers (`reread` seconds): a lost notification delays a view, never loses it.
+Time is the database's (`now()`), or an injected clock in tests. A host beats every
+`heartbeat` seconds; a seat held through a host silent for `host_timeout` counts as
+dropped, and its spectators leave. See docs/rooms.md, "Rooms across hosts".
 """
 
 from __future__ import annotations
@@ -26,32 +24,20 @@ import sys
 import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
+from functools import partial
 from typing import Any, TypeVar
 
 from ..record.values import new_round_key
-from . import codes, pg_sweep
+from . import codes, pg_rows, pg_sweep
 from .pg_link import LISTEN_RETRY, POOL_SIZE, Link, listen
 from .pg_readers import Readers
-from .pg_rows import (
-    LOBBY,
-    Loaded,
-    closed,
-    hashed,
-    insert_room,
-    is_code,
-    micro,
-    nothing,
-    queue_load,
-    save,
-)
+from .pg_rows import LOBBY, Loaded, closed, hashed, insert_room, is_code, micro, nothing, save
 from .pg_schema import ensure_schema
 from .room import Room
 from .view import SEATS, Person, Refused, RoomSummary, RoomView, SeatName, Ticket
 from .wrong_codes import WrongCodes
 
 T = TypeVar("T")
-_Read = tuple[float, "Loaded | None", "set[str] | None"]
-"""What a change reads first: the time, the room (locked), the live hosts (None: all)."""
 CHANNEL = "tui_tictactoe_rooms"
 HEARTBEAT = 2.0
 """Seconds between a host's heartbeats."""
@@ -275,8 +261,7 @@ class PostgresHub:
 
     async def view(self, code: str) -> RoomView:
         """Room `code` as it is now (Refused if there is no such room)."""
-        rooms = await self._link.read(lambda conn: queue_load(conn, [code], lock=False), True)
-        found = rooms.get(code)
+        found = (await self._read([code])).get(code)
         if found is None or found.room.closed:
             raise Refused(f"There is no room {code}.")
         return found.room.view()
@@ -333,24 +318,16 @@ class PostgresHub:
         """Room `code` changed in one transaction that holds its row: first what is due
         (hosts gone silent, graces run out, as `MemoryHub.expire`), then `op`, whose
         refusal is raised after what was due is saved. `missing()` if there is no room.
-        Two flights to the database: the time, the room (locked) and the live hosts; then
-        the writes, the notification and the COMMIT."""
+        Two flights: the time, the room locked, the live hosts; then the writes and COMMIT."""
         if not is_code(code):
             return missing()
         clock = None if self._clock is None else micro(self._clock())
 
-        async def reads(conn: Any) -> Callable[[], Awaitable[_Read]]:
-            now = await pg_sweep.queue_now(conn) if clock is None else None
-            rooms = await queue_load(conn, [code], lock=True)
-            live = await pg_sweep.queue_live_hosts(conn, clock, self.host_timeout)
+        reads = partial(pg_sweep.queue_change, code=code, now=clock, timeout=self.host_timeout)
 
-            async def fetch() -> _Read:
-                at = clock if now is None else await now()
-                return at, (await rooms()).get(code), await live()
-
-            return fetch
-
-        async def write(conn: Any, read: _Read) -> tuple[Loaded | None, Any, Refused | None]:
+        async def write(
+            conn: Any, read: pg_sweep.Read
+        ) -> tuple[Loaded | None, Any, Refused | None]:
             now, found, live = read
             if found is None or found.room.closed:
                 return found, None, None
@@ -363,7 +340,7 @@ class PostgresHub:
                 refusal = error
             if found.changed:
                 await save(conn, found, now, self.host_id)
-                await pg_sweep.notify(conn, self.channel, code, found.room.generation)
+                await pg_sweep.notify(conn, self.channel, found)
             return found, result, refusal
 
         found, result, refusal = await self._link.change(reads, write)
@@ -411,10 +388,13 @@ class PostgresHub:
         return missing
 
     def _heard(self, payload: str) -> None:
-        """A notification: `CODE GENERATION`; read the room again if a reader here is behind."""
-        code, _, generation = payload.partition(" ")
+        """A notification: `CODE GENERATION`, and the room's rows when they fit; for a
+        reader here that is behind, the room as it carries it, else read again."""
+        code, _, rest = payload.partition(" ")
+        generation, _, body = rest.partition(" ")
         if generation.isdigit():
-            self.readers.note(code, int(generation))
+            at = int(generation)
+            self.readers.note(code, at, lambda: pg_rows.from_note(code, at, body))
 
     def _token(self) -> str:
         return codes.new_token(self._rng)
@@ -459,10 +439,11 @@ class PostgresHub:
                 await self._survive("re-read", lambda due=codes_due: self._read_again(due))
 
     async def _read_again(self, codes_due: list[str]) -> None:
-        found = await self._link.read(
-            lambda conn: queue_load(conn, codes_due, lock=False), repeatable=True
-        )
-        self.readers.refresh(codes_due, found)
+        self.readers.refresh(codes_due, await self._read(codes_due))
+
+    async def _read(self, codes_read: list[str]) -> dict[str, Loaded]:
+        """Rooms as of one moment (one flight: REPEATABLE READ, no lock)."""
+        return await self._link.read(lambda c: pg_rows.queue_load(c, codes_read, False), True)
 
 
 def _keep(_loaded: Loaded, _now: float) -> None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
-from .pg_rows import MICROSECONDS, Loaded, micro
+from .pg_rows import MICROSECONDS, Loaded, micro, note, queue_load
 from .view import SEATS
 
 if TYPE_CHECKING:
@@ -39,25 +39,17 @@ UNION SELECT code FROM room_watchers WHERE {_SILENT}
 """
 _LIVE = f"""
 SELECT pg_postmaster_start_time() > now() - make_interval(secs => %(timeout)s),
-       array(SELECT host_id FROM room_hosts WHERE seen_at >= {_FRESH})
+       array(SELECT host_id FROM room_hosts WHERE seen_at >= {_FRESH}),
+       (extract(epoch FROM now()) * 1000000)::bigint
 """
 
 
 async def database_now(conn: psycopg.AsyncConnection) -> float:
     """The database's time (this transaction's start), in whole microseconds."""
-    return await (await queue_now(conn))()
-
-
-async def queue_now(conn: psycopg.AsyncConnection) -> Callable[[], Awaitable[float]]:
-    """`database_now`'s statement sent now (queued, in pipeline mode), and its reader."""
     cursor = await conn.execute("SELECT (extract(epoch FROM now()) * 1000000)::bigint")
-
-    async def fetch() -> float:
-        row = await cursor.fetchone()
-        assert row is not None
-        return int(row[0]) / MICROSECONDS
-
-    return fetch
+    row = await cursor.fetchone()
+    assert row is not None
+    return int(row[0]) / MICROSECONDS
 
 
 async def due_rooms(
@@ -70,17 +62,37 @@ async def due_rooms(
 
 async def queue_live_hosts(
     conn: psycopg.AsyncConnection, now: float | None, timeout: float
-) -> Callable[[], Awaitable[set[str] | None]]:
-    """The hosts that beat within `timeout` (None: every host counts as live, the
-    database started less than `timeout` ago): the statement sent now (queued, in
-    pipeline mode), and its reader. `now` None is the transaction's own `now()`."""
+) -> Callable[[], Awaitable[tuple[float, set[str] | None]]]:
+    """The time (`now`, else the database's) and the hosts that beat within `timeout`
+    (None: every host counts as live, the database started less than `timeout` ago):
+    the statement sent now (queued, in pipeline mode), and its reader."""
     cursor = await conn.execute(_LIVE, {"now": now, "timeout": timeout})
 
-    async def fetch() -> set[str] | None:
+    async def fetch() -> tuple[float, set[str] | None]:
         row = await cursor.fetchone()
         assert row is not None
-        restarted, live = row
-        return None if restarted else set(live)
+        restarted, live, database_now = row
+        at = database_now / MICROSECONDS if now is None else now
+        return at, None if restarted else set(live)
+
+    return fetch
+
+
+Read = tuple[float, "Loaded | None", "set[str] | None"]
+"""What a change reads first: the time, the room (locked), the live hosts (None: all)."""
+
+
+async def queue_change(
+    conn: psycopg.AsyncConnection, code: str, now: float | None, timeout: float
+) -> Callable[[], Awaitable[Read]]:
+    """A change's first flight (pipeline mode): the time (`now`, else the database's),
+    the live hosts, and room `code` with its row locked; and what reads the results."""
+    live = await queue_live_hosts(conn, now, timeout)
+    rooms = await queue_load(conn, [code], lock=True)
+
+    async def fetch() -> Read:
+        at, hosts = await live()
+        return at, (await rooms()).get(code), hosts
 
     return fetch
 
@@ -107,10 +119,10 @@ def put_right(loaded: Loaded, now: float, grace: float, alive: Callable[[str], b
             break
 
 
-async def notify(conn: psycopg.AsyncConnection, channel: str, code: str, generation: int) -> None:
-    """Tell the other hosts (on commit: NOTIFY is transactional) that `code` is at
-    `generation`."""
-    await conn.execute("SELECT pg_notify(%s, %s)", (channel, f"{code} {generation}"))
+async def notify(conn: psycopg.AsyncConnection, channel: str, loaded: Loaded) -> None:
+    """Tell the other hosts (on commit: NOTIFY is transactional) that the room is at its
+    generation, with the room itself when it fits (`pg_rows.note`)."""
+    await conn.execute("SELECT pg_notify(%s, %s)", (channel, note(loaded)))
 
 
 async def beat(conn: psycopg.AsyncConnection, me: str, now: float) -> None:
