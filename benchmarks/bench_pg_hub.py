@@ -9,7 +9,9 @@ the moment its turn shows on its own subscriber (no pause: the harshest load), r
 round (starter 1, 2, 3; the other 4, 5; a rematch; the other starts). For every move: the
 time from the mover calling `move` on its host to the other player's `updates` (on the
 other host) yielding the view with it. The same players on one `MemoryHub` are the
-baseline (no database at all).
+baseline (no database at all). `--think 3` pauses each player 0-3 s before a move (the
+pace of people, as `bench_hosts.py --think 3`). CPU per move: this process's, and the
+throwaway cluster's server processes' (`/proc`).
 
 With `--trace`, the path is taken apart (psycopg wrapped, in this process only): SQL
 statements per move, waiting for a connection, the time a move holds
@@ -22,6 +24,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import os
+import random
 import statistics
 import sys
 import time
@@ -120,8 +125,10 @@ async def player(
     sent: dict[tuple[str, int, int], float],
     times: list[float],
     trace: Trace | None,
+    think: float = 0.0,
 ) -> None:
-    """Play the script on `ticket`'s seat until `rounds` rounds are over."""
+    """Play the script on `ticket`'s seat until `rounds` rounds are over, pausing a
+    random 0-`think` seconds before each move."""
     asked = 0
     async for view in hub.updates(ticket):
         arrived = time.perf_counter()
@@ -136,6 +143,8 @@ async def player(
                 await hub.rematch(ticket)
             continue
         if _mover(view, len(view.moves)) == ticket.seat:
+            if think:
+                await asyncio.sleep(random.uniform(0, think))
             await _move(hub, ticket, view, sent, trace)
 
 
@@ -166,7 +175,12 @@ def _mover(view: RoomView, index: int) -> str:
 
 
 async def run(
-    hub_a: RoomHub, hub_b: RoomHub, rooms: int, rounds: int, trace: Trace | None = None
+    hub_a: RoomHub,
+    hub_b: RoomHub,
+    rooms: int,
+    rounds: int,
+    trace: Trace | None = None,
+    think: float = 0.0,
 ) -> tuple[list[float], float]:
     """Every room's rounds played at once; each move's latency (s) and the wall time."""
     pairs = []
@@ -180,9 +194,26 @@ async def run(
     began = time.perf_counter()
     async with asyncio.timeout(600), asyncio.TaskGroup() as group:
         for made, joined in pairs:
-            group.create_task(player(hub_a, made, rounds, sent, times, trace))
-            group.create_task(player(hub_b, joined, rounds, sent, times, trace))
+            group.create_task(player(hub_a, made, rounds, sent, times, trace, think))
+            group.create_task(player(hub_b, joined, rounds, sent, times, trace, think))
     return times, time.perf_counter() - began
+
+
+def server_cpu(cluster: Cluster) -> float:
+    """CPU seconds of the cluster's server processes so far: the postmaster and its live
+    children (the backends), and the children it has reaped (`/proc`, Linux)."""
+
+    def used(pid: str) -> int:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return sum(int(field) for field in fields[11:15])  # utime stime cutime cstime
+
+    postmaster = (cluster.data / "postmaster.pid").read_text().split()[0]
+    ticks = used(postmaster)
+    for task in Path(f"/proc/{postmaster}/task").iterdir():
+        for child in (task / "children").read_text().split():
+            with contextlib.suppress(FileNotFoundError, ProcessLookupError):
+                ticks += used(child)
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def quantiles(values: list[float]) -> tuple[float, float, float]:
@@ -237,13 +268,14 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rooms", type=int, default=16)
     parser.add_argument("--rounds", type=int, default=10)
+    parser.add_argument("--think", type=float, default=0.0, help="pause 0-THINK s per move")
     parser.add_argument("--trace", action="store_true", help="take each move's path apart")
     parser.add_argument("--connections", type=int, help=f"each hub's (default {POOL_SIZE})")
     parser.add_argument("--url", help="an existing database instead of a throwaway cluster")
     args = parser.parse_args()
 
     memory = MemoryHub()
-    base, base_wall = await run(memory, memory, args.rooms, args.rounds)
+    base, base_wall = await run(memory, memory, args.rooms, args.rounds, None, args.think)
     await memory.shutdown()
 
     cluster = None
@@ -262,14 +294,16 @@ async def main() -> None:
             trace = Trace() if args.trace else None
             if trace is not None:
                 install(trace, [hub_a, hub_b])
-            cpu = time.process_time()
-            times, wall = await run(hub_a, hub_b, args.rooms, args.rounds, trace)
+            cpu, server = time.process_time(), server_cpu(cluster) if cluster else 0.0
+            times, wall = await run(hub_a, hub_b, args.rooms, args.rounds, trace, args.think)
             cpu = time.process_time() - cpu
+            server = server_cpu(cluster) - server if cluster else float("nan")
     finally:
         if cluster is not None:
             cluster.destroy()
 
-    print(f"{args.rooms} rooms x {args.rounds} rounds, all at once, no pause between moves\n")
+    pace = f"a pause of 0-{args.think:g} s before each move" if args.think else "no pause"
+    print(f"{args.rooms} rooms x {args.rounds} rounds, all at once, {pace}\n")
     print("| hub: move -> the other player's view (ms) | p50 | p95 | max | moves |")
     print("|---|---:|---:|---:|---:|")
     print(row("`MemoryHub`, one process (baseline)", base))
@@ -279,9 +313,9 @@ async def main() -> None:
     print(
         f"\nPostgreSQL / memory: p50 x{ratio50:.1f}, p95 x{ratio95:.1f}; "
         f"moves per second {len(times) / wall:.0f} (memory {len(base) / base_wall:.0f}); "
-        f"this process's CPU per move {cpu / len(times) * 1000:.2f} ms over {wall:.1f} s"
-        " (both hubs and the players: the event loop is busy that share of the time"
-        f" {cpu / wall:.0%})"
+        f"CPU per move: this process {cpu / len(times) * 1000:.2f} ms (both hubs and the"
+        f" players; its event loop busy {cpu / wall:.0%} of the {wall:.1f} s), PostgreSQL"
+        f" {server / len(times) * 1000:.2f} ms"
     )
     if args.trace and trace is not None:
         report_trace(trace)

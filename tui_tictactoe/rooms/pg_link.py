@@ -1,4 +1,9 @@
-"""The room hub's connections to PostgreSQL: one for its transactions, one that listens.
+"""The room hub's connections to PostgreSQL: a few for its transactions, one that listens.
+
+A change is one transaction sent in two flights (psycopg's pipeline mode, `Link.change`):
+BEGIN and the reads it decides on, then the writes with COMMIT; a read is one flight
+(`Link.read`). Each transaction has a connection of its own, so rooms do not queue behind
+each other's transactions.
 
 `psycopg` (3) is imported here, on first use: a hub without a database URL never loads
 it. Every failure of the database becomes a `Refused` with a sentence a player can act
