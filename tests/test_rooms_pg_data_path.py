@@ -18,10 +18,11 @@ from pg_cluster import Cluster
 
 from tui_tictactoe.rooms import pg_link
 from tui_tictactoe.rooms.pg_hub import PostgresHub
+from tui_tictactoe.rooms.pg_link import BUSY
 from tui_tictactoe.rooms.pg_readers import Readers
 from tui_tictactoe.rooms.pg_rows import NOTE_BYTES, Loaded, from_note, hashed, micro, note
 from tui_tictactoe.rooms.room import Room
-from tui_tictactoe.rooms.view import Person, RoomView, Ticket
+from tui_tictactoe.rooms.view import Person, Refused, RoomView, Ticket
 
 WAIT = 30.0  # seconds: generous, the machine is shared
 ANN = Person("ann", "SHA256:ann", "10.0.0.1")
@@ -73,6 +74,34 @@ async def test_a_room_waiting_for_its_row_lock_holds_up_no_other_room(
             async with asyncio.timeout(WAIT):
                 await waiting
         assert (await hub.view(first.code)).moves == (await hub.view(second.code)).moves == (5,)
+    finally:
+        await hub.shutdown()
+
+
+async def test_a_move_that_waits_out_the_lock_timeout_is_refused_and_the_next_lands(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A failure inside a flight (here the lock timeout, cut to 0.2 s) is a refusal saying
+    the database is busy; the connection it left in an unknown state is not used again."""
+    import psycopg
+
+    monkeypatch.setattr(pg_link, "_TIMEOUT_VALUES", ("60000ms", "200ms"))
+    hub = PostgresHub(pg_url, listen=False, connections=1, **QUIET)
+    await hub.start()
+    try:
+        ann = await hub.create(ANN, 3, "X")
+        await hub.join(ann.code, BOB)
+        generation = (await hub.view(ann.code)).generation
+        async with (
+            await psycopg.AsyncConnection.connect(pg_url) as other,
+            other.transaction(),
+        ):
+            await other.execute("SELECT 1 FROM rooms WHERE code = %s FOR UPDATE", (ann.code,))
+            with pytest.raises(Refused) as refused:
+                await hub.move(ann, 5, generation)
+            assert refused.value.reason == BUSY
+        await hub.move(ann, 5, generation)  # the same connection slot, a new connection
+        assert (await hub.view(ann.code)).moves == (5,)
     finally:
         await hub.shutdown()
 
