@@ -37,7 +37,7 @@ async def run_both(url: str, steps: list[Step], seed: int) -> None:
     )
     await pg_hub.start()
     with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute("TRUNCATE rooms, room_seats, room_watchers")
+        conn.execute("TRUNCATE rooms, room_seats, room_watchers, room_wrong_codes")
     memory = World(
         MemoryHub(
             clock=memory_clock,

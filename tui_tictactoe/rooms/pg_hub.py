@@ -1,21 +1,16 @@
 """`PostgresHub`: the rooms in PostgreSQL, so several `serve-ssh` hosts are one world.
 
-Each host runs one `PostgresHub` (behind its `HubServer`, like `MemoryHub`). The truth
-of a room is its rows; a change is one transaction that locks the room's row (`SELECT
-... FOR UPDATE`), reads the room into `room.Room`, applies the same rule as `MemoryHub`
-(the generation check included), writes it back and `NOTIFY`s the other hosts with the
-code and the new generation. Two hosts can never both apply a move: the second waits
-for the lock and then finds the position moved on.
-
-Readers of `updates` are this host's own: a change made here reaches them at once; one
-made elsewhere when its notification arrives, or at the latest at the next re-read of
-every room with readers (`reread` seconds), so a lost notification delays a view but
-never loses it. Time is the database's (`now()`), or an injected clock in tests.
-
-A host beats (`room_hosts.seen_at`) every `heartbeat` seconds; a seat held through a
-host silent for `host_timeout` is treated as dropped (its grace starts when another host
-notices), and that host's spectators leave. While the database is out of reach the
-readers' views say so (`RoomView.unreachable`). See docs/rooms.md, "Rooms across hosts".
+Each host runs one `PostgresHub` (behind its `HubServer`, like `MemoryHub`). A room is
+its rows; a change is one transaction that locks the room's row, applies `room.Room`'s
+rule (the generation check included), writes it back and `NOTIFY`s the other hosts with
+the room's new generation and rows, in two flights (pipeline mode) on one of a few
+connections: two hosts never both apply a move (the second waits for the lock and finds
+the position moved on). Readers of `updates` are this host's own: a change made
+elsewhere reaches them by its notification (its rows, else read again), or at the next
+re-read (`reread` s): a lost notification delays a view, never loses it. Hosts beat
+every `heartbeat` s; a seat held through a host silent for `host_timeout` counts as
+dropped. Readers' views say when the database is out of reach (`RoomView.unreachable`).
+See docs/rooms.md, "Rooms across hosts".
 """
 
 from __future__ import annotations
@@ -26,13 +21,14 @@ import secrets
 import sys
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import TypeVar
+from functools import partial
+from typing import Any, TypeVar
 
 from ..record.values import new_round_key
-from . import codes, pg_sweep
-from .pg_link import LISTEN_RETRY, UNREACHABLE, Link, listen
+from . import codes, pg_rows, pg_sweep
+from .pg_link import LISTEN_RETRY, POOL_SIZE, UNREACHABLE, Link, listen
 from .pg_readers import Readers
-from .pg_rows import LOBBY, Loaded, closed, hashed, insert_room, is_code, load, micro, nothing, save
+from .pg_rows import LOBBY, Loaded, closed, hashed, insert_room, is_code, micro, nothing, save
 from .pg_schema import ensure_schema
 from .pg_wrong_codes import SharedWrongCodes, no_room
 from .room import Room
@@ -49,8 +45,7 @@ REREAD = 1.0
 _CODE_TRIES = 64
 
 
-def _log_to_stderr(line: str) -> None:
-    print(line, file=sys.stderr, flush=True)
+_log_to_stderr: Callable[[str], None] = partial(print, file=sys.stderr, flush=True)
 
 
 class PostgresHub:
@@ -78,6 +73,7 @@ class PostgresHub:
         listen_url: str | None = None,
         log: Callable[[str], None] = _log_to_stderr,
         round_keys: Callable[[], str] = new_round_key,
+        connections: int = POOL_SIZE,
     ) -> None:
         self.url = url
         self._round_keys = round_keys  # each round's key for the record, as MemoryHub's
@@ -92,7 +88,7 @@ class PostgresHub:
         self._log = log
         self._clock = clock
         self._rng: codes.Chooser = rng if rng is not None else secrets.SystemRandom()
-        self._link = Link(url)
+        self._link = Link(url, connections)
         self.wrong_codes = SharedWrongCodes(
             self._link, self._now, wrong_code_limit, wrong_code_window
         )
@@ -265,8 +261,7 @@ class PostgresHub:
 
     async def view(self, code: str) -> RoomView:
         """Room `code` as it is now (Refused if there is no such room)."""
-        async with self._link.transaction(repeatable=True) as conn:
-            found = (await load(conn, [code], lock=False)).get(code)
+        found = (await self._read([code])).get(code)
         if found is None or found.room.closed:
             raise Refused(f"There is no room {code}.")
         return found.room.view()
@@ -322,30 +317,40 @@ class PostgresHub:
     ) -> T:
         """Room `code` changed in one transaction that holds its row: first what is due
         (hosts gone silent, graces run out, as `MemoryHub.expire`), then `op`, whose
-        refusal is raised after what was due is saved. `missing()` if there is no room."""
-        refusal: Refused | None = None
-        result: T | None = None
-        async with self._link.transaction() as conn:
-            now = await self._now(conn)
-            found = (await load(conn, [code], lock=True)).get(code) if is_code(code) else None
-            if found is not None and not found.room.closed:
-                live = await pg_sweep.live_hosts(conn, now, self.host_timeout)
-                pg_sweep.put_right(found, now, self.reconnect_grace, self._alive(live))
-                try:
-                    if not found.room.closed:  # closed just now: as if it were not there
-                        result = op(found, now)
-                except Refused as error:
-                    refusal = error
-                if found.changed:
-                    await save(conn, found, now, self.host_id)
-                    await pg_sweep.notify(conn, self.channel, code, found.room.generation)
+        refusal is raised after what was due is saved. `missing()` if there is no room.
+        Two flights: the time, the room locked, the live hosts; then the writes and COMMIT."""
+        if not is_code(code):
+            return missing()
+        clock = None if self._clock is None else micro(self._clock())
+
+        reads = partial(pg_sweep.queue_change, code=code, now=clock, timeout=self.host_timeout)
+
+        async def write(
+            conn: Any, read: pg_sweep.Read
+        ) -> tuple[Loaded | None, Any, Refused | None]:
+            now, found, live = read
+            if found is None or found.room.closed:
+                return found, None, None
+            pg_sweep.put_right(found, now, self.reconnect_grace, self._alive(live))
+            result, refusal = None, None
+            try:
+                if not found.room.closed:  # closed just now: as if it were not there
+                    result = op(found, now)
+            except Refused as error:
+                refusal = error
+            if found.changed:
+                await save(conn, found, now, self.host_id)
+                await pg_sweep.notify(conn, self.channel, found)
+            return found, result, refusal
+
+        found, result, refusal = await self._link.change(reads, write)
         if found is not None and found.changed:
             self.readers.deliver(found)
         if found is None or found.room.closed:
             return missing()  # no room, or it closed now (the last player left, or expired)
         if refusal is not None:
             raise refusal
-        return result  # type: ignore[return-value]  # op returned it
+        return result  # type: ignore[no-any-return]  # op returned it
 
     async def _insert(self, room: Room) -> bool:
         """A new room's rows; False if its code is live already (draw another)."""
@@ -376,10 +381,13 @@ class PostgresHub:
         return codes.normalise(code)
 
     def _heard(self, payload: str) -> None:
-        """A notification: `CODE GENERATION`; read the room again if a reader here is behind."""
-        code, _, generation = payload.partition(" ")
+        """A notification: `CODE GENERATION`, and the room's rows when they fit; for a
+        reader here that is behind, the room as it carries it, else read again."""
+        code, _, rest = payload.partition(" ")
+        generation, _, body = rest.partition(" ")
         if generation.isdigit():
-            self.readers.note(code, int(generation))
+            at = int(generation)
+            self.readers.note(code, at, lambda: pg_rows.from_note(code, at, body))
 
     def _token(self) -> str:
         return codes.new_token(self._rng)
@@ -431,9 +439,11 @@ class PostgresHub:
                 await self._survive("re-read", lambda due=codes_due: self._read_again(due))
 
     async def _read_again(self, codes_due: list[str]) -> None:
-        async with self._link.transaction(repeatable=True) as conn:
-            found = await load(conn, codes_due, lock=False)
-        self.readers.refresh(codes_due, found)
+        self.readers.refresh(codes_due, await self._read(codes_due))
+
+    async def _read(self, codes_read: list[str]) -> dict[str, Loaded]:
+        """Rooms as of one moment (one flight: REPEATABLE READ, no lock)."""
+        return await self._link.read(lambda c: pg_rows.queue_load(c, codes_read, False), True)
 
 
 def _keep(_loaded: Loaded, _now: float) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .mailbox import Mailbox
@@ -80,9 +81,20 @@ class Readers:
                 for reader in list(self._by_code.get(code, [])):
                     _close(reader)
 
-    def note(self, code: str, generation: int) -> None:
-        """Another host says `code` is at `generation`: read it if a reader is behind."""
-        if any(reader.last.generation < generation for reader in self._by_code.get(code, [])):
+    def note(
+        self, code: str, generation: int, carried: Callable[[], Loaded | None] = lambda: None
+    ) -> None:
+        """Another host says `code` is at `generation`: if a reader is behind, the room
+        `carried()` (the notification's own copy), else read it again. A copy of
+        another incarnation than a reader's is read again too: the notification may be
+        older than the room the reader follows (a closed room's code taken again)."""
+        readers = self._by_code.get(code, [])
+        if not any(reader.last.generation < generation for reader in readers):
+            return
+        loaded = carried()
+        if loaded is not None and all(r.incarnation == loaded.incarnation for r in readers):
+            self.deliver(loaded)
+        else:
             self._due.add(code)
             self._wake.set()
 

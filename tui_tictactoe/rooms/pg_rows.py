@@ -11,8 +11,9 @@ and one read back from the rows are equal.
 from __future__ import annotations
 
 import hashlib
+import json
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +26,10 @@ if TYPE_CHECKING:
     import psycopg
 
 MICROSECONDS = 1_000_000
+Places = tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]
+"""The rows of a room's seats and of its spectators, as `save_places` writes them."""
+NOTE_BYTES = 7900
+"""The longest notification sent (PostgreSQL takes up to 8000 bytes)."""
 CREATE_LOCK = 0x7474_7400_0003
 """Held while a room is created under a room cap, so hosts count one at a time."""
 LOBBY = """
@@ -52,12 +57,14 @@ def hashed(token: object) -> str:
 class Loaded:
     """A room as read, with what `Room` does not keep: which host holds each place
     (token hash -> host id), the room's incarnation (a code freed and used again is
-    another room) and the generation it was read at."""
+    another room), the generation it was read at, and its places' rows as read (a change
+    that leaves them alone, a move, does not write them)."""
 
     room: Room
     incarnation: int
     hosts: dict[str, str]
     read_at: int
+    places: Places | None = None
 
     @property
     def changed(self) -> bool:
@@ -82,22 +89,74 @@ _WATCHERS = (
 async def load(conn: psycopg.AsyncConnection, codes: list[str], lock: bool) -> dict[str, Loaded]:
     """The rooms named (closed ones too); with `lock`, their rows are locked for this
     transaction (callers lock one room at a time, so no two transactions deadlock)."""
-    cursor = await conn.execute(_ROOM + (" FOR UPDATE" if lock else ""), (codes,))
-    found = {row[0]: _room(row) for row in await cursor.fetchall()}
-    if not found:
+    return await (await queue_load(conn, codes, lock))()
+
+
+async def queue_load(
+    conn: psycopg.AsyncConnection, codes: list[str], lock: bool
+) -> Callable[[], Awaitable[dict[str, Loaded]]]:
+    """`load` as three statements sent now (queued, in pipeline mode) and what reads
+    their results. The places are read by a statement after the one that locks the
+    room's row, so under READ COMMITTED they are as the lock's last holder left them."""
+    rooms = await conn.execute(_ROOM + (" FOR UPDATE" if lock else ""), (codes,))
+    seats = await conn.execute(_SEATS, (codes,))
+    watchers = await conn.execute(_WATCHERS, (codes,))
+
+    async def fetch() -> dict[str, Loaded]:
+        found = {row[0]: _room(row) for row in await rooms.fetchall()}
+        _places(found, await seats.fetchall(), await watchers.fetchall())
+        for loaded in found.values():
+            loaded.places = place_rows(loaded, "")
         return found
-    cursor = await conn.execute(_SEATS, (list(found),))
-    for code, seat, name, key, token, present, back_by, host in await cursor.fetchall():
-        loaded = found[code]
-        loaded.room.seats[seat] = Seat(
-            Person(name, key), token, present, None if back_by is None else back_by / MICROSECONDS
-        )
-        loaded.hosts[token] = host
-    cursor = await conn.execute(_WATCHERS, (list(found),))
-    for code, token, name, key, host in await cursor.fetchall():
-        found[code].room.watchers[token] = Person(name, key)
-        found[code].hosts[token] = host
-    return found
+
+    return fetch
+
+
+def _places(found: dict[str, Loaded], seats: list[Any], watchers: list[Any]) -> None:
+    """Rows of `room_seats` and `room_watchers` (as `_SEATS` and `_WATCHERS` read them)
+    put in their rooms."""
+    for code, seat, name, key, token, present, back_by, host in seats:
+        if (loaded := found.get(code)) is not None:
+            back = None if back_by is None else back_by / MICROSECONDS
+            loaded.room.seats[seat] = Seat(Person(name, key), token, present, back)
+            loaded.hosts[token] = host
+    for code, token, name, key, host in watchers:
+        if (loaded := found.get(code)) is not None:
+            loaded.room.watchers[token] = Person(name, key)
+            loaded.hosts[token] = host
+
+
+def note(loaded: Loaded) -> str:
+    """What a change tells the other hosts: `CODE GENERATION`, then the room's rows as
+    JSON when they fit in a notification, so a host feeds its readers without reading
+    the room again (else it reads it)."""
+    room = loaded.room
+    head = f"{room.code} {room.generation}"
+    row = [room.code, loaded.incarnation, room.size, room.generation, room.board_generation]
+    row += [room.round, room.first, room.moves, room.score, room.result, room.left_by]
+    row += [sorted(room.rematch), room.closed, room.round_key]
+    places, watchers = place_rows(loaded, "")
+    seats = [  # `back_by` as `_SEATS` reads it: whole microseconds
+        (*seat[:6], None if seat[6] is None else round(seat[6] * MICROSECONDS), seat[7])
+        for seat in places
+    ]
+    text = f"{head} {json.dumps([row, seats, watchers], separators=(',', ':'))}"
+    return text if len(text.encode()) <= NOTE_BYTES else head
+
+
+def from_note(code: str, generation: int, body: str) -> Loaded | None:
+    """The room a notification carries (`note`); None if it carries none, or anything
+    but room `code` at `generation` (it is then read from its rows)."""
+    try:
+        row, seats, watchers = json.loads(body)
+        found = {row[0]: _room(row)}
+        _places(found, seats, watchers)
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError):
+        return None
+    loaded = found.get(code)
+    if loaded is None or loaded.room.generation != generation:
+        return None
+    return loaded
 
 
 def _room(row: tuple[Any, ...]) -> Loaded:
@@ -181,11 +240,41 @@ def room_values(room: Room, now: float, incarnation: int = 0) -> dict[str, objec
 
 
 async def save(conn: psycopg.AsyncConnection, loaded: Loaded, now: float, host: str) -> None:
-    """Write the whole room back (its row is locked by this transaction): the room's row,
-    then its seats and spectators replaced. A place with no host yet is `host`'s."""
+    """Write the room back (its row is locked by this transaction): the room's row, and
+    its seats and spectators replaced if they changed. A new place is `host`'s."""
+    await conn.execute(_UPDATE_ROOM, room_values(loaded.room, now))
+    if place_rows(loaded, host) != loaded.places:
+        await save_places(conn, loaded, host, fresh=False)
+
+
+def place_rows(loaded: Loaded, host: str) -> Places:
+    """The rows of the room's seats and spectators (none once closed); a place with no
+    host yet is `host`'s."""
     room = loaded.room
-    await conn.execute(_UPDATE_ROOM, room_values(room, now))
-    await save_places(conn, loaded, host, fresh=False)
+    if room.closed:
+        return [], []  # a closed room's row is kept a while; nobody is in it
+
+    def hosts(token: str) -> str:
+        return loaded.hosts.get(token, host)
+
+    seats = [
+        (
+            room.code,
+            name,
+            who.name,
+            who.key,
+            seat.token,
+            seat.present,
+            seat.back_by,
+            hosts(seat.token),
+        )
+        for name, seat in room.seats.items()
+        if (who := seat.person) is not None
+    ]
+    watchers = [
+        (room.code, token, who.name, who.key, hosts(token)) for token, who in room.watchers.items()
+    ]
+    return seats, watchers
 
 
 async def save_places(
@@ -195,31 +284,13 @@ async def save_places(
     if not fresh:
         await conn.execute("DELETE FROM room_seats WHERE code = %s", (room.code,))
         await conn.execute("DELETE FROM room_watchers WHERE code = %s", (room.code,))
-    if room.closed:
-        return  # a closed room's row is kept a while; nobody is in it
-    seats = [
-        (
-            room.code,
-            name,
-            seat.person.name,
-            seat.person.key,
-            seat.token,
-            seat.present,
-            seat.back_by,
-            loaded.hosts.get(seat.token, host),
-        )
-        for name, seat in room.seats.items()
-        if seat.person is not None
-    ]
-    watchers = [
-        (room.code, token, who.name, who.key, loaded.hosts.get(token, host))
-        for token, who in room.watchers.items()
-    ]
-    async with conn.cursor() as cursor:
-        if seats:
-            await cursor.executemany(_INSERT_SEAT, seats)
-        if watchers:
-            await cursor.executemany(_INSERT_WATCHER, watchers)
+    seats, watchers = place_rows(loaded, host)
+    # Not closed by a `with`: in pipeline mode its results come at the flight's end.
+    cursor = conn.cursor()
+    if seats:
+        await cursor.executemany(_INSERT_SEAT, seats)
+    if watchers:
+        await cursor.executemany(_INSERT_WATCHER, watchers)
 
 
 async def insert_room(

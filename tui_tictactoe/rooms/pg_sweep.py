@@ -15,10 +15,10 @@ every host's last beat is old, and none of them is dead for that.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
-from .pg_rows import MICROSECONDS, Loaded, micro
+from .pg_rows import MICROSECONDS, Loaded, micro, note, queue_load
 from .view import SEATS
 
 if TYPE_CHECKING:
@@ -28,7 +28,7 @@ FORGET_CLOSED = 600
 """Seconds a closed room's row is kept (readers on other hosts learn it closed), then purged."""
 FORGET_HOSTS = 86_400
 
-_FRESH = "to_timestamp(%(now)s) - make_interval(secs => %(timeout)s)"
+_FRESH = "coalesce(to_timestamp(%(now)s::float8), now()) - make_interval(secs => %(timeout)s)"
 _SILENT = f"""host_id <> %(me)s
     AND host_id NOT IN (SELECT host_id FROM room_hosts WHERE seen_at >= {_FRESH})
     AND pg_postmaster_start_time() <= now() - make_interval(secs => %(timeout)s)"""
@@ -39,7 +39,8 @@ UNION SELECT code FROM room_watchers WHERE {_SILENT}
 """
 _LIVE = f"""
 SELECT pg_postmaster_start_time() > now() - make_interval(secs => %(timeout)s),
-       array(SELECT host_id FROM room_hosts WHERE seen_at >= {_FRESH})
+       array(SELECT host_id FROM room_hosts WHERE seen_at >= {_FRESH}),
+       (extract(epoch FROM now()) * 1000000)::bigint
 """
 
 
@@ -59,14 +60,41 @@ async def due_rooms(
     return sorted(row[0] for row in await cursor.fetchall())
 
 
-async def live_hosts(conn: psycopg.AsyncConnection, now: float, timeout: float) -> set[str] | None:
-    """The hosts that beat within `timeout`; None: every host counts as live (the
-    database started less than `timeout` ago)."""
+async def queue_live_hosts(
+    conn: psycopg.AsyncConnection, now: float | None, timeout: float
+) -> Callable[[], Awaitable[tuple[float, set[str] | None]]]:
+    """The time (`now`, else the database's) and the hosts that beat within `timeout`
+    (None: every host counts as live, the database started less than `timeout` ago):
+    the statement sent now (queued, in pipeline mode), and its reader."""
     cursor = await conn.execute(_LIVE, {"now": now, "timeout": timeout})
-    row = await cursor.fetchone()
-    assert row is not None
-    restarted, live = row
-    return None if restarted else set(live)
+
+    async def fetch() -> tuple[float, set[str] | None]:
+        row = await cursor.fetchone()
+        assert row is not None
+        restarted, live, database_now = row
+        at = database_now / MICROSECONDS if now is None else now
+        return at, None if restarted else set(live)
+
+    return fetch
+
+
+Read = tuple[float, "Loaded | None", "set[str] | None"]
+"""What a change reads first: the time, the room (locked), the live hosts (None: all)."""
+
+
+async def queue_change(
+    conn: psycopg.AsyncConnection, code: str, now: float | None, timeout: float
+) -> Callable[[], Awaitable[Read]]:
+    """A change's first flight (pipeline mode): the time (`now`, else the database's),
+    the live hosts, and room `code` with its row locked; and what reads the results."""
+    live = await queue_live_hosts(conn, now, timeout)
+    rooms = await queue_load(conn, [code], lock=True)
+
+    async def fetch() -> Read:
+        at, hosts = await live()
+        return at, (await rooms()).get(code), hosts
+
+    return fetch
 
 
 def put_right(loaded: Loaded, now: float, grace: float, alive: Callable[[str], bool]) -> None:
@@ -91,10 +119,10 @@ def put_right(loaded: Loaded, now: float, grace: float, alive: Callable[[str], b
             break
 
 
-async def notify(conn: psycopg.AsyncConnection, channel: str, code: str, generation: int) -> None:
-    """Tell the other hosts (on commit: NOTIFY is transactional) that `code` is at
-    `generation`."""
-    await conn.execute("SELECT pg_notify(%s, %s)", (channel, f"{code} {generation}"))
+async def notify(conn: psycopg.AsyncConnection, channel: str, loaded: Loaded) -> None:
+    """Tell the other hosts (on commit: NOTIFY is transactional) that the room is at its
+    generation, with the room itself when it fits (`pg_rows.note`)."""
+    await conn.execute("SELECT pg_notify(%s, %s)", (channel, note(loaded)))
 
 
 async def beat(conn: psycopg.AsyncConnection, me: str, now: float) -> None:
