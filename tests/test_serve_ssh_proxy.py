@@ -15,7 +15,9 @@ import asyncio
 import contextlib
 import ipaddress
 import os
+import re
 import shutil
+import signal
 import socket
 import subprocess
 import time
@@ -26,6 +28,7 @@ from typing import Any
 import asyncssh
 import pytest
 import test_serve_ssh
+from pty_terminal import command
 from test_proxy_protocol import v1, v2
 from test_serve_ssh import (
     START_TIMEOUT,
@@ -44,7 +47,8 @@ from tui_tictactoe.servers import proxy_listener
 
 host = test_serve_ssh.host  # the fixture: a GameServer in the test's loop, with its log
 BALANCER = "127.0.0.2"  # the address the direct tests' "balancer" connects from
-TRUST_BALANCER = (ipaddress.ip_network(f"{BALANCER}/32"),)
+TRUST = f"{BALANCER}/32"
+TRUST_BALANCER = (ipaddress.ip_network(TRUST),)
 TOO_MANY = "too many games from your address (1 at once)"
 HEADERS: dict[str, Callable[[str, int], bytes]] = {"v1": v1, "v2": v2}
 VERSIONS = pytest.mark.parametrize("version", list(HEADERS))
@@ -186,6 +190,63 @@ async def test_a_slow_header_is_dropped_at_the_deadline_while_others_play(
         await closed_by_server(sock)
     await hosted.logged("dropped: no whole PROXY header within 2 s")
     assert {client.address for client in hosted.server.clients} == {"203.0.113.8"}
+
+
+async def test_headers_read_at_once_are_capped(host: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(proxy_listener, "PENDING_LIMIT", 2)
+    hosted: Hosted = await host(proxy_protocol_from=TRUST_BALANCER)
+    waiting = [await raw(hosted.port) for _ in range(2)]  # silent: their headers pending
+    await until(lambda: len(hosted.server._acceptor.reading) == 2)  # type: ignore[union-attr]
+    extra = await raw(hosted.port)
+    assert await closed_by_server(extra) < proxy_listener.HEADER_TIMEOUT
+    await hosted.logged("dropped: too many PROXY headers being read at once")
+    for sock in waiting:
+        sock.close()
+    await until(lambda: not hosted.server._acceptor.reading)  # type: ignore[union-attr]
+    term = await game(await via_balancer(hosted.port, v1("203.0.113.7", 1)))
+    assert "Your turn" in term.status()
+
+
+async def test_sigterm_with_the_option_exits_0_with_headers_and_logins_pending(
+    tmp_path: Path,
+) -> None:
+    """The installed server with --proxy-protocol-from: a header that never ends, a client
+    that never logs in and one playing do not hold SIGTERM's clean exit up."""
+    env = {**os.environ, "TUI_TICTACTOE_DATA_DIR": str(tmp_path)}
+    server = subprocess.Popen(
+        [*command(), "serve-ssh", "--port", "0", "--no-rooms", "--proxy-protocol-from", TRUST],
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    try:
+        assert server.stderr is not None
+        line = await asyncio.wait_for(asyncio.to_thread(server.stderr.readline), START_TIMEOUT)
+        port = int(re.search(rb"listening on 127\.0\.0\.1:(\d+)", line).group(1))  # type: ignore[union-attr]
+        slow = await raw(port)
+        slow.sendall(b"PROXY TCP4 ")
+        lingering = await raw(port, "127.0.0.3")
+        lingering.sendall(b"SSH-2.0-OpenSSH_9.2\r\n")
+        term = await game(await via_balancer(port, v2("203.0.113.7", 9)))
+        started = time.monotonic()
+        server.send_signal(signal.SIGTERM)
+        status = await asyncio.to_thread(server.wait, 10)
+        assert status == 0 and time.monotonic() - started < 5
+        assert await term.wait_closed(5) == 1
+        log = server.stderr.read().decode()
+        assert "203.0.113.7:9 " in log and "exception" not in log.lower(), log
+        for sock in (slow, lingering):
+            sock.close()
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+
+
+async def until(condition: Callable[[], bool]) -> None:
+    deadline = time.monotonic() + STEP_TIMEOUT
+    while not condition():
+        assert time.monotonic() < deadline
+        await asyncio.sleep(0.01)
 
 
 # -- through a real HAProxy ------------------------------------------------------------

@@ -30,7 +30,7 @@ PENDING_LIMIT = 256  # headers being read at once; more connections are dropped 
 ACCEPT_PAUSE = 0.1  # seconds to wait after accept fails (out of file descriptors)
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
-Source = tuple[str, int] | None  # the client's address and port, from a header; None: the peer's
+Source = tuple[str, int] | None  # the client (a header's, else as accepted); None: the peername
 ServerFactory = Callable[[Source], asyncssh.SSHServer]
 Dropped = Callable[[str, str], None]  # (the peer, why: the server's own wording)
 
@@ -167,29 +167,30 @@ class ProxyListener:
                 await asyncio.sleep(ACCEPT_PAUSE)
                 continue
             sock.setblocking(False)
-            peer = str(address[0])
-            if not trusted(peer, self.proxies):
-                self._start(sock, None)
+            peer = (str(address[0]), int(address[1]))  # kept: a reset loses the socket's
+            if not trusted(peer[0], self.proxies):
+                self._start(sock, peer)
             elif len(self.reading) >= PENDING_LIMIT:
-                self._drop(sock, "dropped: too many PROXY headers being read at once")
+                self._drop(sock, peer, "dropped: too many PROXY headers being read at once")
             else:
-                self._keep(self.reading, self._read(sock))
+                self._keep(self.reading, self._read(sock, peer))
 
-    async def _read(self, sock: socket.socket) -> None:
-        """The header, within `HEADER_TIMEOUT`; then SSH, as from the address it names."""
+    async def _read(self, sock: socket.socket, peer: tuple[str, int]) -> None:
+        """The header, within `HEADER_TIMEOUT`; then SSH, as from the address it names (the
+        balancer's own for its health checks)."""
         try:
             header = await asyncio.wait_for(read_header(sock), HEADER_TIMEOUT)
         except ProxyHeaderError as error:
-            self._drop(sock, f"dropped: {error}")
+            self._drop(sock, peer, f"dropped: {error}")
         except TimeoutError:
-            self._drop(sock, f"dropped: no whole PROXY header within {HEADER_TIMEOUT:g} s")
+            self._drop(sock, peer, f"dropped: no whole PROXY header within {HEADER_TIMEOUT:g} s")
         except OSError:
-            self._drop(sock, "dropped: the connection failed before its PROXY header")
+            self._drop(sock, peer, "dropped: the connection failed before its PROXY header")
         except asyncio.CancelledError:
             sock.close()
             raise
         else:
-            self._start(sock, header.source)
+            self._start(sock, header.source or peer)
 
     def _start(self, sock: socket.socket, source: Source) -> None:
         self._keep(self.starting, self._ssh(sock, source))
@@ -202,20 +203,12 @@ class ProxyListener:
                 sock, server_factory=lambda: self.factory(source), **self.options
             )
 
-    def _drop(self, sock: socket.socket, why: str) -> None:
-        try:
-            peer = _shown(sock.getpeername())
-        except OSError:
-            peer = "?"
+    def _drop(self, sock: socket.socket, peer: tuple[str, int], why: str) -> None:
         sock.close()
-        self.dropped(peer, why)
+        host, port = peer
+        self.dropped(f"[{host}]:{port}" if ":" in host else f"{host}:{port}", why)
 
     def _keep(self, tasks: set[asyncio.Task[None]], work: Awaitable[None]) -> None:
         task = asyncio.ensure_future(work)
         tasks.add(task)
         task.add_done_callback(tasks.discard)
-
-
-def _shown(address: Any) -> str:
-    host, port = address[0], address[1]
-    return f"[{host}]:{port}" if ":" in str(host) else f"{host}:{port}"

@@ -220,7 +220,7 @@ class Client(asyncssh.SSHServer):
 
     def __init__(self, server: GameServer, source: Source = None) -> None:
         self.server = server
-        self.source = source  # the client's address from a trusted PROXY header
+        self.source = source  # who connected, as the listener saw it (a trusted PROXY header)
         self.conn: asyncssh.SSHServerConnection | None = None
         self.address = "?"
         self.peer = "?"
