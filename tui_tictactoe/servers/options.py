@@ -7,6 +7,7 @@ servers themselves (asyncssh, aiohttp) load only when a `serve-*` command runs.
 from __future__ import annotations
 
 import argparse
+import ipaddress
 from collections.abc import Callable
 
 SSH_PORT = 2222
@@ -68,6 +69,26 @@ def public_address(text: str) -> tuple[str, int | None]:
     return host, _whole("port", 1, 65535)(port)
 
 
+NETWORKS_LIMIT = 64  # networks in --proxy-protocol-from
+
+
+def networks(text: str) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+    """`--proxy-protocol-from CIDR[,CIDR...]`: the balancers' networks (an address alone is
+    one host). Host bits set (10.0.0.1/8) are refused: a typo would trust a whole network."""
+    parts = text.split(",")
+    if len(parts) > NETWORKS_LIMIT:
+        raise argparse.ArgumentTypeError(f"at most {NETWORKS_LIMIT} networks")
+    found = []
+    for part in parts:
+        try:
+            found.append(ipaddress.ip_network(part.strip(), strict=True))
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(
+                f"not a network: {part.strip()[:45]!r} ({error})"
+            ) from None
+    return tuple(found)
+
+
 def add_ssh_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--host",
@@ -112,6 +133,15 @@ def add_ssh_options(parser: argparse.ArgumentParser) -> None:
         default=600.0,
         metavar="SECONDS",
         help="close a session without input for this long (default 600; 0: never)",
+    )
+    parser.add_argument(
+        "--proxy-protocol-from",
+        type=networks,
+        default=(),
+        metavar="CIDR[,CIDR...]",
+        help="connections from these networks (your TCP load balancer's, and nobody else's) "
+        "must start with a PROXY protocol header (HAProxy send-proxy or send-proxy-v2), whose "
+        "address is then the client's for every per-address limit and log line (default: none)",
     )
     add_room_options(parser)
     add_database_option(

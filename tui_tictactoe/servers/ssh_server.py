@@ -23,6 +23,7 @@ from .fork_server import ForkServer
 from .game_command import CHILD_COMMAND, common_environment, printable
 from .game_process import GameProcess, Launch, spawn
 from .host_key import HostKeyError, default_host_key_path, load_or_create
+from .proxy_listener import Acceptor, Network, Source, listen, ssh_options
 from .refusal_log import RefusalLog
 from .room_service import RoomService, database_environment, friend_address
 from .ssh_session import GameSession
@@ -56,6 +57,7 @@ class Settings:
     public_address: tuple[str, int | None] | None = None  # what players ssh to
     database_url: str | None = None  # PostgreSQL for the record and the rooms; None: SQLite
     listen_url: str | None = None  # the rooms' LISTEN connection, when not database_url
+    proxy_protocol_from: tuple[Network, ...] = ()  # balancers whose PROXY headers are read
 
 
 def _log_to_stderr(line: str) -> None:
@@ -91,7 +93,7 @@ class GameServer:
         self.rooms: RoomService | None = None  # the room hub, when rooms are on
         self.room_environment = database_environment(settings.database_url)  # + the hub's
         self.accepting = True
-        self._acceptor: asyncssh.SSHAcceptor | None = None
+        self._acceptor: Acceptor | None = None
         self._ending: set[asyncio.Task[None]] = set()  # hang-ups and the log lines after them
         self.refusals = RefusalLog(log, _log_prefix)
 
@@ -105,24 +107,15 @@ class GameServer:
         if settings.rooms:
             rooms = RoomService(settings.reconnect_grace, settings.max_spectators, self.log, *urls)
             self.rooms = rooms if await rooms.start() else None
-        self._acceptor = await asyncssh.create_server(
-            lambda: Client(self),
-            self.settings.host,
-            self.settings.port,
-            server_host_keys=[self.host_key],
-            server_version="tui_tictactoe",
-            encoding=None,  # bytes both ways: the game's output is not for asyncssh to decode
-            line_editor=False,  # the game reads raw keys
-            allow_pty=True,
-            agent_forwarding=False,
-            x11_forwarding=False,
-            allow_scp=False,
-            sftp_factory=None,
-            password_auth=False,
-            gss_host=None,
-            login_timeout=LOGIN_TIMEOUT,
-            keepalive_interval=60,
-            keepalive_count_max=3,
+        self._acceptor = await listen(
+            settings.host,
+            settings.port,
+            settings.proxy_protocol_from,
+            lambda source: Client(self, source),
+            lambda peer, why: self.refusals.note(
+                "connections", why, f"{_log_prefix()}{peer} {why}"
+            ),
+            ssh_options(self.host_key, LOGIN_TIMEOUT),
         )
         port = self._acceptor.get_port()
         if self.rooms is not None:  # before the first game can start (the loop runs on)
@@ -225,8 +218,9 @@ def _kind(ending: str) -> str:
 class Client(asyncssh.SSHServer):
     """One SSH connection: who it is, its one game session, its idle timer, its log line."""
 
-    def __init__(self, server: GameServer) -> None:
+    def __init__(self, server: GameServer, source: Source = None) -> None:
         self.server = server
+        self.source = source  # who connected, as the listener saw it (a trusted PROXY header)
         self.conn: asyncssh.SSHServerConnection | None = None
         self.address = "?"
         self.peer = "?"
@@ -254,7 +248,7 @@ class Client(asyncssh.SSHServer):
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
-        peer = conn.get_extra_info("peername") or ("?", 0)
+        peer = self.source or conn.get_extra_info("peername") or ("?", 0)
         self.address = str(peer[0])
         self.peer = f"[{peer[0]}]:{peer[1]}" if ":" in str(peer[0]) else f"{peer[0]}:{peer[1]}"
         loop = asyncio.get_running_loop()
