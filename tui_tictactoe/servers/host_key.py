@@ -6,7 +6,9 @@ make every returning player see OpenSSH's "host identification has changed" warn
 
 from __future__ import annotations
 
+import contextlib
 import os
+import secrets
 import shlex
 from pathlib import Path
 
@@ -29,9 +31,9 @@ def default_host_key_path() -> Path:
 def load_or_create(path: Path) -> asyncssh.SSHKey:
     """The private key in `path`; if there is none, a new Ed25519 key written there (0600).
 
-    The file is created with O_EXCL and mode 0600 in one call, so the key is never
-    readable by others, not even for a moment, and two servers starting at once
-    cannot both write one. An existing key that others may read (or write) is refused,
+    The file is made with mode 0600 from its first byte, so the key is never readable by
+    others, not even for a moment, and whole before it has its name (`_place`), so two
+    servers starting at once cannot both write one nor read one half written. An existing key that others may read (or write) is refused,
     as OpenSSH refuses one: anyone who has read it can pose as this server.
     """
     try:
@@ -60,14 +62,33 @@ def load_or_create(path: Path) -> asyncssh.SSHKey:
     key = asyncssh.generate_private_key("ssh-ed25519", comment=APP_NAME)
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        return load_or_create(path)  # another server made it first: use that one
+        placed = _place(path, key.export_private_key())
     except OSError as error:
         raise HostKeyError(f"cannot create the host key {str(path)!r}: {_reason(error)}") from None
-    with os.fdopen(fd, "wb") as file:
-        file.write(key.export_private_key())
-    return key
+    return key if placed else load_or_create(path)  # another server made it first: use that
+
+
+def _place(path: Path, data: bytes) -> bool:
+    """Put `data` at `path` whole, or not at all if a file is there already (False).
+
+    Written to a private file beside it first, then hard-linked into place: a link never
+    replaces a file, and the key is whole before its name exists, so a host starting at
+    the same moment (several share one `--host-key`) never reads it half written, as it
+    could between an O_EXCL create and the write."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(fd, "wb") as file:
+            file.write(data)
+            file.flush()
+            os.fsync(file.fileno())
+        os.link(temporary, path)
+    except FileExistsError:
+        return False
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+    return True
 
 
 def _reason(error: Exception) -> str:
