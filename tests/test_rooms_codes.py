@@ -139,3 +139,23 @@ def test_memory_is_bounded_per_address_and_in_addresses() -> None:
 def test_bad_limits_are_refused() -> None:
     with pytest.raises(ValueError):
         WrongCodes(Clock(), limit=0)
+
+
+@given(st.integers(0, 2**32))
+def test_every_seat_token_can_be_typed_after_seat(seed: int) -> None:
+    """A guest types `--join ABCD --seat TOKEN`: a token that began with "-" was read as an
+    option by the parser ("expected one argument"), and the guest never got their seat back
+    (1 token in 64; a CI run hit it). Tokens are letters and digits only."""
+    from tui_tictactoe.cli import parse
+    from tui_tictactoe.commands.play_options import room_request
+
+    token = codes.new_token(random.Random(seed))
+    assert len(token) == codes.TOKEN_LENGTH and token.isascii() and token.isalnum()
+    request = room_request(parse(["--join", "ABCD", "--seat", token]))
+    assert request is not None and request.token == token
+
+
+def test_seat_tokens_are_random_not_sequential() -> None:
+    tokens = {codes.new_token() for _ in range(1000)}
+    assert len(tokens) == 1000
+    assert set("".join(tokens)) == set(string.ascii_letters + string.digits)

@@ -173,7 +173,8 @@ def add_play_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
 
 NO_HUB = "Rooms are played over serve-ssh: ssh -t -p 2222 HOST -- --room new"
 TOKEN_LIMIT = 32
-"""A seat token is 16 characters (96 bits, URL-safe base64); longer is not one."""
+"""A seat token is 16 letters and digits (`rooms.codes.new_token`); longer is not one. The
+parser still takes "-" and "_" (older tokens had them)."""
 
 
 def _code(text: str) -> str:

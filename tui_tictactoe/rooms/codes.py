@@ -10,8 +10,8 @@ a sentence for the status line; it never looks past `MAX_INPUT` characters.
 
 from __future__ import annotations
 
-import base64
 import secrets
+import string
 from typing import Protocol
 
 from .view import Refused
@@ -40,15 +40,17 @@ def new_code(rng: Chooser | None = None) -> str:
     return "".join(chooser.choice(ALPHABET) for _ in range(LENGTH))
 
 
-TOKEN_BYTES = 12
-"""A seat token's randomness: 96 bits, 16 URL-safe characters."""
+TOKEN_ALPHABET = string.ascii_letters + string.digits
+TOKEN_LENGTH = 16
+"""A seat token: 16 letters and digits, about 95 bits. No "-" or "_" (base64's): a token
+that began with "-" was read as an option after `--seat`, and its guest could not
+come back."""
 
 
 def new_token(rng: Chooser | None = None) -> str:
     """A secret seat token (both hubs deal them from their `rng` alike)."""
     chooser = rng if rng is not None else secrets.SystemRandom()
-    raw = chooser.getrandbits(TOKEN_BYTES * 8).to_bytes(TOKEN_BYTES, "big")
-    return base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
+    return "".join(chooser.choice(TOKEN_ALPHABET) for _ in range(TOKEN_LENGTH))
 
 
 def normalise(text: str) -> str:
