@@ -129,7 +129,11 @@ class SSHTerminal(asyncssh.SSHClientSession[bytes]):
         deadline = time.monotonic() + timeout
         while not condition():
             if self.closed.is_set() and not condition():
-                pytest.fail(f"waited for {what}, but the session closed; screen:\n{self.text}")
+                said = self.stderr.decode(errors="replace")  # a refusal or a usage error
+                pytest.fail(
+                    f"waited for {what}, but the session closed; stderr: {said!r}; "
+                    f"screen:\n{self.text}"
+                )
             if time.monotonic() > deadline:
                 pytest.fail(f"waited {timeout:.0f} s for {what}; screen:\n{self.text}")
             await asyncio.sleep(0.02)
