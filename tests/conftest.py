@@ -1,5 +1,6 @@
-"""Fixtures for the UI tests (what they hand out lives in `support.py`), and a real
-PostgreSQL for the record's (`pg_cluster.py`)."""
+"""Fixtures for the UI tests (what they hand out lives in `support.py`), a real
+PostgreSQL for the record's (`pg_cluster.py`), and a real PgBouncer in front of it
+(`pgbouncer.py`)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,9 @@ from typing import Any
 
 import pytest
 from pg_cluster import SEARCHED, Cluster, binaries
+from pgbouncer import SEARCHED as BOUNCER_SEARCHED
+from pgbouncer import Bouncer
+from pgbouncer import binary as bouncer_binary
 from support import FailingStrategy, GatedStrategy, ScriptedStrategy, SteadyMinimax, make_app
 
 # pytest-xdist's workers have COLUMNS=80 and LINES=24 in their environment: every game
@@ -114,6 +118,28 @@ def pg_url(pg_cluster: Cluster) -> Iterator[str]:
     url = pg_cluster.new_database()
     yield url
     pg_cluster.drop_database(url)
+
+
+@pytest.fixture
+def pgbouncer(pg_cluster: Cluster) -> Iterator[Bouncer]:
+    """A PgBouncer of the test's own in transaction mode, with a pool of 2 server
+    connections, in front of the worker's cluster (`bouncer.url(pg_url)`); stopped and
+    removed after the test. Without the binary: a failure in CI (`CI=true`), which must
+    run these tests, a skip elsewhere, saying why."""
+    program = bouncer_binary()
+    if program is None:
+        why = (
+            f"NO PGBOUNCER TESTS: pgbouncer was not found ({BOUNCER_SEARCHED});"
+            " apt-get install pgbouncer (.ci/run does)"
+        )
+        if os.environ.get("CI") == "true":
+            pytest.fail(why, pytrace=False)
+        pytest.skip(why)
+    bouncer = Bouncer.start(program, pg_cluster)
+    try:
+        yield bouncer
+    finally:
+        bouncer.stop()
 
 
 @pytest.fixture
