@@ -18,8 +18,10 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import psycopg
+import pytest
 from pgbouncer import BINARY_ENV, POOL_SIZE, Bouncer
 from record_tools import rebuild_ratings, rebuild_standings_pg, stored_ratings
 from test_record import oracle_stats, save
@@ -204,16 +206,23 @@ async def play_rooms(a: PostgresHub, b: PostgresHub, rooms: int) -> None:
     await asyncio.gather(*(one_room(n, sizes[n]) for n in range(rooms)))
 
 
+@pytest.mark.parametrize("listen", ["direct", "through-the-bouncer"])
 async def test_two_hubs_play_whole_rounds_through_the_bouncer(
-    pgbouncer: Bouncer, pg_url: str
+    pgbouncer: Bouncer, pg_url: str, listen: str
 ) -> None:
-    """Two hosts' hubs, their transactions through the bouncer and their LISTEN straight
-    to PostgreSQL: several rooms at once, whole rounds and rematches, every move landing
-    once and every view reaching the other host by notification alone."""
+    """Two hosts' hubs, their transactions through the bouncer: several rooms at once,
+    whole rounds and rematches, every move landing once. With their LISTEN straight to
+    PostgreSQL (`--database-listen-url`) every view reaches the other host by notification
+    alone; with LISTEN through the bouncer too (no `--database-listen-url`) notifications
+    may be lost, and the re-read brings the views instead."""
     url = pgbouncer.url(pg_url)
     logs = Errors(), Errors()
-    a = PostgresHub(url, listen_url=pg_url, log=logs[0], **HUB)
-    b = PostgresHub(url, listen_url=pg_url, log=logs[1], **HUB)
+    if listen == "direct":
+        options: dict[str, Any] = {"listen_url": pg_url, **HUB}
+    else:
+        options = {**HUB, "reread": 0.3}
+    a = PostgresHub(url, log=logs[0], **options)
+    b = PostgresHub(url, log=logs[1], **options)
     await a.start()
     await b.start()
     try:
