@@ -136,6 +136,44 @@ async def test_every_game_gets_the_database_and_the_rooms_are_postgresql(
     assert DATABASE_URL_ENV not in environment(await without.new_pid())
 
 
+async def test_database_connections_bounds_the_hubs_connections(pg_url: str, host: Any) -> None:
+    """`--database-connections 2`: however many rooms change at once, the host's hub holds
+    at most 2 connections to the database, plus its one LISTEN (a pooler's size is that)."""
+    import psycopg
+
+    from tui_tictactoe.rooms.view import Person
+
+    args = build_parser().parse_args(["serve-ssh", "--database-connections", "2"])
+    assert settings_from(args).database_connections == 2
+    hosted = await host(rooms=True, database_url=pg_url, database_connections=2, fork_server=False)
+    assert hosted.server.rooms is not None
+    hub = hosted.server.rooms.hub
+    counted: list[int] = []
+
+    def hub_connections() -> int:
+        with psycopg.connect(pg_url, autocommit=True) as conn:
+            row = conn.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                " AND application_name = 'tui-tictactoe-rooms'"
+            ).fetchone()
+        return int(row[0]) if row else 0
+
+    async def watch_connections(done: asyncio.Event) -> None:
+        while not done.is_set():
+            counted.append(await asyncio.to_thread(hub_connections))
+            await asyncio.sleep(0.005)
+
+    done = asyncio.Event()
+    watcher = asyncio.create_task(watch_connections(done))
+    people = [Person(f"p{n}", "", f"127.0.1.{n}") for n in range(40)]
+    await asyncio.gather(*(hub.create(person, 3, "X") for person in people))
+    done.set()
+    await watcher
+    assert len({summary.code for summary in await hub.rooms()}) == len(people)
+    assert max(counted) <= 2 + 1  # the pool, and LISTEN
+    assert max(counted) >= 2  # the pool was in use
+
+
 # -- two hosts, one world ---------------------------------------------------------------
 
 

@@ -154,6 +154,15 @@ def add_ssh_options(parser: argparse.ArgumentParser) -> None:
         "--database-url names a PgBouncer in transaction mode (default: --database-url)",
     )
     parser.add_argument(
+        "--database-connections",
+        type=_whole("database_connections", 1, 64),
+        metavar="N",
+        # None: the hub's own (`rooms.pg_link.POOL_SIZE`, not imported here: it costs `stats`
+        # and the other commands that build this parser ~45 ms of imports).
+        help="connections the rooms' hub keeps to --database-url (default 4): that many rooms "
+        "change at once; a pooler needs every host's N, plus one LISTEN each if it goes there",
+    )
+    parser.add_argument(
         "--no-fork-server",
         dest="fork_server",
         action="store_false",

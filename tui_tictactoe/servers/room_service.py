@@ -69,6 +69,7 @@ class RoomService:
         log: Callable[[str], None],
         database_url: str | None = None,
         listen_url: str | None = None,
+        connections: int | None = None,
     ) -> None:
         self.database_url = database_url
         self.postgres: PostgresHub | None = None
@@ -78,6 +79,7 @@ class RoomService:
             )
         else:
             from ..rooms.pg_hub import PostgresHub  # psycopg only for a database
+            from ..rooms.pg_link import POOL_SIZE
 
             self.postgres = PostgresHub(
                 database_url,
@@ -85,6 +87,7 @@ class RoomService:
                 max_spectators=max_spectators,
                 listen_url=listen_url,
                 log=log,
+                connections=POOL_SIZE if connections is None else connections,
             )
             self.hub = self.postgres
         self.server = HubServer(self.hub, log=log)

@@ -49,6 +49,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
         public_address=args.public_address,
         database_url=database_url(args.database_url),
         listen_url=args.database_listen_url,
+        database_connections=args.database_connections,
         proxy_protocol_from=args.proxy_protocol_from,
     )
 

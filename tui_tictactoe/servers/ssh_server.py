@@ -57,6 +57,7 @@ class Settings:
     public_address: tuple[str, int | None] | None = None  # what players ssh to
     database_url: str | None = None  # PostgreSQL for the record and the rooms; None: SQLite
     listen_url: str | None = None  # the rooms' LISTEN connection, when not database_url
+    database_connections: int | None = None  # the rooms' hub's pool; None: the hub's own
     proxy_protocol_from: tuple[Network, ...] = ()  # balancers whose PROXY headers are read
 
 
@@ -105,7 +106,13 @@ class GameServer:
         """Start the rooms' hub (if on), then listen; returns the port (for port 0)."""
         settings, urls = self.settings, (self.settings.database_url, self.settings.listen_url)
         if settings.rooms:
-            rooms = RoomService(settings.reconnect_grace, settings.max_spectators, self.log, *urls)
+            rooms = RoomService(
+                settings.reconnect_grace,
+                settings.max_spectators,
+                self.log,
+                *urls,
+                connections=settings.database_connections,
+            )
             self.rooms = rooms if await rooms.start() else None
         self._acceptor = await listen(
             settings.host,
