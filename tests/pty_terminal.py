@@ -282,6 +282,13 @@ class Terminal:
         self._scanned = at  # found: keep reporting it
         return plain(bytes(self.output[at:]))
 
+    @property
+    def handed_back(self) -> bool:
+        """The app has left the alternate screen since it last entered it: it is quitting
+        (or has quit), though the process may take a moment more to end."""
+        entered = self.output.rfind(ENTER_ALTERNATE_SCREEN)
+        return entered >= 0 and self.output.find(LEAVE_ALTERNATE_SCREEN, entered) >= 0
+
     def post_mortem(self) -> str:
         """What the child wrote once it had left the alternate screen for the last time,
         as plain text: where a crash report goes (and the echo of keys typed after)."""

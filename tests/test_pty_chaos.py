@@ -394,8 +394,12 @@ class Chaos:
         assert self.term is not None
         if self.steps % CATCH_UP == 0:
             # An app that quit while catching up quit for an action since it was last
-            # seen idle: those stay in the window.
-            if self.term.settle(QUIET, CATCH_UP_LIMIT, idle_cpu=True) and self.term.alive():
+            # seen idle: those stay in the window. One that has handed the terminal back is
+            # quitting, quiet and idle as it may look until its process ends: the window
+            # must not slide past the action that asked (a CI run failed so).
+            term = self.term
+            settled = term.settle(QUIET, CATCH_UP_LIMIT, idle_cpu=True)
+            if settled and term.alive() and not term.handed_back:
                 self.caught_up = len(self.since_start) - 1
         else:
             self.term.settle(QUIET, SETTLE_LIMIT)
