@@ -28,6 +28,8 @@ teardown (a SIGKILLed xdist worker, a timeout) leaves its server running: the ne
 
 SEARCHED = "$TUI_TICTACTOE_TEST_PG_BIN, /usr/lib/postgresql/<version>/bin, then PATH"
 RUN_AS = "postgres"
+PREFIX = "tui-tictactoe-pg-"
+"""Of a cluster's temporary directory (`sweep_orphans` finds them by it)."""
 
 
 BIN_ENV = "TUI_TICTACTOE_TEST_PG_BIN"
@@ -70,19 +72,26 @@ def alive(pid: int) -> bool:
     return True
 
 
-def sweep_orphans(bin_dir: Path) -> list[Path]:
-    """Stop and remove the clusters of test processes that died before their teardown;
-    the directories removed. A cluster without an owner file is left alone (being made)."""
-    swept = []
-    for root in Path(tempfile.gettempdir()).glob("tui-tictactoe-pg-*"):
+def orphans(prefix: str) -> list[Path]:
+    """The temporary directories named `prefix*` whose owner (`OWNER`) is a test process
+    that died before its teardown; one without an owner file is left alone (being made)."""
+    found = []
+    for root in Path(tempfile.gettempdir()).glob(f"{prefix}*"):
         try:
             owner = int((root / OWNER).read_text())
         except (OSError, ValueError):
             continue
-        if alive(owner):
-            continue
+        if not alive(owner):
+            found.append(root)
+    return found
+
+
+def sweep_orphans(bin_dir: Path) -> list[Path]:
+    """Stop and remove the clusters of test processes that died before their teardown;
+    the directories removed."""
+    swept = orphans(PREFIX)
+    for root in swept:
         Cluster(bin_dir, root, 0).destroy()
-        swept.append(root)
     return swept
 
 
@@ -102,7 +111,7 @@ class Cluster:
     def create(cls, bin_dir: Path) -> Cluster:
         """initdb and start; everything is removed again if that fails halfway."""
         sweep_orphans(bin_dir)
-        root = Path(tempfile.mkdtemp(prefix="tui-tictactoe-pg-"))
+        root = Path(tempfile.mkdtemp(prefix=PREFIX))
         (root / OWNER).write_text(str(os.getpid()))
         cluster = cls(bin_dir, root, free_port())
         try:

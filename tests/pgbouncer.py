@@ -27,7 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from pg_cluster import OWNER, RUN_AS, Cluster, alive, free_port
+from pg_cluster import OWNER, RUN_AS, Cluster, free_port, orphans
 
 BINARY_ENV = "TUI_TICTACTOE_TEST_PGBOUNCER"
 """Names the binary instead (a test of the fixture names a missing one)."""
@@ -35,6 +35,7 @@ SEARCHED = f"${BINARY_ENV}, PATH, /usr/sbin/pgbouncer"
 POOL_SIZE = 2
 """Server connections per database: fewer than the clients of every test that uses it."""
 PIDFILE = "pgbouncer.pid"
+PREFIX = "tui-tictactoe-pgbouncer-"
 START_TIMEOUT = 30.0
 
 
@@ -53,18 +54,11 @@ def binary() -> Path | None:
 
 def sweep_orphans() -> list[Path]:
     """Stop and remove the bouncers of test processes that died before their teardown."""
-    swept = []
-    for root in Path(tempfile.gettempdir()).glob("tui-tictactoe-pgbouncer-*"):
-        try:
-            owner = int((root / OWNER).read_text())
-        except (OSError, ValueError):
-            continue
-        if alive(owner):
-            continue
+    swept = orphans(PREFIX)
+    for root in swept:
         with contextlib.suppress(OSError, ValueError):
             os.kill(int((root / PIDFILE).read_text()), signal.SIGKILL)
         shutil.rmtree(root, ignore_errors=True)
-        swept.append(root)
     return swept
 
 
@@ -78,7 +72,7 @@ class Bouncer:
     def start(cls, program: Path, cluster: Cluster) -> Bouncer:
         """Started and taking connections; everything removed again if that fails."""
         sweep_orphans()
-        root = Path(tempfile.mkdtemp(prefix="tui-tictactoe-pgbouncer-"))
+        root = Path(tempfile.mkdtemp(prefix=PREFIX))
         (root / OWNER).write_text(str(os.getpid()))
         port = free_port()
         (root / "userlist.txt").write_text('"postgres" ""\n')  # trust: the name must be listed

@@ -14,21 +14,41 @@ from pg_cluster import BIN_ENV, Cluster, sweep_orphans
 TESTS = Path(__file__).parent
 
 
-def run_without_binaries(ci: str | None) -> subprocess.CompletedProcess[str]:
-    """One PostgreSQL test in a pytest of its own, its binaries said to be missing."""
+def run_without(
+    variable: str, missing: str, test: str, ci: str | None
+) -> subprocess.CompletedProcess[str]:
+    """One test in a pytest of its own, the binary its fixture looks for (named by the
+    environment `variable`) said to be `missing`; `ci`: the CI variable's value, if any."""
     env = {key: value for key, value in os.environ.items() if key != "CI"}
-    env[BIN_ENV] = "/nonexistent"
+    env[variable] = missing
     if ci is not None:
         env["CI"] = ci
-    test = f"{TESTS / 'test_record_postgres.py'}::test_the_schema_has_identities_zoned_times_checks_and_a_round_key"
     return subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", test],
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-n",
+            "0",
+            "-p",
+            "no:cacheprovider",
+            str(TESTS / test),
+        ],
         capture_output=True,
         text=True,
         env=env,
         cwd=TESTS.parent,
         timeout=120,
     )
+
+
+def run_without_binaries(ci: str | None) -> subprocess.CompletedProcess[str]:
+    """One PostgreSQL test, its binaries said to be missing."""
+    test = (
+        "test_record_postgres.py::test_the_schema_has_identities_zoned_times_checks_and_a_round_key"
+    )
+    return run_without(BIN_ENV, "/nonexistent", test, ci)
 
 
 def test_without_postgresql_ci_fails_loudly() -> None:

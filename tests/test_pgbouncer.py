@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +23,7 @@ import psycopg
 import pytest
 from pgbouncer import BINARY_ENV, POOL_SIZE, Bouncer
 from record_tools import rebuild_ratings, rebuild_standings_pg, stored_ratings
+from test_pg_cluster import run_without
 from test_record import oracle_stats, save
 from test_record_people import planned as planned_matches
 from test_record_postgres import PLAYERS, planned, query, standings
@@ -36,27 +36,13 @@ from tui_tictactoe.record import Record
 from tui_tictactoe.rooms.pg_hub import PostgresHub
 from tui_tictactoe.rooms.view import Person, Ticket
 
-TESTS = Path(__file__).parent
-
-
 # -- the fixture -------------------------------------------------------------------------
 
 
 def run_without_pgbouncer(ci: str | None) -> subprocess.CompletedProcess[str]:
-    """One PgBouncer test in a pytest of its own, its binary said to be missing."""
-    env = {key: value for key, value in os.environ.items() if key != "CI"}
-    env[BINARY_ENV] = "/nonexistent/pgbouncer"
-    if ci is not None:
-        env["CI"] = ci
-    test = f"{TESTS / 'test_pgbouncer.py'}::test_transactions_share_and_switch_server_connections"
-    return subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", test],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=TESTS.parent,
-        timeout=120,
-    )
+    """One PgBouncer test, its binary said to be missing."""
+    test = "test_pgbouncer.py::test_transactions_share_and_switch_server_connections"
+    return run_without(BINARY_ENV, "/nonexistent/pgbouncer", test, ci)
 
 
 def test_without_pgbouncer_ci_fails_loudly() -> None:
