@@ -85,7 +85,7 @@ def test_hint_analysis_undo_and_junk_on_a_pty() -> None:
     child.expect(r"Hint: cell (\d) is a best move\.")
     child.sendline("u")
     child.expect(rf"Took back your 5 and the AI's {ai}\.")
-    for junk in ("xyz", "\x1b[31mred", "5 5", "-1", "0", "99"):
+    for junk in ("xyz", "\x1b[31mred", "5 5", "-1", "0", "99", "\u00b2", "\u0663"):
         child.sendline(junk)
         child.expect(r"Not a command: .*|No cell \d+: the cells are 1 to 9\.")
         assert "\x1b[31m" not in child.after  # shown escaped, never as a command to the terminal

@@ -109,7 +109,7 @@ class PlainGame:
             self.say("Playing on.")
         if word in ("q", "quit"):
             return self.quit()
-        if word.isdigit() and len(word) <= 3:
+        if word.isascii() and word.isdigit() and len(word) <= 3:
             self.play(int(word))
         elif word in ACTIONS:
             ACTIONS[word](self)
