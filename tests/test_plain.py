@@ -182,3 +182,14 @@ def test_a_line_is_read_with_a_bound() -> None:
     assert reader.read() == "7"  # ...and the next line is whole
     assert reader.read() == "\ufffd8"  # not UTF-8: replaced, a last line without a newline
     assert reader.read() is None
+
+
+def test_a_hang_up_mid_round_keeps_the_round_as_abandoned() -> None:
+    child = on_pty("--seed", "5")
+    child.expect(PROMPT)
+    child.sendline("5")
+    child.expect(r"AI played \d\.")
+    child.expect(PROMPT)
+    child.close(force=False)  # the terminal goes away: SIGHUP
+    assert child.exitstatus == 129
+    assert stats()["by_board"]["3x3"]["hard"]["abandoned"] == 1

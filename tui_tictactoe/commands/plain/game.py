@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import argparse
 import random
+import signal
 import sys
+from contextlib import suppress
 from typing import BinaryIO, TextIO
 
 from ...controller import GameController, GameOptions
@@ -30,10 +32,18 @@ from ...controller.status import (
 )
 from ...identity import Identity, current_identity
 from ..play_options import echo
-from .lines import LINE_LIMIT, TOO_LONG, LineReader
+from .lines import LINE_LIMIT, TOO_LONG, LineReader, TooLong
 from .text import analysis_line, ascii_text, board_rows, help_lines, prompt, score_line
 
 TOO_LONG_TEXT = f"That line is too long (at most {LINE_LIMIT} bytes): nothing done."
+
+
+class HungUp(Exception):
+    """SIGHUP: the terminal has gone, so has the player."""
+
+
+def hung_up(_signal: int, _frame: object) -> None:
+    raise HungUp
 
 
 class PlainGame:
@@ -51,9 +61,18 @@ class PlainGame:
             game.on_round_end = keep.round_ended
 
     def say(self, *lines: str) -> None:
-        for line in lines:
-            self.out.write(ascii_text(line) + "\n")
-        self.out.flush()
+        """Print `lines`; an output that has gone (a closed pipe, a hung-up terminal) is
+        not an error: the game goes on to the end of its input, which comes next."""
+        with suppress(OSError, ValueError):
+            for line in lines:
+                self.out.write(ascii_text(line) + "\n")
+            self.out.flush()
+
+    def read(self) -> str | TooLong | None:
+        try:
+            return self.lines.read()
+        except (OSError, ValueError):  # the terminal hung up, stdin closed: the end
+            return None
 
     def run(self) -> int:
         """Play until `q`, the end of input or Ctrl+C; the exit status."""
@@ -69,7 +88,7 @@ class PlainGame:
             self.show()
             while True:
                 self.say(prompt(game))
-                line = self.lines.read()
+                line = self.read()
                 if line is None:  # the end of input: the player has gone
                     self.leave()
                     return 0
@@ -80,6 +99,9 @@ class PlainGame:
         except KeyboardInterrupt:
             self.leave()
             return 130
+        except HungUp:  # the terminal went away (over SSH: the client did)
+            self.leave()
+            return 129
 
     def leave(self) -> None:
         """A round in play counts as abandoned (quitting must not dodge a loss)."""
@@ -257,6 +279,8 @@ def run_plain(
     if keep.identity.hosted:
         game.player_name = keep.identity.name
     reader = LineReader(stdin if stdin is not None else sys.stdin.buffer)
+    if stdin is None:  # a hang-up leaves the round as abandoned, as quitting does
+        signal.signal(signal.SIGHUP, hung_up)
     plain = PlainGame(game, reader, out, keep)
     plain.notice()
     return plain.run()
