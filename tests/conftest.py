@@ -21,7 +21,7 @@ from support import FailingStrategy, GatedStrategy, ScriptedStrategy, SteadyMini
 os.environ.pop("COLUMNS", None)
 os.environ.pop("LINES", None)
 
-REAL_TIME = ("test_pty_", "test_e2e", "test_cli_terminal", "test_serve_")
+REAL_TIME = ("test_pty_", "test_e2e", "test_cli_terminal", "test_serve_", "test_plain")
 """Test files that drive real processes in real time (ptys, SSH and web sessions)."""
 
 

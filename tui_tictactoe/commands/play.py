@@ -38,6 +38,8 @@ def main(argv: Sequence[str]) -> int:
     return run_play(parser.parse_args(words))
 
 
+PLAIN_ROOMS = f"{PROG}: error: rooms are not played in --plain yet: leave out --plain (ssh -t)"
+
 HUB_ENV = "TUI_TICTACTOE_ROOM_HUB"
 """`rooms.wire.ENV_VAR` (a test checks they agree), named here so that a game with no hub
 imports no module of the rooms (start-up)."""
@@ -49,6 +51,13 @@ def run_play(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(f"{PROG}: error: {error}", file=sys.stderr)
         return 2
+    if getattr(args, "plain", False):  # line by line: no Textual, no terminal needed
+        if room is not None:
+            print(PLAIN_ROOMS, file=sys.stderr)
+            return 2
+        from .plain import run_plain
+
+        return run_plain(args)
     hub = room_hub()
     if room is not None and hub is None:
         print(NO_HUB, file=sys.stderr)

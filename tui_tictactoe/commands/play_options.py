@@ -157,6 +157,13 @@ def add_play_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
         help="alternate who starts each round, or not (default: your last choice, else not)",
     )
     group.add_argument(
+        "--plain",
+        action="store_true",
+        default=default(False),
+        help="play line by line on standard input and output: no full screen, no colours "
+        "(for screen readers, any terminal, ssh without -t, scripts)",
+    )
+    group.add_argument(
         "--no-record",
         dest="record",
         action="store_false",

@@ -3,6 +3,7 @@ values (`tui_tictactoe.options`, re-exported here for the controller's users).""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import NamedTuple
 
 from ..engine.board import Symbol
@@ -13,6 +14,7 @@ __all__ = [
     "BOARDS",
     "CHOICES",
     "OPPONENTS",
+    "SETTINGS",
     "SIDES",
     "WIN_LENGTHS",
     "GameOptions",
@@ -52,6 +54,18 @@ class GameOptions(NamedTuple):
                 f"alternate must be True or False, not {shorten(repr(self.alternate))}"
             )
         return self
+
+    def with_settings(
+        self, settings: Mapping[str, object], given: Mapping[str, object]
+    ) -> GameOptions:
+        """These options with the player's saved `settings` over them, and the options
+        `given` in this run (flags, the dialog) over those: a flag wins for its run."""
+        saved = {name: settings[name] for name in SETTINGS if name in settings}
+        return self._replace(**{**saved, **given})
+
+
+SETTINGS = ("symbol", "first", "difficulty", "alternate", "board", "opponent")
+"""Game options kept as settings in the record (the app's theme is kept too, apart)."""
 
 
 def shorten(text: str, limit: int = 40) -> str:

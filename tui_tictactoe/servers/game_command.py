@@ -128,6 +128,8 @@ def play_args(options: argparse.Namespace) -> list[str]:
         argv += ["--seed", str(options.seed)]
     if options.alternate is not None:
         argv.append("--alternate" if options.alternate else "--no-alternate")
+    if getattr(options, "plain", False):
+        argv.append("--plain")
     if getattr(options, "record", True) is False:
         argv.append("--no-record")
     return argv

@@ -97,6 +97,16 @@ def spawn(argv: Sequence[str], env: dict[str, str]) -> Launch:
     return launch
 
 
+def plain_lines(fd: int) -> None:
+    """A pty for a client without a terminal: lines still end at a newline and VEOF still
+    ends the input (canonical mode), but nothing is echoed back, output goes out as written
+    (no CR LF), and no byte is a signal or a literal-next (ISIG, IEXTEN off)."""
+    attrs = termios.tcgetattr(fd)
+    attrs[1] &= ~termios.OPOST
+    attrs[3] &= ~(termios.ECHO | termios.ECHONL | termios.ISIG | termios.IEXTEN)
+    termios.tcsetattr(fd, termios.TCSANOW, attrs)
+
+
 class GameProcess:
     """A child process in a fresh pty: output goes to `on_output`, its end to `on_exit`.
 
@@ -111,7 +121,12 @@ class GameProcess:
         rows: int,
         on_output: Callable[[bytes], None],
         on_exit: Callable[[int], None],
+        lines: bool = False,
     ) -> None:
+        """`lines`: the client has no terminal of its own (a plain game over `ssh` without
+        -t), so the pty neither echoes what it sends nor turns its newlines into CR LF, and
+        no byte it sends is a signal (`plain_lines`)."""
+        self.lines = lines
         self.launch = launch
         self.columns, self.rows = columns, rows
         self.on_output, self.on_exit = on_output, on_exit
@@ -141,6 +156,8 @@ class GameProcess:
         master, slave = os.openpty()
         try:
             set_window_size(slave, self.columns, self.rows)
+            if self.lines:
+                plain_lines(slave)
             os.set_blocking(master, False)
             self.child = await self.launch(slave)
         except BaseException:

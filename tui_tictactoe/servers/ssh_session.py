@@ -19,7 +19,7 @@ from ..limits import clamp_size
 from .game_command import OptionsError, game_environment, parse_play_options, play_args, printable
 from .game_process import RESTORE_TERMINAL, GameProcess, Launch
 
-NO_PTY = "this is an interactive game: connect with ssh -t"
+NO_PTY = "this is an interactive game: connect with ssh -t (or play line by line: -- --plain)"
 GAME_LOST = "the server's game starter stopped, and your game with it: connect again to play"
 DEFAULT_SIZE = (80, 24)  # for clients that report a 0x0 window
 EARLY_INPUT_LIMIT = 4096  # bytes typed before the game's process exists, kept for it
@@ -123,17 +123,17 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             self.client.ending = "printed help" if error.status == 0 else "refused: bad options"
             self._finish(error.message.rstrip("\n"), error.status, stdout=error.status == 0)
             return
-        if self.term_type is None:
+        if self.term_type is None and not options.plain:  # --plain: lines, no pty needed
             self.client.ending = "refused: no pty"
             self._finish(NO_PTY, 2)
             return
         asyncio.get_running_loop().create_task(self._start(options))
 
     async def _start(self, options: argparse.Namespace) -> None:
-        assert self.chan is not None and self.term_type is not None
+        assert self.chan is not None
         client = self.client
         env = game_environment(
-            self.term_type,
+            self.term_type or "dumb",
             self.chan.get_environment(),
             client.fingerprint,
             client.username,
@@ -145,6 +145,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             *self.size,
             on_output=self._output,
             on_exit=self._exited,
+            lines=self.term_type is None,
         )
         try:
             await game.start()
@@ -185,7 +186,12 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             self.game.resize(*self.size)
 
     def eof_received(self) -> bool:
-        return True  # keep the game: it ends on its own, by quitting or the idle timeout
+        """Keep the game: it ends on its own, by quitting or the idle timeout. A plain game
+        without a pty reads lines: the end of the client's input ends any line begun, then
+        is its terminal's end of file (VEOF), so that a script's game ends as on a pipe."""
+        if self.term_type is None and self.game is not None:
+            self.game.write(b"\n\x04")
+        return True
 
     def pause_writing(self) -> None:
         if self.game is not None:

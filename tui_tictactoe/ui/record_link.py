@@ -24,8 +24,8 @@ from contextlib import suppress
 from typing import TYPE_CHECKING, Any
 
 from ..controller import GameController, GameOptions
+from ..controller.options import SETTINGS
 from ..controller.rounds import RoundSummary
-from ..engine.board import other
 from ..identity import Identity, current_identity
 
 if TYPE_CHECKING:
@@ -33,8 +33,6 @@ if TYPE_CHECKING:
 
     from ..record import Match, Record
 
-SETTINGS = ("symbol", "first", "difficulty", "alternate", "board", "opponent")
-"""Game options kept as settings (the theme is kept too, apart)."""
 NOT_WRITTEN = ("opponent",)
 """Settings never remembered: every run starts against the AI (the default) unless
 `--opponent human` or the dialog says otherwise, so a hot-seat evening does not leave
@@ -112,9 +110,8 @@ class RecordLink:
         if theme and theme in app.available_themes:
             app.theme = theme
         self._theme = app.theme
-        saved = {name: settings[name] for name in SETTINGS if name in settings}
         current = self.controller.options
-        options = current._replace(**{**saved, **self.given})
+        options = current.with_settings(settings, self.given)
         if options != current and not self.use_options(options):  # play has begun
             self.waiting = options
             app.notify(
@@ -163,32 +160,10 @@ class RecordLink:
             self._in_thread(lambda: self._save_round(summary), "save a round")
 
     def _hot_seat_match(self, summary: RoundSummary) -> Match:
-        """A hot-seat round as the record keeps rounds between people: this player in both
-        seats, never rated. `summary.result` is X's; a round left unfinished is left by the
-        seat whose turn it was (the one that did not play on)."""
-        from ..record import Match, Seat, new_round_key
+        from ..record.own_rounds import hot_seat_match
 
-        me = Seat(self.identity.name, self.player)
-        left_by: str | None = None
-        if summary.winner is not None:
-            result: str = summary.winner
-        elif summary.result == "draw":
-            result = "draw"
-        else:
-            result = "abandoned"
-            to_move = len(summary.moves) % 2 == 0
-            left_by = summary.opener if to_move else other(summary.opener)
-        return Match(
-            me,
-            me,
-            "hotseat",
-            summary.board_size,
-            summary.opener,
-            summary.moves,
-            result,
-            left_by,
-            new_round_key(),
-        )
+        assert self.player is not None
+        return hot_seat_match(summary, self.identity.name, self.player)
 
     def leave(self) -> None:
         """The app is quitting: a round in progress is saved as abandoned before it exits."""
@@ -241,17 +216,10 @@ class RecordLink:
         self._on_ui(self.show_notice)
 
     def _write_round(self, summary: RoundSummary) -> None:
-        self.record().save_round(
-            self.player,
-            difficulty=summary.difficulty,
-            symbol=summary.symbol,
-            first=summary.first,
-            moves=summary.moves,
-            result=summary.result,
-            took_back=summary.took_back,
-            display_name=self.identity.name,
-            board_size=summary.board_size,
-        )
+        from ..record.own_rounds import write_round
+
+        assert self.player is not None
+        write_round(self.record(), summary, self.identity.name, self.player)
 
     def theme_chosen(self) -> None:
         """The theme menu closed: keep the theme if it changed."""

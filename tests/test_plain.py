@@ -1,0 +1,195 @@
+"""`--plain`: the game line by line, played as a script or a screen reader's terminal would
+play it, through pexpect on a pipe (no terminal at all) and on a pty with TERM=dumb. Whole
+rounds against the AI (a win, a loss, a draw, seeded), hot seat, hints, the analysis,
+take-backs, hostile lines and the end of input; the record is read back with `stats`."""
+
+from __future__ import annotations
+
+import io
+import re
+import subprocess
+import sys
+
+import pexpect
+from plain_tools import PROMPT, TIMEOUT, on_pipe, on_pty, plain_env, play_round, stats
+
+from tui_tictactoe.commands.plain.lines import LINE_LIMIT, TOO_LONG, LineReader
+
+
+def easy_3x3(record: dict) -> dict:
+    return record["by_board"]["3x3"]["easy"]
+
+
+def test_a_won_round_on_a_pipe_is_kept_in_the_record() -> None:
+    child = on_pipe("--difficulty", "easy", "--seed", "3")
+    child.expect(r"you X vs AI O - easy, 3x3\. Cells are numbered 1-9")
+    assert play_round(child, "hint") == "You win with X!"
+    child.expect(r"Score: you 1, AI 0, draws 0, abandoned 0\.")
+    child.expect(PROMPT)
+    child.sendline("q")  # the round is over: q quits at once
+    child.expect(pexpect.EOF)
+    assert child.wait() == 0
+    assert easy_3x3(stats())["wins"] == 1
+
+
+def test_a_lost_round_and_a_drawn_one_against_hard() -> None:
+    child = on_pipe("--difficulty", "hard", "--seed", "1")
+    assert play_round(child, "lowest") == "The AI wins with O."
+    child.expect(PROMPT)
+    child.sendline("r")
+    child.expect(r"Round 2\.")
+    assert play_round(child, "hint") == "It's a draw."
+    child.expect(r"Score: you 0, AI 1, draws 1, abandoned 0\.")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    hard = stats()["by_board"]["3x3"]["hard"]
+    assert (hard["losses"], hard["draws"]) == (1, 1)
+
+
+def test_the_board_the_ai_reply_and_the_prompt_are_plain_text() -> None:
+    child = on_pipe("--seed", "1", "--no-record")
+    child.expect(PROMPT)
+    child.sendline("5")
+    child.expect(
+        r"You played 5\.\r?\n(.*?)AI played (\d)\. Your turn: you play X\.", timeout=TIMEOUT
+    )
+    rows = child.match.group(1).split("\n")
+    ai = int(child.match.group(2))
+    cells = [cell for row in rows if row.strip() for cell in row.split()]
+    expected = [str(key) for key in range(1, 10)]
+    expected[4], expected[ai - 1] = "X", "O"
+    assert cells == expected  # numbers for empty cells, marks for taken ones
+    child.expect(r"Your move \(1-9, h hint, a analysis, u undo, q quit, \? help\):")
+    child.sendline("q")
+    child.expect(r"Quit and abandon this round\?")
+    child.sendline("y")
+    child.expect(pexpect.EOF)
+    out = child.before or ""
+    assert "\x1b" not in out
+
+
+def test_hint_analysis_undo_and_junk_on_a_pty() -> None:
+    child = on_pty("--seed", "2")
+    child.expect(PROMPT)
+    child.sendline("5")
+    child.expect(r"AI played (\d)\.")
+    ai = child.match.group(1)
+    child.expect(PROMPT)
+    child.sendline("a")
+    child.expect(r"Analysis for X: (.*)\.\r\n")
+    verdicts = re.findall(r"(\d): (win in \d|loss in \d|draw)", child.match.group(1))
+    assert sorted(int(cell) for cell, _ in verdicts) == [
+        k for k in range(1, 10) if str(k) not in ("5", ai)
+    ]
+    child.sendline("h")
+    child.expect(r"Hint: cell (\d) is a best move\.")
+    child.sendline("u")
+    child.expect(rf"Took back your 5 and the AI's {ai}\.")
+    for junk in ("xyz", "\x1b[31mred", "5 5", "-1", "0", "99", "\u00b2", "\u0663"):
+        child.sendline(junk)
+        child.expect(r"Not a command: .*|No cell \d+: the cells are 1 to 9\.")
+        assert "\x1b[31m" not in child.after  # shown escaped, never as a command to the terminal
+    child.sendline("b")  # nothing the junk said was played
+    child.expect(r"1  2  3\r\n4  5  6\r\n7  8  9\r\n")
+    child.sendline("x" * (LINE_LIMIT + 40))
+    child.expect(rf"That line is too long \(at most {LINE_LIMIT} bytes\): nothing done\.")
+    child.sendline("1")
+    child.expect(r"You played 1\.")
+    child.expect(PROMPT)
+    child.sendline("1")
+    child.expect(r"Cell 1 is already taken by X\.")
+    child.sendeof()  # the player has gone mid-round: abandoned, kept, a clean exit
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert stats()["by_board"]["3x3"]["hard"]["abandoned"] == 1
+
+
+def test_q_mid_round_asks_once_and_another_line_plays_on() -> None:
+    child = on_pty("--seed", "4", "--no-record")
+    child.expect(PROMPT)
+    child.sendline("1")
+    child.expect(PROMPT)
+    child.sendline("q")
+    child.expect(r"Quit and abandon this round\? y: yes")
+    child.sendline("b")
+    child.expect(r"Playing on\.")
+    child.expect(PROMPT)
+    child.sendline("q")
+    child.expect(r"Quit and abandon")
+    child.sendline("q")  # q again: yes
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_hot_seat_on_a_pipe_is_kept_with_the_rounds_between_people() -> None:
+    child = on_pipe("--opponent", "human")
+    child.expect(r"X vs O - two players")
+    for cell, mover in zip("1245", "XOXO", strict=True):
+        child.expect(rf"{mover} to move \(1-9, u undo, q quit, \? help\):")
+        child.sendline(cell)
+    child.sendline("h")
+    child.expect(r"No hints in a game between people\.")
+    child.sendline("a")
+    child.expect(r"No analysis in a game between people\.")
+    child.sendline("7")
+    child.expect(r"X wins! Press r for a new round\.")
+    child.expect(r"Score: X 1, O 0, draws 0, abandoned 0\.")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    hot_seat = stats()["people"]["hot_seat"]["3x3"]
+    assert hot_seat["x_wins"] == 1
+
+
+def test_a_4x4_round_numbers_its_cells_to_16() -> None:
+    child = on_pipe("--board", "4", "--seed", "1", "--no-record")
+    child.expect(r" 1   2   3   4\r?\n 5   6   7   8\r?\n 9  10  11  12\r?\n13  14  15  16")
+    child.expect(r"Your move \(1-16,")
+    child.sendline("16")
+    child.expect(r"AI played (\d+)\. Your turn", timeout=TIMEOUT)
+    child.expect(PROMPT)
+    child.sendline("17")
+    child.expect(r"No cell 17: the cells are 1 to 16\.")
+    child.sendline("q")
+    child.expect(r"Quit and abandon")
+    child.sendline("y")
+    child.expect(pexpect.EOF)
+
+
+def test_plain_needs_no_terminal_and_never_imports_textual() -> None:
+    """TERM=dumb, no tty anywhere, and start-up stays cheap: not one Textual module."""
+    run = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "tui_tictactoe", "--plain", "--no-record"],
+        input="q\n",
+        capture_output=True,
+        text=True,
+        env=plain_env("dumb"),
+        timeout=TIMEOUT,
+    )
+    assert run.returncode == 0, run.stderr[-500:]
+    assert "Your move (1-9" in run.stdout
+    imported = {line.rsplit("|", 1)[-1].strip() for line in run.stderr.splitlines()}
+    assert not {name for name in imported if name.split(".")[0] in ("textual", "rich")}
+
+
+def test_a_line_is_read_with_a_bound() -> None:
+    exact = b"5" * LINE_LIMIT
+    stream = io.BytesIO(exact + b"\n" + b"y" * (LINE_LIMIT + 1) + b"z" * 10_000 + b"\n7\n\xff8")
+    reader = LineReader(stream)
+    assert reader.read() == "5" * LINE_LIMIT
+    assert reader.read() == TOO_LONG  # skipped to its end...
+    assert reader.read() == "7"  # ...and the next line is whole
+    assert reader.read() == "\ufffd8"  # not UTF-8: replaced, a last line without a newline
+    assert reader.read() is None
+
+
+def test_a_hang_up_mid_round_keeps_the_round_as_abandoned() -> None:
+    child = on_pty("--seed", "5")
+    child.expect(PROMPT)
+    child.sendline("5")
+    child.expect(r"AI played \d\.")
+    child.expect(PROMPT)
+    child.close(force=False)  # the terminal goes away: SIGHUP
+    assert child.exitstatus == 129
+    assert stats()["by_board"]["3x3"]["hard"]["abandoned"] == 1

@@ -1,0 +1,83 @@
+"""What the plain game prints, beside the status line's own words (`controller.status`):
+the board as rows of numbers and marks, the prompt, the analysis as a list, the help.
+
+Plain ASCII, so that a dumb terminal, a Latin-1 one and a screen reader all read the same
+thing: the status line's typographic characters are spelled out (`ascii_text`).
+"""
+
+from __future__ import annotations
+
+from ...controller import GameController
+from ...engine.analysis import Analysis
+from ...engine.board import EMPTY
+from ...engine.geometry import Geometry
+
+TYPOGRAPHY = {"\u2026": "...", "\u00b7": "-", "\u2014": "-", "\u2013": "-"}
+"""The status line's characters beyond ASCII, and what the plain game prints instead."""
+
+
+def ascii_text(text: str) -> str:
+    """`text` with the status line's typography in ASCII; anything else left to the
+    output's error handler (a player's name may hold any letter)."""
+    for fancy, plain in TYPOGRAPHY.items():
+        text = text.replace(fancy, plain)
+    return text
+
+
+def board_rows(game: GameController) -> list[str]:
+    """The board, one line per row: an empty cell shows its number (1 top-left, in
+    reading order), a taken one its mark, each right-aligned to the widest number."""
+    board = game.board
+    geometry = board.geometry
+    width = len(str(geometry.cells))
+    rows = []
+    for row in range(geometry.size):
+        cells = []
+        for col in range(geometry.size):
+            mark = board.game_board[row][col]
+            cells.append(str(geometry.key(row, col)) if mark == EMPTY else mark)
+        rows.append("  ".join(cell.rjust(width) for cell in cells))
+    return rows
+
+
+def prompt(game: GameController) -> str:
+    """What the player may type now, ending in a colon (on its own line, for scripts)."""
+    cells = f"1-{game.board.geometry.cells}"
+    if game.game_over or game.ai_error is not None:
+        return "Round over (r new round, q quit, ? help):"
+    if game.between_people:
+        return f"{game.current_player.symbol} to move ({cells}, u undo, q quit, ? help):"
+    return f"Your move ({cells}, h hint, a analysis, u undo, q quit, ? help):"
+
+
+def score_line(game: GameController) -> str:
+    score = game.score
+    if game.between_people:
+        tally = f"X {score.x}, O {score.o}"
+    else:
+        tally = f"you {score.human}, AI {score.ai}"
+    return f"Score: {tally}, draws {score.draws}, abandoned {score.abandoned}."
+
+
+def analysis_line(analysis: Analysis, geometry: Geometry) -> str:
+    """Every empty cell's verdict for the side to move, in reading order:
+    "Analysis for X: 1: draw, 5: win in 3 (best), ..."."""
+    moves = sorted(analysis.moves, key=lambda move: move.cell)
+    verdicts = ", ".join(
+        f"{geometry.key(*move.cell)}: {move.verdict}" + (" (best)" if move.best else "")
+        for move in moves
+    )
+    return f"Analysis for {analysis.to_move}: {verdicts}."
+
+
+def help_lines(cells: int) -> list[str]:
+    return [
+        f"Type a cell's number (1-{cells}, 1 top-left, in reading order) to play there.",
+        "h: a hint (a best move for you).",
+        "a: analysis: every empty cell's verdict under perfect play.",
+        "u: take back your last move (and the AI's reply).",
+        "r: a new round (one left unfinished counts as abandoned).",
+        "b: the board again. s: the score.",
+        "q: quit (in the middle of a round it asks once).",
+        "?: this help.",
+    ]
