@@ -146,7 +146,11 @@ class GameWebServer(Server):
 
     # -- sessions ---------------------------------------------------------------------
 
-    async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
+    # textual-serve annotates this handler as returning a WebSocketResponse; aiohttp takes any
+    # response from a handler, and a refusal here is an HTTP status before the upgrade.
+    async def handle_websocket(  # type: ignore[override]
+        self, request: web.Request
+    ) -> web.StreamResponse:
         """A tab's game: refused before the upgrade (403 for a foreign page, 503 when the
         server is full or stopping, 429 for too many from one address), else played."""
         address = request.remote or "?"
