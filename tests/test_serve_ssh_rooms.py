@@ -165,7 +165,7 @@ async def test_create_join_watch_a_round_the_rematch_and_leaving(host: Any, tmp_
     bob.send("5")
     await ann.shows("bob played 5. Your turn: you play X.")
     ann.send("q")  # mid-round: asked once
-    await ann.shows("Leave and abandon this round?")
+    await ann.shows("Leave and abandon the round?")
     ann.send("y")
     assert await ann.term.wait_closed() == 0
     await bob.shows("ann left: the round is abandoned.")

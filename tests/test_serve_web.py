@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import signal
 import socket
 import sqlite3
@@ -137,6 +138,31 @@ async def test_the_page_is_served_and_names_its_websocket(served: tuple) -> None
         assert f"ws://{url.removeprefix('http://')}/ws" in page
         async with http.get(url + "/static/js/textual.js") as response:
             assert response.status == 200
+
+
+URL_IN_PAGE = re.compile(r"""(?:href|src)\s*=\s*["']([^"']*)["']|url\(\s*["']?([^"')]*)""")
+
+
+async def test_the_page_asks_no_other_site_for_anything_and_says_one_line(served: tuple) -> None:
+    """A host may be offline, or not want visitors' addresses sent elsewhere: every file the
+    page names (styles, scripts, the font, images) comes from this server, and is there.
+    The server's start says where to point a browser, in one line, without the internal
+    command line a game runs as."""
+    server, url = served
+    async with aiohttp.ClientSession() as http:
+        async with http.get(url + "/") as response:
+            page = await response.text()
+        named = [a or b for a, b in URL_IN_PAGE.findall(page)]
+        assert any(name.endswith(".ttf") for name in named), named  # the font, served here
+        for name in named:
+            assert name.startswith((url + "/", "/")), f"the page names another site: {name}"
+            async with http.get(name if "://" in name else url + name) as response:
+                assert response.status == 200, name
+    first = server.stderr.readline().decode()
+    assert first.strip() == f"tui-tictactoe serve-web: open {url}/ in a browser; Ctrl+C stops"
+    server.send_signal(signal.SIGTERM)
+    rest = server.stderr.read().decode()
+    assert "web_child" not in first + rest and "Serving" not in rest, rest
 
 
 def rounds_kept(data: Path) -> int:

@@ -18,6 +18,8 @@ from .engine import (
 if TYPE_CHECKING:
     from .ui.app import TicTacToeApp
 
+    __version__: str  # read from the installed metadata on first use (`__getattr__`)
+
 __all__ = [
     "AIPlayer",
     "GameBoard",
@@ -31,14 +33,26 @@ __all__ = [
     "TicTacToeApp",
 ]
 
-__version__ = "0.1.0"
 
 
 def __getattr__(name: str) -> Any:
     # Textual is imported only when the app is asked for, so the engine and the
-    # `analyse` command start fast.
+    # `analyse` command start fast; the version is read only when asked for too.
     if name == "TicTacToeApp":
         from .ui.app import TicTacToeApp
 
         return TicTacToeApp
+    if name == "__version__":
+        return package_version()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def package_version() -> str:
+    """The installed distribution's version: written once, in pyproject.toml. A tree that
+    was never installed (nothing names it in the metadata) says so rather than guess."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("tui-tictactoe")
+    except PackageNotFoundError:
+        return "0+unknown (not installed)"

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from . import __version__
+from . import package_version
 from .commands.play import end_at_once, run_play
 from .commands.play_options import PROG, BoundedParser, add_play_options, metavar, symbol
 from .commands.terminal_check import terminal_problem
@@ -104,7 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Tic-Tac-Toe against a minimax AI, in the terminal.",
         epilog=f"Run without a command to play. Keys in the game: {key_summary()}.",
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {package_version()}")
     add_play_options(parser, defaults=True)
     commands = parser.add_subparsers(
         dest="command", metavar="[COMMAND]", title="commands", parser_class=CommandParser

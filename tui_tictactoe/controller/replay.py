@@ -57,7 +57,7 @@ class Replay:
         if first not in SIDES:
             raise ValueError(f"who started must be one of {', '.join(SIDES)}, not {first!r}")
         self.geometry = geometry
-        self.you: Symbol = you  # type: ignore[assignment]  # checked above
+        self.you: Symbol = you  # narrowed by the check above
         self.first: Symbol = self.you if first == "human" else other(self.you)
         board = GameBoard(geometry)
         self._boards = [board.copy()]

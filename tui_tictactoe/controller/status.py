@@ -187,7 +187,7 @@ def info_status(on: bool, width: int, height: int) -> Status:
     return refused(f"AI info needs {width}x{height}: it shows once there is room.")
 
 
-QUIT_QUESTION = Status("Quit and abandon this round? y: yes; any other key: no.", "question")
+QUIT_QUESTION = Status("Quit and abandon this round? q or y: yes; other keys: no.", "question")
 """Asked once when `q`, Exit or the menu's Quit comes mid-round: a stray `q` must not end
 a game in play (`q` again or Exit answers yes too; the round counts as abandoned). A note:
 the state of play stays above it; open while the note shows it (its tone is its own)."""

@@ -13,7 +13,7 @@ class Player:
     def __init__(self, symbol: str) -> None:
         if symbol not in SYMBOLS:
             raise ValueError(f"unknown symbol {symbol!r}: use X or O")
-        self.symbol: Symbol = symbol  # type: ignore[assignment]  # checked just above
+        self.symbol: Symbol = symbol  # narrowed by the check just above
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.symbol!r})"

@@ -6,6 +6,8 @@ its canonical key lets all 8 share one table entry (`search.Search`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .geometry import Geometry
 
 
@@ -17,7 +19,7 @@ def symmetries(size: int) -> tuple[tuple[int, ...], ...]:
     transformed position has the same value.
     """
     last = size - 1
-    maps = (
+    maps: tuple[Callable[[int, int], tuple[int, int]], ...] = (
         lambda r, c: (r, c),
         lambda r, c: (c, last - r),
         lambda r, c: (last - r, last - c),

@@ -180,5 +180,5 @@ def ensure_schema(conn: psycopg.Connection) -> None:
                 if callable(statement):
                     statement(conn)
                 else:
-                    conn.execute(statement)  # type: ignore[arg-type]  # our own constants
+                    conn.execute(statement)
         conn.execute("UPDATE schema_version SET version = %s", (schema_version(),))

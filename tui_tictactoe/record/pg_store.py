@@ -19,7 +19,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext, suppress
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from .failures import Failure, NewerSchema
 from .pg_connection import classify, connect, reason, transaction, where
@@ -31,7 +31,7 @@ from .pg_schema import (
     schema_version,
 )
 from .rounds import SAVE_PLAYER
-from .store import Record
+from .store import Connection, Record
 
 if TYPE_CHECKING:
     import psycopg
@@ -89,11 +89,11 @@ class PostgresRecord(Record, schemes=("postgresql", "postgres")):
     def _writing(self, conn: Any) -> AbstractContextManager[None]:
         return nullcontext()  # every operation is one transaction already (`_run`)
 
-    def _run(self, operation: Callable[[Any], T], fallback: T, lost: str) -> T:
+    def _run(self, operation: Callable[[Connection], T], fallback: T, lost: str) -> T:
         """`Record._run`, each operation one transaction with its waits bounded."""
 
-        def in_transaction(conn: psycopg.Connection) -> T:
-            with transaction(conn):
+        def in_transaction(conn: Connection) -> T:
+            with transaction(cast("psycopg.Connection[Any]", conn)):  # this class's own kind
                 return operation(conn)
 
         return super()._run(in_transaction, fallback, lost)
@@ -103,10 +103,12 @@ class PostgresRecord(Record, schemes=("postgresql", "postgres")):
         key = round_key or str(uuid.uuid4())  # the same on the retry after a dropped link
         row = (key, *prepared[:7], list(prepared.moves), prepared.result, prepared.took_back)
 
-        def write(conn: psycopg.Connection) -> bool:
+        def write(conn: Connection) -> bool:
             import psycopg
 
-            with conn.transaction():  # a savepoint, to undo the standings of a round kept
+            with cast(
+                "psycopg.Connection[Any]", conn
+            ).transaction():  # a savepoint, to undo the standings of a round kept
                 # The standings row first: its lock orders this player's saves.
                 conn.execute(ADD_TO_STANDING, prepared.standing)
                 conn.execute(ADD_TO_BOARD_STANDING, prepared.standing)
@@ -147,7 +149,7 @@ class PostgresRecord(Record, schemes=("postgresql", "postgres")):
                     conn.close()
             self._failed(error, first_try=False, lost=None)
             return
-        self._conn = conn  # type: ignore[assignment]  # the base class names SQLite's
+        self._conn = conn
         if self._unreachable:
             self._unreachable = False
             self.notice = f"The record's database {self.where} is back: rounds are kept again."

@@ -15,7 +15,7 @@ import threading
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, suppress
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar, cast
 
 from .failures import Failure, NewerSchema, classify, reason
 from .location import DATABASE_URL_ENV, database_path, database_url
@@ -48,6 +48,16 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
+class Connection(Protocol):
+    """What the record's shared methods use of a database connection: `sqlite3`'s and
+    psycopg's both fit, so `PostgresRecord` runs `Record`'s methods unchanged (only
+    `_query`, `_writing`, `_run` and `_connect` are each backend's own)."""
+
+    def execute(self, statement: str, params: Any = ..., /) -> Any: ...
+
+    def close(self) -> None: ...
+
+
 class Record(PeopleRecord):
     """The record of every player on this machine, and their settings.
 
@@ -63,7 +73,7 @@ class Record(PeopleRecord):
         self.path = path
         self.notice: str | None = None
         self.max_pages = max_pages  # a size cap in pages: a full database is a full disk
-        self._conn: sqlite3.Connection | None = None
+        self._conn: Connection | None = None
         self._lock = threading.RLock()
         self._enabled = path is not None
 
@@ -183,7 +193,7 @@ class Record(PeopleRecord):
         """The round and its standings in one transaction (each backend its own)."""
         row = (*prepared[:7], ",".join(map(str, prepared.moves)), prepared.result)
 
-        def write(conn: sqlite3.Connection) -> bool:
+        def write(conn: Connection) -> bool:
             with self._writing(conn):
                 conn.execute(
                     "INSERT INTO rounds (played_at, player, display_name, board_size,"
@@ -226,7 +236,7 @@ class Record(PeopleRecord):
         if player is None:
             return False
 
-        def write(conn: sqlite3.Connection) -> bool:
+        def write(conn: Connection) -> bool:
             with self._writing(conn):
                 for key, value in sorted(values.items()):
                     self._query(
@@ -250,7 +260,7 @@ class Record(PeopleRecord):
         if player is None:
             return {}
 
-        def read(conn: sqlite3.Connection) -> dict[str, Any]:
+        def read(conn: Connection) -> dict[str, Any]:
             rows = self._query(conn, "SELECT name, value FROM settings WHERE player = ?", (player,))
             return valid_settings(dict(rows))
 
@@ -261,7 +271,7 @@ class Record(PeopleRecord):
         if player is None:
             return empty_stats("guest", display_name)
 
-        def read(conn: sqlite3.Connection) -> Stats:
+        def read(conn: Connection) -> Stats:
             names = self._query(
                 conn, "SELECT display_name FROM players WHERE player = ?", (player,)
             )
@@ -286,7 +296,7 @@ class Record(PeopleRecord):
         if player is None:
             return []
 
-        def read(conn: sqlite3.Connection) -> list[RoundRecord]:
+        def read(conn: Connection) -> list[RoundRecord]:
             rows = self._query(
                 conn,
                 f"SELECT {self.ROUND_COLUMNS} FROM rounds WHERE player = ? ORDER BY id DESC LIMIT ?",
@@ -300,7 +310,7 @@ class Record(PeopleRecord):
         """The top `limit` players on one board: best unbeaten streak on hard, most wins on
         medium."""
 
-        def read(conn: sqlite3.Connection) -> Leaderboard:
+        def read(conn: Connection) -> Leaderboard:
             streaks = self._query(
                 conn, LEADERS.format(column="best_streak"), (board_size, "hard", limit)
             )
@@ -321,20 +331,19 @@ class Record(PeopleRecord):
     )
     """A kept round's columns, as `round_record` reads them (a backend may convert some)."""
 
-    def _query(
-        self, conn: sqlite3.Connection, statement: str, params: Sequence[Any] = ()
-    ) -> list[Any]:
+    def _query(self, conn: Connection, statement: str, params: Sequence[Any] = ()) -> list[Any]:
         """The rows of one statement, whose parameters are marked `?`: the methods above
         are written once, and a backend with other marks overrides this."""
-        return conn.execute(statement, params).fetchall()
+        rows: list[Any] = conn.execute(statement, params).fetchall()
+        return rows
 
-    def _writing(self, conn: sqlite3.Connection) -> AbstractContextManager[None]:
+    def _writing(self, conn: Connection) -> AbstractContextManager[None]:
         """The transaction a write runs in (here the write lock first: `write_transaction`)."""
-        return write_transaction(conn)
+        return write_transaction(cast("sqlite3.Connection", conn))  # this class's own kind
 
     # -- failures ---------------------------------------------------------------
 
-    def _run(self, operation: Callable[[sqlite3.Connection], T], fallback: T, lost: str) -> T:
+    def _run(self, operation: Callable[[Connection], T], fallback: T, lost: str) -> T:
         """`operation(connection)`, or `fallback` with a notice if the record fails.
 
         A damaged file is moved aside and the operation tried once more on a new one.

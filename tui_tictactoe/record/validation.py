@@ -22,9 +22,10 @@ if TYPE_CHECKING:
 
 def check_choice(name: str, value: object, allowed: tuple[str, ...]) -> str:
     """`value` if it is one of `allowed`; else ValueError naming the option."""
-    if value not in allowed:
-        raise ValueError(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
-    return value  # type: ignore[return-value]
+    for choice in allowed:
+        if value == choice:
+            return choice
+    raise ValueError(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
 
 
 def check_round(

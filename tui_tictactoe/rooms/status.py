@@ -29,7 +29,7 @@ UNREACHABLE = "Database unreachable: the room waits until it is back."
 """While the hub cannot reach the room's database (`RoomView.unreachable`): no change can
 land, so the state of play is this until it is back (both fit 57 columns)."""
 
-LEAVE_QUESTION = Status("Leave and abandon this round? y: yes; any other key: no.", "question")
+LEAVE_QUESTION = Status("Leave and abandon the round? q or y: yes; other keys: no.", "question")
 """Asked once when `q` comes mid-round from a player, as the game asks before quitting."""
 
 

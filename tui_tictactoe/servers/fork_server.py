@@ -284,7 +284,8 @@ def serve(sock: socket.socket) -> list[str] | None:
     games: dict[int, int] = {}  # pid -> the server's number for it
     _send(sock, ready=os.getpid())
     while True:
-        readable, _, _ = select.select([sock, wake_up], [], [])
+        watched: list[socket.socket | int] = [sock, wake_up]
+        readable, _, _ = select.select(watched, [], [])
         if wake_up in readable:
             with contextlib.suppress(BlockingIOError):
                 os.read(wake_up, 4096)

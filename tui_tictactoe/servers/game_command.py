@@ -13,12 +13,15 @@ import os
 import shlex
 import sys
 from collections.abc import Mapping
-from typing import IO, NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from ..commands.play_options import PROG, BoundedParser, add_play_options, room_request
 from ..identity import NAME_LIMIT, displayable  # one rule for names, wherever shown
 from ..options import CHOICES
 from ..rooms.request import PLAYER_ADDRESS_ENV
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
 
 CHILD_MODULE = "tui_tictactoe.servers.child"
 CHILD_COMMAND = (sys.executable, "-m", CHILD_MODULE)  # a game as a fresh interpreter
@@ -49,10 +52,10 @@ class _OptionsParser(BoundedParser):
     the client (not the usage), and `--help` comes back as text.
     """
 
-    def print_usage(self, file: IO[str] | None = None) -> None:
+    def print_usage(self, file: SupportsWrite[str] | None = None) -> None:
         """No usage before an error: the client gets one line."""
 
-    def _print_message(self, message: str, file: IO[str] | None = None) -> None:
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
         self._printed = getattr(self, "_printed", "") + message
 
     def exit(self, status: int = 0, message: str | None = None) -> NoReturn:

@@ -19,7 +19,11 @@ What textual-serve's `Server` leaves open to any client, and where it is closed 
   handlers, with the files served but no directory listing, and the page refusing to
   be framed by another site (a frame would start games as this site);
 - its `serve` (aiohttp's default one-minute shutdown, sessions left open) is replaced
-  by one that ends every session with a message and stops every game, in seconds.
+  by one that ends every session with a message and stops every game, in seconds;
+- its page loads a web font from a third-party site (every visitor's address sent there,
+  and no font offline): the page is served with the same font from textual-serve's own
+  static files (`page_template`); and its start-up banner (a logo and the game's internal
+  command line) is one line of ours with the address to open.
 """
 
 from __future__ import annotations
@@ -27,10 +31,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import re
 import shlex
 import signal
 import sys
 from collections.abc import Callable
+from pathlib import Path
 
 import aiohttp_jinja2
 import jinja2
@@ -71,6 +77,23 @@ def game_command() -> str:
     return f"{assigned} exec {shlex.join(game)}"
 
 
+PAGE = "app_index.html"
+THIRD_PARTY_FONT = re.compile(r"<link[^>]*fonts\.googleapis\.com[^>]*/>", re.DOTALL)
+LOCAL_FONT = """<style>
+      @font-face {
+        font-family: "Roboto Mono";
+        src: url("{{ config.static.url }}fonts/RobotoMono-VariableFont_wght.ttf");
+      }
+    </style>"""
+
+
+def page_template(templates: Path) -> str:
+    """textual-serve's page, its Roboto Mono from the server's own static files (which ship
+    the font) instead of a third-party font service."""
+    page = (templates / PAGE).read_text(encoding="utf-8")
+    return THIRD_PARTY_FONT.sub(lambda _: LOCAL_FONT, page)
+
+
 def _log_to_stderr(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
 
@@ -100,7 +123,8 @@ class GameWebServer(Server):
     async def build_app(self) -> web.Application:
         """The routes of textual-serve's application, with its public handlers."""
         app = web.Application()
-        aiohttp_jinja2.setup(app, loader=jinja2.FileSystemLoader(self.templates_path))
+        page = page_template(Path(self.templates_path))
+        aiohttp_jinja2.setup(app, loader=jinja2.DictLoader({PAGE: page}))
         app.add_routes(
             [
                 web.get("/", self.handle_index, name="index"),
@@ -113,6 +137,10 @@ class GameWebServer(Server):
         app.on_startup.append(self.on_startup)
         app.on_shutdown.append(self.on_shutdown)
         return app
+
+    async def on_startup(self, app: web.Application) -> None:
+        """One line with the address to open (not textual-serve's logo and command line)."""
+        self.log(f"{PROG} serve-web: open {self.public_url}/ in a browser; Ctrl+C stops")
 
     @staticmethod
     async def _add_security_headers(request: web.Request, response: web.StreamResponse) -> None:
@@ -146,7 +174,11 @@ class GameWebServer(Server):
 
     # -- sessions ---------------------------------------------------------------------
 
-    async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
+    # textual-serve annotates this handler as returning a WebSocketResponse; aiohttp takes any
+    # response from a handler, and a refusal here is an HTTP status before the upgrade.
+    async def handle_websocket(  # type: ignore[override]
+        self, request: web.Request
+    ) -> web.StreamResponse:
         """A tab's game: refused before the upgrade (403 for a foreign page, 503 when the
         server is full or stopping, 429 for too many from one address), else played."""
         address = request.remote or "?"

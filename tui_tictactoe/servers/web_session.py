@@ -29,7 +29,9 @@ import secrets
 import signal
 import time
 from collections import deque
+from collections.abc import Coroutine
 from pathlib import Path
+from typing import Any
 
 from aiohttp import WSMsgType, web
 from textual_serve.app_service import AppService
@@ -252,8 +254,8 @@ class WebSession:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
 
-    def _spawn(self, coroutine: object) -> None:
-        task = asyncio.ensure_future(coroutine)  # type: ignore[arg-type]
+    def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.ensure_future(coroutine)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
@@ -266,7 +268,7 @@ def game_pids(token: str) -> list[int]:
     """The processes started for the session with this token (Linux: read from /proc;
     elsewhere none are found, and a game that will not quit is left to itself)."""
     entry = f"{SESSION_VARIABLE}={token}".encode()
-    found = []
+    found: list[int] = []
     proc = Path("/proc")
     if not proc.is_dir():
         return found

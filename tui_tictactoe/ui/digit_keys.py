@@ -8,7 +8,7 @@ it), but nine keys cannot name 16 or 25 cells: a digit there says how to play in
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..controller.status import Status, digits_refused
 
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 DIGITS = frozenset("123456789")
 
 
-def digits_play(screen: Screen[object], action: str) -> bool:
+def digits_play(screen: Screen[Any], action: str) -> bool:
     """For `check_action`: False for the digits on boards bigger than 3x3 (nine keys
     cannot name 16 cells), which keeps them out of the keys panel there."""
     if action.startswith("play"):

@@ -30,6 +30,7 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Button
 from textual.worker import Worker, WorkerState, get_current_worker
 
@@ -217,8 +218,9 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
         self.geometry = geometry
         self.cursor = (geometry.size // 2,) * 2
         old, self.grid = self.grid, GameGrid(geometry)
-        assert old.parent is not None
-        old.parent.mount(self.grid, before=old)
+        parent = old.parent
+        assert isinstance(parent, Widget)
+        parent.mount(self.grid, before=old)
         old.remove()
         # The digit keys come and go with 3x3 (bindings), and 5x5 needs a row more.
         self._check_size(self.app.size)

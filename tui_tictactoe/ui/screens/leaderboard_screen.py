@@ -68,7 +68,11 @@ class LeaderboardScreen(Screen[None]):
         return record.leaderboard(limit=5, board_size=LEADERBOARD_BOARD), record.ratings(limit=5)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if event.worker.group == "stats" and event.state == WorkerState.SUCCESS:
+        if (
+            event.worker.group == "stats"
+            and event.state == WorkerState.SUCCESS
+            and event.worker.result is not None
+        ):
             board, ratings = event.worker.result
             for table, entries in (
                 (self.tables["hard"], board.hard_streaks),

@@ -120,7 +120,7 @@ class MenuScreen(IgnoresStaleResize, ModalScreen[MenuItem | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(self.title, classes="menu-title")
+            yield Static(self.title or "", classes="menu-title")
             width = name_width(self.items)
             yield OptionList(*(item_prompt(item, width) for item in self.items))
             yield Static("Enter or a key runs a command · Esc closes", classes="menu-hint")

@@ -86,7 +86,11 @@ class PeopleScreen(Screen[None]):
         return record.people_stats(player), record.people_rounds(player, RECENT_ROUNDS)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if event.worker.group == "people" and event.state == WorkerState.SUCCESS:
+        if (
+            event.worker.group == "people"
+            and event.state == WorkerState.SUCCESS
+            and event.worker.result is not None
+        ):
             stats, rounds = event.worker.result
             self._show(stats, rounds)
             self.link.show_notice()

@@ -86,7 +86,11 @@ class StatsScreen(Screen[None]):
         return record.stats(player, name), record.recent_rounds(player, RECENT_ROUNDS)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if event.worker.group == "stats" and event.state == WorkerState.SUCCESS:
+        if (
+            event.worker.group == "stats"
+            and event.state == WorkerState.SUCCESS
+            and event.worker.result is not None
+        ):
             stats, rounds = event.worker.result
             self._show(stats, rounds)
             self.link.show_notice()

@@ -67,7 +67,7 @@ class StatusLine(Widget):
         if self.note is None:
             return state
         width = self.content_size.width
-        lines = (state, styled(self.note))
+        lines: tuple[Content, ...] = (state, styled(self.note))
         if width:  # one line each, whatever the width (every note fits `NOTE_WIDTH`)
             lines = tuple(line.truncate(width, ellipsis=True) for line in lines)
         return Content("\n").join(lines)
