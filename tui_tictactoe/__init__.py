@@ -34,7 +34,6 @@ __all__ = [
 ]
 
 
-
 def __getattr__(name: str) -> Any:
     # Textual is imported only when the app is asked for, so the engine and the
     # `analyse` command start fast; the version is read only when asked for too.

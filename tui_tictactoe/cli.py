@@ -93,7 +93,20 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
         else:
             args.command = None
             return args
-    return build_parser().parse_args(words)
+    parser = build_parser()
+    args = parser.parse_args(words)
+    server = getattr(args, "server_parser", None)
+    if server is not None and args.config:
+        # The file's settings become the command's defaults, so what the line gives wins.
+        from .servers.config import ConfigError, read_config
+
+        try:
+            server.set_defaults(**read_config(args.config, server))
+        except ConfigError as error:
+            print(f"{PROG} {args.command}: {error}", file=sys.stderr)
+            raise SystemExit(2) from None
+        args = parser.parse_args(words)
+    return args
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -138,22 +151,22 @@ def build_parser() -> argparse.ArgumentParser:
         "wins, losses, draws, abandoned rounds and unbeaten streaks per difficulty.",
     )
     stats_parser.add_argument("--json", action="store_true", help="print one JSON object")
-    add_ssh_options(
-        commands.add_parser(
-            "serve-ssh",
-            help="host the game over SSH: a game of their own for everyone who connects",
-            description="Host the game over SSH: each session plays in its own process "
-            "(ssh -t -p 2222 localhost). An exec request is read as play options: "
-            "ssh -t -p 2222 HOST -- --difficulty easy.",
-        )
+    ssh = commands.add_parser(
+        "serve-ssh",
+        help="host the game over SSH: a game of their own for everyone who connects",
+        description="Host the game over SSH: each session plays in its own process "
+        "(ssh -t -p 2222 localhost). An exec request is read as play options: "
+        "ssh -t -p 2222 HOST -- --difficulty easy.",
     )
-    add_web_options(
-        commands.add_parser(
-            "serve-web",
-            help="host the game for a web browser (textual-serve)",
-            description="Host the game for a web browser: each tab plays in its own process.",
-        )
+    add_ssh_options(ssh)
+    web = commands.add_parser(
+        "serve-web",
+        help="host the game for a web browser (textual-serve)",
+        description="Host the game for a web browser: each tab plays in its own process.",
     )
+    add_web_options(web)
+    for server in (ssh, web):  # --config and --print-config read the server's own options
+        server.set_defaults(server_parser=server)
     return parser
 
 
@@ -189,6 +202,11 @@ def _main(argv: Sequence[str] | None) -> int:
         from .commands.stats import run_stats
 
         return run_stats(args.json)
+    if getattr(args, "print_config", False):
+        from .servers.config import render_config
+
+        print(render_config(args, args.server_parser))
+        return 0
     if args.command == "serve-ssh":
         from .servers.ssh import serve
 

@@ -10,6 +10,8 @@ import argparse
 import ipaddress
 from collections.abc import Callable
 
+from .config import add_config_options
+
 SSH_PORT = 2222
 WEB_PORT = 8000
 LOOPBACK = "127.0.0.1"
@@ -169,6 +171,7 @@ def add_ssh_options(parser: argparse.ArgumentParser) -> None:
         help="start each game as a fresh process instead of forking it from one that has "
         "imported the game once (slower to start; for comparison, or if forking misbehaves)",
     )
+    add_config_options(parser)
 
 
 def add_database_option(parser: argparse.ArgumentParser, what: str) -> None:
@@ -258,3 +261,4 @@ def add_web_options(parser: argparse.ArgumentParser) -> None:
     add_database_option(
         parser, "the record the games read: the leaderboard of every host on that database"
     )
+    add_config_options(parser)
