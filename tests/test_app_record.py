@@ -28,6 +28,7 @@ from tui_tictactoe.ui.screens.leaderboard_screen import LeaderboardScreen
 from tui_tictactoe.ui.screens.menu_screen import ThemeMenu
 from tui_tictactoe.ui.screens.replay_screen import ReplayScreen
 from tui_tictactoe.ui.screens.stats_screen import StatsScreen
+from tui_tictactoe.ui.themes import HIGH_CONTRAST
 
 WIN = ("1", "2", "3")  # against an AI scripted to (1, 0), (1, 1): the top row wins
 
@@ -227,6 +228,30 @@ async def test_the_dialog_and_the_theme_menu_save_the_settings(make_app) -> None
         settings = record.settings(me())
     assert settings["symbol"] == "O" and settings["difficulty"] == "medium"
     assert settings["theme"] == theme
+
+
+async def test_the_games_own_theme_is_in_the_menu_and_comes_back_next_time(make_app) -> None:
+    """`ui/themes.py` registers it beside Textual's: listed by the theme menu, saved when
+    chosen there, and in force at the next start (before the record is read: a name the
+    app does not know would be dropped)."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.search_themes()
+        await pilot.pause()
+        menu = app.screen
+        assert isinstance(menu, ThemeMenu)
+        assert HIGH_CONTRAST.name in menu.themes
+        steps = menu.themes.index(HIGH_CONTRAST.name) - menu.themes.index(app.theme)
+        await pilot.press(*["down" if steps > 0 else "up"] * abs(steps), "enter")
+        await settle(pilot)
+        assert app.theme == HIGH_CONTRAST.name
+    with Record.open() as record:
+        assert record.settings(me())["theme"] == HIGH_CONTRAST.name
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.theme == HIGH_CONTRAST.name
 
 
 # -- notices -------------------------------------------------------------------------------

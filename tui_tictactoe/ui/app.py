@@ -26,6 +26,7 @@ from .commands import MENU, PLAY, QUIT, bindings
 from .record_link import RecordLink
 from .screens.game_screen import GameScreen
 from .terminal import DaemonThreads, exit_soon, hung_up
+from .themes import register_themes
 
 if TYPE_CHECKING:
     from ..rooms.hub import RoomHub
@@ -107,6 +108,7 @@ class TicTacToeApp(App[None]):
         join, a watch) or, without one, in the lobby; `person` is who this session is
         to the hub (default: this process's identity); `room_clock` reads the hub's clock."""
         super().__init__()
+        register_themes(self)
         self.hub = hub
         self.room = room
         self.person = person
