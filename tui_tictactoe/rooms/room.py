@@ -121,6 +121,7 @@ class Room:
             round_key=self.round_key,
             public=self.public,
             watching=self.watching,
+            opener=next((seat for seat in SEATS if self.seats[seat].creator), None),
         )
 
     def listed(self) -> bool:

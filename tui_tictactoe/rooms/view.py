@@ -62,6 +62,7 @@ class RoomView(NamedTuple):
     unreachable: bool = False
     public: bool = False  # listed in the lobby (else only its code brings people in)
     watching: bool = True  # spectators may come in with the code (the players' choice)
+    opener: SeatName | None = None  # the seat of who opened the room: `public` is theirs
 
     @property
     def to_move(self) -> SeatName | None:

@@ -238,6 +238,7 @@ def view_from_json(value: object) -> RoomView:
         unreachable=_bool(obj["unreachable"], "unreachable"),
         public=_bool(obj["public"], "public"),
         watching=_bool(obj["watching"], "watching"),
+        opener=None if obj["opener"] is None else _seat(obj["opener"], "opener"),
     )
 
 
