@@ -107,7 +107,7 @@ class LobbyScreen(IgnoresStaleResize, Screen[None]):
         self.note = Static("", id="lobby-note", markup=False)
         self.rooms = OptionList(id="lobby-rooms")
         self.rooms.border_title = "Public rooms"  # in its border: a line for the menu's 4th
-        self.live: tuple[RoomSummary, ...] = ()
+        self.live: tuple[RoomSummary, ...] | None = None  # None: not read yet
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
@@ -161,7 +161,7 @@ class LobbyScreen(IgnoresStaleResize, Screen[None]):
         elif chosen == JOIN_ROOM:
             self.set_focus(self.code)  # the code box, right under the menu
         elif chosen is not None:
-            listed = next((room for room in self.live if room.code == chosen), None)
+            listed = next((room for room in self.live or () if room.code == chosen), None)
             free = listed is not None and listed.free
             await self._enter(self._join(chosen) if free else self._watch(chosen))
 
