@@ -168,7 +168,7 @@ async def test_database_connections_bounds_the_hubs_connections(pg_url: str, hos
     done = asyncio.Event()
     watcher = asyncio.create_task(watch_connections(done))
     people = [Person(f"p{n}", "", f"127.0.1.{n}") for n in range(40)]
-    await asyncio.gather(*(hub.create(person, 3, "X") for person in people))
+    await asyncio.gather(*(hub.create(person, 3, "X", True) for person in people))  # listed
     done.set()
     await watcher
     assert len({summary.code for summary in await hub.rooms()}) == len(people)
