@@ -2,7 +2,7 @@
 
 `python tests/room_client.py SOCKET` connects a `SocketHub` and answers one JSON line
 on standard output for each JSON line on standard input:
-{"op": "create", "name": "ann", "size": 3, "first": "X"}, {"op": "join", "code": ...,
+{"op": "create", "name": "ann", "size": 3, "first": "X", "public": false}, {"op": "join", "code": ...,
 "name": ...}, {"op": "watch", "code": ..., "name": ...} (each answers the ticket and
 opens the ticket's update stream), {"op": "move", "cell": 5, "generation": 3},
 {"op": "view", "at_least": 3} (the stream's first view of that generation or later),
@@ -34,7 +34,8 @@ class Player:
         if op in ("create", "join", "watch"):
             who = Person(command["name"])
             if op == "create":
-                self.ticket = await hub.create(who, command["size"], command["first"])
+                public = command.get("public", False)
+                self.ticket = await hub.create(who, command["size"], command["first"], public)
             elif op == "join":
                 self.ticket = await hub.join(command["code"], who)
             else:

@@ -324,7 +324,7 @@ async def test_the_room_fits_60x18() -> None:
         lobby = app.screen
         assert isinstance(lobby, LobbyScreen)
         assert lobby.rooms.region.height >= 3 and lobby.rooms.region.bottom <= 17
-        assert lobby.menu.region.height >= 5  # its three entries and the border
+        assert lobby.menu.region.height >= 6  # its four entries and the border
 
 
 # -- the lobby ----------------------------------------------------------------------
@@ -365,16 +365,18 @@ async def test_the_lobby_refuses_bad_and_unknown_codes_and_q_types_in_the_box() 
         assert len(lobby.code.value) <= 32
 
 
-async def test_the_lobby_joins_by_code_and_lists_rooms_to_watch() -> None:
+async def test_the_lobby_joins_by_code_and_lists_public_rooms_to_join_or_watch() -> None:
     hub = make_hub()
-    ann = await hub.create(Person("[@click=app.quit]ann"), 3, "X")
+    ann = await hub.create(Person("[@click=app.quit]ann"), 3, "X", True)
+    hidden = await hub.create(Person("secret-sam"), 3, "X")  # private: never listed
     app = room_app(hub, person=BOB)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         lobby = app.screen
         assert isinstance(lobby, LobbyScreen)
+        assert lobby.rooms.option_count == 1
         assert lobby.rooms.get_option_at_index(0).prompt.plain == (
-            f"{ann.code} · [@click=app.quit]ann · 3x3"
+            f"{ann.code} · [@click=app.quit]ann · 3x3 · a seat free"
         )
         await pilot.press("tab", *ann.code.lower(), "enter")
         await settle(pilot)
@@ -383,10 +385,49 @@ async def test_the_lobby_joins_by_code_and_lists_rooms_to_watch() -> None:
         await settle(pilot)
         assert isinstance(app.screen, LobbyScreen)
         lobby.set_focus(lobby.rooms)
-        await pilot.press("enter")  # watch the first room
+        await pilot.press("enter")  # a free seat: Enter joins
+        await settle(pilot)
+        assert room_of(app).game.seat == "O"
+        await pilot.press("q")
+        await settle(pilot)
+        await hub.join(ann.code, Person("carol", "SHA256:carol"))
+        await lobby.read_rooms()
+        await settle(pilot)
+        assert lobby.rooms.get_option_at_index(0).prompt.plain.endswith("3x3 · full: watch")
+        lobby.set_focus(lobby.rooms)
+        await pilot.press("enter")  # full: Enter watches
         await settle(pilot)
         assert room_of(app).game.seat is None
         assert hub.view(ann.code).watchers == 1
+    assert hub.view(hidden.code).watchers == 0
+
+
+async def test_the_lobby_opens_a_public_room_and_p_and_w_in_it() -> None:
+    hub = make_hub()
+    app = room_app(hub)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("down", "down", "enter")  # New public room
+        await settle(pilot)
+        screen = room_of(app)
+        code = screen.game.ticket.code
+        assert hub.view(code).public and [s.code for s in await hub.rooms()] == [code]
+        assert any(hint.label == "Public on" for hint in screen.key_bar.hints)
+        await pilot.press("p")
+        await settle(pilot)
+        assert not hub.view(code).public and await hub.rooms() == []
+        assert note(app) == "Private: only people with the code get in."
+        assert any(hint.label == "Public off" for hint in screen.key_bar.hints)
+        guest = await hub.watch(code, EVE)
+        stream = hub.updates(guest)
+        await anext(stream)
+        await pilot.press("w")
+        await settle(pilot)
+        assert hub.view(code).watching is False and hub.view(code).watchers == 0
+        assert any(hint.label == "Watching off" for hint in screen.key_bar.hints)
+        assert note(app) == "Watching off: spectators were sent away."
+        last = [view async for view in stream][-1]  # the spectator's updates ended
+        assert last.watching is False
 
 
 async def test_the_lobby_plays_the_ai() -> None:

@@ -483,8 +483,9 @@ async def test_updates_for_a_ticket_that_holds_nothing(hub: Hub) -> None:
 
 
 async def test_the_lobby_lists_live_rooms(hub: Hub) -> None:
-    ann, _bob = await pair(hub)
-    lone = await hub.create(CAROL, 5, "O")
+    ann = await hub.create(ANN, 3, "X", True)
+    await hub.join(ann.code, BOB)
+    lone = await hub.create(CAROL, 5, "O", True)
     await hub.watch(ann.code, GUEST)
     listed = {summary.code: summary for summary in await hub.rooms()}
     assert listed[ann.code].players == ("ann", "bob") and listed[ann.code].watchers == 1

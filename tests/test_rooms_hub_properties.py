@@ -27,7 +27,8 @@ PEOPLE = (
     Person("sam", "key-sam", "10.0.0.4"),
 )
 OPS = ("create", "join", "watch", "rematch", "rematch", "leave", "drop")
-OPS += ("advance", "expire", "subscribe", "wrong", "finish") + ("move",) * 12
+OPS += ("advance", "expire", "subscribe", "wrong", "finish", "public", "watching")
+OPS += ("move",) * 12
 Step = tuple[str, int, int]
 
 
@@ -80,7 +81,7 @@ async def act(world: World, step: Step) -> None:
     hub, person, ticket = world.hub, PEOPLE[who], world.held(who, role)
     try:
         if op == "create" and not world.code:
-            ticket = await hub.create(person, 3 + arg % 3, SEATS[arg % 2])
+            ticket = await hub.create(person, 3 + arg % 3, SEATS[arg % 2], arg % 4 == 3)
             world.code = ticket.code
             world.tickets.append((who, "play", ticket))
         elif op in ("join", "watch", "wrong") and world.code:
@@ -99,6 +100,10 @@ async def act(world: World, step: Step) -> None:
             world.clock.now += arg
         elif op == "expire":
             await maybe(hub.expire())
+        elif op == "public" and ticket is not None:  # the creator's choice (else refused)
+            await hub.set_public(ticket, arg % 2 == 1)
+        elif op == "watching" and ticket is not None:  # a player's (else refused)
+            await hub.set_watching(ticket, arg % 3 != 0)
         elif op == "subscribe" and ticket is not None:
             follow(world, ticket)
     except Refused as refused:
@@ -141,6 +146,14 @@ async def enter(world: World, op: str, who: int, arg: int) -> None:
             world.tickets.append((who, "watch", await hub.watch(world.code, person)))
     except Refused:
         pass
+
+
+async def exists(hub: Any, code: str) -> bool:
+    try:
+        await look(hub, code)
+    except Refused:
+        return False
+    return True
 
 
 def follow(world: World, ticket: Ticket) -> None:
@@ -195,6 +208,7 @@ def check_seats(view: RoomView) -> None:
             assert seat.present == (seat.back_by is None)
     assert set(view.rematch) <= set(SEATS)
     assert view.result is not None or not view.rematch
+    assert view.watching or view.watchers == 0  # watching off: no spectator stays
 
 
 def check_score(world: World, view: RoomView) -> None:
@@ -214,8 +228,10 @@ async def check(world: World) -> None:
     for _ in range(4):
         await asyncio.sleep(0)  # the followers read what is waiting
     hub = world.hub
-    if world.code and world.code not in {s.code for s in await hub.rooms()}:
+    listed = {s.code for s in await hub.rooms()}
+    if world.code and not await exists(hub, world.code):
         world.code, world.last = "", None
+    assert listed <= {world.code}
     holders: dict[str | None, list[int]] = {"X": [], "O": [], None: []}
     for who, _, ticket in world.tickets:
         if world.code and ticket.code == world.code and await live(hub, ticket):
@@ -239,6 +255,8 @@ async def check(world: World) -> None:
         )
     if world.last is not None:
         assert view.generation > world.last.generation or view == world.last
+    entrance = view.watching or any(seat.person is None for seat in view.seats)
+    assert (world.code in listed) == (view.public and entrance)  # private: never listed
     check_board(view)
     check_seats(view)
     check_score(world, view)

@@ -165,7 +165,7 @@ async def play_round(
 async def test_a_room_made_on_one_host_is_played_and_watched_from_both(hosts: Any) -> None:
     a, b = await hosts(), await hosts()
     on_a, on_b, watch_a, watch_b = [await h.client() for h in (a, b, a, b)]
-    ann = await on_a.create(ANN, 3, "X")
+    ann = await on_a.create(ANN, 3, "X", True)  # public: both lobbies list it
     bob = await on_b.join(ann.code.lower(), BOB)
     assert bob.seat == "O" and bob.code == ann.code
     carol, dave = await watch_a.watch(ann.code, CAROL), await watch_b.watch(ann.code, DAVE)
@@ -326,7 +326,9 @@ async def test_codes_are_unique_across_hosts_drawing_the_same_codes(pg_url: str)
     await a.start()
     await b.start()
     try:
-        made = [await hub.create(Person(f"p{n}"), 3, "X") for n in range(20) for hub in (a, b)]
+        made = [
+            await hub.create(Person(f"p{n}"), 3, "X", True) for n in range(20) for hub in (a, b)
+        ]
         assert len({ticket.code for ticket in made}) == 40
         assert len(await a.rooms()) == 40
     finally:

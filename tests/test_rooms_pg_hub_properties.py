@@ -56,6 +56,7 @@ async def run_both(url: str, steps: list[Step], seed: int) -> None:
             await check(shared)
             assert shared.tickets == memory.tickets
             assert shared.code == memory.code
+            assert await pg_hub.rooms() == await memory.hub.rooms()
             if memory.code:
                 assert await look(pg_hub, shared.code) == await look(memory.hub, memory.code)
     finally:

@@ -17,6 +17,12 @@ from tui_tictactoe.rooms.view import Person, Refused
 ANN = Person("ann", "SHA256:ann", "10.0.0.1")
 CAROL = Person("carol", "SHA256:carol", "10.0.0.3")
 GUESSER = Person("guest", "", "10.0.0.9")
+V1_ROOM = """INSERT INTO rooms (code, incarnation, size, generation, board_generation, round,
+    round_key, first, moves, score, result, left_by, rematch, closed, created_at, updated_at)
+    VALUES ('ABCD', 1, 3, 1, 1, 1, 'k', 'X', '{}', '{0,0,0}', NULL, NULL, '{}', false,
+    now(), now())"""
+V1_SEAT = """INSERT INTO room_seats (code, seat, name, key, token_hash, present, back_by,
+    host_id) VALUES ('ABCD', 'X', 'ann', 'SHA256:ann', %s, true, NULL, 'a-host')"""
 QUIET = {"heartbeat": 3600.0, "host_timeout": 7200.0, "reread": 3600.0, "listen": False}
 """The clock jumps a minute: no host may be taken for silent meanwhile."""
 
@@ -114,21 +120,24 @@ async def test_malformed_codes_are_not_counted_and_each_host_applies_its_limit(p
 async def test_a_database_of_the_first_version_is_upgraded_and_its_rooms_kept(
     pg_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    with monkeypatch.context() as old:  # a host of the program before the wrong-codes table
+    with monkeypatch.context() as old:  # the tables of the program before the wrong codes
         old.setattr(pg_schema, "MIGRATIONS", pg_schema.MIGRATIONS[:1])
-        async with PostgresHub(pg_url, **QUIET) as before:  # type: ignore[arg-type]
-            ann = await before.create(ANN, 3, "X")
-    with psycopg.connect(pg_url) as conn:
+        async with await psycopg.AsyncConnection.connect(pg_url, autocommit=True) as conn:
+            await pg_schema.ensure_schema(conn)
+    with psycopg.connect(pg_url) as conn:  # a room as that program wrote it
         assert conn.execute("SELECT version FROM room_schema_version").fetchall() == [(1,)]
+        conn.execute(V1_ROOM)
+        conn.execute(V1_SEAT, ("f" * 64,))
     async with PostgresHub(pg_url, **QUIET) as after:  # type: ignore[arg-type]
-        assert (await after.view(ann.code)).seats[0].person == ANN._replace(address="")
-        assert "no room" in await refusal(
-            after.join("ZZZZ" if ann.code != "ZZZZ" else "YYYY", CAROL)
-        )
+        view = await after.view("ABCD")
+        assert view.seats[0].person == ANN._replace(address="")
+        assert (view.public, view.watching, view.opener) == (False, True, None)  # private
+        assert "no room" in await refusal(after.join("ZZZZ", CAROL))
     assert rows(pg_url)[0][0] == CAROL.address
     with psycopg.connect(pg_url) as conn:
-        assert conn.execute("SELECT version FROM room_schema_version").fetchall() == [(2,)]
-        conn.execute("UPDATE room_schema_version SET version = 3")
+        version = pg_schema.schema_version()
+        assert conn.execute("SELECT version FROM room_schema_version").fetchall() == [(version,)]
+        conn.execute("UPDATE room_schema_version SET version = %s", (version + 1,))
     newer = PostgresHub(pg_url, **QUIET)  # type: ignore[arg-type]
     with pytest.raises(pg_schema.NewerRoomSchema):  # a newer program's tables: refused
         await newer.start()

@@ -81,7 +81,8 @@ async def test_two_game_processes_and_a_spectator_see_the_same_room(served) -> N
     hub, server, _ = served
     ann, bob, cat = [await Game.start(server.path) for _ in range(3)]
     try:
-        code = (await ann.ask(op="create", name="ann", size=3, first="X"))["ticket"][0]
+        created = await ann.ask(op="create", name="ann", size=3, first="X", public=True)
+        code = created["ticket"][0]
         assert (await bob.ask(op="join", code=code.lower(), name="bob"))["ticket"][1] == "O"
         assert (await cat.ask(op="watch", code=code, name="cat"))["ticket"][1] is None
         players = {"X": ann, "O": bob}
@@ -248,7 +249,7 @@ async def test_caps_on_one_connection_and_on_connections() -> None:
     async with HubServer(MemoryHub(), max_connections=1, log=lines.append) as server:
         ann = await SocketHub.connect(server.path)
         for _ in range(MAX_TICKETS):
-            await ann.create(Person("ann"), 3, "X")
+            await ann.create(Person("ann"), 3, "X", True)  # public: listed
         with pytest.raises(Refused, match="too many places"):
             await ann.create(Person("ann"), 3, "X")
         with pytest.raises(Refused, match="Size must be"):  # checked before it is sent
@@ -271,7 +272,7 @@ def _call(hub: Any, op: str, ticket: Ticket, code: str, rng: random.Random) -> A
     """One call of the walk, its arguments drawn from `rng`."""
     who = Person(name := rng.choice(["ann", "bob", "cat", "dan"]), key=name)
     if op == "create":
-        return hub.create(who, rng.choice([3, 4]), "X")
+        return hub.create(who, rng.choice([3, 4]), "X", rng.random() < 0.5)
     if op in ("join", "watch"):
         return getattr(hub, op)(code, who)
     if op == "move":
@@ -280,6 +281,8 @@ def _call(hub: Any, op: str, ticket: Ticket, code: str, rng: random.Random) -> A
         return hub.rooms()
     if op == "updates":
         return _first(hub.updates(ticket))
+    if op in ("set_public", "set_watching"):
+        return getattr(hub, op)(ticket, rng.random() < 0.5)
     return getattr(hub, op)(ticket)  # rematch, leave, drop
 
 
@@ -292,7 +295,8 @@ async def _walk(hub: Any, rng: random.Random, steps: int) -> list[Any]:
         ticket = rng.choice(tickets) if tickets else Ticket("ABCD", "X", "t")
         code = rng.choice(codes)
         op = rng.choice(["create", "join", "join", "watch", "move", "move", "move", "rematch"])
-        op = rng.choice([op, op, op, "leave", "drop", "rooms", "updates"])
+        op = rng.choice([op, op, op, "leave", "drop", "rooms", "updates", "set_public"])
+        op = "set_watching" if op == "set_public" and rng.random() < 0.5 else op
         try:
             value = await _call(hub, op, ticket, code, rng)
         except Refused as refused:
@@ -365,7 +369,12 @@ async def test_a_game_that_stops_reading_is_cut_off_and_dropped() -> None:
         who = wire.person_to_json(Person("ann"))
         writer.write(
             wire.encode(
-                {"id": 1, "op": "create", "args": {"who": who, "size": 3, "first": "X"}}, 999
+                {
+                    "id": 1,
+                    "op": "create",
+                    "args": {"who": who, "size": 3, "first": "X", "public": False},
+                },
+                999,
             )
         )
         await writer.drain()

@@ -70,7 +70,10 @@ requests = st.one_of(
         persons,
         st.sampled_from([3, 4, 5]),
         seat_names,
+        st.booleans(),
     ),
+    st.builds(lambda i, *a: wire.Request(i, "set_public", a), ids, tickets, st.booleans()),
+    st.builds(lambda i, *a: wire.Request(i, "set_watching", a), ids, tickets, st.booleans()),
     st.builds(lambda i, *a: wire.Request(i, "join", a), ids, printable, persons, tokens),
     st.builds(lambda i, *a: wire.Request(i, "watch", a), ids, printable, persons),
     st.builds(
@@ -246,15 +249,17 @@ def test_every_field_of_a_view_is_checked(field: str) -> None:
 @pytest.mark.parametrize(
     "request_",
     [
-        wire.Request(1, "create", (Person("ann"), 7, "X")),
-        wire.Request(1, "create", (Person("ann"), 3, "Z")),
-        wire.Request(1, "create", (Person("\x1b]0;pwned\x07"), 3, "X")),
-        wire.Request(1, "create", (Person(""), 3, "X")),
-        wire.Request(1, "create", (("ann", "", ""), 3, "X")),
+        wire.Request(1, "create", (Person("ann"), 7, "X", False)),
+        wire.Request(1, "create", (Person("ann"), 3, "Z", False)),
+        wire.Request(1, "create", (Person("\x1b]0;pwned\x07"), 3, "X", False)),
+        wire.Request(1, "create", (Person(""), 3, "X", False)),
+        wire.Request(1, "create", (("ann", "", ""), 3, "X", False)),
         wire.Request(1, "move", (Ticket("ABCD", "X", "t"), 0, 1)),
         wire.Request(1, "move", (Ticket("ABCI", "X", "t"), 1, 1)),  # I is not in codes
         wire.Request(1, "move", (Ticket("ABCD", "X", "t!"), 1, 1)),
         wire.Request(1, "join", ("A" * 100, Person("ann"), "")),
+        wire.Request(1, "create", (Person("ann"), 3, "X", 1)),  # public is true or false
+        wire.Request(1, "set_watching", (Ticket("ABCD", "X", "t"), "no")),
         wire.Request(1, "launch", ()),
         wire.Request(-1, "ping", ()),
     ],

@@ -24,6 +24,7 @@ import test_serve_ssh
 from pg_cluster import free_port
 from pty_terminal import command
 from test_serve_ssh import START_TIMEOUT, descendants, environment, gone
+from test_serve_ssh_private import never_shows
 from test_serve_ssh_rooms import ANN_KEY, BOB_KEY, FINGERPRINT, enter, new_room, until
 
 from tui_tictactoe.cli import build_parser
@@ -32,6 +33,7 @@ from tui_tictactoe.record.location import DATABASE_URL_ENV
 from tui_tictactoe.rooms.pg_hub import PostgresHub
 from tui_tictactoe.servers.room_service import shown_url
 from tui_tictactoe.servers.ssh import settings_from
+from tui_tictactoe.ui.screens.lobby_screen import REFRESH
 
 host = test_serve_ssh.host  # the fixture: a GameServer in the test's loop, with its log
 
@@ -166,7 +168,7 @@ async def test_database_connections_bounds_the_hubs_connections(pg_url: str, hos
     done = asyncio.Event()
     watcher = asyncio.create_task(watch_connections(done))
     people = [Person(f"p{n}", "", f"127.0.1.{n}") for n in range(40)]
-    await asyncio.gather(*(hub.create(person, 3, "X") for person in people))
+    await asyncio.gather(*(hub.create(person, 3, "X", True) for person in people))  # listed
     done.set()
     await watcher
     assert len({summary.code for summary in await hub.rooms()}) == len(people)
@@ -264,3 +266,48 @@ async def test_a_host_stopped_by_sigterm_leaves_the_room_going_on_another(
     await ann.shows("Waiting for bob (O).")  # back through B, the round where it was
     bob.send("1")
     await ann.shows("bob played 1. Your turn: you play X.")
+
+
+# -- private and public rooms across hosts (issue 28) ----------------------------------
+
+
+async def test_private_and_public_rooms_across_two_hosts(
+    pg_url: str, host: Any, tmp_path: Path
+) -> None:
+    """A private room made on A: B's lobby never shows it, a friend joins it through B
+    by its code; closed to spectators, a watch through B reads as a code of no room. A
+    public room made on A is listed in B's lobby and joined from there."""
+    key = tmp_path / "host_key"
+    a = await host(rooms=True, database_url=pg_url, host_key=key)
+    b = await host(rooms=True, database_url=pg_url, host_key=key)
+    ann, code = await new_room(a.port, "annabel", local="127.0.0.2")
+    stranger = await enter(b.port, None, "stranger", local="127.0.0.3")
+    await stranger.shows("No public rooms.")
+    await never_shows(stranger, (code, "annabel"), 2.5 * REFRESH)
+    friend = await enter(b.port, f"--join {code}", "friend", local="127.0.0.4")
+    await friend.shows(f"Room {code} · annabel (X) vs friend (O)")
+    ann.send("w")
+    await ann.shows("Watching off: spectators were sent away.")
+    nowhere = "ZZZZ" if code != "ZZZZ" else "YYYY"
+    screens = []
+    for typed in (code, nowhere):
+        eve = await enter(b.port, f"--watch {typed}", "eve", local="127.0.0.5")
+        await eve.shows(f"There is no room {typed}: check the code.")
+        screens.append(eve.text.replace(typed, "CODE"))
+    assert screens[0] == screens[1]
+    await never_shows(stranger, (code, "annabel", "friend"), REFRESH + 1)
+
+    bea = await enter(a.port, "--room new --public", "bea", local="127.0.0.6")
+    listed = (await bea.matches(r"give them the code ([A-Z]{4})\.")).group(1)
+    await stranger.shows(f"{listed} · bea · 3x3 · a seat free")  # B's lobby, read again
+    stranger.send("tab", "tab", "enter")
+    await stranger.shows(f"Room {listed} · bea (X) vs stranger (O)")
+    await bea.shows("Your turn: you play X.")
+
+
+def test_room_limits_come_from_the_options() -> None:
+    parse = build_parser().parse_args
+    assert settings_from(parse(["serve-ssh"])).room_limits == (3, 16)  # --max-sessions
+    words = ["serve-ssh", "--max-sessions", "40", "--rooms-per-address", "2"]
+    assert settings_from(parse(words)).room_limits == (2, 40)
+    assert settings_from(parse([*words, "--max-rooms", "7"])).room_limits == (2, 7)

@@ -350,7 +350,7 @@ def test_ssh_carries_the_markup_names_and_refuses_the_escapes() -> None:
 async def test_no_options_shows_the_lobby_and_enter_plays_the_ai(host: Any) -> None:
     hosted = await host(rooms=True)
     lobby = await enter(hosted.port, None, "ann")
-    for item in ("Play the AI", "New room", "Join a room", "Rooms to watch"):
+    for item in ("Play the AI", "New room", "Join a room", "Public rooms"):
         await lobby.shows(item)
     lobby.send("enter")
     await lobby.term.first_frame()

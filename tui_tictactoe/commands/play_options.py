@@ -228,6 +228,14 @@ def add_room_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
         "--watch", type=_code, metavar="CODE", default=default(None), help="watch room CODE"
     )
     group.add_argument(
+        "--public",
+        action="store_const",
+        const=True,
+        default=default(None),
+        help="with --room new: list the room in the lobby (default: private, its code "
+        "shown only to the people in it)",
+    )
+    group.add_argument(
         "--seat",
         type=_token,
         metavar="TOKEN",
@@ -252,6 +260,9 @@ def room_request(args: argparse.Namespace, size: int = 3) -> RoomRequest | None:
     token = getattr(args, "seat", None)
     if token is not None and join is None:
         raise ValueError("--seat goes with --join CODE")
+    public = bool(getattr(args, "public", None))
+    if public and room is None:
+        raise ValueError("--public goes with --room new")
     if room is None and join is None and watch is None:
         return None  # the plain game: start-up pays for no part of the rooms
     given = [name for name in GAME_ONLY if getattr(args, name, None) is not None]
@@ -263,7 +274,7 @@ def room_request(args: argparse.Namespace, size: int = 3) -> RoomRequest | None:
 
     if room is not None:
         first = "O" if getattr(args, "first", None) == "ai" else "X"
-        return RoomRequest("new", size=size, first=first)
+        return RoomRequest("new", size=size, first=first, public=public)
     if join is not None:
         return RoomRequest("join", join, token or "")
     return RoomRequest("watch", watch or "")

@@ -17,8 +17,10 @@ from .view import Person, RoomSummary, RoomView, SeatName, Ticket
 class RoomHub(Protocol):
     """Every call either does what it says or raises `view.Refused` with the reason."""
 
-    async def create(self, who: Person, size: int, first: SeatName) -> Ticket:
-        """A new room with a fresh code, `who` in seat X; `first` starts round 1."""
+    async def create(self, who: Person, size: int, first: SeatName, public: bool = False) -> Ticket:
+        """A new room with a fresh code, `who` in seat X; `first` starts round 1. Private
+        unless `public` (listed in the lobby). Refused past the rooms per address, the
+        rooms in all, or (public) the lobby names per address a minute."""
         ...
 
     async def join(self, code: str, who: Person, token: str = "") -> Ticket:
@@ -27,7 +29,16 @@ class RoomHub(Protocol):
         ...
 
     async def watch(self, code: str, who: Person) -> Ticket:
-        """A spectator's place in room `code` (refused past the room's spectator cap)."""
+        """A spectator's place in room `code` (refused past the room's spectator cap, and
+        as no room at all if its players turned watching off)."""
+        ...
+
+    async def set_public(self, ticket: Ticket, public: bool) -> None:
+        """The room listed in the lobby or not: its creator's choice alone."""
+        ...
+
+    async def set_watching(self, ticket: Ticket, watching: bool) -> None:
+        """Spectators allowed or not (a player's choice); off sends the present ones away."""
         ...
 
     async def move(self, ticket: Ticket, cell: int, generation: int) -> None:
@@ -52,5 +63,6 @@ class RoomHub(Protocol):
         ...
 
     async def rooms(self) -> list[RoomSummary]:
-        """The live rooms, for the lobby."""
+        """The public rooms someone may enter (a free seat, or watching on), for the
+        lobby; private rooms are never listed."""
         ...

@@ -120,14 +120,20 @@ class SocketHub:
 
     # -- the RoomHub interface ------------------------------------------------------
 
-    async def create(self, who: Person, size: int, first: SeatName) -> Ticket:
-        return await self._ticket("create", who, size, first)
+    async def create(self, who: Person, size: int, first: SeatName, public: bool = False) -> Ticket:
+        return await self._ticket("create", who, size, first, public)
 
     async def join(self, code: str, who: Person, token: str = "") -> Ticket:
         return await self._ticket("join", code, who, token)
 
     async def watch(self, code: str, who: Person) -> Ticket:
         return await self._ticket("watch", code, who)
+
+    async def set_public(self, ticket: Ticket, public: bool) -> None:
+        await self._call("set_public", ticket, public)
+
+    async def set_watching(self, ticket: Ticket, watching: bool) -> None:
+        await self._call("set_watching", ticket, watching)
 
     async def move(self, ticket: Ticket, cell: int, generation: int) -> None:
         await self._call("move", ticket, cell, generation)

@@ -33,14 +33,20 @@ class LazyHub:
                     self._hub = await self._connect()
         return self._hub
 
-    async def create(self, who: Person, size: int, first: SeatName) -> Ticket:
-        return await (await self.hub()).create(who, size, first)
+    async def create(self, who: Person, size: int, first: SeatName, public: bool = False) -> Ticket:
+        return await (await self.hub()).create(who, size, first, public)
 
     async def join(self, code: str, who: Person, token: str = "") -> Ticket:
         return await (await self.hub()).join(code, who, token)
 
     async def watch(self, code: str, who: Person) -> Ticket:
         return await (await self.hub()).watch(code, who)
+
+    async def set_public(self, ticket: Ticket, public: bool) -> None:
+        await (await self.hub()).set_public(ticket, public)
+
+    async def set_watching(self, ticket: Ticket, watching: bool) -> None:
+        await (await self.hub()).set_watching(ticket, watching)
 
     async def move(self, ticket: Ticket, cell: int, generation: int) -> None:
         await (await self.hub()).move(ticket, cell, generation)

@@ -18,12 +18,21 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Collection
 
 from ..record.values import new_round_key
 from . import codes
 from .mailbox import Mailbox
-from .room import Room
+from .room import (
+    LOBBY_NAMES,
+    LOBBY_WINDOW,
+    ROOMS_PER_ADDRESS,
+    NoRoom,
+    Room,
+    check_room_count,
+    no_room,
+    too_many_lobby_names,
+)
 from .view import SEATS, Person, Refused, RoomSummary, RoomView, SeatName, Ticket
 from .wrong_codes import WrongCodes
 
@@ -41,6 +50,7 @@ class MemoryHub:
         reconnect_grace: float = 60.0,
         max_spectators: int = 8,
         max_rooms: int | None = None,
+        rooms_per_address: int = ROOMS_PER_ADDRESS,
         rng: codes.Chooser | None = None,
         wrong_code_limit: int = 5,
         wrong_code_window: float = 60.0,
@@ -52,56 +62,80 @@ class MemoryHub:
         self.max_spectators = max_spectators
         self.max_rooms = max_rooms
         self._rng: codes.Chooser = rng if rng is not None else secrets.SystemRandom()
+        self.rooms_per_address = rooms_per_address
         self.wrong_codes = WrongCodes(clock, wrong_code_limit, wrong_code_window)
+        self.lobby_names = WrongCodes(
+            clock, LOBBY_NAMES, LOBBY_WINDOW, refusal=too_many_lobby_names
+        )
         self._rooms: dict[str, Room] = {}
         self._boxes: dict[str, list[Mailbox]] = {}
         self._timer: asyncio.TimerHandle | None = None
 
     # -- the RoomHub interface ----------------------------------------------
 
-    async def create(self, who: Person, size: int, first: SeatName) -> Ticket:
+    async def create(self, who: Person, size: int, first: SeatName, public: bool = False) -> Ticket:
         self.expire()
         if size not in (3, 4, 5) or isinstance(size, bool):
             raise Refused("A room's board is 3, 4 or 5 cells wide.")
         if first not in SEATS:
             raise Refused("X or O starts the first round.")
-        if self.max_rooms is not None and len(self._rooms) >= self.max_rooms:
-            raise Refused("The server has all the rooms it can hold: try again later.")
+        own = sum(room.owner == who.address for room in self._rooms.values())
+        check_room_count(who.address, own, len(self._rooms), self.rooms_per_address, self.max_rooms)
+        if public:
+            self._lobby_names(who)
         room = Room(self._new_code(), size, first, round_key=self._round_key())
+        room.public, room.owner = public, who.address
         token = self._token()
-        room.sit("X", who, token)
+        room.sit("X", who, token, creator=True)
         self._rooms[room.code] = room
         self._boxes[room.code] = []
         return Ticket(room.code, "X", token)
 
     async def join(self, code: str, who: Person, token: str = "") -> Ticket:
         room = self._find(code, who)
-        seat = room.seat_for(who, token)
-        if seat is not None:  # the same person back: a new link takes the seat over
-            new_token = self._token()
-            old_token = room.seats[seat].token
-            room.resume(seat, new_token)
-            self._changed(room, gone=old_token)
-            return Ticket(room.code, seat, new_token)
-        seat = room.free_seat()
-        if seat is None:
-            # Short: a status line under the board is 57 columns at the least.
-            raise Refused(f"Room {room.code} is full: watch it with --watch {room.code}.")
         new_token = self._token()
-        room.sit(seat, who, new_token, self._round_key())
-        self._changed(room)
+        if room.public and room.seat_for(who, token) is None and room.free_seat() is not None:
+            self._lobby_names(who)  # a new name in a listed room
+        wrong = room.wrong_token(who, token)  # a seat token guessed: as a code guessed
+        try:
+            seat, old_token = room.admit(who, token, new_token, self._round_key())
+        except NoRoom:
+            wrong = True  # once, as for a code that names no room
+            raise
+        finally:
+            if wrong:
+                self.wrong_codes.count(who.address)
+        self._changed(room, gone=(old_token,) if old_token else ())
         return Ticket(room.code, seat, new_token)
 
     async def watch(self, code: str, who: Person) -> Ticket:
         room = self._find(code, who)
-        if len(room.watchers) >= self.max_spectators:
-            raise Refused(
-                f"Room {room.code} has as many spectators as it takes ({self.max_spectators})."
-            )
         token = self._token()
-        room.watchers[token] = who
+        try:
+            room.admit_watcher(who, token, self.max_spectators)
+        except NoRoom:
+            self.wrong_codes.count(who.address)
+            raise
         self._changed(room)
         return Ticket(room.code, None, token)
+
+    async def set_public(self, ticket: Ticket, public: bool) -> None:
+        room = self._held(ticket)
+        if not room.set_public(ticket.seat, public):
+            return
+        if public and ticket.seat is not None:
+            try:
+                self._lobby_names(room.seats[ticket.seat].person or Person(""))
+            except Refused:
+                room.public = False
+                raise
+        self._changed(room)
+
+    async def set_watching(self, ticket: Ticket, watching: bool) -> None:
+        room = self._held(ticket)
+        gone = room.set_watching(ticket.seat, watching)
+        if gone is not None:
+            self._changed(room, gone=gone)
 
     async def move(self, ticket: Ticket, cell: int, generation: int) -> None:
         room = self._held(ticket)
@@ -129,7 +163,7 @@ class MemoryHub:
             del room.watchers[ticket.token]
         else:
             room.free(ticket.seat)
-        self._changed(room, gone=ticket.token)
+        self._changed(room, gone=(ticket.token,))
 
     async def drop(self, ticket: Ticket) -> None:
         """A spectator's dropped link is a leave; a player's keeps the seat for the grace."""
@@ -163,10 +197,7 @@ class MemoryHub:
 
     async def rooms(self) -> list[RoomSummary]:
         self.expire()
-        return [
-            RoomSummary(room.code, room.size, room.summary_players(), len(room.watchers))
-            for room in self._rooms.values()
-        ]
+        return [room.summary() for room in self._rooms.values() if room.listed()]
 
     # -- beyond the interface -----------------------------------------------
 
@@ -186,7 +217,7 @@ class MemoryHub:
                 if held.person is not None and held.back_by is not None and held.back_by <= now:
                     token = held.token
                     room.free(seat)
-                    self._changed(room, gone=token)
+                    self._changed(room, gone=(token,))
                 if room.closed:
                     break
         self._arm()
@@ -210,8 +241,15 @@ class MemoryHub:
         room = self._rooms.get(typed)
         if room is None:
             self.wrong_codes.count(who.address)
-            raise Refused(f"There is no room {typed}: check the code.")
+            raise no_room(typed)
         return room
+
+    def _lobby_names(self, who: Person) -> None:
+        """One more name before strangers from `who`'s address (refused past the limit;
+        no address, no count: a process not behind serve-ssh)."""
+        if who.address:
+            self.lobby_names.check(who.address)
+            self.lobby_names.count(who.address)
 
     def _held(self, ticket: Ticket) -> Room:
         """The room a ticket is in, if the ticket still holds its place there."""
@@ -223,14 +261,15 @@ class MemoryHub:
             raise Refused(f"You are no longer in room {ticket.code}.")
         return room
 
-    def _changed(self, room: Room, gone: str = "") -> None:
-        """The one place a room's generation moves on and its view goes out."""
+    def _changed(self, room: Room, gone: Collection[str] = ()) -> None:
+        """The one place a room's generation moves on and its view goes out (and the
+        updates of the tickets `gone` end after it)."""
         room.generation += 1
         view = room.view()
         boxes = self._boxes.get(room.code, [])
         for box in boxes:
             box.put(view)
-            if gone and box.token == gone:
+            if box.token in gone:
                 box.end()
         if room.closed:
             del self._rooms[room.code]

@@ -20,18 +20,26 @@ import contextlib
 import secrets
 import sys
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from functools import partial
 from typing import Any, TypeVar
 
 from ..record.values import new_round_key
 from . import codes, pg_rows, pg_sweep
-from .pg_link import LISTEN_RETRY, POOL_SIZE, UNREACHABLE, Link, listen
+from .pg_link import POOL_SIZE, Link
 from .pg_readers import Readers
 from .pg_rows import LOBBY, Loaded, closed, hashed, insert_room, is_code, micro, nothing, save
 from .pg_schema import ensure_schema
+from .pg_tasks import HubTasks
 from .pg_wrong_codes import SharedWrongCodes, no_room
-from .room import Room
+from .room import (
+    LOBBY_NAMES,
+    LOBBY_WINDOW,
+    ROOMS_PER_ADDRESS,
+    NoRoom,
+    Room,
+    too_many_lobby_names,
+)
 from .view import SEATS, Person, Refused, RoomSummary, RoomView, SeatName, Ticket
 
 T = TypeVar("T")
@@ -48,7 +56,7 @@ _CODE_TRIES = 64
 _log_to_stderr: Callable[[str], None] = partial(print, file=sys.stderr, flush=True)
 
 
-class PostgresHub:
+class PostgresHub(HubTasks):
     """A `RoomHub` on PostgreSQL, one per host. `await start()` before use (it creates
     or upgrades the tables and starts the heartbeat, the listener and the re-reads);
     `await shutdown()` when the host stops. Also an async context manager."""
@@ -60,6 +68,7 @@ class PostgresHub:
         reconnect_grace: float = 60.0,
         max_spectators: int = 8,
         max_rooms: int | None = None,
+        rooms_per_address: int = ROOMS_PER_ADDRESS,
         rng: codes.Chooser | None = None,
         wrong_code_limit: int = 5,
         wrong_code_window: float = 60.0,
@@ -80,6 +89,7 @@ class PostgresHub:
         self.reconnect_grace = reconnect_grace
         self.max_spectators = max_spectators
         self.max_rooms = max_rooms
+        self.rooms_per_address = rooms_per_address
         self.host_id = host_id or uuid.uuid4().hex
         self.heartbeat, self.host_timeout, self.reread = heartbeat, host_timeout, reread
         self.channel = channel
@@ -91,6 +101,9 @@ class PostgresHub:
         self._link = Link(url, connections)
         self.wrong_codes = SharedWrongCodes(
             self._link, self._now, wrong_code_limit, wrong_code_window
+        )
+        self.lobby_names = SharedWrongCodes(
+            self._link, self._now, LOBBY_NAMES, LOBBY_WINDOW, "lobby", too_many_lobby_names
         )
         self.readers = Readers()
         self._mine: set[str] = set()  # hashes of the seat tokens this host's sessions hold
@@ -118,44 +131,58 @@ class PostgresHub:
 
     # -- the RoomHub interface ----------------------------------------------
 
-    async def create(self, who: Person, size: int, first: SeatName) -> Ticket:
+    async def create(self, who: Person, size: int, first: SeatName, public: bool = False) -> Ticket:
         if size not in (3, 4, 5) or isinstance(size, bool):
             raise Refused("A room's board is 3, 4 or 5 cells wide.")
         if first not in SEATS:
             raise Refused("X or O starts the first round.")
-        if self.max_rooms is not None:
-            await self.expire()
+        await self.expire()  # rooms whose grace ran out no longer count against anyone
+        if public and who.address:
+            await self.lobby_names.check(who.address)
         token = ""
         for _ in range(_CODE_TRIES):
             room = Room(codes.new_code(self._rng), size, first, round_key=self._round_keys())
+            room.public, room.owner = public, who.address
             token = token or self._token()  # drawn as MemoryHub does, after the code
-            room.sit("X", who._replace(address=""), hashed(token))
+            room.sit("X", who._replace(address=""), hashed(token), creator=True)
             if await self._insert(room):
                 self._mine.add(hashed(token))
+                if public and who.address:
+                    await self.lobby_names.count(who.address)
                 return Ticket(room.code, "X", token)
         raise Refused("No free room code came up: try again.")
 
     async def join(self, code: str, who: Person, token: str = "") -> Ticket:
         typed = await self._typed(code, who)
+        busy = await self.lobby_names.wait(who.address) if who.address else 0
+        named, wrong = False, False  # a name put in a listed room; a seat token guessed
 
         def take(loaded: Loaded, _now: float) -> Ticket:
-            room = loaded.room
-            seat = room.seat_for(who, hashed(token))
-            if seat is not None:  # the same person back: a new link takes the seat over
-                new_token = self._token()
-                room.resume(seat, hashed(new_token))
-            else:
-                seat = room.free_seat()
-                if seat is None:
-                    # As MemoryHub's: short enough for a status line of 57 columns.
-                    raise Refused(f"Room {room.code} is full: watch it with --watch {room.code}.")
-                new_token = self._token()
-                room.sit(seat, who._replace(address=""), hashed(new_token), self._round_keys())
+            nonlocal named, wrong
+            room, held = loaded.room, hashed(token)
+            named = room.public and room.seat_for(who, held) is None and bool(who.address)
+            if named and room.free_seat() is not None and busy > 0:
+                raise Refused(too_many_lobby_names(busy))
+            wrong = room.wrong_token(who, held)
+            new_token = self._token()
+            seat, _ = room.admit(
+                who._replace(address=""), held, hashed(new_token), self._round_keys()
+            )
             room.generation += 1
             return Ticket(room.code, seat, new_token)
 
-        change = self._change(typed, take, no_room(typed))
-        ticket = await self.wrong_codes.counted(who.address, change)
+        try:
+            ticket = await self.wrong_codes.counted(
+                who.address, self._change(typed, take, no_room(typed))
+            )
+        except NoRoom:
+            wrong = False  # counted once, as for a code that names no room
+            raise
+        finally:
+            if wrong:
+                await self.wrong_codes.count(who.address)
+        if named:
+            await self.lobby_names.count(who.address)
         self._mine.add(hashed(ticket.token))
         return ticket
 
@@ -163,18 +190,40 @@ class PostgresHub:
         typed = await self._typed(code, who)
 
         def sit_down(loaded: Loaded, _now: float) -> Ticket:
-            room = loaded.room
-            if len(room.watchers) >= self.max_spectators:
-                raise Refused(
-                    f"Room {room.code} has as many spectators as it takes ({self.max_spectators})."
-                )
             token = self._token()
-            room.watchers[hashed(token)] = who._replace(address="")
-            room.generation += 1
-            return Ticket(room.code, None, token)
+            loaded.room.admit_watcher(who._replace(address=""), hashed(token), self.max_spectators)
+            loaded.room.generation += 1
+            return Ticket(loaded.room.code, None, token)
 
         change = self._change(typed, sit_down, no_room(typed))
         return await self.wrong_codes.counted(who.address, change)
+
+    async def set_public(self, ticket: Ticket, public: bool) -> None:
+        owner = ""  # the creator's address, counted for a room they list
+        if public and (found := (await self._read([ticket.code])).get(ticket.code)):
+            owner = found.room.owner
+        busy = await self.lobby_names.wait(owner) if owner else 0
+
+        def choose(loaded: Loaded, _now: float) -> bool:
+            self._check_held(loaded, ticket)
+            if not loaded.room.set_public(ticket.seat, public):
+                return False
+            if public and busy > 0:
+                loaded.room.public = False
+                raise Refused(too_many_lobby_names(busy))
+            loaded.room.generation += 1
+            return public
+
+        if await self._change(ticket.code, choose, closed(ticket)) and owner:
+            await self.lobby_names.count(owner)
+
+    async def set_watching(self, ticket: Ticket, watching: bool) -> None:
+        def choose(loaded: Loaded, _now: float) -> None:
+            self._check_held(loaded, ticket)
+            if loaded.room.set_watching(ticket.seat, watching) is not None:
+                loaded.room.generation += 1
+
+        await self._change(ticket.code, choose, closed(ticket))
 
     async def move(self, ticket: Ticket, cell: int, generation: int) -> None:
         def play(loaded: Loaded, _now: float) -> None:
@@ -253,9 +302,10 @@ class PostgresHub:
     async def rooms(self) -> list[RoomSummary]:
         await self.expire()
         async with self._link.transaction() as conn:
-            cursor = await conn.execute(LOBBY)
-            rows = await cursor.fetchall()
-        return [RoomSummary(code, size, tuple(names), count) for code, size, names, count in rows]
+            listed = [code for (code,) in await (await conn.execute(LOBBY)).fetchall()]
+        found = await self._read(listed) if listed else {}
+        rooms = (found[code].room for code in listed if code in found)
+        return [room.summary() for room in rooms if room.listed()]
 
     # -- beyond the interface -----------------------------------------------
 
@@ -356,7 +406,8 @@ class PostgresHub:
         """A new room's rows; False if its code is live already (draw another)."""
         async with self._link.transaction() as conn:
             now = await self._now(conn)
-            return await insert_room(conn, room, now, self.host_id, self.max_rooms)
+            limits = (self.rooms_per_address, self.max_rooms)
+            return await insert_room(conn, room, now, self.host_id, limits)
 
     async def _now(self, conn: object) -> float:
         """The time of this change: the injected clock's, else the database's."""
@@ -380,66 +431,8 @@ class PostgresHub:
         await self.wrong_codes.check(who.address)  # counted for every host (the database's)
         return codes.normalise(code)
 
-    def _heard(self, payload: str) -> None:
-        """A notification: `CODE GENERATION`, and the room's rows when they fit; for a
-        reader here that is behind, the room as it carries it, else read again."""
-        code, _, rest = payload.partition(" ")
-        generation, _, body = rest.partition(" ")
-        if generation.isdigit():
-            at = int(generation)
-            self.readers.note(code, at, lambda: pg_rows.from_note(code, at, body))
-
     def _token(self) -> str:
         return codes.new_token(self._rng)
-
-    async def _keep_beating(self) -> None:
-        while not self._stopping:
-            await asyncio.sleep(self.heartbeat)
-            await self._survive("heartbeat", self.beat)
-
-    async def _keep_listening(self) -> None:
-        while not self._stopping:  # `listen` connects again after the database's failures
-            await self._survive(
-                "listening",
-                lambda: listen(self.listen_url, self.channel, self._heard, self.readers.all_due),
-            )
-            await asyncio.sleep(LISTEN_RETRY)
-
-    async def _survive(self, what: str, step: Callable[[], Awaitable[None]]) -> None:
-        """One round of a background task: the database out of reach is tried again next
-        time; anything else (a bug) is logged, and the task goes on all the same."""
-        try:
-            await step()
-        except Refused as refused:
-            self._reached(refused.reason != UNREACHABLE)
-        except Exception as error:
-            self._log(f"room hub: {what} failed: {type(error).__name__}")
-        else:
-            self._reached(True)
-
-    def _reached(self, reached: bool) -> None:
-        """The readers' screens say whether the database answers; the log, each change."""
-        if self.readers.reachable(reached):
-            self._log(f"room hub: the database {'is back' if reached else 'is out of reach'}")
-
-    async def _keep_reading(self) -> None:
-        """Rooms with readers read again: when a notification says so, and all of them
-        every `reread` seconds (with the sweep), whatever was heard."""
-        loop = asyncio.get_running_loop()
-        next_full = loop.time() + self.reread
-        while not self._stopping:
-            await self.readers.wait(max(0.0, next_full - loop.time()))
-            full = loop.time() >= next_full
-            if full:
-                next_full = loop.time() + self.reread
-            codes_due = self.readers.take_due(everything=full)
-            if full:
-                await self._survive("sweep", self.expire)
-            if codes_due:
-                await self._survive("re-read", lambda due=codes_due: self._read_again(due))
-
-    async def _read_again(self, codes_due: list[str]) -> None:
-        self.readers.refresh(codes_due, await self._read(codes_due))
 
     async def _read(self, codes_read: list[str]) -> dict[str, Loaded]:
         """Rooms as of one moment (one flight: REPEATABLE READ, no lock)."""

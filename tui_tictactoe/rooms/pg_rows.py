@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine.board import other
 from . import codes
-from .room import Room, Seat
+from .room import Room, Seat, check_room_count
 from .view import Person, Refused, Ticket
 
 if TYPE_CHECKING:
@@ -32,13 +32,8 @@ NOTE_BYTES = 7900
 """The longest notification sent (PostgreSQL takes up to 8000 bytes)."""
 CREATE_LOCK = 0x7474_7400_0003
 """Held while a room is created under a room cap, so hosts count one at a time."""
-LOBBY = """
-SELECT r.code, r.size,
-       array(SELECT s.name FROM room_seats s WHERE s.code = r.code ORDER BY s.seat DESC),
-       (SELECT count(*) FROM room_watchers w WHERE w.code = r.code)
-FROM rooms r WHERE NOT r.closed ORDER BY r.created_at, r.code LIMIT 1000
-"""
-"""The live rooms for the lobby: code, size, the seated names (X first), spectators."""
+LOBBY = "SELECT code FROM rooms WHERE public AND NOT closed ORDER BY created_at, code LIMIT 1000"
+"""The public rooms, oldest first: loaded, then listed by `Room.listed` (the rule's one place)."""
 
 
 def micro(seconds: float) -> float:
@@ -73,11 +68,12 @@ class Loaded:
 
 _ROOM = (
     "SELECT code, incarnation, size, generation, board_generation, round, first, moves,"
-    " score, result, left_by, rematch, closed, round_key FROM rooms WHERE code = ANY(%s)"
+    " score, result, left_by, rematch, closed, round_key, public, watching, owner_address"
+    " FROM rooms WHERE code = ANY(%s)"
 )
 _SEATS = (
     "SELECT code, seat, name, key, token_hash, present,"
-    " (extract(epoch FROM back_by) * 1000000)::bigint, host_id"
+    " (extract(epoch FROM back_by) * 1000000)::bigint, host_id, creator"
     " FROM room_seats WHERE code = ANY(%s)"
 )
 _WATCHERS = (
@@ -115,10 +111,10 @@ async def queue_load(
 def _places(found: dict[str, Loaded], seats: list[Any], watchers: list[Any]) -> None:
     """Rows of `room_seats` and `room_watchers` (as `_SEATS` and `_WATCHERS` read them)
     put in their rooms."""
-    for code, seat, name, key, token, present, back_by, host in seats:
+    for code, seat, name, key, token, present, back_by, host, creator in seats:
         if (loaded := found.get(code)) is not None:
             back = None if back_by is None else back_by / MICROSECONDS
-            loaded.room.seats[seat] = Seat(Person(name, key), token, present, back)
+            loaded.room.seats[seat] = Seat(Person(name, key), token, present, back, creator)
             loaded.hosts[token] = host
     for code, token, name, key, host in watchers:
         if (loaded := found.get(code)) is not None:
@@ -134,10 +130,10 @@ def note(loaded: Loaded) -> str:
     head = f"{room.code} {room.generation}"
     row = [room.code, loaded.incarnation, room.size, room.generation, room.board_generation]
     row += [room.round, room.first, room.moves, room.score, room.result, room.left_by]
-    row += [sorted(room.rematch), room.closed, room.round_key]
+    row += [sorted(room.rematch), room.closed, room.round_key, room.public, room.watching, ""]
     places, watchers = place_rows(loaded, "")
     seats = [  # `back_by` as `_SEATS` reads it: whole microseconds
-        (*seat[:6], None if seat[6] is None else round(seat[6] * MICROSECONDS), seat[7])
+        (*seat[:6], None if seat[6] is None else round(seat[6] * MICROSECONDS), *seat[7:])
         for seat in places
     ]
     text = f"{head} {json.dumps([row, seats, watchers], separators=(',', ':'))}"
@@ -161,7 +157,7 @@ def from_note(code: str, generation: int, body: str) -> Loaded | None:
 
 def _room(row: tuple[Any, ...]) -> Loaded:
     code, incarnation, size, generation, board_generation, round_, first, moves = row[:8]
-    score, result, left_by, rematch, closed, round_key = row[8:]
+    score, result, left_by, rematch, closed, round_key, public, watching, owner = row[8:]
     room = Room(
         code,
         size,
@@ -176,6 +172,9 @@ def _room(row: tuple[Any, ...]) -> Loaded:
         left_by=left_by,
         rematch=set(rematch),
         closed=closed,
+        public=public,
+        watching=watching,
+        owner=owner,
     )
     for index, cell in enumerate(room.moves):  # the board, rebuilt from the moves
         seat = room.first if index % 2 == 0 else other(room.first)
@@ -186,17 +185,20 @@ def _room(row: tuple[Any, ...]) -> Loaded:
 
 INSERT_ROOM = """
 INSERT INTO rooms (code, incarnation, size, generation, board_generation, round, round_key,
-                   first, moves, score, result, left_by, rematch, closed, created_at, updated_at)
+                   first, moves, score, result, left_by, rematch, closed, created_at, updated_at,
+                   public, watching, owner_address)
 VALUES (%(code)s, %(incarnation)s, %(size)s, %(generation)s, %(board_generation)s, %(round)s,
         %(round_key)s, %(first)s, %(moves)s::smallint[], %(score)s::integer[], %(result)s, %(left_by)s,
-        %(rematch)s::text[], false, to_timestamp(%(now)s), to_timestamp(%(now)s))
+        %(rematch)s::text[], false, to_timestamp(%(now)s), to_timestamp(%(now)s),
+        %(public)s, %(watching)s, %(owner)s)
 ON CONFLICT (code) DO UPDATE SET
     incarnation = EXCLUDED.incarnation, size = EXCLUDED.size, generation = EXCLUDED.generation,
     board_generation = EXCLUDED.board_generation, round = EXCLUDED.round,
     round_key = EXCLUDED.round_key,
     first = EXCLUDED.first, moves = EXCLUDED.moves, score = EXCLUDED.score,
     result = EXCLUDED.result, left_by = EXCLUDED.left_by, rematch = EXCLUDED.rematch,
-    closed = false, created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at
+    closed = false, created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at,
+    public = EXCLUDED.public, watching = EXCLUDED.watching, owner_address = EXCLUDED.owner_address
 WHERE rooms.closed
 RETURNING code
 """
@@ -207,12 +209,13 @@ _UPDATE_ROOM = """
 UPDATE rooms SET generation = %(generation)s, board_generation = %(board_generation)s,
     round = %(round)s, round_key = %(round_key)s, first = %(first)s, moves = %(moves)s::smallint[],
     score = %(score)s::integer[], result = %(result)s, left_by = %(left_by)s,
-    rematch = %(rematch)s::text[], closed = %(closed)s, updated_at = to_timestamp(%(now)s)
+    rematch = %(rematch)s::text[], closed = %(closed)s, updated_at = to_timestamp(%(now)s),
+    public = %(public)s, watching = %(watching)s
 WHERE code = %(code)s
 """
 _INSERT_SEAT = (
-    "INSERT INTO room_seats (code, seat, name, key, token_hash, present, back_by, host_id)"
-    " VALUES (%s, %s, %s, %s, %s, %s, to_timestamp(%s), %s)"
+    "INSERT INTO room_seats (code, seat, name, key, token_hash, present, back_by, host_id,"
+    " creator) VALUES (%s, %s, %s, %s, %s, %s, to_timestamp(%s), %s, %s)"
 )
 _INSERT_WATCHER = (
     "INSERT INTO room_watchers (code, token_hash, name, key, host_id) VALUES (%s, %s, %s, %s, %s)"
@@ -236,6 +239,9 @@ def room_values(room: Room, now: float, incarnation: int = 0) -> dict[str, objec
         "rematch": sorted(room.rematch),
         "closed": room.closed,
         "now": now,
+        "public": room.public,
+        "watching": room.watching,
+        "owner": room.owner,
     }
 
 
@@ -267,6 +273,7 @@ def place_rows(loaded: Loaded, host: str) -> Places:
             seat.present,
             seat.back_by,
             hosts(seat.token),
+            seat.creator,
         )
         for name, seat in room.seats.items()
         if (who := seat.person) is not None
@@ -294,16 +301,23 @@ async def save_places(
 
 
 async def insert_room(
-    conn: psycopg.AsyncConnection, room: Room, now: float, host: str, max_rooms: int | None
+    conn: psycopg.AsyncConnection,
+    room: Room,
+    now: float,
+    host: str,
+    limits: tuple[int, int | None],
 ) -> bool:
     """A new room's rows, its places `host`'s; False if its code is live already.
-    `Refused` past `max_rooms` live rooms (every host's, counted one host at a time)."""
-    if max_rooms is not None:
-        await conn.execute("SELECT pg_advisory_xact_lock(%s)", (CREATE_LOCK,))
-        cursor = await conn.execute("SELECT count(*) FROM rooms WHERE NOT closed")
-        counted = await cursor.fetchone()
-        if counted is not None and counted[0] >= max_rooms:
-            raise Refused("The server has all the rooms it can hold: try again later.")
+    `Refused` past `limits` (rooms per address, live rooms in all: every host's,
+    counted one host at a time, `room.check_room_count`)."""
+    per_address, most = limits
+    await conn.execute("SELECT pg_advisory_xact_lock(%s)", (CREATE_LOCK,))
+    cursor = await conn.execute(
+        "SELECT count(*), count(*) FILTER (WHERE owner_address = %s) FROM rooms WHERE NOT closed",
+        (room.owner,),
+    )
+    total, own = await cursor.fetchone() or (0, 0)
+    check_room_count(room.owner, own, total, per_address, most)
     incarnation = secrets.randbits(62)
     cursor = await conn.execute(INSERT_ROOM, room_values(room, now, incarnation))
     if await cursor.fetchone() is None:

@@ -11,7 +11,9 @@ while someone holds it; a spectator is a row of `room_watchers`. Seat tokens are
 their SHA-256 only. Every deadline is a `timestamptz` on one clock (the database's
 `now()`), so the hosts' clocks do not matter. `room_hosts` is each hub's heartbeat: a
 seat or spectator whose host stopped beating is treated as dropped. `room_wrong_codes`
-holds the last minute's wrong room codes by client address, for every host's limit.
+holds the last minute's wrong room codes by client address, for every host's limit
+(and, of `kind` "lobby", the names each address put in the lobby). A room keeps its
+creator's address (`owner_address`) while it is live, so rooms are counted per address.
 """
 
 from __future__ import annotations
@@ -83,6 +85,19 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )""",
         "CREATE INDEX room_wrong_codes_by_address ON room_wrong_codes (address, at DESC)",
         "CREATE INDEX room_wrong_codes_by_at ON room_wrong_codes (at)",
+    ),
+    # 2 -> 3: private rooms (issue 28): listed or not, watching on or off, the seat that
+    # opened the room, the creator's address (rooms counted per address), and the names
+    # put before strangers counted per address beside the wrong codes (`kind`).
+    (
+        "ALTER TABLE rooms ADD COLUMN public boolean NOT NULL DEFAULT false,"
+        " ADD COLUMN watching boolean NOT NULL DEFAULT true,"
+        " ADD COLUMN owner_address text NOT NULL DEFAULT ''",
+        "ALTER TABLE room_seats ADD COLUMN creator boolean NOT NULL DEFAULT false",
+        "ALTER TABLE room_wrong_codes ADD COLUMN kind text NOT NULL DEFAULT 'code'",
+        "CREATE INDEX rooms_by_owner ON rooms (owner_address) WHERE NOT closed",
+        "CREATE INDEX rooms_listed ON rooms (created_at, code) WHERE public AND NOT closed",
+        "CREATE INDEX room_wrong_codes_by_kind ON room_wrong_codes (kind, address, at DESC)",
     ),
 )
 

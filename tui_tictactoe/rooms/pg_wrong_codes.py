@@ -12,6 +12,9 @@ Bounded: each wrong code counted also deletes every row older than `window` (no 
 than that changes any answer), so the table holds about a window's wrong codes. The check
 and the count are transactions of their own, so two hosts racing may each count one more
 than `limit`; the next try from that address is refused all the same.
+
+The names an address puts before strangers in the lobby are limited the same way, as
+rows of another `kind` ("lobby"; wrong codes and wrong seat tokens are "code").
 """
 
 from __future__ import annotations
@@ -22,6 +25,9 @@ from typing import TYPE_CHECKING, NoReturn, TypeVar
 
 from .pg_link import Link
 from .pg_rows import MICROSECONDS
+from .room import NoRoom as NoRoom
+from .room import no_room as room_refusal
+from .room import too_many_wrong_codes
 from .view import Refused
 
 if TYPE_CHECKING:
@@ -33,21 +39,17 @@ Now = Callable[["psycopg.AsyncConnection"], Awaitable[float]]
 _NEWEST = """
 SELECT count(*), (extract(epoch FROM min(at)) * 1000000)::bigint FROM (
     SELECT at FROM room_wrong_codes
-    WHERE address = %(address)s AND at > to_timestamp(%(since)s)
+    WHERE kind = %(kind)s AND address = %(address)s AND at > to_timestamp(%(since)s)
     ORDER BY at DESC LIMIT %(limit)s
 ) AS newest
 """
-
-
-class NoRoom(Refused):
-    """The code names no room: a wrong code, to be counted against the address."""
 
 
 def no_room(typed: str) -> Callable[[], NoReturn]:
     """What `PostgresHub._change` calls when there is no room `typed`."""
 
     def missing() -> NoReturn:
-        raise NoRoom(f"There is no room {typed}: check the code.")
+        raise room_refusal(typed)
 
     return missing
 
@@ -55,9 +57,18 @@ def no_room(typed: str) -> Callable[[], NoReturn]:
 class SharedWrongCodes:
     """The wrong codes of every host's clients, in the database the hosts share."""
 
-    def __init__(self, link: Link, now: Now, limit: int = 5, window: float = 60.0) -> None:
+    def __init__(
+        self,
+        link: Link,
+        now: Now,
+        limit: int = 5,
+        window: float = 60.0,
+        kind: str = "code",
+        refusal: Callable[[int], str] = too_many_wrong_codes,
+    ) -> None:
         if limit < 1 or window <= 0:
             raise ValueError("limit and window must be positive")
+        self.kind, self._refusal = kind, refusal
         self._link = link
         self._now = now
         self.limit = limit
@@ -67,7 +78,7 @@ class SharedWrongCodes:
         """Refused while `address` has used up its wrong codes (on any host)."""
         wait = await self.wait(address)
         if wait > 0:
-            raise Refused(f"Too many wrong codes: wait {wait} s.")
+            raise Refused(self._refusal(wait))
 
     async def wait(self, address: str) -> int:
         """Whole seconds until `address` may try again (0: now)."""
@@ -75,7 +86,8 @@ class SharedWrongCodes:
             now = await self._now(conn)
             since = now - self.window
             cursor = await conn.execute(
-                _NEWEST, {"address": address, "since": since, "limit": self.limit}
+                _NEWEST,
+                {"kind": self.kind, "address": address, "since": since, "limit": self.limit},
             )
             row = await cursor.fetchone()
         if row is None or row[0] < self.limit:
@@ -88,11 +100,13 @@ class SharedWrongCodes:
         async with self._link.transaction() as conn:
             now = await self._now(conn)
             await conn.execute(
-                "INSERT INTO room_wrong_codes (address, at) VALUES (%s, to_timestamp(%s))",
-                (address, now),
+                "INSERT INTO room_wrong_codes (address, at, kind)"
+                " VALUES (%s, to_timestamp(%s), %s)",
+                (address, now, self.kind),
             )
             await conn.execute(
-                "DELETE FROM room_wrong_codes WHERE at <= to_timestamp(%s)", (now - self.window,)
+                "DELETE FROM room_wrong_codes WHERE kind = %s AND at <= to_timestamp(%s)",
+                (self.kind, now - self.window),
             )
 
     async def counted(self, address: str, call: Awaitable[T]) -> T:

@@ -29,13 +29,15 @@ Kind = Literal["lobby", "new", "join", "watch"]
 
 class RoomRequest(NamedTuple):
     """What the app does first with a hub: show the lobby, create a room (of `size`,
-    `first` starting), join `code` (with a guest's seat `token`), or watch `code`."""
+    `first` starting, listed in the lobby if `public`), join `code` (with a guest's seat
+    `token`), or watch `code`."""
 
     kind: Kind = "lobby"
     code: str = ""
     token: str = ""
     size: int = 3
     first: SeatName = "X"
+    public: bool = False
 
 
 class RoomAddress(NamedTuple):
@@ -67,7 +69,7 @@ def room_address(environ: Mapping[str, str] | None = None) -> RoomAddress:
 async def enter(hub: RoomHub, request: RoomRequest, who: Person) -> Ticket:
     """Ask `hub` for what `request` names (not the lobby); `Refused` with the hub's reason."""
     if request.kind == "new":
-        return await hub.create(who, request.size, request.first)
+        return await hub.create(who, request.size, request.first, request.public)
     if request.kind == "join":
         return await hub.join(request.code, who, request.token)
     if request.kind == "watch":

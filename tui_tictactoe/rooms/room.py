@@ -3,6 +3,11 @@
 Every method that changes the room leaves it consistent (the board rebuilt from the
 moves, the result read from the board) and the hub then moves `generation` on and
 sends the new `view()` to everyone. Refusals are full sentences for a status line.
+
+Who may know a room exists is decided here too, for both hubs: a private room is never
+listed, and a room its players closed to spectators answers a stranger's watch (or a
+join when it is full) exactly as a code that names no room (`NoRoom`, counted as a
+wrong code), so no answer, count or wording tells a guesser that a code is live.
 """
 
 from __future__ import annotations
@@ -12,7 +17,45 @@ from dataclasses import dataclass, field
 
 from ..engine.board import GameBoard, other
 from ..options import board_geometry
-from .view import SEATS, Person, Refused, Result, RoomView, SeatName, SeatView
+from .view import SEATS, Person, Refused, Result, RoomSummary, RoomView, SeatName, SeatView
+
+ROOMS_PER_ADDRESS = 3
+"""Live rooms opened from one address at a time (a room counts until it closes, also
+while its creator's link is down): a few for a person, not a lobby full of spam."""
+LOBBY_NAMES = 3
+"""Names one address may put before strangers (a public room opened or made public, a
+seat taken in a public room) per `LOBBY_WINDOW` seconds."""
+LOBBY_WINDOW = 60.0
+WATCHING_OFF = "The players turned watching off: press q."
+
+
+class NoRoom(Refused):
+    """No room this asker may know of by that code: none, or one closed to them. Both
+    hubs count it as a wrong code, so the two cannot be told apart."""
+
+
+def no_room(code: str) -> NoRoom:
+    """The one answer for an unknown code and for a room the asker has no right to see."""
+    return NoRoom(f"There is no room {code}: check the code.")
+
+
+def too_many_wrong_codes(wait: int) -> str:
+    return f"Too many wrong codes: wait {wait} s."
+
+
+def too_many_lobby_names(wait: int) -> str:
+    return f"Too many public rooms from here: wait {wait} s."
+
+
+def check_room_count(
+    address: str, own: int, total: int, per_address: int, most: int | None
+) -> None:
+    """Refused past `most` live rooms in all, or `per_address` opened from `address`
+    ("": a process not behind serve-ssh, which names no address, is not counted)."""
+    if most is not None and total >= most:
+        raise Refused("The server has all the rooms it can hold: try again later.")
+    if address and own >= per_address:
+        raise Refused(f"This address has {own} rooms open: close one first.")
 
 
 @dataclass
@@ -24,6 +67,7 @@ class Seat:
     token: str = ""
     present: bool = False
     back_by: float | None = None
+    creator: bool = False  # opened the room: only they say whether it is listed
 
     def view(self) -> SeatView:
         """What others see: the name and key, never the address (only rate limits use it)."""
@@ -50,6 +94,9 @@ class Room:
     watchers: dict[str, Person] = field(default_factory=dict)  # token -> spectator
     closed: bool = False
     round_key: str = ""  # made by the hub for each round: both players' saves name it
+    public: bool = False  # listed in the lobby; else only its code brings anyone in
+    watching: bool = True  # spectators may come in (with the code); the players decide
+    owner: str = ""  # the creator's address: the room counts against it until it closes
 
     def __post_init__(self) -> None:
         self.board = GameBoard(board_geometry(self.size))
@@ -72,7 +119,17 @@ class Room:
             watchers=len(self.watchers),
             closed=self.closed,
             round_key=self.round_key,
+            public=self.public,
+            watching=self.watching,
+            opener=next((seat for seat in SEATS if self.seats[seat].creator), None),
         )
+
+    def listed(self) -> bool:
+        """Shown in the lobby: public, and someone may come in (a free seat, or watching)."""
+        return self.public and not self.closed and (self.free_seat() is not None or self.watching)
+
+    def summary(self) -> RoomSummary:
+        return RoomSummary(self.code, self.size, self.summary_players(), len(self.watchers))
 
     def summary_players(self) -> tuple[str, ...]:
         return tuple(s.person.name for s in self.seats.values() if s.person is not None)
@@ -116,14 +173,74 @@ class Room:
     def players(self) -> int:
         return sum(seat.person is not None for seat in self.seats.values())
 
+    # -- who comes in ---------------------------------------------------------
+
+    def wrong_token(self, who: Person, token: str) -> bool:
+        """A seat token that holds no seat here (counted as a wrong code by the hubs)."""
+        return bool(token) and self.seat_for(who, token) is None
+
+    def admit(self, who: Person, token: str, new_token: str, next_key: str) -> tuple[SeatName, str]:
+        """`who` joins: their own seat back (same key or token), else the free seat. The
+        seat and the token it replaced ("" for a newcomer). A full room closed to
+        spectators is, to an outsider, no room at all."""
+        seat = self.seat_for(who, token)
+        if seat is not None:  # the same person back: a new link takes the seat over
+            old = self.seats[seat].token
+            self.resume(seat, new_token)
+            return seat, old
+        seat = self.free_seat()
+        if seat is None:
+            if not self.watching:
+                raise no_room(self.code)
+            # Short: a status line under the board is 57 columns at the least.
+            raise Refused(f"Room {self.code} is full: watch it with --watch {self.code}.")
+        self.sit(seat, who, new_token, next_key)
+        return seat, ""
+
+    def admit_watcher(self, who: Person, token: str, most: int) -> None:
+        """A spectator comes in with the code, unless the players turned watching off
+        (then: as no room) or the room has `most` spectators."""
+        if not self.watching:
+            raise no_room(self.code)
+        if len(self.watchers) >= most:
+            raise Refused(f"Room {self.code} has as many spectators as it takes ({most}).")
+        self.watchers[token] = who
+
+    def set_public(self, seat: SeatName | None, public: bool) -> bool:
+        """Listed in the lobby or not: the creator's choice alone. Whether it changed."""
+        if seat is None or not self.seats[seat].creator:
+            raise Refused("Only the player who opened the room says if it is listed.")
+        changed, self.public = self.public != public, public
+        return changed
+
+    def set_watching(self, seat: SeatName | None, watching: bool) -> list[str] | None:
+        """Spectators allowed or not: either player's choice. Off sends the spectators
+        away: their tokens (None: nothing changed)."""
+        if seat is None:
+            raise Refused("You are watching: only the players say who may watch.")
+        if self.watching == watching:
+            return None
+        self.watching = watching
+        gone = [] if watching else list(self.watchers)
+        for token in gone:
+            del self.watchers[token]
+        return gone
+
     # -- changes ------------------------------------------------------------
 
-    def sit(self, seat: SeatName, who: Person, token: str, next_key: str | None = None) -> None:
+    def sit(
+        self,
+        seat: SeatName,
+        who: Person,
+        token: str,
+        next_key: str | None = None,
+        creator: bool = False,
+    ) -> None:
         """`who` takes the free `seat`: a new pair at the table starts a new score, and,
         if the last round is over (won, drawn, or left by the seat's last holder), a new
         round under `next_key`: the newcomer never inherits "you left" or a result that
-        was not theirs."""
-        self.seats[seat] = Seat(who, token, present=True)
+        was not theirs. The `creator` (opening the room) keeps the say over its listing."""
+        self.seats[seat] = Seat(who, token, present=True, creator=creator)
         self.score = [0, 0, 0]
         if self.result is not None and next_key is not None:
             self._new_round(next_key)

@@ -184,6 +184,8 @@ def invite_lines(game: RoomGame, address: RoomAddress, guest: bool) -> tuple[str
     free = view is not None and any(held.person is None for held in view.seats)
     if free and game.is_player:
         lines.append(f"Friend: {address.command(f'--join {code}')}")
+    elif view is not None and not view.watching:
+        lines.append("Watching is off: w lets people with the code watch.")
     else:
         lines.append(f"Watch: {address.command(f'--watch {code}')}")
     if guest and game.is_player and game.ticket.token:

@@ -60,6 +60,9 @@ class RoomView(NamedTuple):
     # is the room as last read and no change can land until it is back (`PostgresHub`).
     # Outside the generation: the same view comes again with it set, then cleared.
     unreachable: bool = False
+    public: bool = False  # listed in the lobby (else only its code brings people in)
+    watching: bool = True  # spectators may come in with the code (the players' choice)
+    opener: SeatName | None = None  # the seat of who opened the room: `public` is theirs
 
     @property
     def to_move(self) -> SeatName | None:
@@ -72,12 +75,18 @@ class RoomView(NamedTuple):
 
 
 class RoomSummary(NamedTuple):
-    """A live room as the lobby lists it (rooms a player may watch)."""
+    """A public room as the lobby lists it: one with a free seat (Enter joins) or one
+    its players let people watch (Enter watches). Private rooms are never listed."""
 
     code: str
     size: int
-    players: tuple[str, ...]  # names of the seated people
+    players: tuple[str, ...]  # names of the seated people (a free seat: fewer than two)
     watchers: int
+
+    @property
+    def free(self) -> bool:
+        """A seat is free: Enter in the lobby joins (else it watches)."""
+        return len(self.players) < 2
 
 
 class Ticket(NamedTuple):

@@ -236,6 +236,9 @@ def view_from_json(value: object) -> RoomView:
         closed=_bool(obj["closed"], "closed"),
         round_key=_round_key(obj["round_key"]),
         unreachable=_bool(obj["unreachable"], "unreachable"),
+        public=_bool(obj["public"], "public"),
+        watching=_bool(obj["watching"], "watching"),
+        opener=None if obj["opener"] is None else _seat(obj["opener"], "opener"),
     )
 
 
@@ -271,6 +274,7 @@ OPS: dict[str, tuple[tuple[str, Callable[[object], Any]], ...]] = {
         ("who", person_from_json),
         ("size", lambda v: _int(v, 3, 5, "size")),
         ("first", lambda v: _seat(v, "first")),
+        ("public", lambda v: _bool(v, "public")),
     ),
     "join": (("code", _typed_code), ("who", person_from_json), ("token", _token)),
     "watch": (("code", _typed_code), ("who", person_from_json)),
@@ -278,6 +282,11 @@ OPS: dict[str, tuple[tuple[str, Callable[[object], Any]], ...]] = {
         ("ticket", ticket_from_json),
         ("cell", lambda v: _int(v, 1, MAX_CELL, "cell")),
         ("generation", lambda v: _int(v, 0, MAX_ID, "generation")),
+    ),
+    "set_public": (("ticket", ticket_from_json), ("public", lambda v: _bool(v, "public"))),
+    "set_watching": (
+        ("ticket", ticket_from_json),
+        ("watching", lambda v: _bool(v, "watching")),
     ),
     "rematch": (("ticket", ticket_from_json),),
     "leave": (("ticket", ticket_from_json),),

@@ -5,6 +5,9 @@ default); past that, every join or watch from the address is refused (right code
 too, or the limit would still tell a guesser which codes are live) until the oldest
 counted one is `window` seconds old. Memory is bounded: `limit` times per address and
 at most `max_addresses` addresses (the longest-known forgotten first).
+
+The same counter limits the names an address puts before strangers in the lobby
+(`room.LOBBY_NAMES` a minute), with its own refusal.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import math
 from collections import deque
 from collections.abc import Callable
 
+from .room import too_many_wrong_codes
 from .view import Refused
 
 
@@ -25,6 +29,7 @@ class WrongCodes:
         limit: int = 5,
         window: float = 60.0,
         max_addresses: int = 10_000,
+        refusal: Callable[[int], str] = too_many_wrong_codes,
     ) -> None:
         if limit < 1 or window <= 0 or max_addresses < 1:
             raise ValueError("limit, window and max_addresses must be positive")
@@ -32,13 +37,14 @@ class WrongCodes:
         self.limit = limit
         self.window = window
         self._max_addresses = max_addresses
+        self._refusal = refusal
         self._times: dict[str, deque[float]] = {}
 
     def check(self, address: str) -> None:
         """Refused while `address` has used up its wrong codes."""
         wait = self.wait(address)
         if wait > 0:
-            raise Refused(f"Too many wrong codes: wait {wait} s.")
+            raise Refused(self._refusal(wait))
 
     def wait(self, address: str) -> int:
         """Whole seconds until `address` may try again (0: now)."""

@@ -127,6 +127,8 @@ def play_args(options: argparse.Namespace) -> list[str]:
     for name in (*CHOICES, "room", "join", "seat", "watch"):
         if getattr(options, name, None) is not None:
             argv += [f"--{name}", getattr(options, name)]
+    if getattr(options, "public", None):
+        argv.append("--public")
     if options.seed is not None:
         argv += ["--seed", str(options.seed)]
     if options.alternate is not None:

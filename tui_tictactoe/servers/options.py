@@ -208,6 +208,19 @@ def add_room_options(parser: argparse.ArgumentParser) -> None:
         "--max-sessions and --max-per-address",
     )
     parser.add_argument(
+        "--max-rooms",
+        type=_whole("max_rooms", 1, 100_000),
+        metavar="N",
+        help="live rooms in all, also those whose players' links dropped (default: --max-sessions)",
+    )
+    parser.add_argument(
+        "--rooms-per-address",
+        type=_whole("rooms_per_address", 1, 1000),
+        default=3,
+        metavar="N",
+        help="live rooms opened from one IP address, counted until each closes (default 3)",
+    )
+    parser.add_argument(
         "--public-address",
         type=public_address,
         metavar="HOST[:PORT]",

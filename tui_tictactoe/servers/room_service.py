@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import socket
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from ..commands.play_options import PROG
 from ..rooms.hub_server import HubServer, HubServerError
 from ..rooms.memory_hub import MemoryHub
 from ..rooms.request import ROOM_ADDRESS_ENV
+from ..rooms.room import ROOMS_PER_ADDRESS
 from ..rooms.view import Refused
 from ..rooms.wire import ENV_VAR as HUB_ENV
 from .database import (
@@ -59,8 +60,32 @@ def friend_address(host: str, port: int, public: tuple[str, int | None] | None) 
     return f"{host} {port}"
 
 
+class RoomSettings(Protocol):
+    """What `RoomService.of` reads of the server's settings (`ssh_server.Settings`)."""
+
+    reconnect_grace: float
+    max_spectators: int
+    database_url: str | None
+    listen_url: str | None
+    database_connections: int | None
+    room_limits: tuple[int, int | None]
+
+
 class RoomService:
     """The hub and its socket, from the server's start to its stop."""
+
+    @classmethod
+    def of(cls, settings: RoomSettings, log: Callable[[str], None]) -> RoomService:
+        """The service `settings` ask for (serve-ssh's options)."""
+        return cls(
+            settings.reconnect_grace,
+            settings.max_spectators,
+            log,
+            settings.database_url,
+            settings.listen_url,
+            connections=settings.database_connections,
+            limits=settings.room_limits,
+        )
 
     def __init__(
         self,
@@ -70,12 +95,18 @@ class RoomService:
         database_url: str | None = None,
         listen_url: str | None = None,
         connections: int | None = None,
+        limits: tuple[int, int | None] = (ROOMS_PER_ADDRESS, None),
     ) -> None:
+        """`limits`: live rooms per address, and in all (None: no cap)."""
+        per_address, max_rooms = limits
         self.database_url = database_url
         self.postgres: PostgresHub | None = None
         if database_url is None:
             self.hub: MemoryHub | PostgresHub = MemoryHub(
-                reconnect_grace=reconnect_grace, max_spectators=max_spectators
+                reconnect_grace=reconnect_grace,
+                max_spectators=max_spectators,
+                max_rooms=max_rooms,
+                rooms_per_address=per_address,
             )
         else:
             from ..rooms.pg_hub import PostgresHub  # psycopg only for a database
@@ -85,6 +116,8 @@ class RoomService:
                 database_url,
                 reconnect_grace=reconnect_grace,
                 max_spectators=max_spectators,
+                max_rooms=max_rooms,
+                rooms_per_address=per_address,
                 listen_url=listen_url,
                 log=log,
                 connections=POOL_SIZE if connections is None else connections,

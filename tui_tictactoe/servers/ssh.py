@@ -46,6 +46,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
         rooms=args.rooms,
         reconnect_grace=args.reconnect_grace,
         max_spectators=args.max_spectators,
+        room_limits=(args.rooms_per_address, args.max_rooms or args.max_sessions),
         public_address=args.public_address,
         database_url=database_url(args.database_url),
         listen_url=args.database_listen_url,

@@ -54,6 +54,7 @@ class Settings:
     rooms: bool = True  # a room hub for people playing each other (and the lobby)
     reconnect_grace: float = 60.0  # seconds a dropped player keeps their seat
     max_spectators: int = 8  # per room
+    room_limits: tuple[int, int | None] = (3, None)  # live rooms per address; in all (None: any)
     public_address: tuple[str, int | None] | None = None  # what players ssh to
     database_url: str | None = None  # PostgreSQL for the record and the rooms; None: SQLite
     listen_url: str | None = None  # the rooms' LISTEN connection, when not database_url
@@ -104,15 +105,9 @@ class GameServer:
 
     async def start(self) -> int:
         """Start the rooms' hub (if on), then listen; returns the port (for port 0)."""
-        settings, urls = self.settings, (self.settings.database_url, self.settings.listen_url)
+        settings = self.settings
         if settings.rooms:
-            rooms = RoomService(
-                settings.reconnect_grace,
-                settings.max_spectators,
-                self.log,
-                *urls,
-                connections=settings.database_connections,
-            )
+            rooms = RoomService.of(settings, self.log)
             self.rooms = rooms if await rooms.start() else None
         self._acceptor = await listen(
             settings.host,

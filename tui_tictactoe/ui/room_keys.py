@@ -39,6 +39,22 @@ ROOM_HINT = Command(
     binds=(Bind("h", "hint", "Hint", show=False),),
     help="No hints against a person (the status line says so)",
 )
+ROOM_PUBLIC = Command(
+    "Public",
+    "p",
+    binds=(Bind("p", "toggle_public", "Public"),),
+    help="The player who opened the room: list it in the lobby, or make it private again",
+    bar="p",
+    state="room_public",
+)
+ROOM_WATCHING = Command(
+    "Watching",
+    "w",
+    binds=(Bind("w", "toggle_watching", "Watching"),),
+    help="Players: let spectators in with the code, or not (off sends them away)",
+    bar="w",
+    state="room_watching",
+)
 LEAVE = QUIT._replace(name="Leave", help="Leave the room (mid-round it asks first)")
 
 ROOM_COMMANDS: tuple[Command, ...] = (
@@ -46,6 +62,8 @@ ROOM_COMMANDS: tuple[Command, ...] = (
     PLAY,
     PLAY_DIGIT,
     REMATCH,
+    ROOM_PUBLIC,
+    ROOM_WATCHING,
     ROOM_ANALYSIS,
     ROOM_HINT,
     HELP,
@@ -66,25 +84,34 @@ def room_bindings() -> list[BindingType]:
     ]
 
 
-PLAYERS_ONLY = (MOVE, PLAY, PLAY_DIGIT, REMATCH)
+PLAYERS_ONLY = (MOVE, PLAY, PLAY_DIGIT, REMATCH, ROOM_WATCHING)
 
 
-def room_keys(digits: bool, analysis: bool | None, player: bool = True) -> tuple[KeyHint, ...]:
+def room_keys(
+    digits: bool,
+    analysis: bool | None,
+    player: bool = True,
+    choices: dict[str, bool] | None = None,
+) -> tuple[KeyHint, ...]:
     """The key bar: `digits` on 3x3; `analysis` None where the overlay is not offered
     (players, big boards: the entry goes), else whether it is on; a spectator's bar
-    has no keys that play."""
+    has no keys that play. `choices`: the room's `room_public` and `room_watching`,
+    and `opener` (this player opened the room: only they get `p`); None before the
+    first view (neither entry)."""
     hidden = "big" if digits else "3x3"
+    states = {"show_analysis": bool(analysis), **(choices or {})}
     hints = []
     for command in ROOM_COMMANDS:
         if command.bar is None or command.bar_when == hidden:
             continue
         if not player and command in PLAYERS_ONLY:
             continue
-        if command is ROOM_ANALYSIS:
-            if analysis is None:
-                continue
-            label = command.bar_label({"show_analysis": analysis})
-        else:
-            label = command.name
+        if command is ROOM_ANALYSIS and analysis is None:
+            continue
+        if command.state in ("room_public", "room_watching") and choices is None:
+            continue
+        if command is ROOM_PUBLIC and not states.get("opener"):
+            continue
+        label = command.bar_label(states)
         hints.append(KeyHint(command.bar, label, command.press))
     return tuple(hints)

@@ -1,7 +1,9 @@
 """The lobby: what a serve-ssh player sees who connected without a room option.
 
-Play the AI (the usual game), open a new room, join one by its code, or watch a live
-room from the list (`hub.rooms()`, read again every few seconds). A code is typed
+Play the AI (the usual game), open a new room (private: only its code brings people
+in) or a public one, join one by its code, or enter a public room from the list
+(`hub.rooms()`, read again every few seconds): Enter on a room with a free seat joins
+it, on a full one watches. Private rooms are never listed. A code is typed
 into a bounded box that takes letters, spaces and hyphens only, read by
 `rooms.codes.normalise`; a refusal (the code's or the hub's) shows under it. A room
 is entered here, so a refusal stays in the lobby; the room screen gets the ticket.
@@ -31,7 +33,7 @@ from .stale_resize import IgnoresStaleResize
 REFRESH = 3.0
 """Seconds between readings of the live rooms."""
 
-PLAY_AI, NEW_ROOM, JOIN_ROOM = "play-ai", "new-room", "join-room"
+PLAY_AI, NEW_ROOM, NEW_PUBLIC, JOIN_ROOM = "play-ai", "new-room", "new-public", "join-room"
 LOBBY_KEYS = (
     KeyHint("↑↓", "Move"),
     KeyHint("Enter", "Choose", "enter"),
@@ -42,11 +44,12 @@ LOBBY_KEYS = (
 
 
 def room_entry(summary: RoomSummary) -> Text:
-    """A live room as the list shows it; names as text, made displayable."""
+    """A public room as the list shows it; names as text, made displayable."""
     players = " vs ".join(displayable(name) for name in summary.players) or "no players"
     watching = f" · {summary.watchers} watching" if summary.watchers else ""
+    seat = "a seat free" if summary.free else "full: watch"
     code = displayable(summary.code, limit=8)
-    return Text(f"{code} · {players} · {summary.size}x{summary.size}{watching}")
+    return Text(f"{code} · {players} · {summary.size}x{summary.size} · {seat}{watching}")
 
 
 class LobbyScreen(IgnoresStaleResize, Screen[None]):
@@ -72,9 +75,6 @@ class LobbyScreen(IgnoresStaleResize, Screen[None]):
         height: 2;
         color: $text-warning;
     }
-    #lobby-rooms-title {
-        text-style: bold;
-    }
     #lobby-rooms {
         height: 1fr;
     }
@@ -93,7 +93,8 @@ class LobbyScreen(IgnoresStaleResize, Screen[None]):
         self.board_size = size
         self.menu = OptionList(
             Option("Play the AI", id=PLAY_AI),
-            Option("New room", id=NEW_ROOM),
+            Option("New room (private)", id=NEW_ROOM),
+            Option("New public room", id=NEW_PUBLIC),
             Option("Join a room", id=JOIN_ROOM),
             id="lobby-menu",
         )
@@ -105,7 +106,8 @@ class LobbyScreen(IgnoresStaleResize, Screen[None]):
         )
         self.note = Static("", id="lobby-note", markup=False)
         self.rooms = OptionList(id="lobby-rooms")
-        self.live: tuple[RoomSummary, ...] = ()
+        self.rooms.border_title = "Public rooms"  # in its border: a line for the menu's 4th
+        self.live: tuple[RoomSummary, ...] | None = None  # None: not read yet
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
@@ -113,7 +115,6 @@ class LobbyScreen(IgnoresStaleResize, Screen[None]):
             yield self.menu
             yield self.code
             yield self.note
-            yield Static("Rooms to watch", id="lobby-rooms-title", markup=False)
             yield self.rooms
         yield KeyBar(LOBBY_KEYS, id="lobby-keys")
 
@@ -140,11 +141,11 @@ class LobbyScreen(IgnoresStaleResize, Screen[None]):
         self.live = live
         self.rooms.set_options(Option(room_entry(room), id=room.code) for room in live)
         if not live:
-            self.rooms.add_option(Option(Text("No live rooms."), disabled=True))
+            self.rooms.add_option(Option(Text("No public rooms."), disabled=True))
             return
         codes_now = [room.code for room in live]
         # The highlight stays on the room it was on (else the first): a list that
-        # changes under the cursor must not make Enter watch another room.
+        # changes under the cursor must not make Enter enter another room.
         kept = was.id if was is not None and was.id in codes_now else codes_now[0]
         self.rooms.highlighted = codes_now.index(kept)
 
@@ -155,12 +156,14 @@ class LobbyScreen(IgnoresStaleResize, Screen[None]):
         chosen = event.option.id
         if chosen == PLAY_AI:
             self.app.push_screen(self.play_ai())  # for good: q there quits
-        elif chosen == NEW_ROOM:
-            await self._enter(self._create())
+        elif chosen in (NEW_ROOM, NEW_PUBLIC):
+            await self._enter(self._create(public=chosen == NEW_PUBLIC))
         elif chosen == JOIN_ROOM:
             self.set_focus(self.code)  # the code box, right under the menu
         elif chosen is not None:
-            await self._enter(self._watch(chosen))
+            listed = next((room for room in self.live or () if room.code == chosen), None)
+            free = listed is not None and listed.free
+            await self._enter(self._join(chosen) if free else self._watch(chosen))
 
     async def on_input_submitted(self, event: Input.Submitted) -> None:
         try:
@@ -170,8 +173,8 @@ class LobbyScreen(IgnoresStaleResize, Screen[None]):
             return
         await self._enter(self._join(code))
 
-    async def _create(self) -> Ticket:
-        return await self.setting.hub.create(self.setting.who, self.board_size, "X")
+    async def _create(self, public: bool) -> Ticket:
+        return await self.setting.hub.create(self.setting.who, self.board_size, "X", public)
 
     async def _join(self, code: str) -> Ticket:
         return await self.setting.hub.join(code, self.setting.who)

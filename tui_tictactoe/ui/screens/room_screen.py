@@ -60,6 +60,7 @@ from ..room_keys import room_bindings, room_keys
 from ..widgets import GameCell, GameGrid, StatusLine, TitleBar
 from ..widgets.key_bar import KeyBar, KeyHint
 from ..widgets.too_small import TooSmall, needed_size
+from .room_choices import RoomChoices, ended_reason
 from .stale_resize import IgnoresStaleResize
 
 ROOM_CSS = Path(__file__).with_name("room_screen.tcss")
@@ -91,7 +92,7 @@ class RoomSetting(NamedTuple):
     keep: Callable[[Match], None] | None = None  # a player's finished rounds, for the record
 
 
-class RoomScreen(IgnoresStaleResize, Screen[None]):
+class RoomScreen(RoomChoices, IgnoresStaleResize, Screen[None]):
     """A room's board, its people and how to bring others in."""
 
     # Not CSS_PATH: Textual reads a screen's CSS_PATH when it is pushed, never for the
@@ -218,7 +219,7 @@ class RoomScreen(IgnoresStaleResize, Screen[None]):
         if message.reason:
             self.status.say(refused(message.reason), force=True)
         elif view is None or not view.closed:
-            self.status.say(refused(f"You are no longer in room {self.game.ticket.code}."))
+            self.status.say(refused(ended_reason(self.game)))
 
     # -- keys ---------------------------------------------------------------
 
@@ -317,14 +318,16 @@ class RoomScreen(IgnoresStaleResize, Screen[None]):
         self.grid.show_analysis(found.analysis if found is not None else None)
         self.sub_title = room_title(self.game, found)
 
-    async def _ask(self, call: object) -> None:
-        """Await a hub call; a refusal (or a broken link) is said under the state."""
+    async def _ask(self, call: object) -> bool:
+        """Await a hub call; a refusal (or a broken link) is said under the state (False)."""
         try:
             await call  # type: ignore[misc]  # a coroutine of the hub
+            return True
         except Refused as refusal:
             self.status.say(refused(refusal.reason))
         except Exception:
             self.status.say(refused(LINK_LOST))
+        return False
 
     # -- leaving (q, y: the app hands them here) --------------------------------
 
@@ -370,7 +373,7 @@ class RoomScreen(IgnoresStaleResize, Screen[None]):
         offered = self.game.analysis_offered if self.game.view is not None else False
         analysis = self.show_analysis if offered else None
         player = self.game.is_player or not self.entered
-        return room_keys(self.geometry.cells <= 9, analysis, player)
+        return room_keys(self.geometry.cells <= 9, analysis, player, self.choices())
 
     def _fit_board(self) -> None:
         """A grid of the room's size once the first view tells it (a join does not know)."""
