@@ -111,7 +111,7 @@ def test_q_mid_round_asks_once_and_another_line_plays_on() -> None:
     child.sendline("1")
     child.expect(PROMPT)
     child.sendline("q")
-    child.expect(r"Quit and abandon this round\? y: yes")
+    child.expect(r"Quit and abandon this round\? q or y: yes")
     child.sendline("b")
     child.expect(r"Playing on\.")
     child.expect(PROMPT)

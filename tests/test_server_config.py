@@ -29,11 +29,9 @@ def run(*words: str) -> subprocess.CompletedProcess[str]:
 
 def long_options(server: str) -> set[str]:
     """Every long option of a server command, from its parser."""
-    parser = build_parser()
-    args = parser.parse_args([server])
     names = {
         name[2:]
-        for action in args.server_parser._actions
+        for action in build_parser().servers[server]._actions
         for name in action.option_strings[:2]
         if name.startswith("--")
     }

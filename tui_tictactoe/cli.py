@@ -95,7 +95,7 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
             return args
     parser = build_parser()
     args = parser.parse_args(words)
-    server = getattr(args, "server_parser", None)
+    server = parser.servers.get(args.command)
     if server is not None and args.config:
         # The file's settings become the command's defaults, so what the line gives wins.
         from .servers.config import ConfigError, read_config
@@ -106,13 +106,25 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
             print(f"{PROG} {args.command}: {error}", file=sys.stderr)
             raise SystemExit(2) from None
         args = parser.parse_args(words)
+    if server is not None and args.print_config:
+        from .servers.config import render_config
+
+        print(render_config(args, server))
+        raise SystemExit(0)  # as --help and --version leave
     return args
 
 
-def build_parser() -> argparse.ArgumentParser:
+class WholeParser(BoundedParser):
+    """The whole command line; `servers` holds the server commands' own parsers, whose
+    options `--config` sets and `--print-config` shows."""
+
+    servers: dict[str, argparse.ArgumentParser]
+
+
+def build_parser() -> WholeParser:
     from .servers.options import add_ssh_options, add_web_options
 
-    parser = BoundedParser(
+    parser = WholeParser(
         prog=PROG,
         description="Tic-Tac-Toe against a minimax AI, in the terminal.",
         epilog=f"Run without a command to play. Keys in the game: {key_summary()}.",
@@ -165,8 +177,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Host the game for a web browser: each tab plays in its own process.",
     )
     add_web_options(web)
-    for server in (ssh, web):  # --config and --print-config read the server's own options
-        server.set_defaults(server_parser=server)
+    parser.servers = {"serve-ssh": ssh, "serve-web": web}
     return parser
 
 
@@ -202,11 +213,6 @@ def _main(argv: Sequence[str] | None) -> int:
         from .commands.stats import run_stats
 
         return run_stats(args.json)
-    if getattr(args, "print_config", False):
-        from .servers.config import render_config
-
-        print(render_config(args, args.server_parser))
-        return 0
     if args.command == "serve-ssh":
         from .servers.ssh import serve
 

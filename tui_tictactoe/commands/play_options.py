@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, NoReturn
 from ..options import CHOICES
 
 if TYPE_CHECKING:
+    from ..engine.board import Symbol
     from ..rooms.request import RoomRequest
 
 PROG = "tui-tictactoe"
@@ -273,7 +274,7 @@ def room_request(args: argparse.Namespace, size: int = 3) -> RoomRequest | None:
     from ..rooms.request import RoomRequest
 
     if room is not None:
-        first = "O" if getattr(args, "first", None) == "ai" else "X"
+        first: Symbol = "O" if getattr(args, "first", None) == "ai" else "X"
         return RoomRequest("new", size=size, first=first, public=public)
     if join is not None:
         return RoomRequest("join", join, token or "")

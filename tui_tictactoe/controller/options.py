@@ -4,7 +4,7 @@ values (`tui_tictactoe.options`, re-exported here for the controller's users).""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ..engine.board import Symbol
 from ..engine.geometry import Geometry
@@ -61,7 +61,9 @@ class GameOptions(NamedTuple):
         """These options with the player's saved `settings` over them, and the options
         `given` in this run (flags, the dialog) over those: a flag wins for its run."""
         saved = {name: settings[name] for name in SETTINGS if name in settings}
-        return self._replace(**{**saved, **given})
+        # Checked where each was read: the record's validation, the play options' choices.
+        merged: dict[str, Any] = {**saved, **given}
+        return self._replace(**merged)
 
 
 SETTINGS = ("symbol", "first", "difficulty", "alternate", "board", "opponent")

@@ -54,7 +54,7 @@ def hot_seat_match(summary: EndedRound, name: str, player: str) -> Match:
     else:
         result = "abandoned"
         to_move = len(summary.moves) % 2 == 0
-        left_by = summary.opener if to_move else other(summary.opener)  # type: ignore[arg-type]
+        left_by = summary.opener if to_move else other(summary.opener)
     return Match(
         me,
         me,

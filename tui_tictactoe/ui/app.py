@@ -121,7 +121,8 @@ class TicTacToeApp(App[None]):
             board=board,
             opponent=opponent,
         )
-        given = {name: value for name, value in chosen.items() if value is not None}
+        # Each value was checked where it was read (the play options' choices).
+        given: dict[str, Any] = {name: value for name, value in chosen.items() if value is not None}
         options = GameOptions()._replace(**given)
         # Built here so bad options fail before the terminal is taken over.
         self.controller = GameController.from_options(options, random.Random(seed), strategy)
@@ -135,7 +136,7 @@ class TicTacToeApp(App[None]):
         self._typed_ahead: list[events.InputEvent] | None = []
         self._told_size_cap = False
 
-    def get_default_screen(self) -> GameScreen:
+    def get_default_screen(self) -> Screen[Any]:
         # The colour depth's class is set here, before the first styling (the driver,
         # and so `is_headless`, exist by now): set in on_mount it would restyle every
         # widget once more before the first frame.
