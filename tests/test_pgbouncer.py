@@ -169,7 +169,7 @@ async def play_rooms(a: PostgresHub, b: PostgresHub, rooms: int) -> None:
     size; watched from both hosts."""
 
     async def one_room(number: int, size: int) -> None:
-        ann = await a.create(Person(f"ann{number}", f"SHA256:ann{number}"), size, "X")
+        ann = await a.create(Person(f"ann{number}", f"SHA256:ann{number}"), size, "X", public=True)
         bob = await b.join(ann.code, Person(f"bob{number}", f"SHA256:bob{number}"))
         watch_b = await b.watch(ann.code, Person(f"dave{number}", DAVE.key))
         ann_sees, bob_sees, dave_sees = Follower(a, ann), Follower(b, bob), Follower(b, watch_b)
@@ -234,7 +234,7 @@ async def test_one_room_played_across_hosts_sees_watchers_and_moves(
         PostgresHub(url, listen_url=pg_url, **HUB) as a,
         PostgresHub(url, listen_url=pg_url, **HUB) as b,
     ):
-        ann = await a.create(ANN, 3, "X")
+        ann = await a.create(ANN, 3, "X", public=True)
         bob: Ticket = await b.join(ann.code.lower(), BOB)
         await a.watch(ann.code, CAROL)
         await b.watch(ann.code, DAVE)
