@@ -10,9 +10,23 @@ lines per kind per interval, and the kinds are the server's own wording, a short
 from __future__ import annotations
 
 import asyncio
+import re
+import time
 from collections.abc import Callable
 
+from ..commands.play_options import PROG
+
 INTERVAL = 10.0  # seconds
+
+
+def log_prefix() -> str:
+    """What each of serve-ssh's log lines starts with: the time, the program."""
+    return f"{time.strftime('%Y-%m-%dT%H:%M:%S')} {PROG} serve-ssh: "
+
+
+def ending_kind(ending: str) -> str:
+    """An ending without what came from the client (a subsystem's name, an error's text)."""
+    return re.split(r" [('\"]", ending, maxsplit=1)[0]
 
 
 class RefusalLog:

@@ -45,6 +45,7 @@ class Connection(Protocol):
     conn: asyncssh.SSHServerConnection | None
     username: str
     address: str  # the client's IP address
+    counted_as: str  # ... as the per-address rules count it (`addresses.counting_key`)
     fingerprint: str | None
     refusal: str | None  # logged in, but given no game: why
     ending: str | None  # how the connection ended, for its log line
@@ -138,7 +139,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             client.fingerprint,
             client.username,
             rooms=client.host.room_environment,
-            address=client.address,
+            address=client.counted_as,
         )
         game = GameProcess(
             client.host.launcher(play_args(options), env),
