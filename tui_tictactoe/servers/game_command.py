@@ -15,7 +15,13 @@ import sys
 from collections.abc import Mapping
 from typing import IO, NoReturn
 
-from ..commands.play_options import PROG, BoundedParser, add_play_options, room_request
+from ..commands.play_options import (
+    PROG,
+    SEAT_ENV,
+    BoundedParser,
+    add_play_options,
+    room_request,
+)
 from ..identity import NAME_LIMIT, displayable  # one rule for names, wherever shown
 from ..options import CHOICES
 from ..rooms.request import PLAYER_ADDRESS_ENV
@@ -120,8 +126,9 @@ def play_args(options: argparse.Namespace) -> list[str]:
     argv = ["play"]
     # Only the options the client gave: the others come from the player's saved settings.
     # The rooms' values were checked as they were parsed (a code normalised, a token's
-    # characters), so they pass as they are.
-    for name in (*CHOICES, "room", "join", "seat", "watch"):
+    # characters), so they pass as they are; a seat token is a secret, so it goes in the
+    # environment instead (`secret_environment`): argv is every local user's to read.
+    for name in (*CHOICES, "room", "join", "watch"):
         if getattr(options, name, None) is not None:
             argv += [f"--{name}", getattr(options, name)]
     if options.seed is not None:
@@ -131,6 +138,13 @@ def play_args(options: argparse.Namespace) -> list[str]:
     if getattr(options, "record", True) is False:
         argv.append("--no-record")
     return argv
+
+
+def secret_environment(options: argparse.Namespace) -> dict[str, str]:
+    """What of the client's options the game gets in its environment, not its argv: the
+    seat token (`commands.play` reads it back)."""
+    seat = getattr(options, "seat", None)
+    return {SEAT_ENV: seat} if seat else {}
 
 
 def printable(text: str, limit: int = NAME_LIMIT) -> str:

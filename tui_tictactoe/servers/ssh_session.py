@@ -16,7 +16,14 @@ import asyncssh
 
 from ..commands.play_options import PROG
 from ..limits import clamp_size
-from .game_command import OptionsError, game_environment, parse_play_options, play_args, printable
+from .game_command import (
+    OptionsError,
+    game_environment,
+    parse_play_options,
+    play_args,
+    printable,
+    secret_environment,
+)
 from .game_process import RESTORE_TERMINAL, GameProcess, Launch
 
 NO_PTY = "this is an interactive game: connect with ssh -t"
@@ -140,7 +147,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             client.username,
             rooms=client.host.room_environment,
             address=client.counted_as,
-        )
+        ) | secret_environment(options)
         game = GameProcess(
             client.host.launcher(play_args(options), env),
             *self.size,
