@@ -96,6 +96,25 @@ def parse_play_options(command: str | None) -> argparse.Namespace:
     return options
 
 
+def parse_stats_options(command: str | None) -> argparse.Namespace | None:
+    """`stats [--json]` (after an optional `tui-tictactoe`): the player's own record, which
+    needs no pty; None for any other command line (play options). Only `--json`: over SSH
+    a player reads their own record and nobody else's. Raises OptionsError like
+    `parse_play_options` (the line capped first, `--help` as text)."""
+    words = command_words(command)
+    if words[:1] == [PROG]:
+        words = words[1:]
+    if words[:1] != ["stats"]:
+        return None
+    parser = _OptionsParser(
+        prog=f"{PROG} stats",
+        description="Over SSH: your own record (the key you log in with), no pty needed: "
+        "ssh -p PORT HOST -- stats --json",
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    return parser.parse_args(words[1:])
+
+
 def command_words(command: str | None) -> list[str]:
     """The words of an exec request's command line, checked for size before anything reads it.
 
