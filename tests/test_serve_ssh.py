@@ -18,9 +18,11 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
@@ -843,9 +845,15 @@ async def test_a_sigkilled_servers_hub_directory_is_swept_by_the_next_start(
 ) -> None:
     """Issue 28: a SIGKILLed serve-ssh left its hub's socket directory in the temp dir (40
     were found); the next start removes those whose owner is gone, and nothing else."""
-    temp = tmp_path / "tmp"
-    temp.mkdir()
+    temp = Path(tempfile.mkdtemp(prefix="ttt-sweep-", dir="/tmp"))  # short: an AF_UNIX path
     env = {**os.environ, "TUI_TICTACTOE_DATA_DIR": str(tmp_path / "data"), "TMPDIR": str(temp)}
+    try:
+        await sigkill_then_start_again(env, temp)
+    finally:
+        shutil.rmtree(temp, ignore_errors=True)
+
+
+async def sigkill_then_start_again(env: dict[str, str], temp: Path) -> None:
     killed, _ = await listening_server(env)
     try:
         (left,) = temp.glob("tui-tictactoe-rooms-*")

@@ -107,6 +107,9 @@ class HubServer:
             self._made_dir = make_directory()
             path = self._made_dir / SOCKET_NAME
         if len(os.fsencode(path)) > MAX_PATH:
+            if self._made_dir is not None:  # a $TMPDIR too deep: nothing is left in it
+                remove_directory(self._made_dir)
+                self._made_dir = None
             raise HubServerError(f"The socket path {str(path)!r} is too long for AF_UNIX.")
         self._private_directory(path.parent)
         with contextlib.suppress(FileNotFoundError):
