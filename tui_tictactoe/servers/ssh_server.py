@@ -24,7 +24,7 @@ from .game_command import CHILD_COMMAND, common_environment, printable
 from .game_process import GameProcess, Launch, spawn
 from .host_key import HostKeyError, default_host_key_path, load_or_create
 from .proxy_listener import Acceptor, Network, Source, listen, ssh_options
-from .refusal_log import RefusalLog, ending_kind, log_prefix
+from .refusal_log import RefusalLog, ending_kind, library_log, log_prefix
 from .room_service import RoomService, database_environment, friend_address
 from .ssh_session import GameSession
 
@@ -99,6 +99,7 @@ class GameServer:
         self._acceptor: Acceptor | None = None
         self._ending: set[asyncio.Task[None]] = set()  # hang-ups and the log lines after them
         self.refusals = RefusalLog(log, log_prefix)
+        self._quiet_libraries: Callable[[], None] | None = None  # undoes `library_log`
 
     @property
     def fingerprint(self) -> str:
@@ -107,6 +108,7 @@ class GameServer:
     async def start(self) -> int:
         """Start the rooms' hub (if on), then listen; returns the port (for port 0)."""
         settings, urls = self.settings, (self.settings.database_url, self.settings.listen_url)
+        self._quiet_libraries = self._quiet_libraries or library_log(self.refusals)
         if settings.rooms:
             rooms = RoomService(
                 settings.reconnect_grace,
@@ -211,6 +213,9 @@ class GameServer:
         if self.rooms is not None:
             await self.rooms.stop()
         self.refusals.flush()
+        if self._quiet_libraries is not None:
+            self._quiet_libraries()
+            self._quiet_libraries = None
 
 
 class Client(asyncssh.SSHServer):
