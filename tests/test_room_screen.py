@@ -26,7 +26,7 @@ from room_tools import (
 )
 from test_hostile_names import HOSTILE
 
-from tui_tictactoe.identity import displayable
+from tui_tictactoe.identity import displayable, set_apart
 from tui_tictactoe.rooms.request import RoomRequest
 from tui_tictactoe.rooms.status import LEAVE_QUESTION, NO_ANALYSIS_FOR_PLAYERS, NO_HINT
 from tui_tictactoe.rooms.view import Person, Ticket
@@ -294,9 +294,9 @@ async def test_hostile_names_are_shown_as_text() -> None:
         for name, _ in HOSTILE:
             them = await hub.join(code, Person(name, "k-them"))
             await settle(pilot)
-            shown = displayable(name)
-            assert f"[b]ann (X) vs {shown} (O)" in title(app)
-            assert drawn(room_of(app).score) == f"[b]ann 0 · {shown} 0 · draws 0 · round 1"
+            shown = set_apart(displayable(name))
+            assert f"“[b]ann” (X) vs {shown} (O)" in title(app)
+            assert drawn(room_of(app).score) == f"“[b]ann” 0 · {shown} 0 · draws 0 · round 1"
             await hub.leave(them)
             await settle(pilot)
 

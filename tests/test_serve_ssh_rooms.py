@@ -27,7 +27,7 @@ from pty_terminal import SGR, Terminal
 from test_hostile_names import HOSTILE
 from test_serve_ssh import STEP_TIMEOUT, SSHTerminal, connect, open_game
 
-from tui_tictactoe.identity import displayable
+from tui_tictactoe.identity import displayable, set_apart
 from tui_tictactoe.record import Record
 from tui_tictactoe.rooms.memory_hub import MemoryHub
 from tui_tictactoe.rooms.view import RoomView
@@ -340,10 +340,10 @@ def carried(name: str) -> str | None:
 
 
 SSH_NAMES = [
-    (name, displayable(sent))
+    (name, set_apart(displayable(sent)))
     for name, _ in HOSTILE
     if (sent := carried(name)) and displayable(sent, empty="") and len(name) < 100
-]
+] + [("bob (O) · 5 watching", "“bob (O) · 5 watching”")]  # issue 28: a name posing as the frame
 
 
 @pytest.mark.parametrize(("name", "shown"), SSH_NAMES, ids=lambda v: ascii(v)[1:-1][:16])
