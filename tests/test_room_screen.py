@@ -374,7 +374,7 @@ async def test_the_lobby_joins_by_code_and_lists_rooms_to_watch() -> None:
         lobby = app.screen
         assert isinstance(lobby, LobbyScreen)
         assert lobby.rooms.get_option_at_index(0).prompt.plain == (
-            f"{ann.code} · [@click=app.quit]ann · 3x3"
+            f"{ann.code} · “[@click=app.quit]ann” · 3x3"
         )
         await pilot.press("tab", *ann.code.lower(), "enter")
         await settle(pilot)
@@ -387,6 +387,20 @@ async def test_the_lobby_joins_by_code_and_lists_rooms_to_watch() -> None:
         await settle(pilot)
         assert room_of(app).game.seat is None
         assert hub.view(ann.code).watchers == 1
+
+
+async def test_a_name_in_the_lobby_cannot_pose_as_the_frame_around_it() -> None:
+    """Issue 28: a name that imitates the list's frame stands in quotes."""
+    hub = make_hub()
+    poser = await hub.create(Person("bob · 3x3 · 5 watching"), 3, "X")
+    app = room_app(hub, person=BOB)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        lobby = app.screen
+        assert isinstance(lobby, LobbyScreen)
+        assert lobby.rooms.get_option_at_index(0).prompt.plain == (
+            f"{poser.code} · “bob · 3x3 · 5 watching” · 3x3"
+        )
 
 
 async def test_the_lobby_plays_the_ai() -> None:
