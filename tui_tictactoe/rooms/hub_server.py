@@ -101,9 +101,7 @@ class HubServer:
         for, the directories of servers killed before their `stop` go first (`hub_directory`)."""
         path = self._asked
         if path is None:
-            swept = sweep_orphans()
-            if swept:
-                self.log(f"room hub: removed {len(swept)} socket directories of stopped servers")
+            sweep_orphans()  # silently, as a stale socket below: "listening" stays the first line
             self._made_dir = make_directory()
             path = self._made_dir / SOCKET_NAME
         if len(os.fsencode(path)) > MAX_PATH:
