@@ -115,6 +115,40 @@ def test_stats_under_serve_ssh_is_the_players(
     assert (shown["player"], shown["rounds"]) == ("SHA256:carol", len(RESULTS))
 
 
+def test_a_host_reads_any_players_record_by_key_or_name(
+    capsys: pytest.CaptureFixture[str], backend: str
+) -> None:
+    """Issue 29: `stats --player KEY|NAME` on the server's data (over SSH, players read only
+    their own: test_serve_ssh_stats.py)."""
+    with Record.open() as record:
+        for player, name, result in (
+            ("SHA256:carol", "carol", "win"),
+            ("SHA256:bob1", "bob", "loss"),
+            ("SHA256:bob2", "bob", "draw"),
+        ):
+            assert record.save_round(
+                player,
+                difficulty="easy",
+                symbol="X",
+                first="human",
+                moves=[5],
+                result=result,
+                display_name=name,
+            )
+    for named in ("SHA256:carol", "carol"):
+        assert cli.main(["stats", "--json", "--player", named]) == 0
+        shown = json.loads(capsys.readouterr().out)
+        assert (shown["player"], shown["rounds"]) == ("SHA256:carol", 1)
+    assert cli.main(["stats", "--player", "SHA256:bob2"]) == 0
+    assert capsys.readouterr().out.startswith("bob: 1 round")
+    assert cli.main(["stats", "--player", "bob"]) == 1
+    err = capsys.readouterr().err
+    assert "several players are shown as 'bob'" in err and "SHA256:bob1, SHA256:bob2" in err
+    assert cli.main(["stats", "--json", "--player", "nobody"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and "no player 'nobody' in this record" in captured.err
+
+
 def test_stats_with_an_unusable_record_says_why_and_exits_1(
     tmp_path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -250,8 +250,38 @@ def test_the_title_counts_watchers_and_shows_free_seats() -> None:
 def test_names_are_made_displayable_and_kept_as_text() -> None:
     hostile = SeatView(Person("\x1b[31m[@click=app.quit]x[/]\u202e", "k"), True)
     game = game_of(None, view((5,), seats=(hostile, HERE[1])))
-    assert said(game) == "[@click=app.quit]x[/] played 5. bob to play."
-    assert room_title(game).startswith("Room ABCD · [@click=app.quit]x[/] (X)")
+    assert said(game) == "“[@click=app.quit]x[/]” played 5. bob to play."
+    assert room_title(game).startswith("Room ABCD · “[@click=app.quit]x[/]” (X)")
+
+
+def test_a_name_cannot_pose_as_the_frame_around_it() -> None:
+    """Issue 28: the name `bob (O) · 5 watching` made a title read
+    `Room ZPDP · bob (O) · 5 watching (X) vs opp (O)`."""
+    poser = SeatView(Person("bob (O) · 5 watching", "k"), True)
+    game = game_of(None, view((5,), seats=(poser, HERE[1])))
+    assert room_title(game) == "Room ABCD · “bob (O) · 5 watching” (X) vs bob (O)"
+    assert said(game) == "“bob (O) · 5 watching” played 5. bob to play."
+    quoting = SeatView(Person("ann” (X) vs “eve", "k"), True)
+    game = game_of(None, view((5,), seats=(quoting, HERE[1])))
+    assert room_title(game).startswith("Room ABCD · “ann' (X) vs 'eve” (X) vs")
+    for plain in ("ann", "j.doe", "o'brien", "zoë", "user_1"):  # one plain word: as it is
+        alone = SeatView(Person(plain, "k"), True)
+        assert room_title(game_of(None, view(seats=(alone, HERE[1])))).startswith(
+            f"Room ABCD · {plain} (X)"
+        )
+
+
+def test_two_people_of_one_name_are_told_apart_by_their_keys() -> None:
+    one = SeatView(Person("bob", "SHA256:q2mvG7XhAAAAAAAA"), True)
+    two = SeatView(Person("bob", "SHA256:Zz9kLm3pBBBBBBBB"), True)
+    game = game_of("X", view((5,), seats=(one, two)))
+    assert room_title(game) == (
+        "Room ABCD · bob (SHA256:q2mvG7Xh…) (X) vs bob (SHA256:Zz9kLm3p…) (O)"
+    )
+    guest = SeatView(Person("bob", ""), True)  # a guest has no key to show: the other does
+    assert room_title(game_of("X", view(seats=(one, guest)))) == (
+        "Room ABCD · bob (SHA256:q2mvG7Xh…) (X) vs bob (O)"
+    )
 
 
 def test_invite_lines_join_while_a_seat_is_free_then_watch_and_the_guest_token() -> None:

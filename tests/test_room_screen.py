@@ -26,7 +26,7 @@ from room_tools import (
 )
 from test_hostile_names import HOSTILE
 
-from tui_tictactoe.identity import displayable
+from tui_tictactoe.identity import displayable, set_apart
 from tui_tictactoe.rooms.request import RoomRequest
 from tui_tictactoe.rooms.status import LEAVE_QUESTION, NO_ANALYSIS_FOR_PLAYERS, NO_HINT
 from tui_tictactoe.rooms.view import Person, Ticket
@@ -294,9 +294,9 @@ async def test_hostile_names_are_shown_as_text() -> None:
         for name, _ in HOSTILE:
             them = await hub.join(code, Person(name, "k-them"))
             await settle(pilot)
-            shown = displayable(name)
-            assert f"[b]ann (X) vs {shown} (O)" in title(app)
-            assert drawn(room_of(app).score) == f"[b]ann 0 · {shown} 0 · draws 0 · round 1"
+            shown = set_apart(displayable(name))
+            assert f"“[b]ann” (X) vs {shown} (O)" in title(app)
+            assert drawn(room_of(app).score) == f"“[b]ann” 0 · {shown} 0 · draws 0 · round 1"
             await hub.leave(them)
             await settle(pilot)
 
@@ -376,7 +376,7 @@ async def test_the_lobby_joins_by_code_and_lists_public_rooms_to_join_or_watch()
         assert isinstance(lobby, LobbyScreen)
         assert lobby.rooms.option_count == 1
         assert lobby.rooms.get_option_at_index(0).prompt.plain == (
-            f"{ann.code} · [@click=app.quit]ann · 3x3 · a seat free"
+            f"{ann.code} · “[@click=app.quit]ann” · 3x3 · a seat free"
         )
         await pilot.press("tab", *ann.code.lower(), "enter")
         await settle(pilot)
@@ -428,6 +428,20 @@ async def test_the_lobby_opens_a_public_room_and_p_and_w_in_it() -> None:
         assert note(app) == "Watching off: spectators were sent away."
         last = [view async for view in stream][-1]  # the spectator's updates ended
         assert last.watching is False
+
+
+async def test_a_name_in_the_lobby_cannot_pose_as_the_frame_around_it() -> None:
+    """Issue 28: a name that imitates the list's frame stands in quotes."""
+    hub = make_hub()
+    poser = await hub.create(Person("bob · 3x3 · 5 watching"), 3, "X")
+    app = room_app(hub, person=BOB)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        lobby = app.screen
+        assert isinstance(lobby, LobbyScreen)
+        assert lobby.rooms.get_option_at_index(0).prompt.plain == (
+            f"{poser.code} · “bob · 3x3 · 5 watching” · 3x3"
+        )
 
 
 async def test_the_lobby_plays_the_ai() -> None:

@@ -14,6 +14,7 @@ import stat
 import struct
 import sys
 import tempfile
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -392,3 +393,32 @@ async def test_a_game_that_stops_reading_is_cut_off_and_dropped() -> None:
                 await busy.leave(await busy.watch(x.code, Person("bob")))
         assert hub.view(x.code).seats[0].present is False
         writer.close()
+
+
+def test_directories_of_older_servers_go_once_nobody_listens(tmp_path: Path) -> None:
+    """Without an owner file (older servers): swept only once old and its socket refuses;
+    a socket with a listener, or a directory just made, stays (`hub_directory`)."""
+    import socket as sockets
+
+    from tui_tictactoe.rooms import hub_directory
+
+    old = time.time() - 2 * hub_directory.LEGACY_AGE
+    made = {}
+    listening = sockets.socket(sockets.AF_UNIX, sockets.SOCK_STREAM)
+    for name, listen, age in (("stale", False, old), ("live", True, old), ("new", False, None)):
+        directory = tmp_path / f"{hub_directory.PREFIX}{name}"
+        directory.mkdir(mode=0o700)
+        sock = listening if listen else sockets.socket(sockets.AF_UNIX, sockets.SOCK_STREAM)
+        sock.bind(os.fspath(directory / hub_directory.SOCKET_NAME))
+        if listen:
+            sock.listen(1)
+        else:
+            sock.close()  # a socket file nobody listens on: its server was killed
+        if age is not None:
+            os.utime(directory, (age, age))
+        made[name] = directory
+    try:
+        assert hub_directory.sweep_orphans(tmp_path) == [made["stale"]]
+        assert not made["stale"].exists() and made["live"].exists() and made["new"].exists()
+    finally:
+        listening.close()

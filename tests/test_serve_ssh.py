@@ -18,9 +18,11 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
@@ -819,6 +821,74 @@ async def test_signal_stops_the_server_tells_sessions_and_leaves_no_process(
         if server.poll() is None:
             server.kill()
             server.wait()
+
+
+async def listening_server(env: dict[str, str]) -> tuple[subprocess.Popen[bytes], bytes]:
+    """The installed serve-ssh (a session of its own), once it says it listens."""
+    server = subprocess.Popen(
+        [*command(), "serve-ssh", "--port", "0"],
+        stderr=subprocess.PIPE,
+        env=env,
+        start_new_session=True,
+    )
+    assert server.stderr is not None
+    log = b""
+    while b"listening on" not in log:
+        line = await asyncio.wait_for(asyncio.to_thread(server.stderr.readline), START_TIMEOUT)
+        assert line, log
+        log += line
+    return server, log
+
+
+async def test_a_sigkilled_servers_hub_directory_is_swept_by_the_next_start(
+    tmp_path: Path,
+) -> None:
+    """Issue 28: a SIGKILLed serve-ssh left its hub's socket directory in the temp dir (40
+    were found); the next start removes those whose owner is gone, and nothing else."""
+    temp = Path(tempfile.mkdtemp(prefix="ttt-sweep-", dir="/tmp"))  # short: an AF_UNIX path
+    env = {**os.environ, "TUI_TICTACTOE_DATA_DIR": str(tmp_path / "data"), "TMPDIR": str(temp)}
+    try:
+        await sigkill_then_start_again(env, temp)
+    finally:
+        shutil.rmtree(temp, ignore_errors=True)
+
+
+async def sigkill_then_start_again(env: dict[str, str], temp: Path) -> None:
+    killed, _ = await listening_server(env)
+    try:
+        (left,) = temp.glob("tui-tictactoe-rooms-*")
+        assert (left / "hub.sock").exists() and (left / "owner.pid").read_text() == str(killed.pid)
+        os.killpg(killed.pid, signal.SIGKILL)
+        killed.wait(10)
+    finally:
+        if killed.poll() is None:
+            os.killpg(killed.pid, signal.SIGKILL)
+            killed.wait()
+    assert left.exists()  # nothing could remove it
+    # Beside it: one of this process (alive), one others may enter, one of someone else's.
+    alive = temp / "tui-tictactoe-rooms-alive"
+    alive.mkdir(mode=0o700)
+    (alive / "owner.pid").write_text(str(os.getpid()))
+    open_dir = temp / "tui-tictactoe-rooms-open"
+    open_dir.mkdir()
+    open_dir.chmod(0o755)
+    (open_dir / "owner.pid").write_text("999999999")
+    server, log = await listening_server(env)
+    try:
+        assert not left.exists()
+        assert alive.exists() and open_dir.exists()
+        (mine,) = set(temp.glob("tui-tictactoe-rooms-*")) - {alive, open_dir}
+        assert (mine / "owner.pid").read_text() == str(server.pid)
+        server.send_signal(signal.SIGTERM)
+        assert await asyncio.to_thread(server.wait, 10) == 0
+        assert server.stderr is not None
+        log += server.stderr.read()
+    finally:
+        if server.poll() is None:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait()
+    assert not mine.exists()  # stopped: it removes its own
+    assert b"listening on" in log.splitlines()[0]  # housekeeping says nothing: still the first
 
 
 async def test_when_the_fork_server_dies_its_games_end_and_later_games_start_without_it(

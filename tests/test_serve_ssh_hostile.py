@@ -9,6 +9,7 @@ time. Timings compare the same measure taken idle and under attack, in the same 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import fcntl
 import os
 import re
@@ -438,6 +439,77 @@ async def test_refused_connections_are_logged_as_a_count_per_interval(
     assert len(lines) <= 2 * (elapsed // 1.0 + 2), (elapsed, lines)
     assert any("more connections in the last 1 s: refused: too many" in line for line in lines)
     holder[1].close()
+
+
+async def abort_at_once(port: int, n: int, delay: float) -> None:
+    """A client that asks for a game, then aborts the connection (a TCP reset) at once."""
+    with contextlib.suppress(asyncssh.Error, OSError):
+        conn = await connect(port, local=f"127.0.0.{2 + n % 8}")
+        await conn.create_session(
+            asyncssh.SSHClientSession, "--difficulty easy", term_type="xterm", term_size=(80, 24)
+        )
+        await asyncio.sleep(delay)
+        conn.abort()
+
+
+async def test_clients_aborting_while_their_games_start_leave_no_traceback_in_the_log(
+    tmp_path: Path,
+) -> None:
+    """Issue 28: a client aborting during start put 14-line tracebacks (`OSError: [Errno 5]`
+    at `TIOCSCTTY`, in the forked game, on the server's stderr) in the log."""
+    env = {**os.environ, "TUI_TICTACTOE_DATA_DIR": str(tmp_path)}
+    args = ["serve-ssh", "--port", "0", "--no-rooms", "--max-sessions", "64"]
+    server = subprocess.Popen(
+        [*command(), *args, "--max-per-address", "16"], stderr=subprocess.PIPE, env=env
+    )
+    try:
+        assert server.stderr is not None
+        line = await asyncio.wait_for(asyncio.to_thread(server.stderr.readline), START_TIMEOUT)
+        port = int(re.search(rb"listening on 127\.0\.0\.1:(\d+)", line).group(1))  # type: ignore[union-attr]
+        for _ in range(3):
+            delays = (0, 0.001, 0.003, 0.01)
+            await asyncio.gather(*(abort_at_once(port, n, delays[n % 4]) for n in range(32)))
+            term = await play(port)  # and a player plays on
+            term.send("q")
+            assert await term.wait_closed() == 0
+        server.send_signal(signal.SIGTERM)
+        assert await asyncio.to_thread(server.wait, 10) == 0
+        log = server.stderr.read().decode()
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+    assert "Traceback" not in log and "Errno" not in log, log[:3000]
+    assert max(map(len, log.splitlines())) < 300
+
+
+async def test_asyncios_own_warnings_are_one_line_each_and_counted(
+    host: Any, capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 28: asyncio's "socket.send() raised exception." (a write to a connection the
+    client reset, once per write) went to stderr outside the rate-limited log."""
+    monkeypatch.setattr(refusal_log, "INTERVAL", 1.0)
+    hosted = await host()
+    accepted: asyncio.Queue[asyncio.StreamWriter] = asyncio.Queue()
+
+    async def handle(_reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await accepted.put(writer)
+
+    listener = await asyncio.start_server(handle, "127.0.0.1", 0)
+    port = listener.sockets[0].getsockname()[1]
+    _, client = await asyncio.open_connection("127.0.0.1", port)
+    writer = await asyncio.wait_for(accepted.get(), STEP_TIMEOUT)
+    writer.transport.abort()  # as asyncio does on a reset
+    for _ in range(40):  # each write past the 5th: asyncio logs a warning
+        writer.write(b"x")
+    lines = [line for line in hosted.log if "socket.send() raised exception" in line]
+    assert len(lines) == 1 and "asyncio: socket.send() raised exception." in lines[0], lines
+    await until(
+        "the count", lambda: any("more messages in the last 1 s" in line for line in hosted.log)
+    )
+    assert "socket.send()" not in capfd.readouterr().err
+    client.close()
+    listener.close()
 
 
 async def test_keys_refused_by_authorized_keys_are_logged_by_fingerprint(

@@ -113,17 +113,77 @@ async def test_a_trusted_balancer_names_each_client(host: Any, version: str) -> 
     assert "Your turn" in first.status() and "Your turn" in second.status()
     addresses = {client.address for client in hosted.server.clients}
     assert addresses == {"203.0.113.7", "2001:db8::8"}
-    # The game (which limits wrong room codes per address) is told the client's address.
+    # The game (which limits wrong room codes per address) is told the client's address,
+    # as the per-address rules count it: an IPv6 client by its /64.
     players = {
         environment(pid)[PLAYER_ADDRESS_ENV] for pid in test_serve_ssh.game_pids(hosted.server)
     }
-    assert players == {"203.0.113.7", "2001:db8::8"}
+    assert players == {"203.0.113.7", "2001:db8::/64"}
     again = await via_balancer(hosted.port, header("203.0.113.7", 40003))
     assert TOO_MANY in await refused(again)
     await hosted.logged("203.0.113.7:40003 ")
     first.send("q")
     assert await first.wait_closed() == 0
     await hosted.logged("203.0.113.7:40001 ")
+
+
+async def test_eight_addresses_of_one_ipv6_64_are_one_address_for_the_caps(host: Any) -> None:
+    """Issue 28: 8 addresses of one /64 got 8 games under --max-per-address 4."""
+    hosted: Hosted = await host(
+        max_per_address=4, proxy_protocol_from=TRUST_BALANCER, fork_server=False
+    )
+    terms = []
+    for n in range(1, 5):
+        conn = await via_balancer(hosted.port, v2(f"2001:db8:0:1::{n}", 40000 + n))
+        terms.append(await game(conn))
+    for n in range(5, 9):
+        again = await via_balancer(hosted.port, v1(f"2001:db8:0:1:{n}::{n}", 40000 + n))
+        assert "too many games from your address (4 at once)" in await refused(again)
+    other = await game(await via_balancer(hosted.port, v2("2001:db8:0:2::1", 40009)))
+    players = {
+        environment(pid)[PLAYER_ADDRESS_ENV] for pid in test_serve_ssh.game_pids(hosted.server)
+    }
+    assert players == {"2001:db8:0:1::/64", "2001:db8:0:2::/64"}
+    for term in (*terms, other):
+        term.send("q")
+        assert await term.wait_closed() == 0
+
+
+async def test_ipv6_prefix_128_counts_each_address(host: Any) -> None:
+    hosted: Hosted = await host(
+        max_per_address=1, proxy_protocol_from=TRUST_BALANCER, ipv6_prefix=128
+    )
+    terms = [
+        await game(await via_balancer(hosted.port, v2(f"2001:db8:0:1::{n}", 40000 + n)))
+        for n in (1, 2)
+    ]
+    again = await via_balancer(hosted.port, v2("2001:db8:0:1::1", 40003))
+    assert TOO_MANY in await refused(again)
+    for term in terms:
+        term.send("q")
+        assert await term.wait_closed() == 0
+
+
+async def test_three_addresses_of_one_64_share_the_wrong_code_limit(host: Any) -> None:
+    """Issue 28: 3 addresses of one /64 got 15 wrong codes (5 each) instead of 5."""
+    hosted: Hosted = await host(rooms=True, proxy_protocol_from=TRUST_BALANCER)
+    text = "There is no room ZZZZ: check the code."
+    for n in range(5):
+        address = f"2001:db8:0:1::{n % 3 + 1}"
+        conn = await via_balancer(hosted.port, v2(address, 41000 + n))
+        term = await open_game(conn, "--join ZZZZ")
+        await term.wait_until(repr(text), lambda term=term: text in term.text)
+        term.send("q")
+        assert await term.wait_closed() == 0
+    conn = await via_balancer(hosted.port, v1("2001:db8:0:1:ffff::9", 41009))
+    term = await open_game(conn, "--join ZZZZ")
+    found = re.compile(r"Too many wrong codes: wait \d+ s\.")
+    await term.wait_until(found.pattern, lambda: found.search(term.text) is not None)
+    term.send("q")
+    assert await term.wait_closed() == 0
+    conn = await via_balancer(hosted.port, v2("2001:db8:0:2::1", 41010))  # another /64
+    term = await open_game(conn, "--join ZZZZ")
+    await term.wait_until(repr(text), lambda: text in term.text)
 
 
 async def test_health_checks_use_the_balancers_address(host: Any) -> None:

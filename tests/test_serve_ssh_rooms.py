@@ -27,7 +27,7 @@ from pty_terminal import SGR, Terminal
 from test_hostile_names import HOSTILE
 from test_serve_ssh import STEP_TIMEOUT, SSHTerminal, connect, open_game
 
-from tui_tictactoe.identity import displayable
+from tui_tictactoe.identity import displayable, set_apart
 from tui_tictactoe.record import Record
 from tui_tictactoe.rooms.memory_hub import MemoryHub
 from tui_tictactoe.rooms.view import RoomView
@@ -243,6 +243,26 @@ async def test_a_dropped_link_comes_back_within_the_grace_by_key_and_by_seat_tok
     assert hub_of(hosted).view(code).moves == (5, 1, 9, 3)
 
 
+async def test_a_seat_token_never_reaches_a_games_command_line(host: Any) -> None:
+    """Issue 28: games started as fresh interpreters (`--no-fork-server`, or after the fork
+    server died) had `--seat TOKEN` in their argv, which every local user's `ps` shows."""
+    hosted = await host(rooms=True, fork_server=False)
+    port = hosted.port
+    ann, code = await new_room(port, key=ANN_KEY)
+    bob = await enter(port, f"--join {code}", "bob", local="127.0.0.2")  # a guest
+    token = (await bob.matches(rf"--join {code} --seat ([A-Za-z0-9_-]+)")).group(1)
+    await ann.shows("Your turn: you play X.")
+    bob.conn.abort()
+    await ann.matches(r"bob left: waiting \d+ s for them to come back\.")
+    bob = await enter(port, f"--join {code} --seat {token}", "bob", local="127.0.0.2")
+    await bob.shows("Waiting for ann (X).")
+    pids = test_serve_ssh.game_pids(hosted.server)
+    assert len(pids) == 2
+    for pid in pids:
+        argv = Path(f"/proc/{pid}/cmdline").read_bytes().decode()
+        assert token not in argv, argv  # the environment has it: only its own user reads that
+
+
 async def test_after_the_grace_the_round_is_abandoned_by_the_one_who_left(
     host: Any, tmp_path: Path
 ) -> None:
@@ -320,10 +340,10 @@ def carried(name: str) -> str | None:
 
 
 SSH_NAMES = [
-    (name, displayable(sent))
+    (name, set_apart(displayable(sent)))
     for name, _ in HOSTILE
     if (sent := carried(name)) and displayable(sent, empty="") and len(name) < 100
-]
+] + [("bob (O) · 5 watching", "“bob (O) · 5 watching”")]  # issue 28: a name posing as the frame
 
 
 @pytest.mark.parametrize(("name", "shown"), SSH_NAMES, ids=lambda v: ascii(v)[1:-1][:16])

@@ -159,10 +159,19 @@ def build_parser() -> WholeParser:
     stats_parser = commands.add_parser(
         "stats",
         help="print your record: wins, losses, draws and streaks per difficulty",
-        description="Print your record (the local user's, or under serve-ssh the player's): "
+        description="Print your record (the local user's; over SSH, "
+        "ssh -p 2222 HOST -- stats, the key's you log in with): "
         "wins, losses, draws, abandoned rounds and unbeaten streaks per difficulty.",
     )
     stats_parser.add_argument("--json", action="store_true", help="print one JSON object")
+    stats_parser.add_argument(
+        "--player",
+        type=lambda text: text[:256],
+        metavar="KEY_OR_NAME",
+        help="for a host: another player's record in this machine's data (or $TUI_TICTACTOE_"
+        "DATABASE_URL's), by key fingerprint (SHA256:...) or name as shown; over SSH "
+        "players read only their own: ssh -p 2222 HOST -- stats",
+    )
     ssh = commands.add_parser(
         "serve-ssh",
         help="host the game over SSH: a game of their own for everyone who connects",
@@ -212,7 +221,7 @@ def _main(argv: Sequence[str] | None) -> int:
     if args.command == "stats":
         from .commands.stats import run_stats
 
-        return run_stats(args.json)
+        return run_stats(args.json, args.player)
     if args.command == "serve-ssh":
         from .servers.ssh import serve
 

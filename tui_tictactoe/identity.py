@@ -69,6 +69,22 @@ def displayable(text: str, limit: int = NAME_LIMIT, empty: str = NO_NAME) -> str
     return kept
 
 
+_PLAIN_NAME = re.compile(r"[\w.@+'-]+")
+"""One word of letters, digits and the few marks user names have: a name the frame around
+it (`·`, `(X)`, `vs`, `…`, a sentence's words) cannot be mistaken for."""
+_QUOTES = re.compile('["\u201c\u201d]')
+
+
+def set_apart(name: str) -> str:
+    """A displayable `name` as it stands among our own words (a room's title, a status):
+    bare if it is one plain word, else in quotes (its own quotes made ' ), so that no
+    name can imitate the frame around it: `bob (O) · 5 watching` shows as
+    `“bob (O) · 5 watching” (X)`, never as a seat and a count of its own."""
+    if _PLAIN_NAME.fullmatch(name):
+        return name
+    return f"\u201c{_QUOTES.sub(chr(39), name)}\u201d"
+
+
 def _columns(text: str) -> int:
     """Terminal columns: two for wide characters, none for combining marks."""
     return sum(

@@ -19,6 +19,7 @@ from .play_options import (
     add_play_options,
     plays_the_ai,
     room_request,
+    seat_from_environment,
 )
 from .terminal_check import terminal_problem
 
@@ -35,7 +36,10 @@ def main(argv: Sequence[str]) -> int:
         words = words[1:]
     parser = BoundedParser(prog=f"{PROG} play")
     add_play_options(parser, defaults=True)
-    return run_play(parser.parse_args(words))
+    args = parser.parse_args(words)
+    if args.seat is None:  # serve-ssh passes a seat token in the environment, never argv
+        args.seat = seat_from_environment()
+    return run_play(args)
 
 
 PLAIN_ROOMS = f"{PROG}: error: rooms are not played in --plain yet: leave out --plain (ssh -t)"

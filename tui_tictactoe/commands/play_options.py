@@ -8,8 +8,9 @@ as values these parsers accepted.
 from __future__ import annotations
 
 import argparse
+import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, MutableMapping
 from typing import TYPE_CHECKING, NoReturn
 
 from ..options import CHOICES
@@ -180,6 +181,10 @@ def add_play_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
 # played over serve-ssh; a game with no hub to reach says how (`NO_HUB`) and exits with 2.
 
 NO_HUB = "Rooms are played over serve-ssh: ssh -t -p 2222 HOST -- --room new"
+SEAT_ENV = "TUI_TICTACTOE_ROOM_SEAT"
+"""Set by serve-ssh for a game joined with `--seat`: the token, which is a secret, kept off
+the game's command line (any local user's `ps` shows that; a process's environment only its
+own user can read)."""
 TOKEN_LIMIT = 32
 """A seat token is 16 letters and digits (`rooms.codes.new_token`); longer is not one. The
 parser still takes "-" and "_" (older tokens had them)."""
@@ -199,6 +204,16 @@ def _token(text: str) -> str:
     if not re.fullmatch(rf"[A-Za-z0-9_-]{{1,{TOKEN_LIMIT}}}", text):
         raise argparse.ArgumentTypeError(f"not a seat token: {echo(text)}")
     return text
+
+
+def seat_from_environment(environ: MutableMapping[str, str] | None = None) -> str | None:
+    """The seat token serve-ssh handed this game in `SEAT_ENV` (taken out of the
+    environment, so that nothing the game starts inherits it); None without a valid one."""
+    value = (os.environ if environ is None else environ).pop(SEAT_ENV, "")
+    try:
+        return _token(value) if value else None
+    except argparse.ArgumentTypeError:
+        return None
 
 
 def _new(text: str) -> str:

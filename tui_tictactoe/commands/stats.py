@@ -13,18 +13,25 @@ from typing import TYPE_CHECKING
 from .play_options import PROG
 
 if TYPE_CHECKING:
-    from ..record import DifficultyStats, PeopleRound, PeopleStats, RoundRecord, Stats
+    from ..record import DifficultyStats, PeopleRound, PeopleStats, Record, RoundRecord, Stats
 
 
-def run_stats(as_json: bool) -> int:
+def run_stats(as_json: bool, named: str | None = None) -> int:
     """`stats`: the current player's record and last rounds, as the stats screen shows
-    them (`--json`: the record alone); 1 (the record's notice on stderr) if unusable."""
+    them (`--json`: the record alone); 1 (the record's notice on stderr) if unusable.
+    `named` (`--player`, the host's): that player's instead, by key or shown name."""
     from ..identity import current_identity
     from ..record import RECENT_ROUNDS, Record
 
     identity = current_identity()
     with Record.open() as record:
-        stats = record.stats(identity.player, identity.name)
+        if named is not None:
+            player, problem = _find_player(record, named)
+            if player is None:
+                print(f"{PROG} stats: {record.take_notice() or problem}", file=sys.stderr)
+                return 1
+            identity = identity._replace(player=player, name="")
+        stats = record.stats(identity.player, identity.name or None)
         rounds = [] if as_json else record.recent_rounds(identity.player, RECENT_ROUNDS)
         people = record.people_stats(identity.player)
         met = [] if as_json else record.people_rounds(identity.player, RECENT_ROUNDS)
@@ -36,6 +43,18 @@ def run_stats(as_json: bool) -> int:
         return 1
     print(stats_json(stats, people) if as_json else format_stats(stats, rounds, people, met))
     return 0
+
+
+def _find_player(record: Record, named: str) -> tuple[str | None, str]:
+    """The one player `named` is the key or shown name of, or why there is none."""
+    keys = record.players_named(named)
+    if named in keys:
+        return named, ""
+    if len(keys) == 1:
+        return keys[0], ""
+    if not keys:
+        return None, f"no player {named!r} in this record (a key, or a name as shown)"
+    return None, f"several players are shown as {named!r}: --player one of {', '.join(keys)}"
 
 
 def stats_json(stats: Stats, people: PeopleStats | None = None) -> str:

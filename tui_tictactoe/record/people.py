@@ -258,6 +258,22 @@ class PeopleRecord:
 
         return self._run(read, [], "the record could not be read")
 
+    def players_named(self, name: str, limit: int = 10) -> list[str]:
+        """The keys of the players whose key or shown name is `name` (of rounds against the
+        AI or people), sorted: how a host names a player to `stats --player`."""
+
+        def read(conn: Any) -> list[str]:
+            rows = self._query(
+                conn,
+                "SELECT player FROM players WHERE player = ? OR display_name = ? UNION"
+                " SELECT player FROM ratings WHERE player = ? OR display_name = ?"
+                " ORDER BY player LIMIT ?",
+                (name, name, name, name, limit),
+            )
+            return [row[0] for row in rows]
+
+        return self._run(read, [], "the record could not be read")
+
     def ratings(self, limit: int = 10) -> list[RatingEntry]:
         """The top `limit` people by Elo rating (most rated rounds first among equals)."""
 

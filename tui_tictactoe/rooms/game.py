@@ -15,7 +15,7 @@ the board, not by one that only counts watchers) and the overlay is still on.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from ..controller.teaching import (
@@ -30,13 +30,32 @@ from ..engine.board import GameBoard, other
 from ..engine.geometry import Geometry
 from ..engine.players import HumanPlayer, Player
 from ..engine.strategies import search_of
-from ..identity import displayable
+from ..identity import displayable, set_apart
 from ..options import WIN_LENGTHS, board_geometry
-from .view import SEATS, Result, RoomView, SeatName, SeatView, Ticket
+from ..record.names import labelled_name
+from .view import SEATS, Person, Result, RoomView, SeatName, SeatView, Ticket
 
 INSTANT_CELLS = 9
 """On 3x3 the solved table answers at once, on the event loop (`RoomGame.analysis`); the
 big boards are searched in a thread, cell by cell (`RoomGame.analysis_request`)."""
+
+
+def seat_name(person: Person, seated: Sequence[Person | None]) -> str:
+    """`person`'s name as a room's title and statuses show it: set apart from the words
+    around it (`identity.set_apart`), and where the other seat's person has the same name
+    and another key, with the start of its key's fingerprint (`record.labelled_name`), so
+    that two "bob"s in one room are told apart by what they cannot choose."""
+    name = displayable(person.name)
+    shown = set_apart(name)
+    twins = [
+        other
+        for other in seated
+        if other is not None and other.key != person.key and displayable(other.name) == name
+    ]
+    if twins and person.key:
+        fingerprint = labelled_name(person.key, person.key)
+        return f"{shown} ({fingerprint})"
+    return shown
 
 
 class RemotePlayer(Player):
@@ -99,9 +118,10 @@ class RoomGame:
             self.position += 1
             self._stale.set()  # a search about the last position stops early
             self._stale = threading.Event()
+        people = [held.person for held in view.seats]
         for seat, held, was in zip(SEATS, view.seats, _seats(before), strict=True):
             if held.person is not None:
-                self.names[seat] = displayable(held.person.name)
+                self.names[seat] = seat_name(held.person, people)
                 self.departed.discard(seat)
             elif was.person is not None:
                 self.departed.add(seat)
@@ -123,7 +143,8 @@ class RoomGame:
         return self.view.seats[SEATS.index(seat)]
 
     def name(self, seat: SeatName) -> str:
-        """The name of who sits (or last sat) in `seat`, made displayable; "…" if none yet."""
+        """The name of who sits (or last sat) in `seat`, as `seat_name` shows it; "…" if
+        none yet."""
         return self.names[seat] or "…"
 
     @property

@@ -24,13 +24,13 @@ import socket
 import stat
 import struct
 import sys
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from . import wire
 from .hub import RoomHub
+from .hub_directory import SOCKET_NAME, make_directory, remove_directory, sweep_orphans
 from .view import Refused, Ticket
 
 IDLE_TIMEOUT = 60.0
@@ -42,7 +42,6 @@ MAX_CONNECTIONS = 1024
 MAX_TICKETS = 16
 """Places (seats or spectators) one connection may hold: a game holds one."""
 MAX_STREAMS = 16
-SOCKET_NAME = "hub.sock"
 MAX_PATH = 107
 """Bytes of an AF_UNIX path on Linux, without its final NUL."""
 _READ_CHUNK = 4096
@@ -98,11 +97,17 @@ class HubServer:
         await self.stop()
 
     async def start(self) -> Path:
-        """Listen; the socket's path is returned (and kept in `path`)."""
-        path = self._asked or Path(tempfile.mkdtemp(prefix="tui-tictactoe-rooms-")) / SOCKET_NAME
-        if self._asked is None:
-            self._made_dir = path.parent
+        """Listen; the socket's path is returned (and kept in `path`). Without a path asked
+        for, the directories of servers killed before their `stop` go first (`hub_directory`)."""
+        path = self._asked
+        if path is None:
+            sweep_orphans()  # silently, as a stale socket below: "listening" stays the first line
+            self._made_dir = make_directory()
+            path = self._made_dir / SOCKET_NAME
         if len(os.fsencode(path)) > MAX_PATH:
+            if self._made_dir is not None:  # a $TMPDIR too deep: nothing is left in it
+                remove_directory(self._made_dir)
+                self._made_dir = None
             raise HubServerError(f"The socket path {str(path)!r} is too long for AF_UNIX.")
         self._private_directory(path.parent)
         with contextlib.suppress(FileNotFoundError):
@@ -157,8 +162,7 @@ class HubServer:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(self.path)
         if self._made_dir is not None:
-            with contextlib.suppress(OSError):
-                os.rmdir(self._made_dir)
+            remove_directory(self._made_dir)
             self._made_dir = None
 
     async def _accept(self, listener: socket.socket) -> None:

@@ -18,7 +18,8 @@ from .view import Person, SeatName, Ticket
 ROOM_ADDRESS_ENV = "TUI_TICTACTOE_ROOM_ADDRESS"
 """Set by serve-ssh for its games: "HOST PORT", the address players ssh to."""
 PLAYER_ADDRESS_ENV = "TUI_TICTACTOE_PLAYER_ADDRESS"
-"""Set by serve-ssh for its games: the client's IP address (wrong codes are limited by it)."""
+"""Set by serve-ssh for its games: the client's address as the per-address rules count it
+(`addresses.counting_key`: an IPv6 client's network); wrong codes are limited by it."""
 DEFAULT_PORT = 2222
 UNKNOWN_HOST = "HOST"
 _HOST_LIMIT = 253  # the longest DNS name

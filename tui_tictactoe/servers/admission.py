@@ -16,8 +16,12 @@ Pure counting, no I/O: the server does the telling and the closing.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
+from collections.abc import Callable
 from typing import Generic, Protocol, TypeVar
+
+from ..addresses import DEFAULT_IPV6_PREFIX, counting_key
 
 
 class Candidate(Protocol):
@@ -34,9 +38,18 @@ C = TypeVar("C", bound=Candidate)
 
 
 class Admission(Generic[C]):
-    """The counts behind the caps: waiting and admitted, per address and in all."""
+    """The counts behind the caps: waiting and admitted, per address and in all. An
+    address is counted by `key` (`addresses.counting_key`: an IPv6 client by its network
+    of `ipv6_prefix` bits)."""
 
-    def __init__(self, max_sessions: int, max_per_address: int, max_waiting: int) -> None:
+    def __init__(
+        self,
+        max_sessions: int,
+        max_per_address: int,
+        max_waiting: int,
+        ipv6_prefix: int = DEFAULT_IPV6_PREFIX,
+    ) -> None:
+        self.key: Callable[[str], str] = functools.partial(counting_key, ipv6_prefix=ipv6_prefix)
         self.max_sessions = max_sessions
         self.max_per_address = max_per_address
         self.max_waiting = max_waiting
@@ -48,7 +61,7 @@ class Admission(Generic[C]):
     def arrive(self, client: C) -> tuple[str | None, C | None]:
         """Count a new connection as waiting. Returns why it is refused (the message it
         gets), or None; and the waiting connection it displaced, if any (to be refused)."""
-        if self.waiting[client.address] >= self.max_per_address:
+        if self.waiting[self.key(client.address)] >= self.max_per_address:
             return (
                 f"too many connections from your address are logging in "
                 f"({self.max_per_address} at once): try again in a moment"
@@ -57,7 +70,7 @@ class Admission(Generic[C]):
         if len(self.queue) >= self.max_waiting:
             evicted = min(self.queue, key=lambda waiting: waiting.progress())
             self._stop_waiting(evicted)
-        self.waiting[client.address] += 1
+        self.waiting[self.key(client.address)] += 1
         self.queue[client] = None
         return None, evicted
 
@@ -66,14 +79,14 @@ class Admission(Generic[C]):
         waiting until it closes)."""
         if len(self.admitted) >= self.max_sessions:
             return f"the server is full ({self.max_sessions} games at once): try again later"
-        if self.per_address[client.address] >= self.max_per_address:
+        if self.per_address[self.key(client.address)] >= self.max_per_address:
             return (
                 f"too many games from your address ({self.max_per_address} at once): "
                 "finish one first"
             )
         self._stop_waiting(client)
         self.admitted.add(client)
-        self.per_address[client.address] += 1
+        self.per_address[self.key(client.address)] += 1
         return None
 
     def release(self, client: C) -> None:
@@ -81,12 +94,12 @@ class Admission(Generic[C]):
         self._stop_waiting(client)
         if client in self.admitted:
             self.admitted.discard(client)
-            _uncount(self.per_address, client.address)
+            _uncount(self.per_address, self.key(client.address))
 
     def _stop_waiting(self, client: C) -> None:
         if client in self.queue:
             del self.queue[client]
-            _uncount(self.waiting, client.address)
+            _uncount(self.waiting, self.key(client.address))
 
 
 def _uncount(counter: Counter[str], key: str) -> None:

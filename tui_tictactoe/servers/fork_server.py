@@ -48,6 +48,7 @@ MESSAGE_LIMIT = 1 << 20  # bytes of one message (a game's environment is a few K
 START_TIMEOUT = 15.0  # seconds for the fork server to be ready and fork; else it is killed
 KILL_TIMEOUT = 2.0  # seconds for a game's exit to be reported after SIGKILL; else likewise
 END_GRACE = 1.0  # seconds the fork server's games get after SIGTERM when the server has gone
+CLIENT_GONE = 1  # the exit status of a game whose terminal hung up before it could take it
 
 # What a game needs before its first frame, beyond what importing the app loads
 # (found by listing `sys.modules` at the first frame of `tui-tictactoe`).
@@ -322,7 +323,10 @@ def serve(sock: socket.socket) -> list[str] | None:
             os.close(wake_up)
             os.close(woken)
             sock.close()
-            _become_game(fds[0], message["env"])
+            try:
+                _become_game(fds[0], message["env"])
+            except OSError:  # the client left while its game started: the pty is hung up
+                os._exit(CLIENT_GONE)  # silently: the server logs the connection's end
             return [str(arg) for arg in message["args"]]
         os.close(fds[0])
         games[pid] = message["start"]

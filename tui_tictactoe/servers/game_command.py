@@ -15,7 +15,13 @@ import sys
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, NoReturn
 
-from ..commands.play_options import PROG, BoundedParser, add_play_options, room_request
+from ..commands.play_options import (
+    PROG,
+    SEAT_ENV,
+    BoundedParser,
+    add_play_options,
+    room_request,
+)
 from ..identity import NAME_LIMIT, displayable  # one rule for names, wherever shown
 from ..options import CHOICES
 from ..rooms.request import PLAYER_ADDRESS_ENV
@@ -93,6 +99,25 @@ def parse_play_options(command: str | None) -> argparse.Namespace:
     return options
 
 
+def parse_stats_options(command: str | None) -> argparse.Namespace | None:
+    """`stats [--json]` (after an optional `tui-tictactoe`): the player's own record, which
+    needs no pty; None for any other command line (play options). Only `--json`: over SSH
+    a player reads their own record and nobody else's. Raises OptionsError like
+    `parse_play_options` (the line capped first, `--help` as text)."""
+    words = command_words(command)
+    if words[:1] == [PROG]:
+        words = words[1:]
+    if words[:1] != ["stats"]:
+        return None
+    parser = _OptionsParser(
+        prog=f"{PROG} stats",
+        description="Over SSH: your own record (the key you log in with), no pty needed: "
+        "ssh -p PORT HOST -- stats --json",
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    return parser.parse_args(words[1:])
+
+
 def command_words(command: str | None) -> list[str]:
     """The words of an exec request's command line, checked for size before anything reads it.
 
@@ -123,8 +148,9 @@ def play_args(options: argparse.Namespace) -> list[str]:
     argv = ["play"]
     # Only the options the client gave: the others come from the player's saved settings.
     # The rooms' values were checked as they were parsed (a code normalised, a token's
-    # characters), so they pass as they are.
-    for name in (*CHOICES, "room", "join", "seat", "watch"):
+    # characters), so they pass as they are; a seat token is a secret, so it goes in the
+    # environment instead (`secret_environment`): argv is every local user's to read.
+    for name in (*CHOICES, "room", "join", "watch"):
         if getattr(options, name, None) is not None:
             argv += [f"--{name}", getattr(options, name)]
     if getattr(options, "public", None):
@@ -138,6 +164,13 @@ def play_args(options: argparse.Namespace) -> list[str]:
     if getattr(options, "record", True) is False:
         argv.append("--no-record")
     return argv
+
+
+def secret_environment(options: argparse.Namespace) -> dict[str, str]:
+    """What of the client's options the game gets in its environment, not its argv: the
+    seat token (`commands.play` reads it back)."""
+    seat = getattr(options, "seat", None)
+    return {SEAT_ENV: seat} if seat else {}
 
 
 def printable(text: str, limit: int = NAME_LIMIT) -> str:

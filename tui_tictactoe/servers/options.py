@@ -10,6 +10,7 @@ import argparse
 import ipaddress
 from collections.abc import Callable
 
+from ..addresses import DEFAULT_IPV6_PREFIX, IPV6_PREFIXES
 from .config import add_config_options
 
 SSH_PORT = 2222
@@ -127,7 +128,17 @@ def add_ssh_options(parser: argparse.ArgumentParser) -> None:
         type=_whole("max_per_address", 1, 10_000),
         default=4,
         metavar="N",
-        help="games at once from one IP address (default 4)",
+        help="games at once from one IP address (default 4; an IPv6 client is counted by "
+        "its network, see --ipv6-prefix)",
+    )
+    parser.add_argument(
+        "--ipv6-prefix",
+        type=_whole("ipv6_prefix", IPV6_PREFIXES[0], IPV6_PREFIXES[-1]),
+        default=DEFAULT_IPV6_PREFIX,
+        metavar="BITS",
+        help=f"every per-address rule (games, connections logging in, wrong room codes) counts "
+        f"an IPv6 client by its network of this many bits, since one host often has a whole "
+        f"/64 (default {DEFAULT_IPV6_PREFIX}; 128: each address; {IPV6_PREFIXES[0]}-128)",
     )
     parser.add_argument(
         "--idle-timeout",

@@ -10,9 +10,25 @@ lines per kind per interval, and the kinds are the server's own wording, a short
 from __future__ import annotations
 
 import asyncio
+import logging
+import re
+import time
 from collections.abc import Callable
 
+from ..commands.play_options import PROG
+from ..identity import displayable
+
 INTERVAL = 10.0  # seconds
+
+
+def log_prefix() -> str:
+    """What each of serve-ssh's log lines starts with: the time, the program."""
+    return f"{time.strftime('%Y-%m-%dT%H:%M:%S')} {PROG} serve-ssh: "
+
+
+def ending_kind(ending: str) -> str:
+    """An ending without what came from the client (a subsystem's name, an error's text)."""
+    return re.split(r" [('\"]", ending, maxsplit=1)[0]
 
 
 class RefusalLog:
@@ -50,3 +66,55 @@ class RefusalLog:
                 self.log(
                     f"{self.prefix()}{count:,} more {noun} in the last {self.interval:g} s: {kind}"
                 )
+
+
+MESSAGE_LIMIT = 120  # characters of a library's log message kept in the line
+_KIND_END = re.compile(r"[<(\[:]")  # a message's fixed wording ends where its values begin
+
+
+class LibraryLog(logging.Handler):
+    """asyncio's and asyncssh's own warnings as one bounded line each, rate-limited like the
+    refusals: a client that aborts mid-write made asyncio log "socket.send() raised
+    exception." for every write after, and an error with its traceback is 14 lines. The
+    first line of the message is kept, an exception as its type and text, never a traceback."""
+
+    def __init__(self, refusals: RefusalLog) -> None:
+        super().__init__(logging.WARNING)
+        self.refusals = refusals
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            text = record.getMessage().split("\n", 1)[0]
+        except Exception:  # a message that does not format is still one line
+            text = str(record.msg)
+        message = displayable(text, MESSAGE_LIMIT, empty="(no message)")
+        error = record.exc_info[1] if record.exc_info else None
+        if error is not None:
+            message += f" ({type(error).__name__}: {displayable(str(error), 60, empty='')})"
+        kind = f"{record.name}: {_KIND_END.split(text, maxsplit=1)[0][:40].strip()}"
+        line = f"{self.refusals.prefix()}{record.name}: {message}"
+        try:
+            self.refusals.note("messages", kind, line)
+        except RuntimeError:  # no event loop (at exit): no rate to keep, one line all the same
+            self.refusals.log(line)
+
+
+def library_log(refusals: RefusalLog) -> Callable[[], None]:
+    """From now on asyncio's and asyncssh's warnings go through `LibraryLog`, not to stderr
+    whole (their loggers' only handler: Python's last resort writes nothing); returns what
+    undoes that (the server's `stop`)."""
+    handler = LibraryLog(refusals)
+    loggers = [logging.getLogger(name) for name in ("asyncio", "asyncssh")]
+    kept = [(logger.propagate, logger.level) for logger in loggers]
+    for logger in loggers:
+        logger.addHandler(handler)
+        logger.propagate = False
+        if logger.level == logging.NOTSET:
+            logger.setLevel(logging.WARNING)
+
+    def undo() -> None:
+        for logger, (propagate, level) in zip(loggers, kept, strict=True):
+            logger.removeHandler(handler)
+            logger.propagate, logger.level = propagate, level
+
+    return undo

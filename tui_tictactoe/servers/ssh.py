@@ -52,6 +52,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
         listen_url=args.database_listen_url,
         database_connections=args.database_connections,
         proxy_protocol_from=args.proxy_protocol_from,
+        ipv6_prefix=args.ipv6_prefix,
     )
 
 

@@ -7,7 +7,6 @@ its idle timer, its log line); the session and its game are `ssh_session.GameSes
 from __future__ import annotations
 
 import asyncio
-import re
 import sys
 import time
 from collections.abc import Callable
@@ -17,6 +16,7 @@ from typing import Any
 
 import asyncssh
 
+from ..addresses import DEFAULT_IPV6_PREFIX
 from ..commands.play_options import PROG
 from .admission import Admission
 from .fork_server import ForkServer
@@ -24,7 +24,7 @@ from .game_command import CHILD_COMMAND, common_environment, printable
 from .game_process import GameProcess, Launch, spawn
 from .host_key import HostKeyError, default_host_key_path, load_or_create
 from .proxy_listener import Acceptor, Network, Source, listen, ssh_options
-from .refusal_log import RefusalLog
+from .refusal_log import RefusalLog, ending_kind, library_log, log_prefix
 from .room_service import RoomService, database_environment, friend_address
 from .ssh_session import GameSession
 
@@ -60,6 +60,7 @@ class Settings:
     listen_url: str | None = None  # the rooms' LISTEN connection, when not database_url
     database_connections: int | None = None  # the rooms' hub's pool; None: the hub's own
     proxy_protocol_from: tuple[Network, ...] = ()  # balancers whose PROXY headers are read
+    ipv6_prefix: int = DEFAULT_IPV6_PREFIX  # an IPv6 client counts by its network of this
 
 
 def _log_to_stderr(line: str) -> None:
@@ -88,6 +89,7 @@ class GameServer:
             settings.max_sessions,
             settings.max_per_address,
             WAITING_PER_GAME * settings.max_sessions,
+            settings.ipv6_prefix,
         )
         self.telling: set[Client] = set()  # refused on arrival, to be told why once they log in
         self.games: set[GameProcess] = set()
@@ -97,7 +99,8 @@ class GameServer:
         self.accepting = True
         self._acceptor: Acceptor | None = None
         self._ending: set[asyncio.Task[None]] = set()  # hang-ups and the log lines after them
-        self.refusals = RefusalLog(log, _log_prefix)
+        self.refusals = RefusalLog(log, log_prefix)
+        self._quiet_libraries: Callable[[], None] | None = None  # undoes `library_log`
 
     @property
     def fingerprint(self) -> str:
@@ -106,6 +109,7 @@ class GameServer:
     async def start(self) -> int:
         """Start the rooms' hub (if on), then listen; returns the port (for port 0)."""
         settings = self.settings
+        self._quiet_libraries = self._quiet_libraries or library_log(self.refusals)
         if settings.rooms:
             rooms = RoomService.of(settings, self.log)
             self.rooms = rooms if await rooms.start() else None
@@ -114,9 +118,7 @@ class GameServer:
             settings.port,
             settings.proxy_protocol_from,
             lambda source: Client(self, source),
-            lambda peer, why: self.refusals.note(
-                "connections", why, f"{_log_prefix()}{peer} {why}"
-            ),
+            lambda peer, why: self.refusals.note("connections", why, f"{log_prefix()}{peer} {why}"),
             ssh_options(self.host_key, LOGIN_TIMEOUT),
         )
         port = self._acceptor.get_port()
@@ -206,15 +208,9 @@ class GameServer:
         if self.rooms is not None:
             await self.rooms.stop()
         self.refusals.flush()
-
-
-def _log_prefix() -> str:
-    return f"{time.strftime('%Y-%m-%dT%H:%M:%S')} {PROG} serve-ssh: "
-
-
-def _kind(ending: str) -> str:
-    """An ending without what came from the client (a subsystem's name, an error's text)."""
-    return re.split(r" [('\"]", ending, maxsplit=1)[0]
+        if self._quiet_libraries is not None:
+            self._quiet_libraries()
+            self._quiet_libraries = None
 
 
 class Client(asyncssh.SSHServer):
@@ -225,6 +221,7 @@ class Client(asyncssh.SSHServer):
         self.source = source  # who connected, as the listener saw it (a trusted PROXY header)
         self.conn: asyncssh.SSHServerConnection | None = None
         self.address = "?"
+        self.counted_as = "?"  # the address as every per-address rule counts it
         self.peer = "?"
         self.username = ""
         self.fingerprint: str | None = None
@@ -252,6 +249,7 @@ class Client(asyncssh.SSHServer):
         self.conn = conn
         peer = self.source or conn.get_extra_info("peername") or ("?", 0)
         self.address = str(peer[0])
+        self.counted_as = self.server.admission.key(self.address)
         self.peer = f"[{peer[0]}]:{peer[1]}" if ":" in str(peer[0]) else f"{peer[0]}:{peer[1]}"
         loop = asyncio.get_running_loop()
         refusal = self.server.arrive(self)
@@ -274,7 +272,7 @@ class Client(asyncssh.SSHServer):
         elif game is not None:
             self.server.log(self.log_line(exc, game))
         else:  # no game: as cheap to repeat as to send, so counted rather than each logged
-            kind = _kind(self._ending(exc, None))
+            kind = ending_kind(self._ending(exc, None))
             self.server.refusals.note("connections", kind, self.log_line(exc))
 
     async def _log_after(self, game: GameProcess, exc: Exception | None) -> None:
@@ -304,7 +302,7 @@ class Client(asyncssh.SSHServer):
 
     def _who(self) -> str:
         return (
-            f"{_log_prefix()}{self.peer} "
+            f"{log_prefix()}{self.peer} "
             f"user={printable(self.username)!r} key={self.fingerprint or '-'}"
         )
 

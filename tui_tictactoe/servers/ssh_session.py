@@ -16,8 +16,17 @@ import asyncssh
 
 from ..commands.play_options import PROG
 from ..limits import clamp_size
-from .game_command import OptionsError, game_environment, parse_play_options, play_args, printable
+from .game_command import (
+    OptionsError,
+    game_environment,
+    parse_play_options,
+    parse_stats_options,
+    play_args,
+    printable,
+    secret_environment,
+)
 from .game_process import RESTORE_TERMINAL, GameProcess, Launch
+from .ssh_stats import GUEST_HAS_NO_RECORD, send_stats
 
 NO_PTY = "this is an interactive game: connect with ssh -t (or play line by line: -- --plain)"
 GAME_LOST = "the server's game starter stopped, and your game with it: connect again to play"
@@ -45,6 +54,7 @@ class Connection(Protocol):
     conn: asyncssh.SSHServerConnection | None
     username: str
     address: str  # the client's IP address
+    counted_as: str  # ... as the per-address rules count it (`addresses.counting_key`)
     fingerprint: str | None
     refusal: str | None  # logged in, but given no game: why
     ending: str | None  # how the connection ended, for its log line
@@ -66,6 +76,8 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self.term_type: str | None = None
         self.size = DEFAULT_SIZE
         self.options: argparse.Namespace | OptionsError | None = None  # from an exec request
+        self.stats: argparse.Namespace | None = None  # `stats [--json]`: no game, no pty
+        self._stats_task: asyncio.Task[None] | None = None
         self.game: GameProcess | None = None
         self.drew = False  # the game has written to the client's terminal
         self.closing = False
@@ -100,7 +112,8 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         """Read as play options at once (cut to size before parsing, so cheap); what is
         wrong with them is told in session_started."""
         try:
-            self.options = parse_play_options(command)
+            self.stats = parse_stats_options(command)
+            self.options = parse_play_options(command) if self.stats is None else None
         except OptionsError as error:
             self.options = error
         return True
@@ -114,6 +127,9 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         if refusal is not None:
             self.client.ending = f"refused: {refusal.split(':')[0]}"
             self._finish(refusal, 1)
+            return
+        if self.stats is not None and not isinstance(self.options, OptionsError):
+            self._start_stats(self.stats.json)
             return
         try:
             options = self.options or parse_play_options(None)
@@ -129,6 +145,34 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             return
         asyncio.get_running_loop().create_task(self._start(options))
 
+    def _start_stats(self, as_json: bool) -> None:
+        """The player's own record (`ssh_stats`); a guest has none, and is told so."""
+        client = self.client
+        if client.fingerprint is None:
+            client.ending = "refused: stats for a guest"
+            self._finish(GUEST_HAS_NO_RECORD, 1)
+            return
+        env = game_environment(
+            "dumb",
+            {},
+            client.fingerprint,
+            client.username,
+            rooms=client.host.room_environment,
+            address=client.counted_as,
+        )
+        self._stats_task = asyncio.get_running_loop().create_task(self._stats(as_json, env))
+
+    async def _stats(self, as_json: bool, env: dict[str, str]) -> None:
+        assert self.chan is not None
+        self.closing = True  # nothing else is written to the channel
+        try:
+            self.client.ending = await send_stats(self.chan, as_json, env)
+        except Exception as error:  # out of processes, memory: this session only
+            self.client.ending = f"could not read stats ({printable(str(error), 60)})"
+            with contextlib.suppress(OSError):
+                self.chan.write_stderr(f"{PROG}: could not read your record\n".encode())
+                self.chan.exit(1)
+
     async def _start(self, options: argparse.Namespace) -> None:
         assert self.chan is not None
         client = self.client
@@ -138,8 +182,8 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             client.fingerprint,
             client.username,
             rooms=client.host.room_environment,
-            address=client.address,
-        )
+            address=client.counted_as,
+        ) | secret_environment(options)
         game = GameProcess(
             client.host.launcher(play_args(options), env),
             *self.size,
@@ -264,6 +308,8 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self.closing = True
         if self._env_timer is not None:
             self._env_timer.cancel()
+        if self._stats_task is not None:
+            self._stats_task.cancel()
         if self.game is not None and self.game.returncode is None:
             self.client.host.hang_up(self.game)
 

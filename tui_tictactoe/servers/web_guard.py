@@ -29,6 +29,7 @@ from collections.abc import Callable, Mapping
 from typing import NamedTuple
 from urllib.parse import urlsplit
 
+from ..addresses import counting_key
 from ..limits import clamp_size
 from .game_command import printable
 
@@ -110,7 +111,8 @@ SHUTTING_DOWN = Refusal(503, "the server is shutting down: goodbye")
 
 
 class Capacity:
-    """Games at once, in all and per address; the server's only shared counts."""
+    """Games at once, in all and per address (an IPv6 browser by its /64,
+    `addresses.counting_key`); the server's only shared counts."""
 
     def __init__(self, max_sessions: int, max_per_address: int) -> None:
         self.max_sessions = max_sessions
@@ -123,6 +125,7 @@ class Capacity:
 
     def admit(self, address: str) -> Refusal | None:
         """Take a slot for `address`, or say why not (nothing is counted then)."""
+        address = counting_key(address)
         if self.sessions >= self.max_sessions:
             return Refusal(
                 503, f"the server is full ({self.max_sessions} games at once): try again later"
@@ -137,6 +140,7 @@ class Capacity:
         return None
 
     def release(self, address: str) -> None:
+        address = counting_key(address)
         self.per_address[address] -= 1
         if self.per_address[address] <= 0:
             del self.per_address[address]

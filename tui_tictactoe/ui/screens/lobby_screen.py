@@ -22,7 +22,7 @@ from textual.screen import Screen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...identity import displayable
+from ...identity import displayable, set_apart
 from ...rooms import codes
 from ...rooms.view import Refused, RoomSummary, Ticket
 from ..widgets import TitleBar
@@ -44,8 +44,8 @@ LOBBY_KEYS = (
 
 
 def room_entry(summary: RoomSummary) -> Text:
-    """A public room as the list shows it; names as text, made displayable."""
-    players = " vs ".join(displayable(name) for name in summary.players) or "no players"
+    """A public room as the list shows it; names as text, made displayable and set apart."""
+    players = " vs ".join(set_apart(displayable(name)) for name in summary.players) or "no players"
     watching = f" · {summary.watchers} watching" if summary.watchers else ""
     seat = "a seat free" if summary.free else "full: watch"
     code = displayable(summary.code, limit=8)
