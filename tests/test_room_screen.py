@@ -433,14 +433,14 @@ async def test_the_lobby_opens_a_public_room_and_p_and_w_in_it() -> None:
 async def test_a_name_in_the_lobby_cannot_pose_as_the_frame_around_it() -> None:
     """Issue 28: a name that imitates the list's frame stands in quotes."""
     hub = make_hub()
-    poser = await hub.create(Person("bob · 3x3 · 5 watching"), 3, "X")
+    poser = await hub.create(Person("bob · 3x3 · 5 watching"), 3, "X", public=True)
     app = room_app(hub, person=BOB)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         lobby = app.screen
         assert isinstance(lobby, LobbyScreen)
         assert lobby.rooms.get_option_at_index(0).prompt.plain == (
-            f"{poser.code} · “bob · 3x3 · 5 watching” · 3x3"
+            f"{poser.code} · “bob · 3x3 · 5 watching” · 3x3 · a seat free"
         )
 
 
