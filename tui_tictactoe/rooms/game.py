@@ -22,7 +22,7 @@ from ..controller.teaching import (
     AnalysisFound,
     AnalysisRequest,
     AnalysisRun,
-    CellScore,
+    CellScores,
     MoveScorer,
 )
 from ..engine.analysis import Analysis, analyse
@@ -213,7 +213,7 @@ class RoomGame:
         self._analysis = AnalysisRun(self.position, self.board.copy(), to_move)
         return self._analysis.request(self.analysis_search, self._stale.is_set)
 
-    def apply(self, reply: CellScore) -> bool:
+    def apply(self, reply: CellScores) -> bool:
         """Keep one cell's score if it is about the position now and the overlay is still
         on; False, changing nothing, for a late reply (the one place that judges it)."""
         run = self._analysis
