@@ -248,3 +248,20 @@ async def test_a_5x5_board_needs_a_row_more_than_the_minimum(make_app) -> None:
         assert len(app.game.grid.cells) == 9 and not app.game.has_class("-too-small")
         await press(pilot, "n", *["down"] * 4, "left", "enter")  # 3x3 -> 5x5, still 60x18
         assert len(app.game.grid.cells) == 25 and app.game.has_class("-too-small")
+
+
+async def test_the_note_that_the_info_panel_waits_for_room_goes_once_it_shows(
+    make_app, steady
+) -> None:
+    """'AI info needs 80x20' stayed under the board after the terminal grew and the panel
+    appeared beside it (fails before: the note stayed)."""
+    app = make_app(strategy=steady())
+    async with app.run_test(size=SMALL) as pilot:
+        await press(pilot, "5", "i")  # a move first: the note is what `i` said
+        waiting = info_status(True, PANEL_ROOM.width, PANEL_ROOM.height)
+        assert app.game.status.note == waiting
+        await pilot.resize_terminal(*SIZE)
+        await pilot.pause()
+        assert app.game.query_one(ReasoningPanel).display
+        assert app.game.status.note is None
+        assert "needs" not in str(app.game.status.render())

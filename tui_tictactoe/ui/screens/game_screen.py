@@ -363,9 +363,14 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
         return size.width >= PANEL_ROOM.width and size.height >= PANEL_ROOM.height
 
     def _place_info(self) -> None:
-        """Show the panel if asked for and there is room; else it waits for room."""
-        if self._info is not None:
-            self._info.set_class(self.show_info and self.has_room_for_info, "-visible")
+        """Show the panel if asked for and there is room; else it waits for room. Once it
+        shows, the note that it was waiting ("AI info needs 80x20") goes: it is moot."""
+        if self._info is None:
+            return
+        shown = self.show_info and self.has_room_for_info
+        self._info.set_class(shown, "-visible")
+        if shown and self.status.note == info_status(True, PANEL_ROOM.width, PANEL_ROOM.height):
+            self.status.clear_note()
 
     # -- showing the state --------------------------------------------------
 
