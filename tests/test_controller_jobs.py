@@ -249,20 +249,18 @@ def test_an_analysis_search_stops_once_the_position_moved_on() -> None:
     assert in_a_thread(lambda: list(request.compute())) == []
 
 
-def test_the_5x5_opening_overlay_comes_whole_in_one_reply_without_a_search() -> None:
-    """Every move's score is stored up to two stones: the overlay's request answers in one
-    reply, searching nothing, and equals `analyse` (fails before: 25 searches, seconds)."""
+def test_the_5x5_opening_overlay_is_whole_at_once_without_a_thread_or_a_search() -> None:
+    """Every move's score is stored up to two stones: the overlay is whole as it is asked
+    for, with no request for a thread and nothing searched, and equals `analyse` (fails
+    before: a request searching 25 cells, seconds each)."""
     controller = GameController(board="5", rng=random.Random(1))
     search = shared_search(controller.board.geometry)
     nodes = search.nodes
-    request = controller.analysis_request()
-    assert request is not None
-    replies = in_a_thread(lambda: list(request.compute()))
-    assert len(replies) == 1 and len(replies[0].scores) == 25 and search.nodes == nodes
-    assert controller.apply(replies[0])
+    assert controller.analysis_request() is None
     found = controller.analysis_found
-    assert found is not None and found.done
-    assert found.analysis == analyse(controller.board)
+    assert found is not None and found.done and found.total == 25
+    assert found.analysis == analyse(controller.board) and search.nodes == nodes
+    assert controller.analysis_request() is None  # done: nothing more to search
 
 
 def test_no_analysis_request_on_3x3_or_off_the_humans_turn() -> None:

@@ -140,19 +140,20 @@ class NoSearch:
         raise AssertionError(f"searched cell {cell} of ({me}, {them})")
 
 
-def test_the_overlays_request_reads_every_opening_position_whole_as_analyse() -> None:
-    """The game's and a spectator's overlay (`AnalysisRequest`) and `analyse` are one path:
-    on every position with at most two stones, either side to move, the request answers
-    in one reply, searching nothing, with `analyse`'s verdicts (fails before: it searched
-    every cell)."""
+def test_the_overlay_reads_every_opening_position_whole_as_analyse() -> None:
+    """The game's and a spectator's overlay (`AnalysisRun`) and `analyse` are one path: on
+    every position with at most two stones, either side to move, the overlay's run is
+    whole as it starts, with `analyse`'s verdicts, and the request a thread would run
+    asks its search nothing (fails before: the run started empty, every cell searched)."""
     for me, them in positions():
         for mover in ("X", "O"):
             board = board_of(me, them, mover)
             run = AnalysisRun(0, board, mover)  # type: ignore[arg-type]
-            replies = list(run.request(lambda geometry: NoSearch(), lambda: False).compute())
-            assert len(replies) == 1 and all(run.add(reply) for reply in replies)
             found = run.found()
-            assert found.done and found.analysis == analyse(board, mover), (me, them, mover)
+            assert run.whole and found.done, (me, them, mover)
+            assert found.analysis == analyse(board, mover), (me, them, mover)
+            request = run.request(lambda geometry: NoSearch(), lambda: False)
+            assert list(request.compute()) == []
 
 
 def book_children(count: int) -> list[tuple[int, int, int]]:

@@ -93,21 +93,25 @@ def test_players_and_rounds_over_get_no_search() -> None:
     assert game_of(None, view((6,), size=4, closed=True)).analysis_request() is None
 
 
+OPEN_5X5 = (6, 1, 11, 2, 16, 3)
+"""Six stones on 5x5: past the stored scores and the book, so the overlay searches."""
+
+
 def test_a_move_makes_the_search_stale_and_its_late_replies_are_dropped() -> None:
-    game = game_of(None, view((6,), size=5, generation=5))
+    game = game_of(None, view(OPEN_5X5, size=5, generation=5))
     request = game.analysis_request()
     assert request is not None and not request.cancelled()
     late = CellScores(request.generation, (((0, 0), 0),))
-    game.take(view((6,), size=5, generation=6, watchers=3))  # no move: the search goes on
+    game.take(view(OPEN_5X5, size=5, generation=6, watchers=3))  # no move: the search goes on
     assert not request.cancelled() and game.analysis_request() is None
     assert game.apply(late)
-    game.take(view((6, 7), size=5, generation=7))  # a move: it stops, its replies are late
+    game.take(view((*OPEN_5X5, 7), size=5, generation=7))  # a move: it stops, replies late
     assert request.cancelled()
     assert not game.apply(CellScores(request.generation, (((0, 1), 0),)))
     assert game.analysis_found is None
     fresh = game.analysis_request()
     assert fresh is not None and fresh.generation == game.position != request.generation
-    assert fresh.symbol == "X" and not fresh.cancelled()
+    assert fresh.symbol == "O" and not fresh.cancelled()
 
 
 def test_off_stops_the_search_and_on_again_starts_over() -> None:

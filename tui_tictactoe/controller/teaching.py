@@ -14,10 +14,11 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
-from ..engine.analysis import Analysis, MoveScorer, MoveVerdict, move_scores
+from ..engine.analysis import Analysis, MoveScorer, MoveVerdict, empty_cells, move_scores
 from ..engine.board import Cell, GameBoard, Symbol
 from ..engine.cancel import Cancelled, SearchCancelled
 from ..engine.geometry import Geometry
+from ..engine.known import Scores, known_scores
 from ..engine.solver import Verdict
 from ..engine.strategies import MinimaxStrategy, MoveStrategy
 from .ai_turn import AIReply, AIRequest
@@ -81,10 +82,10 @@ class CellScores(NamedTuple):
 class AnalysisRequest(NamedTuple):
     """Score every empty cell of `board` (a private copy) for `symbol`.
 
-    The engine's one path to every move's verdict (`analysis.move_scores`, as `analyse`):
-    what it knows without searching comes first, in one reply; on an open 5x5 board past
-    the stored scores one cell is seconds of search, so each searched cell is a reply of
-    its own and the overlay fills in as it goes.
+    The engine's one path to every move's verdict (`analysis.move_scores`, as `analyse`),
+    past what its run has read at once (`known`): on an open 5x5 board past the stored
+    scores one cell is seconds of search, so each searched cell is a reply of its own and
+    the overlay fills in as it goes.
     """
 
     generation: int
@@ -92,12 +93,13 @@ class AnalysisRequest(NamedTuple):
     symbol: Symbol
     search: MoveScorer
     cancelled: Cancelled
+    known: Scores | None = None  # read already (`AnalysisRun`); None: read them here
 
     def compute(self) -> Iterator[CellScores]:
         """The scores in turn; stops quietly once `cancelled` says so."""
         geometry = self.board.geometry
         me, them = self.board.masks_for(self.symbol)
-        found = move_scores(geometry, me, them, self.search, self.cancelled)
+        found = move_scores(geometry, me, them, self.search, self.cancelled, known=self.known)
         try:
             for scores in found:
                 if self.cancelled():
@@ -121,15 +123,28 @@ class AnalysisFound(NamedTuple):
 
 
 class AnalysisRun:
-    """The controller's record of one analysis: its scores so far and its off switch."""
+    """The controller's record of one analysis: its scores so far and its off switch.
+
+    What the engine knows at once (`known.known_scores`: a lookup or two, no search) is
+    read as the run starts, on the caller's thread: the 5x5 opening's overlay is whole
+    before any thread could start (`whole`), and a search, if one is needed, skips it."""
 
     def __init__(self, generation: int, board: GameBoard, symbol: Symbol) -> None:
         self.generation = generation
         self.board = board  # a private copy
         self.symbol = symbol
         self.total = len(board.legal_moves())
-        self.scores: dict[Cell, int] = {}
+        geometry = board.geometry
+        me, them = board.masks_for(symbol)
+        cells = empty_cells(geometry, me, them) if self.total else []
+        self.known = known_scores(geometry, me, them, cells) if cells else {}
+        self.scores = {geometry.coords(cell): score for cell, score in self.known.items()}
         self.stop = threading.Event()
+
+    @property
+    def whole(self) -> bool:
+        """Every cell's score is in: nothing (more) to search."""
+        return len(self.scores) == self.total
 
     def request(
         self, search: Callable[[Geometry], MoveScorer], stale: Cancelled
@@ -138,7 +153,9 @@ class AnalysisRun:
         stop = self.stop.is_set
         scorer = search(self.board.geometry)
         cancelled = lambda: stop() or stale()  # noqa: E731
-        return AnalysisRequest(self.generation, self.board, self.symbol, scorer, cancelled)
+        return AnalysisRequest(
+            self.generation, self.board, self.symbol, scorer, cancelled, self.known
+        )
 
     def live(self, generation: int) -> bool:
         """Still wanted: about the position of `generation`, and not switched off."""

@@ -63,8 +63,9 @@ class TeachingAids:
 
     @property
     def analysis_ready(self) -> bool:
-        """`analysis()` and hints are instant on 3x3 only: the exact table is too slow beyond
-        it (the game screen finds big boards' verdicts cell by cell, in a thread)."""
+        """`analysis()` is instant on every 3x3 position only: on the big boards the game screen
+        runs `analysis_request` in a thread (one reply where every verdict is known, as in the
+        5x5 opening; else one per searched cell)."""
         return self.board.geometry.cells <= 9
 
     def hint(self) -> Cell | None:
@@ -103,13 +104,16 @@ class TeachingAids:
 
     def analysis_request(self) -> AnalysisRequest | None:
         """A search for the big board's overlay on the human's turn, unless one for this
-        position is under way or done; None on 3x3, where `analysis()` answers at once."""
+        position is under way or done; None on 3x3, where `analysis()` answers at once, and
+        where every verdict is known at once (the 5x5 opening: `analysis_found` is whole)."""
         run = self._analysis
         if self.analysis_ready or not self._teaches:
             return None
         if run and run.live(self.generation):
             return None
         self._analysis = AnalysisRun(self.generation, self.board.copy(), self.human_symbol)
+        if self._analysis.whole:  # known at once (the 5x5 opening): `analysis_found` has it
+            return None
         return self._analysis.request(self.analysis_search, self.stale)
 
     @property

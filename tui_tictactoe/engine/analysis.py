@@ -183,16 +183,19 @@ def move_scores(
     search: MoveScorer | None = None,
     cancelled: Cancelled | None = None,
     on_move: OnMove | None = None,
+    known: Scores | None = None,
 ) -> Iterator[tuple[tuple[int, int], ...]]:
     """The one path to the score of every move of a position in play (`me` to move), as
     (cell index, score) pairs: first, in one batch, every score the engine knows without
     searching (`known.known_scores`), then each other move's as `search` (the shared
     search of `geometry` unless given) finds it. `on_move` hears (move number, moves)
-    before each search; `cancelled` stops one with `SearchCancelled`."""
+    before each search; `cancelled` stops one with `SearchCancelled`. `known`: the scores
+    a caller has read already with `known_scores` (to show them at once), not yielded again."""
     cells = empty_cells(geometry, me, them)
-    known = known_scores(geometry, me, them, cells)
-    if known:
-        yield tuple((cell, known[cell]) for cell in cells if cell in known)
+    if known is None:
+        known = known_scores(geometry, me, them, cells)
+        if known:
+            yield tuple((cell, known[cell]) for cell in cells if cell in known)
     rest = [cell for cell in cells if cell not in known]
     scorer = search if search is not None or not rest else search_of(geometry)
     for number, cell in enumerate(rest, len(known) + 1):

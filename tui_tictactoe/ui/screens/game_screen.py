@@ -54,13 +54,7 @@ from ..thinking_clock import ThinkingClock
 from ..type_ahead import TypeAhead, after_the_ai
 from ..widgets import ControlButton, GameCell, GameGrid, Scoreboard, StatusLine, TitleBar
 from ..widgets.key_bar import KeyBar, KeyHint, game_keys
-from ..widgets.too_small import (
-    CELL_ROWS,
-    COMPACT_CHROME_ROWS,
-    TooSmall,
-    compact,
-    needed_size,
-)
+from ..widgets.too_small import TooSmall, compact, whole_cells_size
 from .stale_resize import IgnoresStaleResize
 
 if TYPE_CHECKING:
@@ -71,9 +65,8 @@ MIN_SIZE = Size(60, 18)
 """Below this something would be cut: a message asks for a larger terminal. 60 columns
 hold the whole score line (abandoned rounds and take-backs too) and the key bar in two
 lines; 18 rows hold the title, the score, a board of 3-row cells, the status's two
-lines, the buttons and the key bar. The big boards keep 3-row cells too (a cell of two
-rows lost its top border): below 21 rows (4x4) or 24 (5x5) the buttons shrink to one row
-(`-compact`), and 4x4 needs 19 rows, 5x5 22 (`too_small.needed_size`)."""
+lines, the buttons and the key bar. Big boards keep 3-row cells with one-row buttons
+(`-compact`): 4x4 needs 19 rows, 5x5 22 (`too_small.whole_cells_size`)."""
 
 PLAY_WIDTH = 57
 """The narrowest the board's column gets (#play in the CSS): the longest score line and
@@ -449,10 +442,9 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
         self._check_size(self.app.size)
 
     def _check_size(self, size: Size) -> None:
-        cells = self.geometry.size
-        needed = needed_size(MIN_SIZE, cells, CELL_ROWS, COMPACT_CHROME_ROWS)
+        needed = whole_cells_size(MIN_SIZE, self.geometry.size)
         self.set_class(self.too_small.check(size, needed), "-too-small")
-        self.set_class(compact(size.height, cells), "-compact")  # see ControlButton in the CSS
+        self.set_class(compact(size.height, self.geometry.size), "-compact")  # see the CSS
         self.set_class(size.height * 2.5 < PLAY_WIDTH, "-short")  # see #play in the CSS
         self._place_info()
         self.refresh_bindings()

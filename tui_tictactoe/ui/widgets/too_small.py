@@ -29,6 +29,11 @@ def needed_size(
     return Size(minimum.width, max(minimum.height, chrome + cell_rows * cells_per_side))
 
 
+def whole_cells_size(minimum: Size, cells_per_side: int) -> Size:
+    """The game's need: every cell whole (`CELL_ROWS`), the buttons one row (`compact`)."""
+    return needed_size(minimum, cells_per_side, CELL_ROWS, COMPACT_CHROME_ROWS)
+
+
 def compact(height: int, cells_per_side: int) -> bool:
     """The buttons must shrink to one row for every cell to keep its 3 rows."""
     return height < CHROME_ROWS + CELL_ROWS * cells_per_side
