@@ -310,7 +310,8 @@ def pty_run(moves: list[list[str]]) -> tuple[str, float, float]:
     board = ["."] * 25
     here = 12  # the cursor starts in the middle
     for keys in moves:
-        here += 5 * keys.count("down")
+        here += 5 * (keys.count("down") - keys.count("up")) + keys.count("right")
+        here -= keys.count("left")
         board[here] = "x"
         term.send(*keys)
 
