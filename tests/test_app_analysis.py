@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from support import SIZE, ai_thinking, note, press, settle, status
+import threading
+
+from support import SIZE, GatedSearch, ai_thinking, note, press, settle, status
 
 from tui_tictactoe.engine.geometry import STANDARD
+from tui_tictactoe.engine.search import shared_search
 from tui_tictactoe.engine.solver import Verdict
 from tui_tictactoe.engine.strategies import Decision, RandomStrategy
 from tui_tictactoe.ui.app import TicTacToeApp
@@ -101,6 +104,27 @@ async def test_analysis_after_the_round_says_so_and_the_title_shows_it(make_app,
         await press(pilot, "a")
         assert not any(shown_verdicts(app).values())  # off again, from the menu
         assert not app.game.sub_title.endswith("· analysis on")
+
+
+async def test_the_5x5_opening_overlay_is_read_whole_without_a_search(make_app) -> None:
+    """`a` on the empty 5x5 board: every verdict is stored, so the overlay is done after
+    one worker round, its search held shut and never asked (fails before: it searched
+    each cell, ~120 s, and waited here at the gate with 'analysing 0/25…')."""
+    gate = threading.Event()  # never opened
+    app = make_app(board="5", record=False)
+    app.controller.analysis_search = lambda g: GatedSearch(shared_search(g), gate)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("a")
+        for _ in range(100):  # one worker round; bounded by steps (a search would wait)
+            if app.game.sub_title.endswith("· analysis done"):
+                break
+            await pilot.pause(0.02)
+        title = app.game.sub_title
+        gate.set()  # (a held search would keep the app from quitting)
+        assert title.endswith("· analysis done")
+        assert_overlay_matches_the_engine(app)
+        assert len([v for v in shown_verdicts(app).values() if v]) == 25
 
 
 async def test_overlay_waits_while_the_ai_thinks() -> None:

@@ -146,7 +146,7 @@ async def test_a_digit_on_a_big_board_says_how_to_play_there(board: str) -> None
 
 @pytest.mark.parametrize(
     ("board", "size", "info"),
-    [("4", (80, 24), False), ("4", (60, 18), False), ("5", (60, 19), False), ("5", (80, 20), True)],
+    [("4", (80, 24), False), ("4", (60, 19), False), ("5", (60, 22), False), ("5", (80, 22), True)],
 )
 async def test_big_board_cells_draw_their_numbers_as_3x3_draws_its_digits(
     board: str, size: tuple[int, int], info: bool

@@ -266,27 +266,38 @@ async def test_the_analysis_progress_never_hides_why_a_key_was_refused() -> None
         assert app.game.sub_title.endswith("· analysis done")
 
 
-async def test_a_long_big_board_analysis_never_holds_up_the_game() -> None:
-    app = make_app(board="5", difficulty="easy", record=False)
+async def until_title(app: Any, pilot: Any, pattern: str) -> None:
+    """Pause until the game's title matches `pattern` (bounded by steps, not time)."""
+    for _ in range(200):
+        if re.search(pattern, app.game.sub_title):
+            return
+        await pilot.pause(0.05)
+    raise AssertionError(f"the title never matched {pattern!r}: {app.game.sub_title!r}")
+
+
+async def test_a_long_big_board_analysis_never_holds_up_the_game(scripted) -> None:
+    """The 5x5 opening is read from the stored scores at once; past it, the overlay's search
+    (held shut here: as long as a real one) never holds up a move, `a` or a quit."""
+    gate = threading.Event()  # never opened: each searched cell waits until stopped
+    app = make_app(board="5", strategy=scripted((0, 0), (4, 4), (0, 4)), record=False)
+    app.controller.analysis_search = lambda g: GatedSearch(shared_search(g), gate)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await pilot.press("a")  # the empty 5x5 board: seconds of search per cell
-        await pilot.pause()
-        assert re.search(r"· analysing \d+/25…$", app.game.sub_title)
-        assert status(app) == "Your turn: you play X."
-        await pilot.press("enter")  # the game goes on: the stale search stops
-        for _ in range(200):  # the AI's reply; the overlay's search starts on the new position
-            if len(app.controller.board.moves) == 2:
-                break
-            await pilot.pause(0.05)
-        assert app.controller.board.moves[0] == (2, 2)
-        assert len(app.controller.board.moves) == 2
+        await pilot.press("a")  # the empty board: stored, done without a search
+        await until_title(app, pilot, "· analysis done$")
+        await pilot.press("enter", "right")  # (2, 2); the AI's corner; two stones: stored
+        await until_title(app, pilot, "· analysis done$")
+        await pilot.press("enter")  # (2, 3); the AI's reply: four stones, searched
+        await until_title(app, pilot, r"· analysing \d+/21…$")
+        assert status(app).startswith("AI played")
+        await pilot.press("right", "enter")  # the game goes on: the stale search stops
+        await until_title(app, pilot, r"· analysing \d+/19…$")
+        assert app.controller.board.moves[4] == (2, 4) and len(app.controller.board.moves) == 6
         await pilot.press("a")  # switched off: its search stops
         await settle(pilot)  # every worker, the analysis's too, has finished
         assert status(app).startswith("AI played")
-        await pilot.press("a", "r")  # on again; a new round starts over on the empty board
-        await pilot.pause()
-        assert re.search(r"· analysing \d+/25…$", app.game.sub_title)
+        await pilot.press("a")  # on again: the search starts over for this position
+        await until_title(app, pilot, r"· analysing \d+/19…$")
         await pilot.press("ctrl+q")  # quitting stops it: the app exits
     assert app.return_code == 0
 
@@ -383,27 +394,35 @@ class GatedHintSearch(MinimaxStrategy):
 async def test_a_slow_big_board_hint_never_holds_up_the_game_and_a_late_one_is_dropped() -> None:
     # The hint's search is held at a gate: on a quick machine the real 2 s search on 5x5
     # could end before the status was read (it did, under load from other processes).
+    # Six stones: past the opening, where the hint is read, not searched.
     GatedHintSearch.gate.clear()
-    app = make_app(board="5", record=False, strategy=ScriptedStrategy((0, 4), (0, 3)))
+    ai = ScriptedStrategy((0, 4), (0, 3), (4, 4), (4, 3))
+    app = make_app(board="5", record=False, strategy=ai)
     app.controller.hint_strategy = lambda rng: GatedHintSearch(rng=rng)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        for key in ("up", "up", "left", "left", "enter"):  # the centre, then to (0, 0)
+        # The centre, then (0, 0), (0, 1) and (4, 1), each answered by the AI.
+        for key in ("up", "up", "left", "left", "enter", "right", "enter"):
             await pilot.press(key)
         await settle(pilot)
-        assert app.controller.board.moves == ((0, 0), (0, 4))
+        for key in ("down", "down", "down", "down", "enter"):
+            await pilot.press(key)
+        await settle(pilot)
+        played = ((0, 0), (0, 4), (0, 1), (0, 3), (4, 1), (4, 4))
+        assert app.controller.board.moves == played
         await pilot.press("h")
         await pilot.pause()
         assert note(app) == FINDING_HINT.text
         await pilot.press("right", "enter")  # the game goes on, the hint still searching
         for _ in range(200):  # the AI's reply (bounded by steps; the hint holds `settle`)
-            if len(app.controller.board.moves) == 4:
+            if len(app.controller.board.moves) == 8:
                 break
             await pilot.pause(0.05)
-        assert app.controller.board.moves == ((0, 0), (0, 4), (0, 1), (0, 3))
+        played += ((4, 2), (4, 3))
+        assert app.controller.board.moves == played
         GatedHintSearch.gate.set()  # the hint about the old position comes now: dropped
         await settle(pilot)  # every worker, the hint's too, has finished
-        assert app.controller.board.moves == ((0, 0), (0, 4), (0, 1), (0, 3))
+        assert app.controller.board.moves == played
         assert app.controller.hinted is None
         assert not any("-hint" in c.classes for c in app.game.grid.cells)
         assert not note(app).startswith("Hint")

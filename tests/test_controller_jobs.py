@@ -16,10 +16,10 @@ from typing import TypeVar
 import pytest
 from support import ScriptedStrategy
 
-from tui_tictactoe.controller import CellScore, GameController, HintReply
+from tui_tictactoe.controller import CellScores, GameController, HintReply
 from tui_tictactoe.engine.analysis import analyse
 from tui_tictactoe.engine.geometry import geometry
-from tui_tictactoe.engine.search import Search
+from tui_tictactoe.engine.search import Search, shared_search
 from tui_tictactoe.engine.strategies import MinimaxStrategy
 
 T = TypeVar("T")
@@ -42,6 +42,19 @@ def four_by_four() -> GameController:
         assert request is not None
         assert controller.apply(request.compute())
     assert controller.is_human_turn and len(controller.board.get_empty_cells()) == 4
+    return controller
+
+
+def past_the_book() -> GameController:
+    """5x5 with six stones, the human (X) to move: nothing stored, nothing in the opening
+    book (it stops at four stones), so a hint or the analysis must search."""
+    ai = ScriptedStrategy((1, 2), (2, 1), (3, 3))
+    controller = GameController(board="5", strategy=ai, rng=random.Random(1))
+    for cell in ((0, 0), (0, 4), (4, 0)):
+        assert controller.play_human_move(*cell)[0]
+        request = controller.ai_request()
+        assert request is not None and controller.apply(request.compute())
+    assert controller.is_human_turn
     return controller
 
 
@@ -119,9 +132,9 @@ def test_a_hint_given_is_forgotten_once_the_position_changes(
 
 
 def test_a_hint_search_stops_once_the_position_moved_on() -> None:
-    # The real perfect search on an empty 5x5 board, cold and without the opening book:
+    # The real perfect search on an open 5x5 board, cold and without the opening book:
     # seconds of work, unless it is told to stop.
-    controller = GameController(board="5", rng=random.Random(1))
+    controller = past_the_book()
     controller.hint_strategy = lambda rng: MinimaxStrategy(
         rng=rng, search=Search(geometry(5, 4)), book={}
     )
@@ -137,12 +150,28 @@ def test_a_hint_search_stops_once_the_position_moved_on() -> None:
 
 def test_a_new_hint_search_stops_the_one_before() -> None:
     """`h` pressed again and again on an open 5x5 board runs one search, not one each."""
-    controller = GameController(board="5", rng=random.Random(1))
+    controller = past_the_book()
     first, second = controller.hint_request(), controller.hint_request()
     assert first is not None and first.cancelled is not None and first.cancelled()
     assert second is not None and second.cancelled is not None and not second.cancelled()
     controller.play_human_move(2, 2)
     assert second.cancelled()
+
+
+def test_a_hint_in_the_5x5_opening_is_read_not_searched() -> None:
+    """With at most two stones every move's score is stored: the hint needs no thread and
+    no search, and it is one of the best moves (fails before: a search in a thread)."""
+    controller = GameController(board="5", strategy=ScriptedStrategy((0, 0)), rng=random.Random(1))
+    assert controller.play_human_move(2, 3)[0]  # X off centre; the AI's O in a corner
+    request = controller.ai_request()
+    assert request is not None and controller.apply(request.compute())
+    search = shared_search(controller.board.geometry)
+    nodes = search.nodes
+    hint = controller.hint_request()
+    assert hint is not None and hint.instant
+    reply = hint.compute()
+    assert reply.cell in analyse(controller.board).best and search.nodes == nodes
+    assert controller.apply(reply) and controller.hinted == reply.cell
 
 
 def test_a_3x3_hint_is_answered_at_once_from_the_seeded_rng_as_before() -> None:
@@ -164,7 +193,9 @@ def test_the_analysis_fills_in_cell_by_cell_and_ends_exact() -> None:
     assert request is not None
     assert controller.analysis_request() is None  # one search per position
     replies = in_a_thread(lambda: list(request.compute()))
-    assert [reply.cell for reply in replies] == controller.board.legal_moves()
+    # Nothing is known of a 4x4 position before a search: one reply per cell, in order.
+    assert [reply.scores[0][0] for reply in replies] == controller.board.legal_moves()
+    assert all(len(reply.scores) == 1 for reply in replies)
     assert controller.apply(replies[0])
     found = controller.analysis_found
     assert found is not None and (found.found, found.total) == (1, 4) and not found.done
@@ -210,12 +241,26 @@ def test_an_analysis_switched_off_stops_and_starts_over_when_shown_again() -> No
 
 
 def test_an_analysis_search_stops_once_the_position_moved_on() -> None:
-    controller = GameController(board="5", rng=random.Random(1))
-    controller.analysis_search = lambda g: Search(g)  # cold: seconds per cell when empty
+    controller = past_the_book()
+    controller.analysis_search = lambda g: Search(g)  # cold: a search for each cell
     request = controller.analysis_request()
     assert request is not None
     controller.play_human_move(2, 2)
     assert in_a_thread(lambda: list(request.compute())) == []
+
+
+def test_the_5x5_opening_overlay_is_whole_at_once_without_a_thread_or_a_search() -> None:
+    """Every move's score is stored up to two stones: the overlay is whole as it is asked
+    for, with no request for a thread and nothing searched, and equals `analyse` (fails
+    before: a request searching 25 cells, seconds each)."""
+    controller = GameController(board="5", rng=random.Random(1))
+    search = shared_search(controller.board.geometry)
+    nodes = search.nodes
+    assert controller.analysis_request() is None
+    found = controller.analysis_found
+    assert found is not None and found.done and found.total == 25
+    assert found.analysis == analyse(controller.board) and search.nodes == nodes
+    assert controller.analysis_request() is None  # done: nothing more to search
 
 
 def test_no_analysis_request_on_3x3_or_off_the_humans_turn() -> None:
@@ -228,5 +273,5 @@ def test_a_reply_for_another_generation_is_dropped_whatever_the_job() -> None:
     stale = controller.generation - 1
     before = state(controller)
     assert not controller.apply(HintReply(stale, (3, 0)))
-    assert not controller.apply(CellScore(stale, (3, 0), 1))
+    assert not controller.apply(CellScores(stale, (((3, 0), 1),)))
     assert state(controller) == before

@@ -9,6 +9,8 @@ apart from the buttons, and where there is no room it says so instead.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from support import SIZE, SMALL, played, press
 
@@ -229,22 +231,62 @@ async def test_the_info_panel_comes_back_when_the_terminal_grows(make_app, stead
         assert app.game.status.note == ("AI info off.", "hint")
 
 
-async def test_a_5x5_board_needs_a_row_more_than_the_minimum(make_app) -> None:
-    """At 60x18 a 5x5 board got one row a cell: no mark or number could show, only a
-    blank grid. It asks for 60x19 there, and every cell shows what it holds from then."""
-    app = make_app(board="5", record=False)
-    async with app.run_test(size=MINIMUM) as pilot:
+def whole_cells(app: Any) -> bool:
+    """Every cell has its three rows: the top border, the mark or number, the bottom."""
+    return all(
+        cell.outer_size.height >= 3 and cell.styles.border_top[0] not in ("", "none")
+        for cell in app.game.grid.cells
+    )
+
+
+@pytest.mark.parametrize(("board", "short", "enough"), [("5", 19, 22), ("4", 18, 19)])
+async def test_a_big_board_asks_for_the_rows_its_cells_need_whole(
+    make_app, board: str, short: int, enough: int
+) -> None:
+    """5x5 at 60x19 and 4x4 at 60x18 (the overlay's too) drew cells of two rows, which
+    lost their top border. Such a terminal is now asked to grow; at the size asked for the
+    buttons take one row and every cell keeps all three (fails before: cells of two rows,
+    no top border, no notice)."""
+    app = make_app(board=board, record=False)
+    async with app.run_test(size=(60, short)) as pilot:
         await press(pilot)
         assert app.game.has_class("-too-small")
-        assert "60 columns and 19 rows" in str(app.game.too_small.render())
-        await pilot.resize_terminal(60, 19)
-        await press(pilot, "enter")
-        assert not app.game.has_class("-too-small")
-        for cell in app.game.grid.cells:
-            assert cell.content_size.height >= 1, cell.id
+        assert f"60 columns and {enough} rows" in str(app.game.too_small.render())
+        await pilot.resize_terminal(60, enough)
+        await press(pilot, "enter", "a")
+        assert not app.game.has_class("-too-small") and app.game.has_class("-compact")
+        assert whole_cells(app)
+        assert app.game.query_one("#exit").outer_size.height == 1
+        await pilot.resize_terminal(*SIZE)  # room to spare: the buttons are whole again
+        await press(pilot)
+        assert not app.game.has_class("-compact") and whole_cells(app)
+        assert app.game.query_one("#exit").outer_size.height == 3
+
+
+async def test_a_3x3_board_plays_at_the_minimum_and_5x5_asks_for_more(make_app) -> None:
+    app = make_app(board="5", record=False)
+    async with app.run_test(size=SIZE) as pilot:
         await press(pilot, "n", *["down"] * 4, "right", "enter")  # 5x5 -> 3x3 (wraps)
         await pilot.resize_terminal(*MINIMUM)
         await press(pilot)
         assert len(app.game.grid.cells) == 9 and not app.game.has_class("-too-small")
+        assert not app.game.has_class("-compact") and whole_cells(app)
         await press(pilot, "n", *["down"] * 4, "left", "enter")  # 3x3 -> 5x5, still 60x18
         assert len(app.game.grid.cells) == 25 and app.game.has_class("-too-small")
+
+
+async def test_the_note_that_the_info_panel_waits_for_room_goes_once_it_shows(
+    make_app, steady
+) -> None:
+    """'AI info needs 80x20' stayed under the board after the terminal grew and the panel
+    appeared beside it (fails before: the note stayed)."""
+    app = make_app(strategy=steady())
+    async with app.run_test(size=SMALL) as pilot:
+        await press(pilot, "5", "i")  # a move first: the note is what `i` said
+        waiting = info_status(True, PANEL_ROOM.width, PANEL_ROOM.height)
+        assert app.game.status.note == waiting
+        await pilot.resize_terminal(*SIZE)
+        await pilot.pause()
+        assert app.game.query_one(ReasoningPanel).display
+        assert app.game.status.note is None
+        assert "needs" not in str(app.game.status.render())

@@ -13,12 +13,15 @@ import random
 
 import pytest
 
-from tui_tictactoe.engine.analysis import STORED_STONES, analyse
+from tui_tictactoe.controller.teaching import AnalysisRun
+from tui_tictactoe.engine.analysis import analyse
 from tui_tictactoe.engine.board import GameBoard
 from tui_tictactoe.engine.geometry import geometry
+from tui_tictactoe.engine.known import STORED_STONES, book_scores
 from tui_tictactoe.engine.opening_book import BOOK, VERDICTS
 from tui_tictactoe.engine.search import Search, shared_search
 from tui_tictactoe.engine.solver import Verdict
+from tui_tictactoe.engine.symmetry import symmetries, transform
 
 GEOMETRY = geometry(5, 4)
 CELLS = GEOMETRY.cells
@@ -128,3 +131,54 @@ def sample() -> list[tuple[int, int, int]]:
 def test_stored_scores_equal_a_live_search(me: int, them: int, cell: int) -> None:
     live = Search(GEOMETRY)  # its own table: nothing learnt from the stored scores
     assert stored(me, them)[cell] == live.move_score(me, them, cell)
+
+
+class NoSearch:
+    """A search that must not be asked: every score is known before it."""
+
+    def move_score(self, me: int, them: int, cell: int, cancelled: object = None) -> int:
+        raise AssertionError(f"searched cell {cell} of ({me}, {them})")
+
+
+def test_the_overlay_reads_every_opening_position_whole_as_analyse() -> None:
+    """The game's and a spectator's overlay (`AnalysisRun`) and `analyse` are one path: on
+    every position with at most two stones, either side to move, the overlay's run is
+    whole as it starts, with `analyse`'s verdicts, and the request a thread would run
+    asks its search nothing (fails before: the run started empty, every cell searched)."""
+    for me, them in positions():
+        for mover in ("X", "O"):
+            board = board_of(me, them, mover)
+            run = AnalysisRun(0, board, mover)  # type: ignore[arg-type]
+            found = run.found()
+            assert run.whole and found.done, (me, them, mover)
+            assert found.analysis == analyse(board, mover), (me, them, mover)
+            request = run.request(lambda geometry: NoSearch(), lambda: False)
+            assert list(request.compute()) == []
+
+
+def book_children(count: int) -> list[tuple[int, int, int]]:
+    """(me, them, cell): seeded three-stone positions whose move `cell` leads to a position
+    in the opening book, each in a random frame."""
+    rng = random.Random(5)
+    keys = sorted(
+        key for key in BOOK if ((key & GEOMETRY.full_mask) | key >> CELLS).bit_count() == 4
+    )
+    found = []
+    for key in rng.sample(keys, count):
+        me, them = key & GEOMETRY.full_mask, key >> CELLS  # `them` moved last
+        perm = symmetries(GEOMETRY.size)[rng.randrange(8)]
+        me, them = transform(me, perm), transform(them, perm)
+        cell = rng.choice([cell for cell in range(CELLS) if them >> cell & 1])
+        found.append((them & ~(1 << cell), me, cell))
+    return found
+
+
+@pytest.mark.parametrize(("me", "them", "cell"), book_children(SAMPLE // 2))
+def test_a_move_into_the_book_scores_minus_its_value_as_a_live_search(
+    me: int, them: int, cell: int
+) -> None:
+    empty = [c for c in range(CELLS) if not (me | them) >> c & 1]
+    read = book_scores(GEOMETRY, me, them, empty)
+    assert cell in read
+    live = Search(GEOMETRY)
+    assert read[cell] == live.move_score(me, them, cell)

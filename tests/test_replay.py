@@ -218,3 +218,19 @@ def test_real_rounds_kept_in_the_record_replay_as_they_were_played(board, diffic
         human = sum(move.symbol == round_.symbol for move in replay.moves)
         assert human in (replay.total // 2, (replay.total + 1) // 2)
         assert replay.board.outcome() is not None  # every round was played to its end
+
+
+def test_a_5x5_round_replays_its_opening_with_the_stored_verdicts() -> None:
+    """Up to two stones every move's verdict is stored: the replay shows them, and judges
+    the first moves, without a search (fails before: no verdicts beyond 3x3). Past the
+    opening nothing is searched: the verdicts stop."""
+    keys = (13, 1, 7, 25, 19)
+    replay = Replay.of_round(5, "X", "human", keys)
+    boards = played(5, "X", list(keys))
+    for at in range(3):
+        replay.go(at)
+        assert replay.analysis == analyse(boards[at], "X" if at % 2 == 0 else "O")
+    assert all(move.verdict is not None for move in replay.moves[:3])
+    assert replay.moves[0].best  # the centre: a best first move
+    replay.go(5)
+    assert replay.analysis is None and replay.moves[4].verdict is None

@@ -13,7 +13,8 @@ from room_tools import ANN, BOB, EVE, make_hub, room_app, room_of, settle, state
 from test_room_game import game_of, view
 from textual.pilot import Pilot
 
-from tui_tictactoe.controller.teaching import CellScore
+from tui_tictactoe.controller.teaching import CellScores
+from tui_tictactoe.engine.analysis import analyse
 from tui_tictactoe.engine.board import Cell
 from tui_tictactoe.engine.cancel import SearchCancelled
 from tui_tictactoe.engine.geometry import Geometry
@@ -55,7 +56,7 @@ class CountedSearch:
             raise TimeoutError("the search was never stopped")
 
 
-def scores(game: RoomGame) -> list[CellScore]:
+def scores(game: RoomGame) -> list[CellScores]:
     """Every reply of the search the game hands out now (on the test's thread)."""
     request = game.analysis_request()
     assert request is not None
@@ -75,9 +76,10 @@ def test_a_spectator_gets_a_search_for_the_side_to_move_and_its_whole_overlay() 
     assert all(game.apply(reply) for reply in replies)
     found = game.analysis_found
     assert found is not None and found.done and found.total == 13
-    best = max(reply.score for reply in replies)
+    found_scores = dict(score for reply in replies for score in reply.scores)
+    best = max(found_scores.values())
     for move in found.analysis.moves:
-        score = next(r.score for r in replies if r.cell == move.cell)
+        score = found_scores[move.cell]
         assert move.verdict == Verdict.from_score(score, 13) and move.best == (score == best)
 
 
@@ -91,21 +93,25 @@ def test_players_and_rounds_over_get_no_search() -> None:
     assert game_of(None, view((6,), size=4, closed=True)).analysis_request() is None
 
 
+OPEN_5X5 = (6, 1, 11, 2, 16, 3)
+"""Six stones on 5x5: past the stored scores and the book, so the overlay searches."""
+
+
 def test_a_move_makes_the_search_stale_and_its_late_replies_are_dropped() -> None:
-    game = game_of(None, view((6,), size=5, generation=5))
+    game = game_of(None, view(OPEN_5X5, size=5, generation=5))
     request = game.analysis_request()
     assert request is not None and not request.cancelled()
-    late = CellScore(request.generation, (0, 0), 0)
-    game.take(view((6,), size=5, generation=6, watchers=3))  # no move: the search goes on
+    late = CellScores(request.generation, (((0, 0), 0),))
+    game.take(view(OPEN_5X5, size=5, generation=6, watchers=3))  # no move: the search goes on
     assert not request.cancelled() and game.analysis_request() is None
     assert game.apply(late)
-    game.take(view((6, 7), size=5, generation=7))  # a move: it stops, its replies are late
+    game.take(view((*OPEN_5X5, 7), size=5, generation=7))  # a move: it stops, replies late
     assert request.cancelled()
-    assert not game.apply(CellScore(request.generation, (0, 1), 0))
+    assert not game.apply(CellScores(request.generation, (((0, 1), 0),)))
     assert game.analysis_found is None
     fresh = game.analysis_request()
     assert fresh is not None and fresh.generation == game.position != request.generation
-    assert fresh.symbol == "X" and not fresh.cancelled()
+    assert fresh.symbol == "O" and not fresh.cancelled()
 
 
 def test_off_stops_the_search_and_on_again_starts_over() -> None:
@@ -114,7 +120,7 @@ def test_off_stops_the_search_and_on_again_starts_over() -> None:
     assert request is not None
     game.stop_analysis()
     assert request.cancelled()
-    assert not game.apply(CellScore(request.generation, (0, 1), 0))
+    assert not game.apply(CellScores(request.generation, (((0, 1), 0),)))
     assert game.analysis_found is None
     again = game.analysis_request()
     assert again is not None and not again.cancelled()
@@ -160,7 +166,7 @@ async def test_a_spectators_4x4_overlay_fills_in_restarts_on_a_move_and_stops_wh
         await settle(pilot)
         await until(pilot, lambda: search.stopped == 1)  # the old search stopped early
         assert title(app).endswith("· analysing 0/14…") and not verdicts(screen)
-        screen.post_message(RoomScreen.Scored(CellScore(old, (3, 3), 9)))  # a late reply
+        screen.post_message(RoomScreen.Scored(CellScores(old, (((3, 3), 9),))))  # a late reply
         await settle(pilot)
         assert not verdicts(screen), "a reply about the last position is dropped"
         search.allow(2)  # the new position's search, for ann (X)
@@ -198,10 +204,13 @@ async def test_the_whole_overlay_marks_the_best_cells_and_ends_with_the_round() 
 
 
 async def test_ctrl_q_stops_a_5x5_search_so_the_app_ends() -> None:
-    """Quitting waits for a thread: the overlay's must stop at once, not time out."""
+    """Quitting waits for a thread: the overlay's must stop at once, not time out. Six
+    stones: past the stored scores and the opening book, so each cell is searched."""
     hub = make_hub()
     ann = await hub.create(ANN, 5, "X")
-    await hub.join(ann.code, BOB)
+    bob = await hub.join(ann.code, BOB)
+    for ticket, cell in ((ann, 1), (bob, 8), (ann, 5), (bob, 12), (ann, 21), (bob, 19)):
+        await hub.move(ticket, cell, hub.view(ann.code).generation)
     search = CountedSearch()
     app = room_app(hub, RoomRequest("watch", ann.code), person=EVE)
     async with app.run_test(size=SIZE) as pilot:
@@ -209,6 +218,27 @@ async def test_ctrl_q_stops_a_5x5_search_so_the_app_ends() -> None:
         room_of(app).game.analysis_search = search
         await pilot.press("a")
         await settle(pilot)
-        assert title(app).endswith("· analysing 0/25…")
+        assert title(app).endswith("· analysing 0/19…")
         await pilot.press("ctrl+q")
     assert app.return_code == 0 and search.stopped == 1
+
+
+async def test_a_spectators_5x5_opening_overlay_is_read_whole_without_a_search() -> None:
+    """Two stones: every move's score is stored, so the overlay is done in one reply while
+    the search is held shut (fails before: it waited for a permit for each of 23 cells)."""
+    hub = make_hub()
+    ann = await hub.create(ANN, 5, "X")
+    bob = await hub.join(ann.code, BOB)
+    for ticket, cell in ((ann, 7), (bob, 13)):
+        await hub.move(ticket, cell, hub.view(ann.code).generation)
+    search = CountedSearch()  # no permits: a search would never finish
+    app = room_app(hub, RoomRequest("watch", ann.code), person=EVE)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = room_of(app)
+        screen.game.analysis_search = search
+        await pilot.press("a")
+        await until(pilot, lambda: title(app).endswith("· analysis done"))
+        assert len(verdicts(screen)) == 23
+        expected = analyse(screen.game.board, "X")
+        assert {move.cell: move for move in expected.moves} == verdicts(screen)

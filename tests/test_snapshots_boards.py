@@ -1,9 +1,11 @@
-"""Snapshots of the big boards (4x4, 5x5) at 80x24 and 60x20, seeded: mid-game, and with the
-analysis overlay and the info panel (at 60x20 the 5x5 verdicts go inside the narrow cells).
+"""Snapshots of the big boards (4x4, 5x5) at 80x24 and in short terminals, seeded: mid-game,
+and with the analysis overlay and the info panel (in 60 columns the 5x5 verdicts go inside
+the narrow cells).
 
-5x5 at 60x20 leaves cells two rows high: they drop their top border (see
-`GameGrid._fit_borders`) so the marks still show. Every SVG was looked at before
-it was accepted.
+Every cell keeps its three rows: a terminal too short for them is asked to grow, and
+below 21 rows (4x4) or 24 (5x5) the buttons take one row (`-compact`). So 4x4 is also
+shot at its least, 60x19, and 5x5 at 60x22 (at 60x19 its cells lost their top border).
+Every SVG was looked at before it was accepted.
 """
 
 from __future__ import annotations
@@ -32,9 +34,9 @@ def test_5x5_mid_game(snap_compare, make_app) -> None:
     assert snap_compare(app, terminal_size=SIZE, run_before=play("enter", "left", "enter"))
 
 
-def test_5x5_mid_game_60x20(snap_compare, make_app) -> None:
+def test_5x5_mid_game_60x22(snap_compare, make_app) -> None:
     app = make_app(board="5", difficulty="medium", first="ai")
-    assert snap_compare(app, terminal_size=SMALL, run_before=play("up", "enter"))
+    assert snap_compare(app, terminal_size=(60, 22), run_before=play("up", "enter"))
 
 
 # -- the analysis overlay and the info panel on the big boards ---------------------------
@@ -79,8 +81,11 @@ def overlay_and_info(size: int) -> Callable[[Pilot], Awaitable[None]]:
     return run_before
 
 
-@pytest.mark.parametrize("size", [4, 5])
-@pytest.mark.parametrize("terminal", [SIZE, SMALL], ids=["80x24", "60x20"])
+@pytest.mark.parametrize(
+    ("size", "terminal"),
+    [(4, SIZE), (4, SMALL), (4, (60, 19)), (5, SIZE), (5, (60, 22))],
+    ids=["80x24-4", "60x20-4", "60x19-4", "80x24-5", "60x22-5"],
+)
 def test_big_board_analysis_and_info_panel(
     snap_compare, make_app, size: int, terminal: tuple[int, int]
 ) -> None:

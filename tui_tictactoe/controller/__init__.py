@@ -18,7 +18,7 @@ from .status import (
 from .teaching import (
     AnalysisFound,
     AnalysisRequest,
-    CellScore,
+    CellScores,
     HintReply,
     HintRequest,
     Reply,
@@ -33,7 +33,7 @@ __all__ = [
     "AIRequest",
     "AnalysisFound",
     "AnalysisRequest",
-    "CellScore",
+    "CellScores",
     "GameController",
     "GameOptions",
     "HintReply",

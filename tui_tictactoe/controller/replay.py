@@ -1,9 +1,9 @@
 """A kept round, position by position: what the replay screen steps through. No UI.
 
 The record keeps a round as cell keys. `Replay` rebuilds every position from them,
-each with the solver's verdicts for the side to move there (on 3x3, where the
-solved table answers at once; a big board's analysis would take seconds a
-position), and holds a cursor that moves only within the round: a step past
+each with the verdicts for the side to move there where the engine knows them
+without searching (`analysis.known_analysis`: every 3x3 position, the 5x5 opening;
+searching a big board's positions would take seconds each), and holds a cursor that moves only within the round: a step past
 either end, or to a position the round never had, changes nothing.
 """
 
@@ -12,14 +12,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from ..engine.analysis import Analysis, analyse
+from ..engine.analysis import Analysis, known_analysis
 from ..engine.board import SYMBOLS, Cell, GameBoard, Symbol, other
 from ..engine.geometry import Geometry
 from ..engine.solver import Verdict
 from .options import BOARDS, SIDES, board_geometry
-
-ANALYSED_CELLS = 9
-"""Boards of up to this many cells get their verdicts: 3x3, read from the solved table."""
 
 
 class Move(NamedTuple):
@@ -27,19 +24,18 @@ class Move(NamedTuple):
 
     symbol: Symbol
     cell: Cell
-    verdict: Verdict | None  # None where the position was not analysed (4x4, 5x5)
+    verdict: Verdict | None  # None where the position was not analysed (past the 5x5 opening)
     best: bool
 
 
 def analysis_of(board: GameBoard, to_move: Symbol) -> Analysis | None:
-    """Every empty cell's verdict for `to_move`, on 3x3; None on bigger boards.
+    """Every empty cell's verdict for `to_move`, where the engine knows them at once (3x3,
+    the 5x5 opening); None elsewhere.
 
     The engine refuses positions no game could reach (`InvalidPosition`): a replay
     only asks about those it built itself, move by move, up to the end of the round.
     """
-    if board.geometry.cells > ANALYSED_CELLS:
-        return None
-    return analyse(board, to_move)
+    return known_analysis(board, to_move)
 
 
 class Replay:
@@ -140,7 +136,7 @@ class Replay:
 
     @property
     def analysis(self) -> Analysis | None:
-        """Every empty cell's verdict for the side to move there; None on big boards."""
+        """Every empty cell's verdict for the side to move there; None where not known."""
         return self._analyses[self._at]
 
     @property

@@ -12,12 +12,13 @@ from __future__ import annotations
 import random
 import threading
 from collections.abc import Callable, Iterator
-from typing import NamedTuple, Protocol
+from typing import NamedTuple
 
-from ..engine.analysis import Analysis, MoveVerdict
+from ..engine.analysis import Analysis, MoveScorer, MoveVerdict, empty_cells, move_scores
 from ..engine.board import Cell, GameBoard, Symbol
 from ..engine.cancel import Cancelled, SearchCancelled
 from ..engine.geometry import Geometry
+from ..engine.known import Scores, known_scores
 from ..engine.solver import Verdict
 from ..engine.strategies import MinimaxStrategy, MoveStrategy
 from .ai_turn import AIReply, AIRequest
@@ -70,27 +71,21 @@ class HintRequest(NamedTuple):
         return HintReply(self.generation, cell)
 
 
-class MoveScorer(Protocol):
-    """What the analysis asks of the engine: one move's exact score (`Search.move_score`)."""
-
-    def move_score(
-        self, me: int, them: int, cell: int, cancelled: Cancelled | None = None
-    ) -> int: ...
-
-
-class CellScore(NamedTuple):
-    """One empty cell's exact score, found by an `AnalysisRequest`."""
+class CellScores(NamedTuple):
+    """Exact scores of empty cells, found by an `AnalysisRequest`: every score the engine
+    knew at once in one reply, then one reply per cell it had to search."""
 
     generation: int
-    cell: Cell
-    score: int
+    scores: tuple[tuple[Cell, int], ...]
 
 
 class AnalysisRequest(NamedTuple):
-    """Score every empty cell of `board` (a private copy) for `symbol`, one by one.
+    """Score every empty cell of `board` (a private copy) for `symbol`.
 
-    On an open 5x5 board one cell is seconds of search: `compute()` yields each
-    score as it is found, so the overlay fills in as it goes.
+    The engine's one path to every move's verdict (`analysis.move_scores`, as `analyse`),
+    past what its run has read at once (`known`): on an open 5x5 board past the stored
+    scores one cell is seconds of search, so each searched cell is a reply of its own and
+    the overlay fills in as it goes.
     """
 
     generation: int
@@ -98,17 +93,21 @@ class AnalysisRequest(NamedTuple):
     symbol: Symbol
     search: MoveScorer
     cancelled: Cancelled
+    known: Scores | None = None  # read already (`AnalysisRun`); None: read them here
 
-    def compute(self) -> Iterator[CellScore]:
-        """Each cell's score in turn; stops quietly once `cancelled` says so."""
+    def compute(self) -> Iterator[CellScores]:
+        """The scores in turn; stops quietly once `cancelled` says so."""
         geometry = self.board.geometry
         me, them = self.board.masks_for(self.symbol)
-        for row, col in self.board.legal_moves():
-            try:
-                score = self.search.move_score(me, them, geometry.index(row, col), self.cancelled)
-            except SearchCancelled:
-                return
-            yield CellScore(self.generation, (row, col), score)
+        found = move_scores(geometry, me, them, self.search, self.cancelled, known=self.known)
+        try:
+            for scores in found:
+                if self.cancelled():
+                    return
+                cells = tuple((geometry.coords(cell), score) for cell, score in scores)
+                yield CellScores(self.generation, cells)
+        except SearchCancelled:
+            return
 
 
 class AnalysisFound(NamedTuple):
@@ -124,15 +123,28 @@ class AnalysisFound(NamedTuple):
 
 
 class AnalysisRun:
-    """The controller's record of one analysis: its scores so far and its off switch."""
+    """The controller's record of one analysis: its scores so far and its off switch.
+
+    What the engine knows at once (`known.known_scores`: a lookup or two, no search) is
+    read as the run starts, on the caller's thread: the 5x5 opening's overlay is whole
+    before any thread could start (`whole`), and a search, if one is needed, skips it."""
 
     def __init__(self, generation: int, board: GameBoard, symbol: Symbol) -> None:
         self.generation = generation
         self.board = board  # a private copy
         self.symbol = symbol
         self.total = len(board.legal_moves())
-        self.scores: dict[Cell, int] = {}
+        geometry = board.geometry
+        me, them = board.masks_for(symbol)
+        cells = empty_cells(geometry, me, them) if self.total else []
+        self.known = known_scores(geometry, me, them, cells) if cells else {}
+        self.scores = {geometry.coords(cell): score for cell, score in self.known.items()}
         self.stop = threading.Event()
+
+    @property
+    def whole(self) -> bool:
+        """Every cell's score is in: nothing (more) to search."""
+        return len(self.scores) == self.total
 
     def request(
         self, search: Callable[[Geometry], MoveScorer], stale: Cancelled
@@ -141,17 +153,19 @@ class AnalysisRun:
         stop = self.stop.is_set
         scorer = search(self.board.geometry)
         cancelled = lambda: stop() or stale()  # noqa: E731
-        return AnalysisRequest(self.generation, self.board, self.symbol, scorer, cancelled)
+        return AnalysisRequest(
+            self.generation, self.board, self.symbol, scorer, cancelled, self.known
+        )
 
     def live(self, generation: int) -> bool:
         """Still wanted: about the position of `generation`, and not switched off."""
         return generation == self.generation and not self.stop.is_set()
 
-    def add(self, reply: CellScore) -> bool:
-        """Keep a cell's score, if this run is still wanted for it (see `live`)."""
+    def add(self, reply: CellScores) -> bool:
+        """Keep cells' scores, if this run is still wanted for them (see `live`)."""
         if not self.live(reply.generation):
             return False
-        self.scores[reply.cell] = reply.score
+        self.scores.update(reply.scores)
         return True
 
     def found(self) -> AnalysisFound:
@@ -160,14 +174,14 @@ class AnalysisRun:
         top = max(self.scores.values(), default=0)
         moves = tuple(
             MoveVerdict(cell, Verdict.from_score(score, self.total), done and score == top)
-            for cell, score in self.scores.items()
+            for cell, score in sorted(self.scores.items())  # reading order, as `analyse`
         )
         analysis = Analysis(self.board.to_string(), self.symbol, "in_progress", moves)
         return AnalysisFound(analysis, len(self.scores), self.total)
 
 
-Reply = AIReply | HintReply | CellScore
-"""What a background job hands back: the AI's move, a hint, one cell's analysis."""
+Reply = AIReply | HintReply | CellScores
+"""What a background job hands back: the AI's move, a hint, cells' analysis."""
 
 Request = AIRequest | HintRequest | AnalysisRequest
 """A background job: `compute()` it off the UI thread, hand its replies to `apply`."""

@@ -11,9 +11,10 @@ import random
 import threading
 from collections.abc import Callable
 
-from ..engine.analysis import Analysis, analyse
+from ..engine.analysis import Analysis, analyse, empty_cells
 from ..engine.board import Cell, GameBoard, Symbol, other
 from ..engine.geometry import Geometry
+from ..engine.known import known_best
 from ..engine.players import Player
 from ..engine.strategies import search_of
 from .teaching import (
@@ -62,8 +63,9 @@ class TeachingAids:
 
     @property
     def analysis_ready(self) -> bool:
-        """`analysis()` and hints are instant on 3x3 only: the exact table is too slow beyond
-        it (the game screen finds big boards' verdicts cell by cell, in a thread)."""
+        """`analysis()` is instant on every 3x3 position only: on the big boards the game screen
+        runs `analysis_request` in a thread (one reply where every verdict is known, as in the
+        5x5 opening; else one per searched cell)."""
         return self.board.geometry.cells <= 9
 
     def hint(self) -> Cell | None:
@@ -75,8 +77,9 @@ class TeachingAids:
         return best[0] if len(best) == 1 else self.rng.choice(best)
 
     def hint_request(self) -> HintRequest | None:
-        """A hint to ask for now (None off the human's turn): answered already on 3x3
-        (`hint`); on the big boards a search for a thread, which stops the one before."""
+        """A hint to ask for now (None off the human's turn): answered already where the
+        engine knows the best moves without searching (3x3, `hint`; the 5x5 opening: the
+        stored scores, the book); else a search for a thread, which stops the one before."""
         if not self._teaches:
             return None
         board, symbol = self.board.copy(), self.human_symbol
@@ -84,7 +87,15 @@ class TeachingAids:
             return HintRequest(self.generation, board, symbol, None, self.hint())
         # The AI's random tie-breaks stay the AI's: the hint draws its own seed, from
         # the game's seeded RNG, so a seeded game's hints are repeatable too.
-        strategy = self.hint_strategy(random.Random(self.rng.random()))
+        rng = random.Random(self.rng.random())
+        me, them = board.masks_for(symbol)
+        geometry = board.geometry
+        known = known_best(geometry, me, them, empty_cells(geometry, me, them))
+        if known:
+            return HintRequest(
+                self.generation, board, symbol, None, geometry.coords(rng.choice(known))
+            )
+        strategy = self.hint_strategy(rng)
         self._hint_stop.set()
         self._hint_stop = threading.Event()
         stop, stale = self._hint_stop.is_set, self.stale
@@ -93,13 +104,16 @@ class TeachingAids:
 
     def analysis_request(self) -> AnalysisRequest | None:
         """A search for the big board's overlay on the human's turn, unless one for this
-        position is under way or done; None on 3x3, where `analysis()` answers at once."""
+        position is under way or done; None on 3x3, where `analysis()` answers at once, and
+        where every verdict is known at once (the 5x5 opening: `analysis_found` is whole)."""
         run = self._analysis
         if self.analysis_ready or not self._teaches:
             return None
         if run and run.live(self.generation):
             return None
         self._analysis = AnalysisRun(self.generation, self.board.copy(), self.human_symbol)
+        if self._analysis.whole:  # known at once (the 5x5 opening): `analysis_found` has it
+            return None
         return self._analysis.request(self.analysis_search, self.stale)
 
     @property

@@ -1,23 +1,29 @@
-"""Verdicts for every move of a position: what the overlay, hints and `analyse` show."""
+"""Verdicts for every move of a position: one path (`move_scores`) for `analyse`, the
+game's overlay and hints, replays and a spectator's overlay."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import cache
-from typing import Literal, NamedTuple
+from collections.abc import Callable, Iterator
+from typing import Literal, NamedTuple, Protocol
 
 from .board import SYMBOLS, Cell, GameBoard, Symbol, other
 from .cancel import Cancelled
 from .geometry import Geometry
-from .solver import Solver, Verdict, shared_solver
-from .strategies import BOOK_GEOMETRY, search_of
+from .known import Scores, known_scores
+from .solver import Verdict
+from .strategies import search_of
 
 OnMove = Callable[[int, int], None]
 """Told (move number, number of moves) before each move of a position is searched."""
 
-STORED_STONES = 2
-"""5x5 positions with at most this many stones have every move's score stored beside the
-opening book (`opening_book.VERDICTS`): an open 5x5 board would take many seconds."""
+
+class MoveScorer(Protocol):
+    """What the analysis asks of a search: one move's exact score (`Search.move_score`)."""
+
+    def move_score(
+        self, me: int, them: int, cell: int, cancelled: Cancelled | None = None
+    ) -> int: ...
+
 
 Status = Literal["in_progress", "X_wins", "O_wins", "draw"]
 
@@ -132,87 +138,84 @@ def _last_move_can_complete_all_lines(board: GameBoard, mask: int) -> bool:
 def analyse(
     board: GameBoard,
     to_move: str | None = None,
-    solver: Solver | None = None,
     cancelled: Cancelled | None = None,
     on_move: OnMove | None = None,
+    search: MoveScorer | None = None,
 ) -> Analysis:
     """Every legal move's verdict for the side to move, and which are best.
 
-    3x3 reads the solved table (instant), and so do 5x5 positions with at most
-    `STORED_STONES` stones (the scores stored beside the opening book). Other
-    positions on bigger boards search each move exactly, which on an open 5x5
-    board takes up to seconds per move: `on_move` hears of each move before its
-    search, and `cancelled` (polled) stops it with `SearchCancelled`.
+    The scores come from `move_scores`: what the engine knows at once (`known`), then a
+    search of each move left, which on an open 5x5 board takes up to seconds per move:
+    `on_move` hears of each move before its search, and `cancelled` (polled) stops it
+    with `SearchCancelled`.
     """
     mover = side_to_move(board, to_move)
     status = status_of(board)
     moves: tuple[MoveVerdict, ...] = ()
     if status == "in_progress":
         me, them = board.masks_for(mover)
-        if board.geometry.cells <= 9 or solver is not None:
-            solver = solver if solver is not None else shared_solver(board.geometry)
-            _, scores, best_cells = solver.entry(me, them)
-        else:
-            cells = [board.geometry.index(row, col) for row, col in board.legal_moves()]
-            stored = stored_scores(board.geometry, me, them, cells)
-            scores = (
-                stored
-                if stored is not None
-                else _searched_scores(board.geometry, me, them, cells, cancelled, on_move)
-            )
-            top = max(score for _, score in scores)
-            best_cells = tuple(cell for cell, score in scores if score == top)
-        empties = len(scores)
-        moves = tuple(
-            MoveVerdict(
-                cell=board.geometry.coords(cell),
-                verdict=Verdict.from_score(score, empties),
-                best=cell in best_cells,
-            )
-            for cell, score in scores
-        )
+        scores: Scores = {}
+        for found in move_scores(board.geometry, me, them, search, cancelled, on_move):
+            scores.update(found)
+        moves = verdicts(board.geometry, scores)
     return Analysis(board.to_string(), mover, status, moves)
 
 
-def _searched_scores(
+def known_analysis(board: GameBoard, to_move: str | None = None) -> Analysis | None:
+    """`analyse` where every move's verdict is known without searching (3x3, the 5x5
+    opening), else None: for a caller that must answer at once (a replay's positions)."""
+    mover = side_to_move(board, to_move)
+    status = status_of(board)
+    if status != "in_progress":
+        return Analysis(board.to_string(), mover, status, ())
+    me, them = board.masks_for(mover)
+    cells = empty_cells(board.geometry, me, them)
+    scores = known_scores(board.geometry, me, them, cells)
+    if len(scores) < len(cells):
+        return None
+    return Analysis(board.to_string(), mover, status, verdicts(board.geometry, scores))
+
+
+def move_scores(
     geometry: Geometry,
     me: int,
     them: int,
-    cells: list[int],
-    cancelled: Cancelled | None,
-    on_move: OnMove | None,
-) -> tuple[tuple[int, int], ...]:
-    search = search_of(geometry)
-    scores = []
-    for number, cell in enumerate(cells, 1):
+    search: MoveScorer | None = None,
+    cancelled: Cancelled | None = None,
+    on_move: OnMove | None = None,
+    known: Scores | None = None,
+) -> Iterator[tuple[tuple[int, int], ...]]:
+    """The one path to the score of every move of a position in play (`me` to move), as
+    (cell index, score) pairs: first, in one batch, every score the engine knows without
+    searching (`known.known_scores`), then each other move's as `search` (the shared
+    search of `geometry` unless given) finds it. `on_move` hears (move number, moves)
+    before each search; `cancelled` stops one with `SearchCancelled`. `known`: the scores
+    a caller has read already with `known_scores` (to show them at once), not yielded again."""
+    cells = empty_cells(geometry, me, them)
+    if known is None:
+        known = known_scores(geometry, me, them, cells)
+        if known:
+            yield tuple((cell, known[cell]) for cell in cells if cell in known)
+    rest = [cell for cell in cells if cell not in known]
+    scorer = search if search is not None or not rest else search_of(geometry)
+    for number, cell in enumerate(rest, len(known) + 1):
         if on_move is not None:
             on_move(number, len(cells))
-        scores.append((cell, search.move_score(me, them, cell, cancelled)))
-    return tuple(scores)
+        assert scorer is not None
+        yield ((cell, scorer.move_score(me, them, cell, cancelled)),)
 
 
-def stored_scores(
-    geometry: Geometry, me: int, them: int, cells: list[int]
-) -> tuple[tuple[int, int], ...] | None:
-    """(cell, score) of each of `cells` (the empty ones) from the scores stored beside the
-    5x5 opening book, or None where none are stored (another board, more stones)."""
-    if geometry != BOOK_GEOMETRY or (me | them).bit_count() > STORED_STONES:
-        return None
-    from .opening_book import VERDICTS  # imported on first use: 3x3 never pays for it
-
-    canonical_me, canonical_them, symmetry = search_of(geometry).canonical(me, them)
-    stored = VERDICTS.get(canonical_me | canonical_them << geometry.cells)
-    if stored is None:
-        return None
-    occupied = canonical_me | canonical_them
-    empty = [cell for cell in range(geometry.cells) if not occupied >> cell & 1]
-    by_cell = dict(zip(empty, stored, strict=True))  # in the canonical frame
-    to_canonical = _symmetries(geometry.size)[symmetry]
-    return tuple((cell, by_cell[to_canonical[cell]]) for cell in cells)
+def empty_cells(geometry: Geometry, me: int, them: int) -> list[int]:
+    """The empty cells' indices, in reading order."""
+    occupied = me | them
+    return [cell for cell in range(geometry.cells) if not occupied >> cell & 1]
 
 
-@cache
-def _symmetries(size: int) -> tuple[tuple[int, ...], ...]:
-    from .symmetry import symmetries  # with the search, which is loaded by now
-
-    return symmetries(size)
+def verdicts(geometry: Geometry, scores: Scores) -> tuple[MoveVerdict, ...]:
+    """Each scored cell's verdict, in reading order, the best ones marked."""
+    top = max(scores.values(), default=0)
+    empties = len(scores)
+    return tuple(
+        MoveVerdict(geometry.coords(cell), Verdict.from_score(score, empties), score == top)
+        for cell, score in sorted(scores.items())
+    )

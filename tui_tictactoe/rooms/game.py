@@ -22,7 +22,7 @@ from ..controller.teaching import (
     AnalysisFound,
     AnalysisRequest,
     AnalysisRun,
-    CellScore,
+    CellScores,
     MoveScorer,
 )
 from ..engine.analysis import Analysis, analyse
@@ -224,7 +224,8 @@ class RoomGame:
     def analysis_request(self) -> AnalysisRequest | None:
         """On 4x4 and 5x5, a search for the overlay of the position now (for a thread),
         unless one for it is under way or done; it stops once the position moves on or
-        `stop_analysis` is called. None on 3x3 (`analysis`) and where none is offered."""
+        `stop_analysis` is called. None on 3x3 (`analysis`), where none is offered, and where
+        every verdict is known at once (the 5x5 opening: `analysis_found` is whole)."""
         to_move = self._to_analyse
         if to_move is None or self.analysis_ready:
             return None
@@ -232,9 +233,11 @@ class RoomGame:
         if run is not None and run.live(self.position):
             return None
         self._analysis = AnalysisRun(self.position, self.board.copy(), to_move)
+        if self._analysis.whole:  # known at once (the 5x5 opening): `analysis_found` has it
+            return None
         return self._analysis.request(self.analysis_search, self._stale.is_set)
 
-    def apply(self, reply: CellScore) -> bool:
+    def apply(self, reply: CellScores) -> bool:
         """Keep one cell's score if it is about the position now and the overlay is still
         on; False, changing nothing, for a late reply (the one place that judges it)."""
         run = self._analysis

@@ -55,7 +55,7 @@ from ..thinking_clock import ThinkingClock
 from ..type_ahead import TypeAhead, after_the_ai
 from ..widgets import ControlButton, GameCell, GameGrid, Scoreboard, StatusLine, TitleBar
 from ..widgets.key_bar import KeyBar, KeyHint, game_keys
-from ..widgets.too_small import TooSmall, needed_size
+from ..widgets.too_small import TooSmall, compact, whole_cells_size
 from .stale_resize import IgnoresStaleResize
 
 if TYPE_CHECKING:
@@ -66,7 +66,8 @@ MIN_SIZE = Size(60, 18)
 """Below this something would be cut: a message asks for a larger terminal. 60 columns
 hold the whole score line (abandoned rounds and take-backs too) and the key bar in two
 lines; 18 rows hold the title, the score, a board of 3-row cells, the status's two
-lines, the buttons and the key bar. A 5x5 board needs a row more (`too_small.needed_size`)."""
+lines, the buttons and the key bar. Big boards keep 3-row cells with one-row buttons
+(`-compact`): 4x4 needs 19 rows, 5x5 22 (`too_small.whole_cells_size`)."""
 
 PLAY_WIDTH = 57
 """The narrowest the board's column gets (#play in the CSS): the longest score line and
@@ -365,9 +366,14 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
         return size.width >= PANEL_ROOM.width and size.height >= PANEL_ROOM.height
 
     def _place_info(self) -> None:
-        """Show the panel if asked for and there is room; else it waits for room."""
-        if self._info is not None:
-            self._info.set_class(self.show_info and self.has_room_for_info, "-visible")
+        """Show the panel if asked for and there is room; else it waits for room. Once it
+        shows, the note that it was waiting ("AI info needs 80x20") goes: it is moot."""
+        if self._info is None:
+            return
+        shown = self.show_info and self.has_room_for_info
+        self._info.set_class(shown, "-visible")
+        if shown and self.status.note == info_status(True, PANEL_ROOM.width, PANEL_ROOM.height):
+            self.status.clear_note()
 
     # -- showing the state --------------------------------------------------
 
@@ -438,8 +444,9 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
         self._check_size(self.app.size)
 
     def _check_size(self, size: Size) -> None:
-        needed = needed_size(MIN_SIZE, self.geometry.size)
+        needed = whole_cells_size(MIN_SIZE, self.geometry.size)
         self.set_class(self.too_small.check(size, needed), "-too-small")
+        self.set_class(compact(size.height, self.geometry.size), "-compact")  # see the CSS
         self.set_class(size.height * 2.5 < PLAY_WIDTH, "-short")  # see #play in the CSS
         self._place_info()
         self.refresh_bindings()

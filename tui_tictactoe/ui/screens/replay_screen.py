@@ -3,7 +3,8 @@
 The positions, verdicts and wording are the controller's (`controller.replay`); this
 screen shows them with the `GameGrid` the game plays on, read-only: nothing here
 handles a press on a cell. Each empty cell carries the verdict of playing there, as
-the game's analysis overlay shows it (3x3 only), and the latest move a square border.
+the game's analysis overlay shows it (where known at once: 3x3, the 5x5 opening), and
+the latest move a square border.
 """
 
 from __future__ import annotations

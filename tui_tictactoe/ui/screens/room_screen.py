@@ -35,7 +35,7 @@ from textual.widgets import Button, Static
 from textual.worker import get_current_worker
 
 from ...controller.status import refused
-from ...controller.teaching import AnalysisRequest, CellScore
+from ...controller.teaching import AnalysisRequest, CellScores
 from ...engine.board import Cell
 from ...options import board_geometry
 from ...record.values import Match
@@ -129,7 +129,7 @@ class RoomScreen(RoomChoices, IgnoresStaleResize, Screen[None]):
     class Scored(Message):
         """One empty cell's score for the big board's overlay, from its thread."""
 
-        def __init__(self, reply: CellScore) -> None:
+        def __init__(self, reply: CellScores) -> None:
             super().__init__()
             self.reply = reply
 

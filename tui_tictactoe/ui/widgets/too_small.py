@@ -13,10 +13,30 @@ CHROME_ROWS = 9
 two lines, the buttons (3) and the key bar (2). The board gets the rest."""
 
 
-def needed_size(minimum: Size, cells_per_side: int) -> Size:
-    """`minimum`, or taller where the board's rows would get one row each: a cell needs
-    two (its mark or number, and its bottom border), or it shows nothing (5x5 at 60x18)."""
-    return Size(minimum.width, max(minimum.height, CHROME_ROWS + 2 * cells_per_side))
+COMPACT_CHROME_ROWS = 7
+"""`CHROME_ROWS` with the buttons one row high (the game's compact layout, `-compact`)."""
+
+CELL_ROWS = 3
+"""Rows of a whole cell: its top border, its mark or number, its bottom border."""
+
+
+def needed_size(
+    minimum: Size, cells_per_side: int, cell_rows: int = 2, chrome: int = CHROME_ROWS
+) -> Size:
+    """`minimum`, or taller where the board's cells would get fewer than `cell_rows` rows
+    each. Two is the least that shows anything (the mark, the bottom border: 5x5 at 60x18
+    showed nothing); the game asks for `CELL_ROWS`, so no cell loses its top border."""
+    return Size(minimum.width, max(minimum.height, chrome + cell_rows * cells_per_side))
+
+
+def whole_cells_size(minimum: Size, cells_per_side: int) -> Size:
+    """The game's need: every cell whole (`CELL_ROWS`), the buttons one row (`compact`)."""
+    return needed_size(minimum, cells_per_side, CELL_ROWS, COMPACT_CHROME_ROWS)
+
+
+def compact(height: int, cells_per_side: int) -> bool:
+    """The buttons must shrink to one row for every cell to keep its 3 rows."""
+    return height < CHROME_ROWS + CELL_ROWS * cells_per_side
 
 
 def too_small_text(size: Size, needed: Size) -> str:
