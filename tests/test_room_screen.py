@@ -28,11 +28,13 @@ from test_hostile_names import HOSTILE
 
 from tui_tictactoe.identity import displayable, set_apart
 from tui_tictactoe.rooms.request import RoomRequest
+from tui_tictactoe.rooms.room import WATCHING_OFF
 from tui_tictactoe.rooms.status import LEAVE_QUESTION, NO_ANALYSIS_FOR_PLAYERS, NO_HINT
 from tui_tictactoe.rooms.view import Person, Ticket
 from tui_tictactoe.ui.screens.game_screen import GameScreen
 from tui_tictactoe.ui.screens.lobby_screen import LobbyScreen
-from tui_tictactoe.ui.screens.room_screen import RoomScreen
+from tui_tictactoe.ui.screens.room_refused import RoomRefused
+from tui_tictactoe.ui.widgets.key_bar import KeyBar
 
 SIZE = (80, 24)
 
@@ -458,17 +460,147 @@ async def test_the_lobby_plays_the_ai() -> None:
         assert app.controller.board.to_string().count("X") == 1
 
 
+def refusal_of(app) -> RoomRefused:  # type: ignore[no-untyped-def]
+    screen = app.screen
+    assert isinstance(screen, RoomRefused), screen
+    return screen
+
+
+def bar(screen) -> list[str]:  # type: ignore[no-untyped-def]
+    """The key bar as the player reads it."""
+    return [f"{hint.keys} {hint.label}" for hint in screen.query_one(KeyBar).hints]
+
+
 @pytest.mark.parametrize("option", ["join", "watch"])
-async def test_a_refused_entry_is_said_and_q_ends(option: str) -> None:
+async def test_a_refused_entry_says_why_and_offers_the_lobby_and_quit(option: str) -> None:
     hub = make_hub()
     app = room_app(hub, RoomRequest(option, "ZZZZ"))  # type: ignore[arg-type]
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        assert note(app) == "There is no room ZZZZ: check the code."
+        refusal = refusal_of(app)
+        assert (
+            drawn(refusal.query_one("#refused-reason")) == "There is no room ZZZZ: check the code."
+        )
+        assert bar(refusal) == ["↑↓ Move", "Enter Choose", "l Lobby", "? Help", "q Quit"]
+        await pilot.press("w", "3")  # no room to watch: w is not offered, and does nothing
+        await settle(pilot)
+        assert app.screen is refusal
         await pilot.press("q")
         await pilot.pause()
         assert app.return_code == 0
-    assert isinstance(RoomScreen, type)
+
+
+async def full_room(hub) -> str:  # type: ignore[no-untyped-def]
+    ann = await hub.create(ANN, 3, "X")
+    await hub.join(ann.code, BOB)
+    return ann.code  # type: ignore[no-any-return]
+
+
+async def test_a_guest_refused_a_full_room_watches_it_from_the_refusal() -> None:
+    """Issue 29: `--join CODE` without `--seat` to a full room left an empty board, keys
+    that played nothing and 'Entering the room…'; now the next steps, and `w` watches."""
+    hub = make_hub()
+    code = await full_room(hub)
+    app = room_app(hub, RoomRequest("join", code), person=Person("guest"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        refusal = refusal_of(app)
+        assert f"Room {code} is full" in drawn(refusal.query_one("#refused-reason"))
+        assert bar(refusal) == [
+            "↑↓ Move", "Enter Choose", "w Watch", "l Lobby", "? Help", "q Quit"
+        ]  # fmt: skip
+        await pilot.press("3", "r")  # keys of a room: nothing here
+        await settle(pilot)
+        assert app.screen is refusal and hub.view(code).watchers == 0
+        await pilot.press("w")
+        await settle(pilot)
+        assert room_of(app).game.seat is None and hub.view(code).watchers == 1
+        assert "1-9 Play" not in bar(app.screen)
+        await pilot.press("q")  # nothing under the room but the one left: the app ends
+        await settle(pilot)
+        assert app.return_code == 0
+
+
+async def test_a_refused_first_room_goes_to_a_new_lobby_where_q_quits() -> None:
+    hub = make_hub()
+    code = await full_room(hub)
+    app = room_app(hub, RoomRequest("join", code), person=EVE)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("down", "enter")  # the list: Watch, then Back to the lobby
+        await settle(pilot)
+        lobby = app.screen
+        assert isinstance(lobby, LobbyScreen) and lobby.focused is lobby.menu
+        await pilot.press("down", "enter")  # a new room from there, and back
+        await settle(pilot)
+        await pilot.press("q")
+        await settle(pilot)
+        assert app.screen is lobby and app.return_code is None
+        await pilot.press("q")
+        await settle(pilot)
+        assert app.return_code == 0
+
+
+async def test_a_spectator_sent_away_goes_back_to_the_lobby_it_came_from() -> None:
+    hub = make_hub()
+    ann = await hub.create(ANN, 3, "X", True)
+    await hub.join(ann.code, BOB)
+    app = room_app(hub, person=EVE)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        lobby = app.screen
+        assert isinstance(lobby, LobbyScreen)
+        lobby.set_focus(lobby.rooms)
+        await pilot.press("enter")  # full: watches
+        await settle(pilot)
+        assert room_of(app).game.seat is None
+        await hub.set_watching(ann, False)
+        await settle(pilot)
+        refusal = refusal_of(app)
+        assert drawn(refusal.query_one("#refused-reason")) == WATCHING_OFF
+        assert "w Watch" not in bar(refusal)
+        await pilot.press("l")
+        await settle(pilot)
+        assert app.screen is lobby and app.return_code is None
+
+
+async def test_back_from_a_room_joined_by_code_q_quits_and_the_bar_says_so() -> None:
+    """Issue 29: the focus came back to the code box, where `q` typed a letter under a
+    key bar that said it quits."""
+    hub = make_hub()
+    ann = await hub.create(ANN, 3, "X")
+    app = room_app(hub, person=BOB)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        lobby = app.screen
+        assert isinstance(lobby, LobbyScreen)
+        assert "q Quit" in bar(lobby) and "Enter Choose" in bar(lobby)
+        await pilot.press("tab")
+        assert "q Quit" not in bar(lobby) and "Enter Join" in bar(lobby)
+        await pilot.press(*ann.code.lower(), "enter")
+        await settle(pilot)
+        await pilot.press("q")
+        await settle(pilot)
+        assert app.screen is lobby and lobby.focused is lobby.menu
+        assert "q Quit" in bar(lobby) and lobby.code.value == ""
+        await pilot.press("q")
+        await settle(pilot)
+        assert app.return_code == 0
+
+
+async def test_the_score_line_drops_a_guest_who_left_as_the_title_does() -> None:
+    hub = make_hub()
+    app = room_app(hub, RoomRequest("new"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        code = room_of(app).game.ticket.code
+        guest = await hub.join(code, Person("gus"))
+        await settle(pilot)
+        assert "gus" in title(app) and drawn(room_of(app).score).startswith("ann 0 · gus 0")
+        await hub.leave(guest)
+        await settle(pilot)
+        assert "gus" not in title(app)
+        assert drawn(room_of(app).score) == "ann 0 · … 0 · draws 0 · round 1"
 
 
 async def test_a_burst_of_moves_lands_once_the_second_refused_by_the_hub() -> None:

@@ -197,7 +197,7 @@ async def test_a_third_player_is_told_the_room_is_full_and_how_to_watch(host: An
     await ann.shows("Your turn: you play X.")
     dave = await enter(hosted.port, f"--join {code}", "dave", local="127.0.0.3")
     await dave.shows(f"Room {code} is full: watch it with --watch {code}.")
-    await dave.shows(f"Watch: ssh -t -p {hosted.port} localhost -- --watch {code}")
+    await dave.shows("w Watch  l Lobby  ? Help  q Quit")
     dave.send("q")
     assert await dave.term.wait_closed() == 0
     dave = await enter(hosted.port, f"--watch {code}", "dave", local="127.0.0.3")
@@ -261,6 +261,34 @@ async def test_a_seat_token_never_reaches_a_games_command_line(host: Any) -> Non
     for pid in pids:
         argv = Path(f"/proc/{pid}/cmdline").read_bytes().decode()
         assert token not in argv, argv  # the environment has it: only its own user reads that
+
+
+async def test_a_guest_back_without_the_seat_token_is_offered_to_watch_and_watches(
+    host: Any,
+) -> None:
+    """Issue 29: a guest who lost the link and the token came back with `--join CODE` to an
+    empty board, keys that played nothing and 'Entering the room…'. Now the refusal, a key
+    bar that names only keys that act, and `w` watches the room."""
+    hosted = await host(rooms=True)
+    ann, code = await new_room(hosted.port, key=ANN_KEY)
+    bob = await enter(hosted.port, f"--join {code}", "bob", local="127.0.0.2")  # a guest
+    await bob.matches(rf"Your seat back: --join {code} --seat ")
+    await ann.shows("Your turn: you play X.")
+    ann.send("5")
+    await bob.shows("ann played 5. Your turn: you play O.")
+    bob.conn.abort()
+    await ann.matches(r"bob left: waiting \d+ s for them to come back\.")
+    bob = await enter(hosted.port, f"--join {code}", "bob", local="127.0.0.2")  # no --seat
+    await bob.shows(f"Room {code} is full: watch it with --watch {code}.")
+    await bob.shows("w Watch  l Lobby  ? Help  q Quit")
+    assert "Play" not in bob.text and "Rematch" not in bob.text
+    bob.send("3")  # a room's key: nothing here
+    await bob.shows("Watch room")
+    bob.send("w")
+    await bob.shows("bob left: waiting")  # the room, as a spectator sees it
+    await until("bob watching", lambda: hub_of(hosted).view(code).watchers == 1)
+    assert hub_of(hosted).view(code).moves == (5,)
+    assert "1-9 Play" not in bob.text
 
 
 async def test_after_the_grace_the_round_is_abandoned_by_the_one_who_left(

@@ -129,3 +129,17 @@ def test_lobby(snap_compare) -> None:  # type: ignore[no-untyped-def]
     asyncio.run(set_up())
     app = room_app(hub, person=EVE)
     assert snap_compare(app, terminal_size=SIZE, run_before=settle)
+
+
+@pytest.mark.parametrize("size", [SIZE, (60, 18)])
+def test_room_refused_full(snap_compare, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+    """`--join CODE` to a full room: the reason, and watch, the lobby or quit."""
+    hub = make_hub()
+
+    async def set_up() -> str:
+        ann = await hub.create(ANN, 3, "X")
+        await hub.join(ann.code, BOB)
+        return ann.code
+
+    app = room_app(hub, RoomRequest("join", asyncio.run(set_up())), person=Person("guest"))
+    assert snap_compare(app, terminal_size=size, run_before=settle)

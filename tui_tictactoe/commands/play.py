@@ -25,6 +25,7 @@ from .terminal_check import terminal_problem
 
 if TYPE_CHECKING:
     from ..rooms.hub import RoomHub
+    from ..rooms.request import RoomRequest
     from ..rooms.view import Person
 
 
@@ -42,8 +43,6 @@ def main(argv: Sequence[str]) -> int:
     return run_play(args)
 
 
-PLAIN_ROOMS = f"{PROG}: error: rooms are not played in --plain yet: leave out --plain (ssh -t)"
-
 HUB_ENV = "TUI_TICTACTOE_ROOM_HUB"
 """`rooms.wire.ENV_VAR` (a test checks they agree), named here so that a game with no hub
 imports no module of the rooms (start-up)."""
@@ -57,8 +56,7 @@ def run_play(args: argparse.Namespace) -> int:
         return 2
     if getattr(args, "plain", False):  # line by line: no Textual, no terminal needed
         if room is not None:
-            print(PLAIN_ROOMS, file=sys.stderr)
-            return 2
+            return run_plain_room(room)
         from .plain import run_plain
 
         return run_plain(args)
@@ -90,6 +88,22 @@ def run_play(args: argparse.Namespace) -> int:
     )
     app.run()
     end_at_once(app.return_code or 0)
+
+
+def run_plain_room(room: RoomRequest) -> int:
+    """A room line by line (`plain.room`), on the hub serve-ssh names."""
+    hub = room_hub()
+    if hub is None:
+        print(NO_HUB, file=sys.stderr)
+        return 2
+    from .plain.room import run_plain_room as run
+
+    out = sys.stdout
+    if hasattr(out, "reconfigure"):
+        out.reconfigure(errors="replace")  # a name the output's encoding cannot show
+    # At once: the reader thread may sit in a read of stdin, which Python's own exit
+    # would wait on for the stream's lock and then abort.
+    end_at_once(run(hub, session_person(), room, sys.stdin.buffer, out))
 
 
 def room_hub() -> RoomHub | None:

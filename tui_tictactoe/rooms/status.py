@@ -15,6 +15,7 @@ from ..controller.teaching import AnalysisFound
 from ..engine.board import other
 from .game import RoomGame
 from .request import RoomAddress
+from .room import no_room
 from .view import SEATS, SeatName
 
 WAITING_FOR_VIEW = Status("Entering the room…", "thinking")
@@ -28,6 +29,9 @@ UNREACHABLE_TO_MOVE = "Database unreachable: your move waits until it is back."
 UNREACHABLE = "Database unreachable: the room waits until it is back."
 """While the hub cannot reach the room's database (`RoomView.unreachable`): no change can
 land, so the state of play is this until it is back (both fit 57 columns)."""
+
+LINK_LOST = "The room's server is gone: press q."
+"""When the hub's link (a socket) broke: nothing in the rooms is reachable now."""
 
 LEAVE_QUESTION = Status("Leave and abandon the round? q or y: yes; other keys: no.", "question")
 """Asked once when `q` comes mid-round from a player, as the game asks before quitting."""
@@ -164,15 +168,17 @@ def room_title(game: RoomGame, found: AnalysisFound | None = None) -> str:
 
 
 def score_line(game: RoomGame) -> str:
-    """The score between the two at the table, and the round."""
+    """The score between the two at the table, and the round; a seat left empty is
+    "…", as in the title (its player's name goes with them)."""
     view = game.view
     if view is None:
         return ""
-    x_wins, o_wins, draws = view.score
-    return (
-        f"{game.name('X')} {x_wins} · {game.name('O')} {o_wins} · draws {draws}"
-        f" · round {view.round}"
+    x, o = (
+        game.name(seat) if held.person else "…"
+        for seat, held in zip(SEATS, view.seats, strict=True)
     )
+    x_wins, o_wins, draws = view.score
+    return f"{x} {x_wins} · {o} {o_wins} · draws {draws} · round {view.round}"
 
 
 def invite_lines(game: RoomGame, address: RoomAddress, guest: bool) -> tuple[str, ...]:
@@ -211,3 +217,10 @@ def rematch_refused(game: RoomGame) -> Status | None:
     if game.in_progress:
         return NO_REMATCH_NOW
     return None
+
+
+def watch_instead(code: str, wanted_seat: bool, reason: str) -> bool:
+    """After `reason` (a refusal, or a place lost), is watching room `code` the next step
+    to offer? To a would-be player with a code, unless the room is not there to watch
+    (or nothing is: the link to the rooms is lost)."""
+    return bool(code) and wanted_seat and reason not in (no_room(code).args[0], LINK_LOST)

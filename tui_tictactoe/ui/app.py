@@ -269,12 +269,13 @@ class TicTacToeApp(App[None]):
 
     @property
     def room_screen(self) -> RoomScreen | None:
-        """The room being played or watched, wherever it is in the stack (q leaves it)."""
+        """The room being played or watched, wherever it is in the stack (q leaves it);
+        not one left after a refusal, which stays as the first screen under the next."""
         if self.hub is None:
             return None
         from .screens.room_screen import RoomScreen
 
-        rooms = [screen for screen in self.screen_stack if isinstance(screen, RoomScreen)]
+        rooms = [s for s in self.screen_stack if isinstance(s, RoomScreen) and not s.left]
         return rooms[-1] if rooms else None
 
     def _plays_on(self, event: events.InputEvent) -> bool:

@@ -73,6 +73,12 @@ class Command(NamedTuple):
     """The state it turns on and off, for the places that say which: the key bar
     ("Analysis on"), the menu (`menu_when_on`)."""
     menu_when_on: str | None = None
+    when: str | None = None
+    """A state its screen must be in for the command to be offered: the key bar shows it
+    and its keys act only then (a screen's `check_action` asks `offered`); None: always."""
+
+    def offered(self, states: Mapping[str, bool]) -> bool:
+        return self.when is None or states.get(self.when, False)
 
     @property
     def menu_action(self) -> str:

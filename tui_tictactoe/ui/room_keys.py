@@ -1,11 +1,16 @@
-"""The room screen's keys: a small table of its own, in the command table's terms.
+"""The keys of the rooms' screens (the room, the lobby, a refusal): small tables of their
+own, in the command table's terms.
 
 A room has keys the game against the AI does not (`r` asks for a rematch, not a new
 round; `q` leaves the room) and lacks others (no take-back, no new game, no AI info),
 so it does not share `commands.COMMANDS`, whose entries also write the game's help and
 the README's key table. The moves (arrows, Enter, 1-9) are the game's own commands;
 help (`?`), the menu (Ctrl+P) and `q` stay the app's (the app hands `q` and `y` to the
-room screen: `TicTacToeApp.action_ask_quit`). No Textual at import, as `commands`.
+room screen: `TicTacToeApp.action_ask_quit`). The lobby's and a refusal's keys depend
+on the screen's state (a text box has the focus, the lobby is there to go back to): each
+command's `when` names the state, and one function makes the key bar (`screen_keys`) and
+the screen's `check_action` (`acts`) from it, so that the bar shows what the keys do.
+Textual only for the bindings, when a screen's class is made.
 """
 
 from __future__ import annotations
@@ -74,14 +79,86 @@ ROOM_COMMANDS: tuple[Command, ...] = (
 
 def room_bindings() -> list[BindingType]:
     """The room screen's `BINDINGS`: priority, like the game's, so a burst keeps its order."""
+    return screen_bindings(ROOM_COMMANDS, priority=True)
+
+
+def screen_bindings(commands: tuple[Command, ...], priority: bool = False) -> list[BindingType]:
+    """A screen's own `BINDINGS` from its table (the app's and Textual's are theirs)."""
     from textual.binding import Binding
 
     return [
-        Binding(bind.keys, bind.action, bind.description, show=bind.show, priority=True)
-        for command in ROOM_COMMANDS
-        if command.on != "app"
+        Binding(bind.keys, bind.action, bind.description, show=bind.show, priority=priority)
+        for command in commands
+        if command.on == "game"
         for bind in command.binds
     ]
+
+
+def screen_keys(commands: tuple[Command, ...], states: dict[str, bool]) -> tuple[KeyHint, ...]:
+    """The key bar of a screen in `states`: the commands offered there, in table order."""
+    return tuple(
+        KeyHint(command.bar, command.name, command.press)
+        for command in commands
+        if command.bar is not None and command.offered(states)
+    )
+
+
+def acts(commands: tuple[Command, ...], action: str, states: dict[str, bool]) -> bool:
+    """Does `action` act in `states`? Only if the key bar offers its command there."""
+    return all(
+        command.offered(states)
+        for command in commands
+        for bind in command.binds
+        if bind.action == action
+    )
+
+
+# -- the lobby: its lists take the arrows and Enter, the code box takes letters ----------
+
+_CHOOSE = Command(
+    "Choose", "Enter", binds=(Bind("enter", "select", "Choose"),), on="textual", bar="Enter"
+)
+LOBBY_COMMANDS: tuple[Command, ...] = (
+    Command("Move", "↑↓", on="textual", bar="↑↓", when="on_list"),
+    _CHOOSE._replace(when="on_list"),
+    _CHOOSE._replace(name="Join", when="typing"),
+    Command(
+        "Next box", "Tab", binds=(Bind("tab", "focus_next", "Next box"),), on="textual", bar="Tab"
+    ),
+    Command(
+        "Menu",
+        "Escape",
+        binds=(Bind("escape", "focus_menu", "Back to the menu", show=False),),
+        bar="Esc",
+        when="off_menu",
+    ),
+    HELP,
+    QUIT._replace(when="keys"),  # in the code box `q` is a letter (`TicTacToeApp.check_action`)
+)
+
+
+def lobby_states(focus: str) -> dict[str, bool]:
+    """The lobby's states from what has the focus: "menu", "rooms" or "code"."""
+    typing = focus == "code"
+    return {
+        "on_list": not typing,
+        "typing": typing,
+        "keys": not typing,
+        "off_menu": focus != "menu",
+    }
+
+
+# -- a refusal: what next ---------------------------------------------------------------
+
+REFUSED_COMMANDS: tuple[Command, ...] = (
+    Command("Move", "↑↓", on="textual", bar="↑↓"),
+    _CHOOSE,
+    Command("Watch", "w", binds=(Bind("w", "watch", "Watch"),), bar="w", when="watch"),
+    Command("Lobby", "l", binds=(Bind("l", "lobby", "Lobby"),), bar="l", when="lobby"),
+    HELP,
+    QUIT,
+)
+"""The screen a refused entry lands on: watch the room instead, back to the lobby, quit."""
 
 
 PLAYERS_ONLY = (MOVE, PLAY, PLAY_DIGIT, REMATCH, ROOM_WATCHING)

@@ -19,7 +19,8 @@ from ..rooms.hub import RoomHub
 from ..rooms.request import RoomRequest, room_address
 from ..rooms.view import Person
 from .screens.lobby_screen import LobbyScreen
-from .screens.room_screen import RoomScreen, RoomSetting
+from .screens.room_screen import RoomScreen
+from .screens.room_setting import RoomSetting
 
 
 def room_setting(
@@ -44,7 +45,9 @@ def first_screen(
     play_ai: Callable[[], Screen[None]],
     board_size: int,
 ) -> Screen[None]:
-    """The room `request` names, or the lobby (no request, or `kind` "lobby")."""
+    """The room `request` names, or the lobby (no request, or `kind` "lobby"); every
+    screen of the session may make a lobby (a refused room's way back)."""
+    setting = setting._replace(lobby=lambda: LobbyScreen(setting, play_ai, board_size))
     if request is None or request.kind == "lobby":
         return LobbyScreen(setting, play_ai, board_size)
     return RoomScreen(setting, request)

@@ -16,7 +16,7 @@ from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Input, OptionList, Static
@@ -25,22 +25,17 @@ from textual.widgets.option_list import Option
 from ...identity import displayable, set_apart
 from ...rooms import codes
 from ...rooms.view import Refused, RoomSummary, Ticket
+from ..room_keys import LOBBY_COMMANDS, lobby_states, screen_bindings, screen_keys
 from ..widgets import TitleBar
-from ..widgets.key_bar import KeyBar, KeyHint
-from .room_screen import RoomScreen, RoomSetting
+from ..widgets.key_bar import KeyBar
+from .room_screen import RoomScreen
+from .room_setting import RoomSetting
 from .stale_resize import IgnoresStaleResize
 
 REFRESH = 3.0
 """Seconds between readings of the live rooms."""
 
 PLAY_AI, NEW_ROOM, NEW_PUBLIC, JOIN_ROOM = "play-ai", "new-room", "new-public", "join-room"
-LOBBY_KEYS = (
-    KeyHint("↑↓", "Move"),
-    KeyHint("Enter", "Choose", "enter"),
-    KeyHint("Tab", "Next box", "tab"),
-    KeyHint("?", "Help", "question_mark"),
-    KeyHint("q", "Quit", "q"),
-)
 
 
 def room_entry(summary: RoomSummary) -> Text:
@@ -79,9 +74,7 @@ class LobbyScreen(IgnoresStaleResize, Screen[None]):
         height: 1fr;
     }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "focus_menu", "Back to the menu", show=False),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = screen_bindings(LOBBY_COMMANDS)
 
     def __init__(
         self, setting: RoomSetting, play_ai: Callable[[], Screen[None]], size: int
@@ -108,6 +101,7 @@ class LobbyScreen(IgnoresStaleResize, Screen[None]):
         self.rooms = OptionList(id="lobby-rooms")
         self.rooms.border_title = "Public rooms"  # in its border: a line for the menu's 4th
         self.live: tuple[RoomSummary, ...] | None = None  # None: not read yet
+        self.key_bar = KeyBar(screen_keys(LOBBY_COMMANDS, lobby_states("menu")), id="lobby-keys")
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
@@ -116,7 +110,7 @@ class LobbyScreen(IgnoresStaleResize, Screen[None]):
             yield self.code
             yield self.note
             yield self.rooms
-        yield KeyBar(LOBBY_KEYS, id="lobby-keys")
+        yield self.key_bar
 
     async def on_mount(self) -> None:
         self.sub_title = "lobby"
@@ -127,7 +121,17 @@ class LobbyScreen(IgnoresStaleResize, Screen[None]):
         self.app.post_message(RoomScreen.Ready())
 
     async def on_screen_resume(self) -> None:
+        """Back from a room: the focus on the list it was entered from (the menu for a
+        code typed: in the code box the next `q` would be a letter, not quitting)."""
+        if self.focused is not self.rooms:
+            self.set_focus(self.menu)
         await self.read_rooms()
+
+    def on_descendant_focus(self) -> None:
+        """The key bar says what the keys do where the focus is (a letter types in the box)."""
+        focused = self.focused
+        focus = "code" if focused is self.code else "rooms" if focused is self.rooms else "menu"
+        self.key_bar.hints = screen_keys(LOBBY_COMMANDS, lobby_states(focus))
 
     async def read_rooms(self) -> None:
         """The live rooms from the hub, shown if they changed (a broken link: kept)."""

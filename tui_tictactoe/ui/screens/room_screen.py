@@ -17,11 +17,9 @@ off and leaving each stop the search.
 from __future__ import annotations
 
 import contextlib
-import time
-from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import ClassVar, NamedTuple
+from typing import ClassVar
 
 from textual import events
 from textual.app import ComposeResult
@@ -38,13 +36,12 @@ from ...controller.status import refused
 from ...controller.teaching import AnalysisRequest, CellScores
 from ...engine.board import Cell
 from ...options import board_geometry
-from ...record.values import Match
 from ...rooms.game import RoomGame
-from ...rooms.hub import RoomHub
 from ...rooms.keeping import RoundKeeper
-from ...rooms.request import RoomAddress, RoomRequest, enter
+from ...rooms.request import RoomRequest, enter
 from ...rooms.status import (
     LEAVE_QUESTION,
+    LINK_LOST,
     NO_HINT,
     analysis_refused,
     analysis_switched,
@@ -54,13 +51,15 @@ from ...rooms.status import (
     room_title,
     score_line,
 )
-from ...rooms.view import Person, Refused, RoomView, Ticket
+from ...rooms.view import Refused, RoomView, Ticket
 from ..digit_keys import digit_on_big_board
 from ..room_keys import room_bindings, room_keys
 from ..widgets import GameCell, GameGrid, StatusLine, TitleBar
 from ..widgets.key_bar import KeyBar, KeyHint
 from ..widgets.too_small import TooSmall, needed_size
 from .room_choices import RoomChoices, ended_reason
+from .room_refused import show_refusal
+from .room_setting import RoomSetting
 from .stale_resize import IgnoresStaleResize
 
 ROOM_CSS = Path(__file__).with_name("room_screen.tcss")
@@ -74,22 +73,6 @@ MIN_PLAY_WIDTH = 57
 
 TICK = 1.0
 """Seconds between redraws of the state: "waiting 42 s" counts down."""
-
-LINK_LOST = "The room's server is gone: press q."
-
-
-class RoomSetting(NamedTuple):
-    """What every room screen of a session shares: the hub, who this session is to it
-    (a guest is shown their seat token), where others reach the server, and the hub's
-    clock (a dropped player's `back_by` is Unix time on it: `time.time` by default), and where
-    a player's finished rounds are kept (`RecordLink.match_ended`)."""
-
-    hub: RoomHub
-    who: Person
-    guest: bool = False
-    address: RoomAddress = RoomAddress()
-    clock: Callable[[], float] = time.time
-    keep: Callable[[Match], None] | None = None  # a player's finished rounds, for the record
 
 
 class RoomScreen(RoomChoices, IgnoresStaleResize, Screen[None]):
@@ -145,6 +128,7 @@ class RoomScreen(RoomChoices, IgnoresStaleResize, Screen[None]):
         self.keeper = RoundKeeper()
         self.entered = isinstance(entry, Ticket)
         self.left = False
+        self.ended: RoomScreen.Ended | None = None  # came with another screen on top
         # The size is known when creating; a join learns it from the first view.
         new = isinstance(entry, RoomRequest) and entry.kind == "new"
         self.geometry = board_geometry(entry.size if new else 3)  # type: ignore[union-attr]
@@ -213,13 +197,19 @@ class RoomScreen(RoomChoices, IgnoresStaleResize, Screen[None]):
                 self.setting.keep(match)  # both players' sessions: the record keeps it once
 
     def on_room_screen_ended(self, message: Ended) -> None:
-        if self.left:
-            return
+        """A refusal, or a place lost: a screen that says why and offers what next, in
+        this one's place (a room that closed says so on its board)."""
         view = self.game.view
-        if message.reason:
-            self.status.say(refused(message.reason), force=True)
-        elif view is None or not view.closed:
-            self.status.say(refused(ended_reason(self.game)))
+        if self.left or (not message.reason and view is not None and view.closed):
+            return
+        if self.app.screen is not self:  # the help over the room: once it is back
+            self.ended = message
+            return
+        reason = message.reason or ended_reason(self.game)
+        self.left = True
+        self.stop_searching()
+        watch = partial(RoomScreen, self.setting, RoomRequest("watch", self.game.ticket.code))
+        show_refusal(self, self.entry, reason, watch, self.setting.lobby, self._over_lobby)
 
     # -- keys ---------------------------------------------------------------
 
@@ -357,10 +347,18 @@ class RoomScreen(RoomChoices, IgnoresStaleResize, Screen[None]):
         if self.entered:
             with contextlib.suppress(Exception):  # gone already, or the link is: leave anyway
                 await self.hub.leave(self.game.ticket)
-        if len(self.app.screen_stack) > 1 and self.app.screen_stack[0] is not self:
+        if self._over_lobby:
             self.dismiss()
         else:
             self.app.exit()
+
+    @property
+    def _over_lobby(self) -> bool:
+        """A screen under this one to go back to: the lobby, not a room left (`show_refusal`)."""
+        return any(
+            screen is not self and not (isinstance(screen, RoomScreen) and screen.left)
+            for screen in self.app.screen_stack
+        )
 
     def stop_searching(self) -> None:
         """Leaving the room (or the app): the overlay's search stops, its thread ends."""
@@ -372,7 +370,7 @@ class RoomScreen(RoomChoices, IgnoresStaleResize, Screen[None]):
     def _keys(self) -> tuple[KeyHint, ...]:
         offered = self.game.analysis_offered if self.game.view is not None else False
         analysis = self.show_analysis if offered else None
-        player = self.game.is_player or not self.entered
+        player = self.game.is_player and self.game.view is not None  # none that play before
         return room_keys(self.geometry.cells <= 9, analysis, player, self.choices())
 
     def _fit_board(self) -> None:
@@ -434,6 +432,8 @@ class RoomScreen(RoomChoices, IgnoresStaleResize, Screen[None]):
 
     def on_screen_resume(self) -> None:
         self._check_size(self.app.size)
+        if self.ended is not None:
+            self.on_room_screen_ended(self.ended)
 
     def _check_size(self, size: Size) -> None:
         needed = needed_size(MIN_SIZE, self.geometry.size)

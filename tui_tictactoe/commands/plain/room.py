@@ -1,0 +1,228 @@
+"""`--plain` in a room (`--room new [--public]`, `--join CODE [--seat TOKEN]`, `--watch
+CODE`): the room line by line, through the hub client the room screen uses.
+
+One asyncio loop reads both the hub's views and the player's lines. Lines come from a
+reader thread (a blocking `LineReader`, bounded as the plain game's) through a small
+queue: the thread waits while the queue is full, so a client typing faster than the room
+answers is held back at its own pipe, never buffered here without bound. Each view that
+changes the board or the state of play prints the board and the state in the room
+screen's own words (`rooms.status`), so the other player's moves appear as they come.
+No Textual: the rooms' model and wording are below the UI.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+import time
+from collections.abc import Awaitable
+from typing import BinaryIO, TextIO
+
+from ...engine.board import EMPTY
+from ...rooms.game import RoomGame
+from ...rooms.hub import RoomHub
+from ...rooms.request import RoomRequest, enter, room_address
+from ...rooms.status import (
+    LEAVE_QUESTION,
+    LINK_LOST,
+    invite_lines,
+    rematch_refused,
+    room_state,
+    room_title,
+    score_line,
+)
+from ...rooms.view import Person, Refused
+from ..play_options import echo
+from .lines import LINE_LIMIT, TOO_LONG, LineReader, TooLong
+from .text import ascii_text
+
+QUEUED_LINES = 8
+"""Lines read ahead of the room's answers at most; the reader thread waits beyond."""
+
+HELP = (
+    "Type a cell's number (1 top-left, in reading order) to play there.",
+    "r: a rematch, once the round is over (it starts when both players ask).",
+    "b: the board again. q: leave the room (in the middle of a round it asks once).",
+    "?: this help.",
+)
+
+
+def room_board(game: RoomGame) -> list[str]:
+    """The room's board as the plain game prints its own: numbers for empty cells."""
+    geometry = game.board.geometry
+    width = len(str(geometry.cells))
+    rows = []
+    for row in range(geometry.size):
+        cells = []
+        for col in range(geometry.size):
+            mark = game.board.game_board[row][col]
+            cells.append(str(geometry.key(row, col)) if mark == EMPTY else mark)
+        rows.append("  ".join(cell.rjust(width) for cell in cells))
+    return rows
+
+
+class PlainRoom:
+    """One session's room on lines: `lines` in, `out` out, `hub` the rooms."""
+
+    def __init__(
+        self, hub: RoomHub, who: Person, request: RoomRequest, lines: LineReader, out: TextIO
+    ) -> None:
+        self.hub = hub
+        self.who = who
+        self.request = request
+        self.lines = lines
+        self.out = out
+        self.game: RoomGame | None = None
+        self.shown: tuple[str, ...] = ()
+        self.asked = False  # the leave question is open
+
+    def say(self, *lines: str) -> None:
+        with contextlib.suppress(OSError, ValueError):  # an output gone: the end comes next
+            for line in lines:
+                self.out.write(ascii_text(line) + "\n")
+            self.out.flush()
+
+    async def run(self) -> int:
+        """Enter the room, then follow it and the player's lines until `q`, the end of
+        input or the end of the room; the exit status (1: refused or the link lost)."""
+        try:
+            ticket = await enter(self.hub, self.request, self.who)
+        except Refused as refusal:
+            self.say(refusal.reason)
+            return 1
+        except Exception:
+            self.say(LINK_LOST)
+            return 1
+        self.game = RoomGame(ticket)
+        queue: asyncio.Queue[str | TooLong | None] = asyncio.Queue(QUEUED_LINES)
+        loop = asyncio.get_running_loop()
+        threading.Thread(target=self._read, args=(loop, queue), daemon=True).start()
+        follow = asyncio.create_task(self._follow())
+        try:
+            while not follow.done():
+                getting = asyncio.ensure_future(queue.get())
+                await asyncio.wait({getting, follow}, return_when=asyncio.FIRST_COMPLETED)
+                if not getting.done():
+                    getting.cancel()
+                    break
+                line = getting.result()
+                if line is None or await self.command(line):
+                    await self._leave()
+                    return 0
+        finally:
+            follow.cancel()
+        return 0 if follow.cancelled() or follow.result() else 1
+
+    def _read(
+        self, loop: asyncio.AbstractEventLoop, queue: asyncio.Queue[str | TooLong | None]
+    ) -> None:
+        """In the thread: each line into the queue, waiting while it is full; None last."""
+        while True:
+            try:
+                line = self.lines.read()
+            except (OSError, ValueError):
+                line = None
+            try:
+                asyncio.run_coroutine_threadsafe(queue.put(line), loop).result()
+            except RuntimeError:  # the loop has closed: the session is over
+                return
+            if line is None:
+                return
+
+    async def _follow(self) -> bool:
+        """Print the room as its views come; True if it ended quietly (closed, left)."""
+        game = self.game
+        assert game is not None
+        try:
+            async for view in self.hub.updates(game.ticket):
+                if game.take(view):
+                    self.show(first=len(self.shown) == 0)
+        except Refused as refusal:
+            self.say(refusal.reason)
+            return False
+        except Exception:
+            self.say(LINK_LOST)
+            return False
+        last = game.view
+        if last is None or not last.closed:
+            self.say(f"You are no longer in room {game.ticket.code}.")
+        return True
+
+    def show(self, first: bool = False, again: bool = False) -> None:
+        """The board and the state when either changed (or `again`); the code and how
+        others get in with the first view."""
+        game = self.game
+        assert game is not None and game.view is not None
+        state = room_state(game, time.time()).text  # the hub's clock, as the room screen's
+        shown = (*room_board(game), state)
+        if shown == self.shown and not again:
+            return
+        if first:
+            self.say(room_title(game), *invite_lines(game, room_address(), not self.who.key))
+        self.shown = shown
+        self.say(*shown)
+        if game.view.result is not None:
+            self.say(score_line(game))
+
+    async def command(self, line: str | TooLong) -> bool:
+        """Do what `line` says; True to leave."""
+        game = self.game
+        assert game is not None
+        if line == TOO_LONG:
+            self.say(f"That line is too long (at most {LINE_LIMIT} bytes): nothing done.")
+            return False
+        word = line.lower()
+        if self.asked:
+            self.asked = False
+            if word in ("y", "yes", "q"):
+                return True
+            self.say("Playing on.")
+        if word in ("q", "quit"):
+            if game.is_player and game.round_begun:  # as the room screen asks
+                self.asked = True
+                self.say(LEAVE_QUESTION.text)
+                return False
+            return True
+        if word.isascii() and word.isdigit() and len(word) <= 3:
+            request = game.move_request(int(word))
+            if request is not None:  # the hub says why not (a spectator, a taken cell...)
+                await self._ask(self.hub.move(*request))
+        elif word == "r":
+            said = rematch_refused(game)
+            if said is not None:
+                self.say(said.text)
+            else:
+                await self._ask(self.hub.rematch(game.ticket))
+        elif word == "b" and game.view is not None:
+            self.show(again=True)
+        elif word in ("?", "help"):
+            self.say(*HELP)
+        elif word:
+            self.say(f"Not a command: {echo(line)}. Type a cell number, or ? for help.")
+        return False
+
+    async def _ask(self, call: Awaitable[None]) -> None:
+        try:
+            await call
+        except Refused as refusal:
+            self.say(refusal.reason)
+        except Exception:
+            self.say(LINK_LOST)
+
+    async def _leave(self) -> None:
+        if self.game is not None:
+            with contextlib.suppress(Exception):
+                await self.hub.leave(self.game.ticket)
+
+
+def run_plain_room(
+    hub: RoomHub,
+    who: Person,
+    request: RoomRequest,
+    stdin: BinaryIO,
+    stdout: TextIO,
+) -> int:
+    """The room on standard input and output, in an event loop of its own."""
+    room = PlainRoom(hub, who, request, LineReader(stdin), stdout)
+    return asyncio.run(room.run())

@@ -1,0 +1,31 @@
+"""`RoomSetting`: what every rooms' screen of a session shares (the room, the lobby, a
+refusal), apart so that each can name it without importing the others."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import NamedTuple
+
+from textual.screen import Screen
+
+from ...record.values import Match
+from ...rooms.hub import RoomHub
+from ...rooms.request import RoomAddress
+from ...rooms.view import Person
+
+
+class RoomSetting(NamedTuple):
+    """What every room screen of a session shares: the hub, who this session is to it
+    (a guest is shown their seat token), where others reach the server, and the hub's
+    clock (a dropped player's `back_by` is Unix time on it: `time.time` by default), and where
+    a player's finished rounds are kept (`RecordLink.match_ended`), and how to make a lobby
+    (a refused room's way back: `RoomRefused`; None where there is no lobby)."""
+
+    hub: RoomHub
+    who: Person
+    guest: bool = False
+    address: RoomAddress = RoomAddress()
+    clock: Callable[[], float] = time.time
+    keep: Callable[[Match], None] | None = None  # a player's finished rounds, for the record
+    lobby: Callable[[], Screen[None]] | None = None
