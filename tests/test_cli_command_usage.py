@@ -68,6 +68,6 @@ def test_stats_csv_in_a_real_process() -> None:
     assert done.returncode == 2
     assert done.stdout == ""
     assert done.stderr == (
-        "usage: tui-tictactoe stats [-h] [--json]\n"
+        "usage: tui-tictactoe stats [-h] [--json] [--player KEY_OR_NAME]\n"
         "tui-tictactoe stats: error: unrecognized arguments: --csv\n"
     )

@@ -2,7 +2,7 @@
 it, and every empty cell shows the number the messages call it by.
 
 The installed command runs in a pty (pexpect), read through the pyte emulator (see
-pty_terminal.py), at 80x24 and at the minimum size, 60x18, on 3x3 and 4x4. The same
+pty_terminal.py), at 80x24 and at the minimum size, 60x18 (4x4: 60x19), on 3x3 and 4x4. The same
 in Pilot, with more cases, is test_app_status.py.
 """
 
@@ -57,6 +57,8 @@ def started() -> Iterator[list[Terminal]]:
 
 def start(started: list[Terminal], size: tuple[int, int], board: int) -> Terminal:
     rows, cols = size
+    if board == 4:
+        rows = max(rows, 19)  # 4x4's least height: whole cells need a row more than 3x3
     term = Terminal("--board", str(board), "--seed", "3", rows=rows, cols=cols)
     started.append(term)
     cells = list(range(1, board * board + 1))
