@@ -27,6 +27,7 @@ FLOOD_SECONDS = float(os.environ.get("TUI_TICTACTOE_FLOOD_SECONDS", "8"))
 RATE = 2_500  # keys a second: the issue's flood
 MEMORY_LIMIT = 150 * 1024 * 1024  # bytes: the issue's target
 GROWTH_LIMIT = 30 * 1024 * 1024  # bytes a flood may add (unbounded, it added ~8 MB a second)
+AFTER = 0.5  # seconds after the flood before a key that must act
 QUIT_WITHIN = 5.0  # seconds from Ctrl+Q to the session's end: the issue's 1 s, loosely
 # (a shared, loaded machine; the benchmark measures it)
 
@@ -56,7 +57,10 @@ async def ctrl_q_during_a_flood(term: SSHTerminal, rate: float) -> float:
 
 
 async def answers_a_move(term: SSHTerminal) -> None:
-    """`5` plays the centre and the AI replies: the game is alive and keeping up."""
+    """`5` plays the centre and the AI replies: the game is alive and keeping up. Sent
+    half a second after the flood: the gate's bucket, spent by the flood, has refilled
+    (a key sent at once is as likely to be dropped as the flood's own)."""
+    await asyncio.sleep(AFTER)
     term.send("5")
     await term.wait_until(
         "X in the centre and the AI's reply after the flood",

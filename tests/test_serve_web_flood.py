@@ -17,7 +17,7 @@ from pathlib import Path
 
 import aiohttp
 from flood_tools import CTRL_Q, flood, rss
-from test_serve_ssh_flood import FLOOD_SECONDS, GROWTH_LIMIT, MEMORY_LIMIT, QUIT_WITHIN, RATE
+from test_serve_ssh_flood import AFTER, FLOOD_SECONDS, GROWTH_LIMIT, MEMORY_LIMIT, QUIT_WITHIN, RATE
 from test_serve_web import STEP_TIMEOUT, Screen
 from test_serve_web_hostile import board_shown, serve_web, wait_for_games
 
@@ -86,6 +86,7 @@ async def flooded_tab(tmp_path: Path, rate: float, seconds: float) -> None:
         print(f"flood of {flooded.keys:,} keys: peak {said}", file=sys.stderr)
         assert peak < MEMORY_LIMIT, said
         assert peak - before < GROWTH_LIMIT, said
+        await asyncio.sleep(AFTER)  # the bucket refills (see test_serve_ssh_flood)
         await tab.send(b"5")
         await tab.until("X in the centre and the AI's reply", lambda: centre_and_reply(screen))
         took = await tab.ctrl_q_during_a_flood(rate)

@@ -249,13 +249,17 @@ class WebSession:
                 self.request.transport.abort()
 
     async def _stop_game(self) -> None:
-        """Ask the game to quit; kill it if it has not within STOP_TIMEOUT."""
+        """Ask the game to quit; kill it if it has not within STOP_TIMEOUT.
+
+        A timeout can look like success: textual-serve's reader swallows the
+        cancellation, so `wait_for` returns normally with the game still there (a
+        frozen game whose pipe was not full). So whatever is left is killed.
+        """
         if self.service is None:
             return
-        try:
+        with contextlib.suppress(TimeoutError, ConnectionError, RuntimeError):
             await asyncio.wait_for(self.service.stop(), STOP_TIMEOUT)
-        except (TimeoutError, ConnectionError, RuntimeError):
-            self.kill_game()
+        self.kill_game()
 
     def kill_game(self) -> None:
         for pid in game_pids(self.token):

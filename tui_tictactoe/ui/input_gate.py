@@ -11,7 +11,7 @@ So the bound sits where events are made: `gated` wraps whatever driver class Tex
 picked (the app's `get_driver_class`), and its `process_message`, called in the input
 thread for every parsed event, asks an `InputGate` first. An event is dropped, and
 counted, when input outruns what a person sends (a token bucket: `RATE` a second,
-`BURST` at once; fast key repeat is ~40 a second) or when `BACKLOG` admitted events are
+`BURST` at once; key repeat is 25-33 a second) or when `BACKLOG` admitted events are
 still waiting anywhere in the app (each is counted until the garbage collector frees it,
 so no queue of Textual's can hide one). Mouse moves go first: they are only admitted
 while half the burst and half the backlog are free. Ctrl+Q, and everything that is not
@@ -31,8 +31,11 @@ from textual import events
 from textual.driver import Driver
 from textual.message import Message
 
-RATE = 60.0
-"""Input events admitted a second, on average (a person: ~15 keys; key repeat ~40)."""
+RATE = 30.0
+"""Input events admitted a second, on average: a person types ~15 keys a second, key
+repeat is 25-33 by default, and a held key outruns it only after the burst (BURST /
+(repeat - RATE) seconds: 20 s at 40 a second). Each key a game handles costs it a few ms
+of CPU, so this is also what a flooder can make a game spend (see benchmarks/README)."""
 BURST = 200
 """Input events admitted at once (a paste of keys, a burst over a slow link)."""
 BACKLOG = 256
