@@ -262,7 +262,7 @@ async def key_times(client: Client, samples: int) -> list[float]:
     return [await client.key_time(ARROWS[i % 2]) for i in range(samples)]
 
 
-async def neighbours(kind: str, port: int, args: Any) -> dict:
+async def neighbours(kind: str, server: int, port: int, args: Any) -> dict:
     async with aiohttp.ClientSession() as http:
         measurer = await connect(kind, port, http, "127.0.0.2")
         idle = await key_times(measurer, args.samples)
@@ -276,11 +276,18 @@ async def neighbours(kind: str, port: int, args: Any) -> dict:
             line = await asyncio.to_thread(flooders.stdout.readline)
             assert line.strip() == b"flooding", line
             await asyncio.sleep(2.0)  # the flood under way, its burst spent
+            cpu = [cpu_seconds(flooders.pid), cpu_seconds(server)]
+            started = time.monotonic()
             flooded = await key_times(measurer, args.samples)
+            took = time.monotonic() - started
+            cpu = [
+                (cpu_seconds(flooders.pid) - cpu[0]) / took,
+                (cpu_seconds(server) - cpu[1]) / took,
+            ]
         finally:
             flooders.kill()
             flooders.wait()
-    return dict(idle=idle, flooded=flooded)
+    return dict(idle=idle, flooded=flooded, flooders_cpu=cpu[0], server_cpu=cpu[1])
 
 
 def p95(times: list[float]) -> float:
@@ -305,6 +312,8 @@ def report(kind: str, one: dict, near: dict, args: Any) -> None:
         ("another player's key to screen, p95: idle", f"{idle * 1000:.1f} ms", "1x", ""),
         ("... with 4 flooders from one address", f"{flooded * 1000:.1f} ms",
          f"{flooded / idle:.2f}x", "≤ 2x"),
+        ("meanwhile: the flooders' own process (their client side), the server's",
+         f"{near['flooders_cpu'] * 100:.0f}%, {near['server_cpu'] * 100:.0f}% of a core", "", ""),
     ]  # fmt: skip
     print(f"\n{name}\n")
     print("| measurement | value | vs baseline | target |")
@@ -341,7 +350,7 @@ async def main() -> None:
             server, port = start_server(kind, Path(data))
             try:
                 one = await one_flood(kind, server, port, args)
-                near = await neighbours(kind, port, args)
+                near = await neighbours(kind, server.pid, port, args)
                 report(kind, one, near, args)
                 dropped = [line for line in log_text(Path(data), kind).splitlines()
                            if "input dropped" in line]  # fmt: skip

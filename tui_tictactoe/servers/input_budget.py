@@ -1,14 +1,14 @@
 """A session's input in bytes a second, before the game reads it: a flood costs its parser little.
 
 The game bounds the events it keeps (`ui/input_gate.py`), but it still reads and parses
-every byte it is sent: ~10 µs a key here, so a client sending 300 KiB a second would
-keep a core busy in one game's input thread. Both servers pass what a client types
-through an `InputBudget` first (a token bucket in bytes: `RATE` a second, `BURST` at
-once, far above a person: fast key repeat is ~40 keys, ~150 bytes a second, and a mouse
-swept fast ~3 KiB). A write that does not fit is dropped whole, so escape sequences are
-not cut apart; only the Ctrl+Q in it is kept, so quitting still acts at once. Pure: the
-servers do the reading and the logging; `report` says when a line is due (at most one a
-`REPORT_EVERY` per session), and what it says.
+every byte it is sent: ~10 µs a key here, so a client sending 300 KiB a second would keep
+a core busy in one game's input thread. Both servers pass what a client types through an
+`InputBudget` first (a token bucket in bytes: `RATE` a second, `BURST` at once, far above
+a person: key repeat is ~30 keys, ~100 bytes a second; a mouse swept fast sends ~1 KiB a
+second, up to ~10 KiB for a moment). A write that does not fit is dropped whole, so escape
+sequences are not cut apart; only the Ctrl+Q in it is kept, so quitting still acts at
+once. Pure: the servers do the reading and the logging; `report` says when a line is due
+(at most one a `REPORT_EVERY` per session), and what it says.
 """
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-RATE = 4096
-"""Bytes a second let through, on average."""
-BURST = 65536
-"""Bytes let through at once (what the pty held before: `game_process.INPUT_LIMIT`)."""
+RATE = 2048
+"""Bytes a second let through, on average: ~680 arrow keys, or 150 mouse moves."""
+BURST = 32768
+"""Bytes let through at once: a mouse swept back and forth for seconds."""
 REPORT_EVERY = 60.0
 """Seconds between two lines about one session's dropped input."""
 QUIT_KEYS = (b"\x11", b"\x1b[113;5u")
