@@ -108,14 +108,6 @@ def test_the_app_gates_the_driver_textual_picks() -> None:
     assert gated(WebDriver, app.input_gate).__name__ == "GatedWebDriver"
 
 
-def test_a_report_line_at_most_every_minute() -> None:
-    gate = InputGate()
-    assert gate.dropped_since_last() == 0
-    gate.dropped = 5
-    assert gate.dropped_since_last() == 5
-    assert gate.dropped_since_last() == 0
-
-
 def test_the_byte_budget_drops_whole_writes_but_keeps_ctrl_q() -> None:
     clock = Clock()
     budget = InputBudget(rate=4096, burst=65536, clock=clock)

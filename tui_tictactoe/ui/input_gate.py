@@ -17,12 +17,15 @@ so no queue of Textual's can hide one). Mouse moves go first: they are only admi
 while half the burst and half the backlog are free. Ctrl+Q, and everything that is not
 input (resizes, focus, the terminal's answers), always pass: quitting and hanging up act
 at once during and after a flood.
+
+What is dropped is counted, and said once, on stderr after the app has handed the
+terminal back (`commands/play.py`): until then stderr is the game's screen. The servers
+log their own drops (`servers/input_budget.py`) at most once a minute per session.
 """
 
 from __future__ import annotations
 
 import enum
-import threading
 import time
 import weakref
 from collections.abc import Callable
@@ -67,8 +70,7 @@ class InputGate:
 
     `admit` runs only in the input thread (it alone writes the bucket, `admitted` and
     `dropped`); `_release` runs where an admitted event is freed (the app's loop). Each
-    counter has one writer, so no lock is needed for them; `dropped_since` is read by
-    the app now and then.
+    counter has one writer, so no lock is needed.
     """
 
     def __init__(
@@ -85,8 +87,6 @@ class InputGate:
         self.admitted = 0  # input events let through and watched
         self.released = 0  # of those, freed
         self.dropped = 0
-        self._reported = 0
-        self._report_lock = threading.Lock()
 
     @property
     def waiting(self) -> int:
@@ -116,12 +116,6 @@ class InputGate:
 
     def _release(self) -> None:
         self.released += 1
-
-    def dropped_since_last(self) -> int:
-        """Events dropped since the last call (for a report at most once a minute)."""
-        with self._report_lock:
-            count, self._reported = self.dropped - self._reported, self.dropped
-        return count
 
 
 def gated(driver_class: type[Driver], gate: InputGate) -> type[Driver]:
