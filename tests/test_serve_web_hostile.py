@@ -489,7 +489,10 @@ def stopped(pid: int) -> Iterator[None]:
 
 
 async def jam(ws: aiohttp.ClientWebSocketResponse) -> None:
-    """More input than a frozen game's pipe holds: the server's write to it blocks."""
+    """More input than a frozen game's pipe holds. The byte budget (`input_budget`) now
+    drops each of these writes whole (each is over its burst), so the pipe is no longer
+    full: the game is killed all the same (a stop that timed out looked like success,
+    see `WebSession._stop_game`)."""
     for _ in range(4):
         await ws.send_str(json.dumps(["stdin", "x" * 60_000]))
 

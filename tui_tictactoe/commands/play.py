@@ -87,6 +87,11 @@ def run_play(args: argparse.Namespace) -> int:
         person=session_person() if hub is not None else None,
     )
     app.run()
+    dropped = app.input_gate.dropped
+    if dropped:  # the screen was stderr until now (under serve-web, the server's log)
+        from ..ui.input_gate import dropped_line
+
+        print(dropped_line(dropped, PROG, since="in this game"), file=sys.stderr)
     end_at_once(app.return_code or 0)
 
 

@@ -10,6 +10,8 @@ import argparse
 import asyncio
 import contextlib
 import signal
+import time
+from collections.abc import Callable
 from typing import Any, Protocol
 
 import asyncssh
@@ -26,6 +28,7 @@ from .game_command import (
     secret_environment,
 )
 from .game_process import RESTORE_TERMINAL, GameProcess, Launch
+from .input_budget import InputBudget
 from .ssh_stats import GUEST_HAS_NO_RECORD, send_stats
 
 NO_PTY = "this is an interactive game: connect with ssh -t (or play line by line: -- --plain)"
@@ -42,6 +45,7 @@ class Host(Protocol):
 
     games: set[GameProcess]
     room_environment: dict[str, str]  # the record's database, the rooms' hub and address
+    log: Callable[[str], None]
 
     def launcher(self, args: list[str], env: dict[str, str]) -> Launch: ...
 
@@ -82,6 +86,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self.drew = False  # the game has written to the client's terminal
         self.closing = False
         self.early = bytearray()  # keys typed before the game's process existed
+        self.budget = InputBudget()  # what a flood of input may cost the game
         self._env_timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, chan: asyncssh.SSHChannel[bytes]) -> None:
@@ -219,10 +224,18 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self.client.touch()
         if self.closing:
             return
+        data = self.budget.take(data)
+        self._log_drops(self.budget.report())
         if self.game is not None:
             self.game.write(data)
         else:
             self.early += data[: max(0, EARLY_INPUT_LIMIT - len(self.early))]
+
+    def _log_drops(self, line: str | None) -> None:
+        """At most a line a minute per session (`input_budget`), never one per key."""
+        if line is not None:
+            stamp = time.strftime("%Y-%m-%dT%H:%M:%S")
+            self.client.host.log(f"{stamp} {PROG} serve-ssh: {self.client.address} {line}")
 
     def terminal_size_changed(self, width: int, height: int, _pw: int, _ph: int) -> None:
         self.size = clamp_size(width, height) if width and height else self.size
@@ -254,8 +267,9 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             return
         self.closing = True
         chan = self.chan
+        dropped = self.budget.report(final=True)
         if status >= 0:
-            self.client.ending = f"game over, exit {status}"
+            self.client.ending = f"game over, exit {status}" + (f"; {dropped}" if dropped else "")
         elif self.game is not None and self.game.orphaned:
             self.client.ending = "game lost with the fork server"
             self._finish(GAME_LOST, 1)
@@ -316,6 +330,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
     def connection_lost(self, exc: Exception | None) -> None:
         """The channel has closed: the game goes, and so does the connection (it held
         the one session allowed, and its slot is for the next player)."""
+        self._log_drops(self.budget.report(final=True))
         self.end_game()
         if self.client.conn is not None:
             self.client.conn.close()

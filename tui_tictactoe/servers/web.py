@@ -186,7 +186,13 @@ class GameWebServer(Server):
         if reason is not None:
             self.log_refusal(f"{PROG} serve-web: {address} refused: {reason}")
             return web.Response(status=403, text=f"{PROG}: {reason}\n")
-        session = WebSession(request, self.command, self.download_manager, self.idle_timeout)
+        session = WebSession(
+            request,
+            self.command,
+            self.download_manager,
+            self.idle_timeout,
+            log=lambda line: self.log(f"{PROG} serve-web: {address} {line}"),
+        )
         if not session.websocket.can_prepare(request).ok:
             return web.Response(status=400, text=f"{PROG}: this address is for websockets\n")
         refusal = SHUTTING_DOWN if not self.accepting else self.capacity.admit(address)
@@ -203,9 +209,10 @@ class GameWebServer(Server):
         finally:
             self.sessions.discard(session)
             self.capacity.release(address)
+            dropped = session.budget.report(final=True)
             self.log(
                 f"{PROG} serve-web: {address} played {session.seconds:.0f} s: "
-                f"{session.ending or 'ended'}"
+                f"{session.ending or 'ended'}" + (f"; {dropped}" if dropped else "")
             )
         return session.websocket
 

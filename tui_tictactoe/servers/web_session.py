@@ -11,7 +11,9 @@ this class is the websocket side, which textual-serve's own handler does not bou
   pile up, or takes SEND_TIMEOUT seconds over one message, is cut off. The game's
   output is read to its end whatever the tab does, so no game waits on its pipe.
 - **Input is checked** (`web_guard.parse_message`): sizes clamped, unknown messages
-  dropped, nothing larger than `web_guard.MAX_MESSAGE` read.
+  dropped, nothing larger than `web_guard.MAX_MESSAGE` read; keys beyond the byte
+  budget (`input_budget`) are dropped before the game reads them, and told to `log`
+  at most once a minute.
 - **Idle timeout**: no key or mouse input for `--idle-timeout` seconds ends the session
   with a message (pings, focus and resizes do not count as input).
 - **Every end is bounded**: closing the websocket, and stopping the game, each have a
@@ -29,7 +31,7 @@ import secrets
 import signal
 import time
 from collections import deque
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +40,7 @@ from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
 
 from .game_process import RESTORE_TERMINAL
+from .input_budget import InputBudget
 from .web_guard import MAX_MESSAGE, Focus, Ping, Resize, Stdin, parse_message
 
 MAX_BACKLOG = 8 * 1024 * 1024
@@ -59,8 +62,11 @@ class WebSession:
         command: str,
         download_manager: DownloadManager,
         idle_timeout: float,
+        log: Callable[[str], None] = lambda _line: None,
     ) -> None:
         self.request = request
+        self.log = log  # a line about this session (dropped input), the server's prefix added
+        self.budget = InputBudget()
         self.token = secrets.token_hex(16)
         self.command = f"{SESSION_VARIABLE}={self.token} {command}"
         self.download_manager = download_manager
@@ -196,7 +202,10 @@ class WebSession:
             parsed = parse_message(message.data)
             if isinstance(parsed, Stdin):
                 self.last_input = time.monotonic()
-                if not await service.send_bytes(parsed.text.encode("utf-8", "replace")):
+                data = self.budget.take(parsed.text.encode("utf-8", "replace"))
+                if (line := self.budget.report()) is not None:
+                    self.log(line)
+                if data and not await service.send_bytes(data):
                     self.end("the game is no longer running", code=1011)
             elif isinstance(parsed, Resize):
                 await service.set_terminal_size(parsed.width, parsed.height)
@@ -241,13 +250,17 @@ class WebSession:
                 self.request.transport.abort()
 
     async def _stop_game(self) -> None:
-        """Ask the game to quit; kill it if it has not within STOP_TIMEOUT."""
+        """Ask the game to quit; kill it if it has not within STOP_TIMEOUT.
+
+        A timeout can look like success: textual-serve's reader swallows the
+        cancellation, so `wait_for` returns normally with the game still there (a
+        frozen game whose pipe was not full). So whatever is left is killed.
+        """
         if self.service is None:
             return
-        try:
+        with contextlib.suppress(TimeoutError, ConnectionError, RuntimeError):
             await asyncio.wait_for(self.service.stop(), STOP_TIMEOUT)
-        except (TimeoutError, ConnectionError, RuntimeError):
-            self.kill_game()
+        self.kill_game()
 
     def kill_game(self) -> None:
         for pid in game_pids(self.token):

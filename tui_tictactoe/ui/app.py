@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from textual import events
 from textual.app import App
 from textual.binding import BindingType
+from textual.driver import Driver
 from textual.geometry import Size
 from textual.message import Message
 from textual.screen import Screen
@@ -23,6 +24,7 @@ from ..controller.status import QUIT_QUESTION
 from ..engine.strategies import MoveStrategy
 from ..limits import MAX_COLUMNS, MAX_ROWS
 from .commands import MENU, PLAY, QUIT, bindings
+from .input_gate import InputGate, gated
 from .record_link import RecordLink
 from .screens.game_screen import GameScreen
 from .terminal import DaemonThreads, exit_soon, hung_up
@@ -135,6 +137,16 @@ class TicTacToeApp(App[None]):
         )
         self._typed_ahead: list[events.InputEvent] | None = []
         self._told_size_cap = False
+
+    input_gate: InputGate
+    """Bounds the input every driver reads (`ui/input_gate.py`): made per app, in
+    `get_driver_class`, which Textual's constructor calls."""
+
+    def get_driver_class(self) -> type[Driver]:
+        """Textual's pick (the terminal's, or serve-web's from TEXTUAL_DRIVER), gated: a
+        flood of input is dropped as it is read. Headless tests use their own driver."""
+        self.input_gate = InputGate()
+        return gated(super().get_driver_class(), self.input_gate)
 
     def get_default_screen(self) -> Screen[Any]:
         # The colour depth's class is set here, before the first styling (the driver,

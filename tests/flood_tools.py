@@ -1,0 +1,65 @@
+"""A key flood at a set rate, and a game's memory while it lasts: shared by the flood
+tests (`test_serve_ssh_flood.py`, `test_serve_web_flood.py`) and
+`benchmarks/bench_flood.py`. The sender is any callable taking bytes (an SSH channel's
+write, a websocket's stdin message), so every way in is flooded alike."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from typing import NamedTuple
+
+ARROWS = (b"\x1b[C", b"\x1b[D")  # right, left: the cursor ends where it began
+CTRL_Q = b"\x11"
+TICK = 0.01  # seconds between writes: a write carries the keys due by then
+
+
+def rss(pid: int, field: str = "VmRSS") -> int:
+    """A process's resident memory (`VmRSS`, or its peak `VmHWM`), in bytes; 0 once gone."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith(f"{field}:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
+class Flooded(NamedTuple):
+    keys: int  # arrow keys sent
+    seconds: float
+    peak_rss: int  # the game's highest VmRSS seen while sampling (bytes)
+
+
+async def flood(
+    send: Callable[[bytes], Awaitable[None] | None],
+    seconds: float,
+    rate: float,
+    pid: int | None = None,
+    stop: Callable[[], bool] = lambda: False,
+) -> Flooded:
+    """Send arrow keys at `rate` a second for `seconds` (or until `stop()`), every TICK
+    the keys due by then in one write, as a client reading its output between writes
+    does; samples `pid`'s memory every tick."""
+    started = time.monotonic()
+    sent = peak = 0
+    while (elapsed := time.monotonic() - started) < seconds and not stop():
+        due = int(elapsed * rate) - sent
+        if due > 0:
+            chunk = b"".join(ARROWS[(sent + i) % 2] for i in range(due))
+            result = send(chunk)
+            if result is not None:
+                await result
+            sent += due
+        if pid is not None:
+            peak = max(peak, rss(pid))
+        await asyncio.sleep(TICK)
+    return Flooded(sent, time.monotonic() - started, peak)
+
+
+async def settled_rss(pid: int, seconds: float) -> int:
+    """The game's VmRSS after `seconds` without input (its memory back, or not)."""
+    await asyncio.sleep(seconds)
+    return rss(pid)
