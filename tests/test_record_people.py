@@ -34,6 +34,7 @@ from tui_tictactoe.record import (
 )
 from tui_tictactoe.record import schema as record_schema
 from tui_tictactoe.record.people import expected, gain
+from tui_tictactoe.record.validation import check_match
 
 SCHEMA_2 = Path(__file__).parent / "data" / "record-schema-2.sqlite3"
 """A record of 60 rounds written by the schema 2 program (`data/make_record_schema_2.py`)."""
@@ -365,16 +366,16 @@ def tables(path: Path) -> set[str]:
         return {name for (name,) in conn.execute("SELECT name FROM sqlite_master")}
 
 
-def test_a_new_record_has_schema_3(tmp_path: Path) -> None:
+def test_a_new_record_has_schema_4(tmp_path: Path) -> None:
     path = tmp_path / DATABASE_NAME
     with Record.open(path) as record:
         assert record.available
-    assert schema_version() == 3
+    assert schema_version() == 4
     assert {"matches", "ratings", "rounds", "board_standings"} <= tables(path)
 
 
 @pytest.mark.parametrize("old", [SCHEMA_1, SCHEMA_2], ids=["schema-1", "schema-2"])
-def test_an_older_record_is_upgraded_to_schema_3_with_nothing_lost(
+def test_an_older_record_is_upgraded_to_schema_4_with_nothing_lost(
     tmp_path: Path, old: Path
 ) -> None:
     path = tmp_path / DATABASE_NAME
@@ -389,12 +390,67 @@ def test_an_older_record_is_upgraded_to_schema_3_with_nothing_lost(
         assert ratings_of(record) == {ANN.key: (1216, 1), BOB.key: (1184, 1)}
         assert record.stats("alice") == stats
     with sqlite3.connect(path) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == 3
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 4
     after = dump(path, *kept)
     if old == SCHEMA_2:
         assert after == before
     else:  # step 2 adds standings.take_backs; rounds, players and settings stay as they were
         assert {t: after[t] for t in kept[:3]} == {t: before[t] for t in kept[:3]}
+
+
+# -- a draw agreed mid-round (schema 4) -------------------------------------------------
+
+AGREED = (5, 1)  # a round under way: two moves, then both players took a draw
+
+
+def test_an_agreed_draw_is_kept_once_and_rated_as_a_draw(tmp_path: Path) -> None:
+    agreed = match(result="draw", moves=AGREED)._replace(agreed=True)
+    with Record.open(tmp_path / DATABASE_NAME) as record:
+        assert record.save_match(agreed) and record.save_match(agreed)  # the other player's
+        assert ratings_of(record) == {ANN.key: (1200, 1), BOB.key: (1200, 1)}
+    with sqlite3.connect(tmp_path / DATABASE_NAME) as conn:
+        rows = conn.execute("SELECT result, agreed, moves FROM matches").fetchall()
+    assert rows == [("draw", 1, "5,1")]
+
+
+@pytest.mark.parametrize(
+    ("result", "moves"),
+    [("draw", ()), ("draw", STARTER_WINS), ("X", AGREED), ("abandoned", AGREED)],
+    ids=["no-move", "won-already", "a-win", "abandoned"],
+)
+def test_only_a_round_under_way_ends_in_an_agreed_draw(result: str, moves: tuple[int, ...]) -> None:
+    with pytest.raises(ValueError):
+        check_match(match(result=result, moves=moves)._replace(agreed=True))
+
+
+OLD_MATCH = (
+    "INSERT INTO matches (round_key, ended_at, kind, board_size, x_player, x_name, o_player,"
+    " o_name, first, moves, result, left_by, rated, x_gain) VALUES ('old', '2026-11-01T10:00:00Z',"
+    " 'room', 3, ?, 'ann', ?, 'bob', 'X', '1,4,2,5,3', 'X', NULL, 1, 16)"
+)
+
+
+def test_a_schema_3_record_is_upgraded_to_4_keeping_its_rounds_between_people(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / DATABASE_NAME
+    with monkeypatch.context() as old:
+        old.setattr(record_schema, "MIGRATIONS", record_schema.MIGRATIONS[:3])
+        with Record.open(path) as record:
+            assert record.available
+    with sqlite3.connect(path) as conn:  # a round kept by the schema 3 program
+        conn.execute(OLD_MATCH, (ANN.key, BOB.key))
+    before = dump(path, "matches", "ratings")
+    with Record.open(path) as record:
+        assert record.available and record.take_notice() is None
+        assert record.save_match(match(result="draw", moves=AGREED)._replace(agreed=True))
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 4
+        agreed = conn.execute("SELECT agreed FROM matches ORDER BY id").fetchall()
+        with pytest.raises(sqlite3.IntegrityError):  # only a draw is agreed
+            conn.execute("UPDATE matches SET agreed = 1 WHERE result = 'X'")
+    assert agreed == [(0,), (1,)]
+    assert len(dump(path, "matches")["matches"]) == len(before["matches"]) + 1
 
 
 def test_a_failed_upgrade_of_a_schema_2_record_leaves_it_as_it_was(

@@ -11,7 +11,7 @@ from __future__ import annotations
 import psycopg
 import pytest
 from record_tools import rebuild_ratings, stored_ratings
-from test_record_people import DRAW, match, planned
+from test_record_people import DRAW, OLD_MATCH, match, planned
 from test_record_postgres import column_types, query, save
 from test_record_reliability import all_at_once
 
@@ -62,8 +62,30 @@ def test_a_schema_1_database_is_upgraded_and_keeps_its_rounds(
         assert record.available and record.take_notice() is None
         assert record.save_match(match(ANN, BOB, "X"))
         assert record.stats("alice").by_difficulty["hard"].wins == 1
-    assert query(pg_url, "SELECT version FROM schema_version") == [(2,)]
+    assert query(pg_url, "SELECT version FROM schema_version") == [(3,)]
     assert stored_ratings(pg_url) == {ANN.key: (1216, 1), BOB.key: (1184, 1)}
+
+
+def test_an_agreed_draw_is_kept_once_as_agreed_and_rated_as_a_draw(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with monkeypatch.context() as old:  # a database of schema 2, then upgraded to 3
+        old.setattr(pg_schema, "MIGRATIONS", pg_schema.MIGRATIONS[:2])
+        with Record.open_url(pg_url) as first:
+            assert first.available
+    old_match = OLD_MATCH.replace("?", "%s").replace("'1,4,2,5,3'", "'{1,4,2,5,3}'")
+    query(pg_url, old_match.replace(", 1, 16)", ", true, 16)"), (ANN.key, BOB.key))
+    agreed = match(ANN, BOB, "draw", moves=(5, 1))._replace(agreed=True)
+    with Record.open_url(pg_url) as record:
+        assert record.save_match(agreed) and record.save_match(agreed)
+    assert query(pg_url, "SELECT version FROM schema_version") == [(3,)]
+    assert query(pg_url, "SELECT result, agreed FROM matches ORDER BY id") == [  # the old kept
+        ("X", False),
+        ("draw", True),
+    ]
+    assert stored_ratings(pg_url) == {ANN.key: (1200, 1), BOB.key: (1200, 1)}
+    with pytest.raises(psycopg.errors.CheckViolation):  # only a draw is agreed
+        query(pg_url, "UPDATE matches SET agreed = true WHERE result = 'X'")
 
 
 # -- many hosts at once ----------------------------------------------------------------

@@ -1,10 +1,11 @@
 """The rooms' command-line options (`--room new`, `--join CODE [--seat TOKEN]`,
-`--watch CODE`), what a game without a hub says, and `LazyHub`."""
+`--watch CODE`), what a game without a hub says, and a `SocketHub` connecting on first use."""
 
 from __future__ import annotations
 
 import asyncio
 import random
+from pathlib import Path
 
 import pytest
 
@@ -15,7 +16,8 @@ from tui_tictactoe.commands.play_options import (
     add_play_options,
     room_request,
 )
-from tui_tictactoe.rooms.lazy_hub import LazyHub
+from tui_tictactoe.rooms.hub_client import SocketHub
+from tui_tictactoe.rooms.hub_server import HubServer
 from tui_tictactoe.rooms.memory_hub import MemoryHub
 from tui_tictactoe.rooms.request import RoomRequest
 from tui_tictactoe.rooms.view import Person, Refused
@@ -79,52 +81,45 @@ def test_without_a_hub_a_room_option_says_how_and_exits_2(
     assert NO_HUB == "Rooms are played over serve-ssh: ssh -t -p 2222 HOST -- --room new"
 
 
-# -- LazyHub ---------------------------------------------------------------------
+# -- a SocketHub connects on first use -------------------------------------------
 
 
-async def test_a_lazy_hub_connects_once_on_first_use_and_passes_every_call_on() -> None:
+async def test_a_socket_hub_connects_once_on_first_use_and_passes_every_call_on(
+    tmp_path: Path,
+) -> None:
     hub = MemoryHub(rng=random.Random(1))
-    connects = []
-
-    async def connect() -> MemoryHub:
-        connects.append(1)
-        await asyncio.sleep(0)  # let the other first callers queue up behind the lock
-        return hub
-
-    lazy = LazyHub(connect)
-    ann, _ = await asyncio.gather(lazy.create(Person("ann", "k"), 3, "X"), lazy.rooms())
-    assert len(connects) == 1
-    bob = await lazy.join(ann.code, Person("bob", "k2"))
-    await lazy.watch(ann.code, Person("eve"))
-    await lazy.move(ann, 5, hub.view(ann.code).generation)
-    stream = lazy.updates(bob)
-    view = await anext(stream)
-    assert view.moves == (5,) and view.watchers == 1
-    await lazy.drop(bob)
-    assert hub.view(ann.code).seats[1].present is False
-    await lazy.leave(ann)
-    await lazy.leave(bob)
-    with pytest.raises(Refused):
-        await lazy.rematch(ann)
-    await stream.aclose()
-    assert len(connects) == 1
+    async with HubServer(hub, tmp_path / "hub" / "hub.sock") as server:
+        lazy = SocketHub(server.path)
+        assert not server.connections
+        ann, _ = await asyncio.gather(lazy.create(Person("ann", "k"), 3, "X"), lazy.rooms())
+        assert len(server.connections) == 1
+        bob = await lazy.join(ann.code, Person("bob", "k2"))
+        await lazy.watch(ann.code, Person("eve"))
+        await lazy.move(ann, 5, hub.view(ann.code).generation)
+        stream = lazy.updates(bob)
+        view = await anext(stream)
+        assert view.moves == (5,) and view.watchers == 1
+        await lazy.offer(bob)
+        assert hub.view(ann.code).offer == ("draw", "O")
+        await lazy.drop(bob)
+        assert hub.view(ann.code).seats[1].present is False
+        await lazy.leave(ann)
+        await lazy.leave(bob)
+        with pytest.raises(Refused):
+            await lazy.rematch(ann)
+        await stream.aclose()
+        assert len(server.connections) == 1
+        await lazy.close()
 
 
-async def test_a_failed_connection_is_said_and_tried_again() -> None:
-    hub = MemoryHub(rng=random.Random(2))
-    tries = []
-
-    async def connect() -> MemoryHub:
-        tries.append(1)
-        if len(tries) == 1:
-            raise Refused("No room server is running here.")
-        return hub
-
-    lazy = LazyHub(connect)
+async def test_a_failed_connection_is_said_and_tried_again(tmp_path: Path) -> None:
+    path = tmp_path / "hub" / "hub.sock"
+    lazy = SocketHub(path)
     with pytest.raises(Refused, match="No room server"):
         await lazy.rooms()
-    assert await lazy.rooms() == []
-    assert len(tries) == 2
+    async with HubServer(MemoryHub(rng=random.Random(2)), path):
+        assert await lazy.rooms() == []
+        await lazy.close()
 
 
 def test_the_games_name_for_the_hubs_variable_is_the_wires() -> None:

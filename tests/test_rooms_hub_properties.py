@@ -1,6 +1,7 @@
 """`MemoryHub` under random sequences of everything people do: two players (one with
 a key, guests without), spectators, moves in and out of turn and on stale generations,
-drops, returns, leaves, rematches, the clock running past the grace. After every step
+drops, returns, leaves, rematches, draws offered and answered, the clock running past
+the grace. After every step
 the hub's view of the room must be consistent and every live subscriber must hold it."""
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ PEOPLE = (
 )
 OPS = ("create", "join", "watch", "rematch", "rematch", "leave", "drop")
 OPS += ("advance", "expire", "subscribe", "wrong", "finish", "public", "watching")
-OPS += ("move",) * 12
+OPS += ("offer", "answer", "offer_answer") + ("move",) * 12
 Step = tuple[str, int, int]
 
 
@@ -104,6 +105,8 @@ async def act(world: World, step: Step) -> None:
             await hub.set_public(ticket, arg % 2 == 1)
         elif op == "watching" and ticket is not None:  # a player's (else refused)
             await hub.set_watching(ticket, arg % 3 != 0)
+        elif op in ("offer", "answer", "offer_answer") and world.code:
+            await offer(world, op, ticket, arg)
         elif op == "subscribe" and ticket is not None:
             follow(world, ticket)
     except Refused as refused:
@@ -130,6 +133,19 @@ async def rematch(world: World, ticket: Ticket | None, arg: int) -> None:
     for held in tickets:
         if held is not None:
             await world.hub.rematch(held)
+
+
+async def offer(world: World, op: str, ticket: Ticket | None, arg: int) -> None:
+    """A draw offered (mostly by a player), answered (mostly by the other), or both."""
+    seat = SEATS[arg % 2]
+    if op != "answer":
+        held = world.seat_holder(seat) if arg % 3 else ticket
+        if held is not None:
+            await world.hub.offer(held)
+    if op != "offer":
+        held = world.seat_holder(other(seat)) if arg % 5 else ticket
+        if held is not None:
+            await world.hub.answer(held, arg % 4 < 2)
 
 
 async def enter(world: World, op: str, who: int, arg: int) -> None:
@@ -190,7 +206,9 @@ def check_board(view: RoomView) -> None:
         assert ok
         seat = other(seat)
     outcome = board.outcome()
-    if view.result == "abandoned":
+    if view.agreed:  # a draw both players took mid-round
+        assert view.result == "draw" and outcome is None and view.moves
+    elif view.result == "abandoned":
         assert outcome is None and view.left_by in SEATS and view.moves
     elif outcome is None:
         assert view.result is None
@@ -209,6 +227,9 @@ def check_seats(view: RoomView) -> None:
     assert set(view.rematch) <= set(SEATS)
     assert view.result is not None or not view.rematch
     assert view.watching or view.watchers == 0  # watching off: no spectator stays
+    if view.offer is not None:  # waits mid-round, made by a seated player, after a move
+        assert view.result is None and view.moves
+        assert view.seats[SEATS.index(view.offer.by)].person is not None
 
 
 def check_score(world: World, view: RoomView) -> None:

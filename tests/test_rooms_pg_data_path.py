@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pg_cluster import Cluster
 
+from tui_tictactoe.engine.board import other
 from tui_tictactoe.rooms import pg_link
 from tui_tictactoe.rooms.pg_hub import PostgresHub
 from tui_tictactoe.rooms.pg_link import BUSY
@@ -211,7 +212,12 @@ def loaded_rooms(draw: st.DrawFn) -> Loaded:
     for cell in cells[: draw(st.integers(0, len(cells)))]:
         if room.result is not None or room.players() < 2:
             break
-        room.play(room.to_move() or "X", cell, room.generation)
+        room.play(room.to_move() or "X", lambda: "", cell, room.generation)
+        room.generation += 1
+    if room.result is None and room.moves and room.players() == 2 and draw(st.booleans()):
+        room.make_offer(draw(st.sampled_from(["X", "O"])), lambda: "", "draw")  # kept too
+        if room.offer is not None and draw(st.booleans()):
+            room.answer(other(room.offer.by), lambda: "", True)  # an agreed draw
         room.generation += 1
     if draw(st.booleans()):
         room.away("X", micro(draw(st.floats(1e9, 2e9))))

@@ -119,9 +119,8 @@ def room_hub() -> RoomHub | None:
     if not os.environ.get(HUB_ENV):
         return None
     from ..rooms.hub_client import SocketHub
-    from ..rooms.lazy_hub import LazyHub
 
-    return LazyHub(SocketHub.connect)
+    return SocketHub()
 
 
 def session_person() -> Person:

@@ -69,8 +69,8 @@ def is_rated(match: Match) -> bool:
 
 _INSERT = """
 INSERT INTO matches (round_key, ended_at, kind, board_size, x_player, x_name, o_player,
-                     o_name, first, moves, result, left_by, rated, x_gain)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                     o_name, first, moves, result, left_by, rated, x_gain, agreed)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (round_key) DO NOTHING
 RETURNING id
 """
@@ -218,7 +218,7 @@ class PeopleRecord:
                 row = (match.round_key, utc_text(match.ended_at), match.kind, match.board_size,
                        match.x.key, stored_name(match.x.name), match.o.key,
                        stored_name(match.o.name), match.first, self._stored_moves(keys),
-                       match.result, match.left_by, rated, points)  # fmt: skip
+                       match.result, match.left_by, rated, points, match.agreed)  # fmt: skip
                 if not self._query(conn, _INSERT, row):
                     raise _KeptAlready  # undo the placeholders: count nothing twice
                 if rated:

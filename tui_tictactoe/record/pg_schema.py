@@ -114,6 +114,11 @@ MIGRATIONS: tuple[tuple[str | Callable[[psycopg.Connection], object], ...], ...]
         )""",
         "CREATE INDEX ratings_by_rating ON ratings (rating DESC, games DESC, player)",
     ),
+    # 2 -> 3: the SQLite file's schema 4, a draw agreed mid-round (`Match.agreed`).
+    (
+        "ALTER TABLE matches ADD COLUMN agreed boolean NOT NULL DEFAULT false,"
+        " ADD CONSTRAINT matches_agreed CHECK (NOT agreed OR result = 'draw')",
+    ),
 )
 """Schema migrations: step i takes `schema_version.version` i to i + 1. Append, never edit.
 

@@ -163,6 +163,12 @@ MIGRATIONS: tuple[tuple[str | Callable[[sqlite3.Connection], object], ...], ...]
         ) WITHOUT ROWID""",
         "CREATE INDEX ratings_by_rating ON ratings (rating DESC, games DESC, player)",
     ),
+    # 3 -> 4: a draw agreed between the players mid-round (a room's draw offer taken), kept
+    # as a draw (rated as one) that says it was agreed. Rounds kept before were played out.
+    (
+        "ALTER TABLE matches ADD COLUMN agreed INTEGER NOT NULL DEFAULT 0"
+        " CHECK (agreed IN (0, 1) AND (agreed = 0 OR result = 'draw'))",
+    ),
 )
 """Schema migrations: step i takes `PRAGMA user_version` i to i + 1. Append, never edit.
 

@@ -12,12 +12,10 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine import GameBoard
 from ..options import CHOICES, board_geometry
-from .values import KINDS, MATCH_RESULTS, RESULTS, SEATS
+from .values import KINDS, MATCH_RESULTS, RESULTS, SEATS, Match
 
 if TYPE_CHECKING:
     from datetime import datetime
-
-    from .values import Match
 
 
 def check_choice(name: str, value: object, allowed: tuple[str, ...]) -> str:
@@ -109,7 +107,7 @@ def check_match(match: Match) -> tuple[int, ...]:
     they make: the winning seat's line, a full board for a draw, and for an abandoned
     round a game not yet over, with `left_by` (given then only).
     """
-    if not isinstance(match, tuple) or len(match) != 10:
+    if not isinstance(match, tuple) or len(match) != len(Match._fields):
         raise ValueError(f"save_match takes a Match, not {_short(match)}")
     for seat, who in zip(SEATS, (match.x, match.o), strict=True):
         _check_seat(seat, who)
@@ -121,6 +119,8 @@ def check_match(match: Match) -> tuple[int, ...]:
         raise ValueError("left_by is the seat that left an abandoned round, and None otherwise")
     if match.left_by is not None:
         check_choice("left_by", match.left_by, SEATS)
+    if type(match.agreed) is not bool or (match.agreed and match.result != "draw"):
+        raise ValueError("agreed is True only for a draw both players agreed to mid-round")
     key = match.round_key
     if not (
         isinstance(key, str)
@@ -167,6 +167,8 @@ def _replayed(match: Match) -> tuple[int, ...]:
         symbol = "O" if symbol == "X" else "X"
     ended = {"X": board.winner() == "X", "O": board.winner() == "O"}
     ended["draw"] = board.is_full() and board.winner() is None
+    if match.agreed:  # agreed mid-round: a game not over, a move made at least
+        ended["draw"] = bool(keys) and not board.is_game_over()
     ended["abandoned"] = not board.is_game_over()
     if not ended[match.result]:
         raise ValueError(f"result {match.result!r} is not how moves {_short(keys)} end")

@@ -170,6 +170,7 @@ class Match(NamedTuple):
     left_by: str | None  # with result "abandoned" only: the seat that left
     round_key: str
     ended_at: Any = None  # datetime with a time zone, or None
+    agreed: bool = False  # with result "draw": both players agreed to it mid-round
 
 
 def new_round_key() -> str:

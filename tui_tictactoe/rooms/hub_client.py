@@ -19,6 +19,8 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from . import wire
+from .hub import RoomHub
+from .operations import OPERATIONS
 from .view import Person, Refused, RoomSummary, RoomView, SeatName, Ticket
 
 GONE = "The room server is gone."
@@ -28,6 +30,12 @@ REPLY_TIMEOUT = 10.0
 PING_INTERVAL = 20.0
 """A third of the server's idle timeout (`hub_server.IDLE_TIMEOUT`)."""
 _READ_CHUNK = 65536
+_ANSWERS: dict[str, type | tuple[type, ...]] = {
+    "none": type(None),
+    "ticket": Ticket,
+    "rooms": list,
+}
+"""What a reply to each kind of operation must carry (`Operation.answer`)."""
 
 
 class _Stream:
@@ -61,29 +69,31 @@ class _Stream:
             await self.signal.wait()
 
 
-class SocketHub:
-    """A `RoomHub` whose rooms live in the hub server; `connect()` makes one."""
+class SocketHub(RoomHub):
+    """A `RoomHub` whose rooms live in the hub server. `SocketHub(path)` connects on its
+    first call (once, whoever calls first; a failed connection is tried again on the
+    next call), in the event loop that makes it: the game's loop is Textual's, which
+    starts inside `App.run()`. `connect()` makes one and connects at once."""
 
     def __init__(
         self,
-        reader: asyncio.StreamReader,
-        writer: asyncio.StreamWriter,
+        path: str | os.PathLike[str] | None = None,
         *,
         reply_timeout: float = REPLY_TIMEOUT,
         ping_interval: float = PING_INTERVAL,
     ) -> None:
-        self._reader = reader
-        self._writer = writer
+        self.path = path
         self.reply_timeout = reply_timeout
+        self.ping_interval = ping_interval
+        self._reader: asyncio.StreamReader | None = None
+        self._writer: asyncio.StreamWriter | None = None
+        self._opening: asyncio.Lock | None = None
         self._ids = itertools.count(1)
         self._pending: dict[int, asyncio.Future[Any]] = {}
         self._streams: dict[int, _Stream] = {}
         self._write_lock = asyncio.Lock()
         self._gone: str | None = None  # why calls are refused from now on
-        self._tasks = [
-            asyncio.create_task(self._read()),
-            asyncio.create_task(self._ping(ping_interval)),
-        ]
+        self._tasks: list[asyncio.Task[None]] = []
 
     @classmethod
     async def connect(
@@ -95,15 +105,32 @@ class SocketHub:
     ) -> SocketHub:
         """Connect to the socket at `path`, or at the one the environment names
         (`wire.ENV_VAR`); `Refused` if there is none or it does not answer."""
-        where = path if path is not None else os.environ.get(wire.ENV_VAR, "")
-        if not where:
-            raise Refused(NO_SERVER)
-        try:
-            async with asyncio.timeout(reply_timeout):
-                reader, writer = await asyncio.open_unix_connection(os.fspath(where))
-        except (OSError, TimeoutError):
-            raise Refused(NO_SERVER) from None
-        return cls(reader, writer, reply_timeout=reply_timeout, ping_interval=ping_interval)
+        hub = cls(path, reply_timeout=reply_timeout, ping_interval=ping_interval)
+        await hub.open()
+        return hub
+
+    async def open(self) -> None:
+        """Connected from now on (at once if it is already); `Refused` if it cannot be."""
+        if self._writer is not None:
+            return
+        if self._opening is None:
+            self._opening = asyncio.Lock()
+        async with self._opening:
+            if self._writer is not None:
+                return
+            where = self.path if self.path is not None else os.environ.get(wire.ENV_VAR, "")
+            if not where:
+                raise Refused(NO_SERVER)
+            try:
+                async with asyncio.timeout(self.reply_timeout):
+                    reader, writer = await asyncio.open_unix_connection(os.fspath(where))
+            except (OSError, TimeoutError):
+                raise Refused(NO_SERVER) from None
+            self._reader, self._writer = reader, writer
+            self._tasks = [
+                asyncio.create_task(self._read(reader)),
+                asyncio.create_task(self._ping(self.ping_interval)),
+            ]
 
     async def __aenter__(self) -> SocketHub:
         return self
@@ -118,7 +145,7 @@ class SocketHub:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
 
-    # -- the RoomHub interface ------------------------------------------------------
+    # -- the RoomHub interface: each call a request of `operations.OPERATIONS` --------
 
     async def create(self, who: Person, size: int, first: SeatName, public: bool = False) -> Ticket:
         return await self._ticket("create", who, size, first, public)
@@ -132,14 +159,8 @@ class SocketHub:
     async def set_public(self, ticket: Ticket, public: bool) -> None:
         await self._call("set_public", ticket, public)
 
-    async def set_watching(self, ticket: Ticket, watching: bool) -> None:
-        await self._call("set_watching", ticket, watching)
-
-    async def move(self, ticket: Ticket, cell: int, generation: int) -> None:
-        await self._call("move", ticket, cell, generation)
-
-    async def rematch(self, ticket: Ticket) -> None:
-        await self._call("rematch", ticket)
+    async def seat_call(self, ticket: Ticket, op: str, *args: object) -> None:
+        await self._call(op, ticket, *args)
 
     async def leave(self, ticket: Ticket) -> None:
         await self._call("leave", ticket)
@@ -161,20 +182,19 @@ class SocketHub:
 
     async def rooms(self) -> list[RoomSummary]:
         value = await self._call("rooms")
-        if not isinstance(value, list):
-            raise self._broken()
+        assert isinstance(value, list)  # checked by `_call` against the table
         return value
 
     # -- inside ---------------------------------------------------------------------
 
     async def _ticket(self, op: str, *args: Any) -> Ticket:
         value = await self._call(op, *args)
-        if not isinstance(value, Ticket):
-            raise self._broken()
+        assert isinstance(value, Ticket)  # checked by `_call` against the table
         return value
 
     async def _call(self, op: str, *args: Any) -> Any:
-        """Send one request and wait for its reply (the value, or `Refused`)."""
+        """Send one request and wait for its reply (the value the operation answers
+        with, or `Refused`); any other answer breaks the link."""
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         ident = await self._send(op, args, future)
         try:
@@ -184,7 +204,8 @@ class SocketHub:
             raise Refused(LATE) from None
         finally:
             self._pending.pop(ident, None)
-        if op not in ("create", "join", "watch", "rooms") and value is not None:
+        answer = OPERATIONS[op].answer if op in OPERATIONS else "none"
+        if not isinstance(value, _ANSWERS[answer]):
             raise self._broken()
         return value
 
@@ -194,6 +215,7 @@ class SocketHub:
         """Write request `op`; its reply (or stream) goes to `waiter`. Returns its id."""
         if self._gone is not None:
             raise Refused(self._gone)
+        await self.open()
         ident = next(self._ids)
         try:
             frame = wire.encode(
@@ -207,6 +229,7 @@ class SocketHub:
             self._pending[ident] = waiter
         try:
             async with self._write_lock:
+                assert self._writer is not None  # open
                 self._writer.write(frame)
                 await self._writer.drain()
         except (OSError, RuntimeError):
@@ -219,11 +242,11 @@ class SocketHub:
         self._end(GONE)
         return Refused(GONE)
 
-    async def _read(self) -> None:
+    async def _read(self, reader: asyncio.StreamReader) -> None:
         """Hand each message from the server to its waiter, until the server goes."""
         decoder = wire.FrameDecoder(wire.server_message_from_json, wire.MAX_REPLY)
         try:
-            while chunk := await self._reader.read(_READ_CHUNK):
+            while chunk := await reader.read(_READ_CHUNK):
                 for message in decoder.feed(chunk):
                     self._deliver(message)
         except (OSError, wire.WireError):
@@ -268,7 +291,8 @@ class SocketHub:
         for stream in self._streams.values():
             stream.end(Refused(self._gone))
         self._streams.clear()
-        self._writer.transport.abort()
-        pinger = self._tasks[1]
-        if pinger is not asyncio.current_task():
+        if self._writer is not None:
+            self._writer.transport.abort()
+        pinger = self._tasks[1] if self._tasks else None
+        if pinger is not None and pinger is not asyncio.current_task():
             pinger.cancel()

@@ -45,6 +45,7 @@ class RoundKeeper:
             result=view.result,
             left_by=view.left_by if view.result == "abandoned" else None,
             round_key=view.round_key,
+            agreed=view.agreed,
         )
         try:
             check_match(match)

@@ -21,17 +21,18 @@ import time
 from collections.abc import AsyncIterator, Callable, Collection
 
 from ..record.values import new_round_key
-from . import codes
+from . import codes, refusals
+from .hub import RoomHub
 from .mailbox import Mailbox
+from .operations import OPERATIONS
+from .refusals import NoRoom, no_room, too_many_lobby_names
 from .room import (
     LOBBY_NAMES,
     LOBBY_WINDOW,
     ROOMS_PER_ADDRESS,
-    NoRoom,
     Room,
+    check_new_room,
     check_room_count,
-    no_room,
-    too_many_lobby_names,
 )
 from .view import SEATS, Person, Refused, RoomSummary, RoomView, SeatName, Ticket
 from .wrong_codes import WrongCodes
@@ -40,7 +41,7 @@ from .wrong_codes import WrongCodes
 _CODE_TRIES = 64
 
 
-class MemoryHub:
+class MemoryHub(RoomHub):
     """A `RoomHub` in one process. See docs/rooms.md for the rules it keeps."""
 
     def __init__(
@@ -75,10 +76,7 @@ class MemoryHub:
 
     async def create(self, who: Person, size: int, first: SeatName, public: bool = False) -> Ticket:
         self.expire()
-        if size not in (3, 4, 5) or isinstance(size, bool):
-            raise Refused("A room's board is 3, 4 or 5 cells wide.")
-        if first not in SEATS:
-            raise Refused("X or O starts the first round.")
+        check_new_room(size, first)
         own = sum(room.owner == who.address for room in self._rooms.values())
         check_room_count(who.address, own, len(self._rooms), self.rooms_per_address, self.max_rooms)
         if public:
@@ -131,27 +129,14 @@ class MemoryHub:
                 raise
         self._changed(room)
 
-    async def set_watching(self, ticket: Ticket, watching: bool) -> None:
+    async def seat_call(self, ticket: Ticket, op: str, *args: object) -> None:
+        """The operation's rule (`Room`'s) applied to the ticket's room, then sent out."""
         room = self._held(ticket)
-        gone = room.set_watching(ticket.seat, watching)
+        rule = OPERATIONS[op].rule
+        assert rule is not None, op
+        gone = rule(room, ticket.seat, self._round_key, *args)
         if gone is not None:
             self._changed(room, gone=gone)
-
-    async def move(self, ticket: Ticket, cell: int, generation: int) -> None:
-        room = self._held(ticket)
-        if ticket.seat is None:
-            raise Refused("You are watching: only the players play.")
-        room.play(ticket.seat, cell, generation)
-        self._changed(room)
-
-    async def rematch(self, ticket: Ticket) -> None:
-        room = self._held(ticket)
-        if ticket.seat is None:
-            raise Refused("You are watching: only the players ask for a rematch.")
-        if ticket.seat in room.rematch:
-            return  # asked already: nothing changes
-        room.ask_rematch(ticket.seat, self._round_key())
-        self._changed(room)
 
     async def leave(self, ticket: Ticket) -> None:
         """Idempotent: a ticket that no longer holds anything changes nothing."""
@@ -256,9 +241,9 @@ class MemoryHub:
         self.expire()
         room = self._rooms.get(ticket.code)
         if room is None:
-            raise Refused(f"Room {ticket.code} has closed.")
+            raise refusals.room_closed(ticket.code)
         if not room.holds(ticket.seat, ticket.token):
-            raise Refused(f"You are no longer in room {ticket.code}.")
+            raise refusals.not_in_room(ticket.code)
         return room
 
     def _changed(self, room: Room, gone: Collection[str] = ()) -> None:
@@ -280,7 +265,7 @@ class MemoryHub:
             code = codes.new_code(self._rng)
             if code not in self._rooms:
                 return code
-        raise Refused("No free room code came up: try again.")
+        raise refusals.no_free_code()
 
     def _token(self) -> str:
         return codes.new_token(self._rng)

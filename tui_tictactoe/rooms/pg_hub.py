@@ -25,22 +25,18 @@ from functools import partial
 from typing import Any, TypeVar
 
 from ..record.values import new_round_key
-from . import codes, pg_rows, pg_sweep
+from . import codes, pg_rows, pg_sweep, refusals
+from .hub import RoomHub
+from .operations import OPERATIONS
 from .pg_link import POOL_SIZE, Link
 from .pg_readers import Readers
 from .pg_rows import LOBBY, Loaded, closed, hashed, insert_room, is_code, micro, nothing, save
 from .pg_schema import ensure_schema
 from .pg_tasks import HubTasks
 from .pg_wrong_codes import SharedWrongCodes, no_room
-from .room import (
-    LOBBY_NAMES,
-    LOBBY_WINDOW,
-    ROOMS_PER_ADDRESS,
-    NoRoom,
-    Room,
-    too_many_lobby_names,
-)
-from .view import SEATS, Person, Refused, RoomSummary, RoomView, SeatName, Ticket
+from .refusals import NoRoom, too_many_lobby_names
+from .room import LOBBY_NAMES, LOBBY_WINDOW, ROOMS_PER_ADDRESS, Room, check_new_room
+from .view import Person, Refused, RoomSummary, RoomView, SeatName, Ticket
 
 T = TypeVar("T")
 CHANNEL = "tui_tictactoe_rooms"
@@ -56,7 +52,7 @@ _CODE_TRIES = 64
 _log_to_stderr: Callable[[str], None] = partial(print, file=sys.stderr, flush=True)
 
 
-class PostgresHub(HubTasks):
+class PostgresHub(HubTasks, RoomHub):
     """A `RoomHub` on PostgreSQL, one per host. `await start()` before use (it creates
     or upgrades the tables and starts the heartbeat, the listener and the re-reads);
     `await shutdown()` when the host stops. Also an async context manager."""
@@ -132,10 +128,7 @@ class PostgresHub(HubTasks):
     # -- the RoomHub interface ----------------------------------------------
 
     async def create(self, who: Person, size: int, first: SeatName, public: bool = False) -> Ticket:
-        if size not in (3, 4, 5) or isinstance(size, bool):
-            raise Refused("A room's board is 3, 4 or 5 cells wide.")
-        if first not in SEATS:
-            raise Refused("X or O starts the first round.")
+        check_new_room(size, first)
         await self.expire()  # rooms whose grace ran out no longer count against anyone
         if public and who.address:
             await self.lobby_names.check(who.address)
@@ -150,7 +143,7 @@ class PostgresHub(HubTasks):
                 if public and who.address:
                     await self.lobby_names.count(who.address)
                 return Ticket(room.code, "X", token)
-        raise Refused("No free room code came up: try again.")
+        raise refusals.no_free_code()
 
     async def join(self, code: str, who: Person, token: str = "") -> Ticket:
         typed = await self._typed(code, who)
@@ -217,35 +210,17 @@ class PostgresHub(HubTasks):
         if await self._change(ticket.code, choose, closed(ticket)) and owner:
             await self.lobby_names.count(owner)
 
-    async def set_watching(self, ticket: Ticket, watching: bool) -> None:
-        def choose(loaded: Loaded, _now: float) -> None:
+    async def seat_call(self, ticket: Ticket, op: str, *args: object) -> None:
+        """The operation's rule (`Room`'s) applied to the ticket's room in its transaction."""
+        rule = OPERATIONS[op].rule
+        assert rule is not None, op
+
+        def apply(loaded: Loaded, _now: float) -> None:
             self._check_held(loaded, ticket)
-            if loaded.room.set_watching(ticket.seat, watching) is not None:
+            if rule(loaded.room, ticket.seat, self._round_keys, *args) is not None:
                 loaded.room.generation += 1
 
-        await self._change(ticket.code, choose, closed(ticket))
-
-    async def move(self, ticket: Ticket, cell: int, generation: int) -> None:
-        def play(loaded: Loaded, _now: float) -> None:
-            self._check_held(loaded, ticket)
-            if ticket.seat is None:
-                raise Refused("You are watching: only the players play.")
-            loaded.room.play(ticket.seat, cell, generation)
-            loaded.room.generation += 1
-
-        await self._change(ticket.code, play, closed(ticket))
-
-    async def rematch(self, ticket: Ticket) -> None:
-        def ask(loaded: Loaded, _now: float) -> None:
-            self._check_held(loaded, ticket)
-            if ticket.seat is None:
-                raise Refused("You are watching: only the players ask for a rematch.")
-            if ticket.seat in loaded.room.rematch:
-                return  # asked already: nothing changes
-            loaded.room.ask_rematch(ticket.seat, self._round_keys())
-            loaded.room.generation += 1
-
-        await self._change(ticket.code, ask, closed(ticket))
+        await self._change(ticket.code, apply, closed(ticket))
 
     async def leave(self, ticket: Ticket) -> None:
         """Idempotent: a ticket that no longer holds anything changes nothing."""
@@ -425,7 +400,7 @@ class PostgresHub(HubTasks):
 
     def _check_held(self, loaded: Loaded, ticket: Ticket) -> None:
         if not loaded.room.holds(ticket.seat, hashed(ticket.token)):
-            raise Refused(f"You are no longer in room {ticket.code}.")
+            raise refusals.not_in_room(ticket.code)
 
     async def _typed(self, code: str, who: Person) -> str:
         await self.wrong_codes.check(who.address)  # counted for every host (the database's)

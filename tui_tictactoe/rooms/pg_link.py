@@ -125,13 +125,15 @@ class Link:
     async def read(self, reads: Reads[R], repeatable: bool = False) -> R:
         """`reads` in one transaction sent in one flight (pipeline mode): BEGIN, the
         statements `reads` queues, COMMIT; then its results."""
-        return await self._batch(reads, None, repeatable)
+        result: R = await self._batch(reads, None, repeatable)
+        return result
 
     async def change(self, reads: Reads[R], write: Write[R, W]) -> W:
         """A change in two flights (pipeline mode): BEGIN and the statements `reads`
         queues (locks taken there), their results; then `write(conn, results)` queues the
         writes, and they go with the COMMIT. Nothing is batched across a decision."""
-        return await self._batch(reads, write, False)
+        result: W = await self._batch(reads, write, False)
+        return result
 
     async def _batch(self, reads: Reads[R], write: Write[R, W] | None, repeatable: bool) -> Any:
         """A kept connection found broken in the first flight (the server restarted) is

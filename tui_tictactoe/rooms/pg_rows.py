@@ -15,12 +15,12 @@ import json
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from ..engine.board import other
-from . import codes
+from . import codes, refusals
 from .room import Room, Seat, check_room_count
-from .view import Person, Refused, Ticket
+from .view import Offer, Person, Ticket
 
 if TYPE_CHECKING:
     import psycopg
@@ -66,11 +66,34 @@ class Loaded:
         return self.room.generation != self.read_at
 
 
-_ROOM = (
-    "SELECT code, incarnation, size, generation, board_generation, round, first, moves,"
-    " score, result, left_by, rematch, closed, round_key, public, watching, owner_address"
-    " FROM rooms WHERE code = ANY(%s)"
-)
+COLUMNS: dict[str, str] = {
+    "code": "",
+    "incarnation": "",
+    "size": "",
+    "generation": "",
+    "board_generation": "",
+    "round": "",
+    "first": "",
+    "moves": "::smallint[]",
+    "score": "::integer[]",
+    "result": "",
+    "left_by": "",
+    "rematch": "::text[]",
+    "closed": "",
+    "round_key": "",
+    "public": "",
+    "watching": "",
+    "owner_address": "",
+    "offer": "",
+    "offer_by": "",
+    "offered": "::text[]",
+    "agreed": "",
+}
+"""A room's row: each column and the cast its value is written with. A room's state in
+one list: `room_values` writes it, `_room` reads it, the statements are made from it."""
+_FIXED = ("code", "incarnation", "size", "owner_address")
+"""Set when a room is made, never changed by a rule."""
+_ROOM = f"SELECT {', '.join(COLUMNS)} FROM rooms WHERE code = ANY(%s)"
 _SEATS = (
     "SELECT code, seat, name, key, token_hash, present,"
     " (extract(epoch FROM back_by) * 1000000)::bigint, host_id, creator"
@@ -128,9 +151,8 @@ def note(loaded: Loaded) -> str:
     the room again (else it reads it)."""
     room = loaded.room
     head = f"{room.code} {room.generation}"
-    row = [room.code, loaded.incarnation, room.size, room.generation, room.board_generation]
-    row += [room.round, room.first, room.moves, room.score, room.result, room.left_by]
-    row += [sorted(room.rematch), room.closed, room.round_key, room.public, room.watching, ""]
+    values = room_values(room, 0.0, loaded.incarnation) | {"owner_address": ""}
+    row = [values[column] for column in COLUMNS]
     places, watchers = place_rows(loaded, "")
     seats = [  # `back_by` as `_SEATS` reads it: whole microseconds
         (*seat[:6], None if seat[6] is None else round(seat[6] * MICROSECONDS), *seat[7:])
@@ -156,63 +178,51 @@ def from_note(code: str, generation: int, body: str) -> Loaded | None:
 
 
 def _room(row: tuple[Any, ...]) -> Loaded:
-    code, incarnation, size, generation, board_generation, round_, first, moves = row[:8]
-    score, result, left_by, rematch, closed, round_key, public, watching, owner = row[8:]
+    value = dict(zip(COLUMNS, row, strict=True))
+    offer = value["offer"]
     room = Room(
-        code,
-        size,
-        first,
-        generation=generation,
-        board_generation=board_generation,
-        round=round_,
-        round_key=round_key,
-        moves=list(moves),
-        score=list(score),
-        result=result,
-        left_by=left_by,
-        rematch=set(rematch),
-        closed=closed,
-        public=public,
-        watching=watching,
-        owner=owner,
+        value["code"],
+        value["size"],
+        value["first"],
+        generation=value["generation"],
+        board_generation=value["board_generation"],
+        round=value["round"],
+        round_key=value["round_key"],
+        moves=list(value["moves"]),
+        score=list(value["score"]),
+        result=value["result"],
+        left_by=value["left_by"],
+        rematch=set(value["rematch"]),
+        closed=value["closed"],
+        public=value["public"],
+        watching=value["watching"],
+        owner=value["owner_address"],
+        offer=None if offer is None else Offer(offer, value["offer_by"]),
+        offered=set(value["offered"]),
+        agreed=value["agreed"],
     )
     for index, cell in enumerate(room.moves):  # the board, rebuilt from the moves
         seat = room.first if index % 2 == 0 else other(room.first)
         row_, col = room.board.geometry.cell_of_key(cell)
         room.board.make_move(row_, col, seat)
-    return Loaded(room, incarnation, {}, generation)
+    return Loaded(room, value["incarnation"], {}, value["generation"])
 
 
-INSERT_ROOM = """
-INSERT INTO rooms (code, incarnation, size, generation, board_generation, round, round_key,
-                   first, moves, score, result, left_by, rematch, closed, created_at, updated_at,
-                   public, watching, owner_address)
-VALUES (%(code)s, %(incarnation)s, %(size)s, %(generation)s, %(board_generation)s, %(round)s,
-        %(round_key)s, %(first)s, %(moves)s::smallint[], %(score)s::integer[], %(result)s, %(left_by)s,
-        %(rematch)s::text[], false, to_timestamp(%(now)s), to_timestamp(%(now)s),
-        %(public)s, %(watching)s, %(owner)s)
+_SET = ", ".join(f"{c} = %({c})s{cast}" for c, cast in COLUMNS.items() if c not in _FIXED)
+INSERT_ROOM = f"""
+INSERT INTO rooms ({", ".join(COLUMNS)}, created_at, updated_at)
+VALUES ({", ".join(f"%({c})s{cast}" for c, cast in COLUMNS.items())},
+        to_timestamp(%(now)s), to_timestamp(%(now)s))
 ON CONFLICT (code) DO UPDATE SET
-    incarnation = EXCLUDED.incarnation, size = EXCLUDED.size, generation = EXCLUDED.generation,
-    board_generation = EXCLUDED.board_generation, round = EXCLUDED.round,
-    round_key = EXCLUDED.round_key,
-    first = EXCLUDED.first, moves = EXCLUDED.moves, score = EXCLUDED.score,
-    result = EXCLUDED.result, left_by = EXCLUDED.left_by, rematch = EXCLUDED.rematch,
-    closed = false, created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at,
-    public = EXCLUDED.public, watching = EXCLUDED.watching, owner_address = EXCLUDED.owner_address
+    {", ".join(f"{c} = EXCLUDED.{c}" for c in COLUMNS if c != "code")},
+    created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at
 WHERE rooms.closed
 RETURNING code
 """
 """A new room; a closed room's row with the same code is taken over (its code is free
 again), a live one's is not (no row returned: the caller draws another code)."""
 
-_UPDATE_ROOM = """
-UPDATE rooms SET generation = %(generation)s, board_generation = %(board_generation)s,
-    round = %(round)s, round_key = %(round_key)s, first = %(first)s, moves = %(moves)s::smallint[],
-    score = %(score)s::integer[], result = %(result)s, left_by = %(left_by)s,
-    rematch = %(rematch)s::text[], closed = %(closed)s, updated_at = to_timestamp(%(now)s),
-    public = %(public)s, watching = %(watching)s
-WHERE code = %(code)s
-"""
+_UPDATE_ROOM = f"UPDATE rooms SET {_SET}, updated_at = to_timestamp(%(now)s) WHERE code = %(code)s"
 _INSERT_SEAT = (
     "INSERT INTO room_seats (code, seat, name, key, token_hash, present, back_by, host_id,"
     " creator) VALUES (%s, %s, %s, %s, %s, %s, to_timestamp(%s), %s, %s)"
@@ -223,6 +233,8 @@ _INSERT_WATCHER = (
 
 
 def room_values(room: Room, now: float, incarnation: int = 0) -> dict[str, object]:
+    """The room's row (`COLUMNS`), and `now` for its times."""
+    offer = room.offer
     return {
         "code": room.code,
         "incarnation": incarnation,
@@ -230,7 +242,6 @@ def room_values(room: Room, now: float, incarnation: int = 0) -> dict[str, objec
         "generation": room.generation,
         "board_generation": room.board_generation,
         "round": room.round,
-        "round_key": room.round_key,
         "first": room.first,
         "moves": list(room.moves),
         "score": list(room.score),
@@ -238,10 +249,15 @@ def room_values(room: Room, now: float, incarnation: int = 0) -> dict[str, objec
         "left_by": room.left_by,
         "rematch": sorted(room.rematch),
         "closed": room.closed,
-        "now": now,
+        "round_key": room.round_key,
         "public": room.public,
         "watching": room.watching,
-        "owner": room.owner,
+        "owner_address": room.owner,
+        "offer": None if offer is None else offer.kind,
+        "offer_by": None if offer is None else offer.by,
+        "offered": sorted(room.offered),
+        "agreed": room.agreed,
+        "now": now,
     }
 
 
@@ -332,11 +348,11 @@ def is_code(code: object) -> bool:
     return isinstance(code, str) and len(code) == codes.LENGTH
 
 
-def closed(ticket: Ticket) -> Callable[[], None]:
+def closed(ticket: Ticket) -> Callable[[], NoReturn]:
     """What a call about a room that is gone says (`PostgresHub._change`'s `missing`)."""
 
-    def missing() -> None:
-        raise Refused(f"Room {ticket.code} has closed.")
+    def missing() -> NoReturn:
+        raise refusals.room_closed(ticket.code)
 
     return missing
 

@@ -99,6 +99,17 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE INDEX rooms_listed ON rooms (created_at, code) WHERE public AND NOT closed",
         "CREATE INDEX room_wrong_codes_by_kind ON room_wrong_codes (kind, address, at DESC)",
     ),
+    # 3 -> 4: offers between the players (a draw): the one waiting for an answer, who
+    # made it, the seats that offered since the last move (one a move), and whether the
+    # round's draw was agreed rather than played out.
+    (
+        "ALTER TABLE rooms ADD COLUMN offer text CHECK (offer IN ('draw')),"
+        " ADD COLUMN offer_by text CHECK (offer_by IN ('X', 'O')),"
+        " ADD COLUMN offered text[] NOT NULL DEFAULT '{}',"
+        " ADD COLUMN agreed boolean NOT NULL DEFAULT false,"
+        " ADD CONSTRAINT rooms_offer_by CHECK ((offer IS NULL) = (offer_by IS NULL)),"
+        " ADD CONSTRAINT rooms_agreed CHECK (NOT agreed OR result = 'draw')",
+    ),
 )
 
 
@@ -157,5 +168,5 @@ async def ensure_schema(conn: psycopg.AsyncConnection) -> None:
             raise NewerRoomSchema(version)
         for step in MIGRATIONS[version:]:
             for statement in step:
-                await conn.execute(statement)  # type: ignore[arg-type]  # our own constants
+                await conn.execute(statement)
         await conn.execute("UPDATE room_schema_version SET version = %s", (schema_version(),))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from functools import partial
 
 from . import pg_rows
 from .pg_link import LISTEN_RETRY, UNREACHABLE, listen
@@ -89,7 +90,7 @@ class HubTasks:
             if full:
                 await self._survive("sweep", self.expire)
             if codes_due:
-                await self._survive("re-read", lambda due=codes_due: self._read_again(due))
+                await self._survive("re-read", partial(self._read_again, codes_due))
 
     async def _read_again(self, codes_due: list[str]) -> None:
         self.readers.refresh(codes_due, await self._read(codes_due))

@@ -25,9 +25,9 @@ from typing import TYPE_CHECKING, NoReturn, TypeVar
 
 from .pg_link import Link
 from .pg_rows import MICROSECONDS
-from .room import NoRoom as NoRoom
-from .room import no_room as room_refusal
-from .room import too_many_wrong_codes
+from .refusals import NoRoom as NoRoom
+from .refusals import no_room as room_refusal
+from .refusals import too_many_wrong_codes
 from .view import Refused
 
 if TYPE_CHECKING:

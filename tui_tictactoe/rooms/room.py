@@ -13,11 +13,27 @@ wrong code), so no answer, count or wording tells a guesser that a code is live.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..engine.board import GameBoard, other
-from ..options import board_geometry
-from .view import SEATS, Person, Refused, Result, RoomSummary, RoomView, SeatName, SeatView
+from ..options import BOARDS, board_geometry
+from . import refusals
+from .refusals import NoRoom as NoRoom
+from .refusals import no_room as no_room
+from .refusals import too_many_lobby_names as too_many_lobby_names
+from .refusals import too_many_wrong_codes as too_many_wrong_codes
+from .view import (
+    OFFERS,
+    SEATS,
+    Offer,
+    Person,
+    Result,
+    RoomSummary,
+    RoomView,
+    SeatName,
+    SeatView,
+)
 
 ROOMS_PER_ADDRESS = 3
 """Live rooms opened from one address at a time (a room counts until it closes, also
@@ -27,24 +43,22 @@ LOBBY_NAMES = 3
 seat taken in a public room) per `LOBBY_WINDOW` seconds."""
 LOBBY_WINDOW = 60.0
 WATCHING_OFF = "The players turned watching off: press q."
+SIZES = tuple(int(board) for board in BOARDS)
+"""The boards a room may have: the game's own (`options.BOARDS`)."""
+
+Gone = tuple[str, ...]
+"""What a rule changed: None, nothing (the hub sends no view); else the tokens of the
+places it ended (their updates end after the new view), usually none."""
+Keys = Callable[[], str]
+"""The hub's maker of fresh round keys, called by a rule that starts a round."""
 
 
-class NoRoom(Refused):
-    """No room this asker may know of by that code: none, or one closed to them. Both
-    hubs count it as a wrong code, so the two cannot be told apart."""
-
-
-def no_room(code: str) -> NoRoom:
-    """The one answer for an unknown code and for a room the asker has no right to see."""
-    return NoRoom(f"There is no room {code}: check the code.")
-
-
-def too_many_wrong_codes(wait: int) -> str:
-    return f"Too many wrong codes: wait {wait} s."
-
-
-def too_many_lobby_names(wait: int) -> str:
-    return f"Too many public rooms from here: wait {wait} s."
+def check_new_room(size: object, first: object) -> None:
+    """A room's board is one of `SIZES` and X or O starts: both hubs ask this first."""
+    if isinstance(size, bool) or size not in SIZES:
+        raise refusals.bad_size()
+    if first not in SEATS:
+        raise refusals.bad_first()
 
 
 def check_room_count(
@@ -53,9 +67,9 @@ def check_room_count(
     """Refused past `most` live rooms in all, or `per_address` opened from `address`
     ("": a process not behind serve-ssh, which names no address, is not counted)."""
     if most is not None and total >= most:
-        raise Refused("The server has all the rooms it can hold: try again later.")
+        raise refusals.too_many_rooms(None)
     if address and own >= per_address:
-        raise Refused(f"This address has {own} rooms open: close one first.")
+        raise refusals.too_many_rooms(own)
 
 
 @dataclass
@@ -97,6 +111,9 @@ class Room:
     public: bool = False  # listed in the lobby; else only its code brings anyone in
     watching: bool = True  # spectators may come in (with the code); the players decide
     owner: str = ""  # the creator's address: the room counts against it until it closes
+    offer: Offer | None = None  # waiting for the other seat's answer; any move clears it
+    offered: set[SeatName] = field(default_factory=set)  # offered since the last move
+    agreed: bool = False  # the round's draw was agreed, not played out
 
     def __post_init__(self) -> None:
         self.board = GameBoard(board_geometry(self.size))
@@ -122,6 +139,8 @@ class Room:
             public=self.public,
             watching=self.watching,
             opener=next((seat for seat in SEATS if self.seats[seat].creator), None),
+            offer=self.offer,
+            agreed=self.agreed,
         )
 
     def listed(self) -> bool:
@@ -192,8 +211,7 @@ class Room:
         if seat is None:
             if not self.watching:
                 raise no_room(self.code)
-            # Short: a status line under the board is 57 columns at the least.
-            raise Refused(f"Room {self.code} is full: watch it with --watch {self.code}.")
+            raise refusals.room_full(self.code)
         self.sit(seat, who, new_token, next_key)
         return seat, ""
 
@@ -203,25 +221,25 @@ class Room:
         if not self.watching:
             raise no_room(self.code)
         if len(self.watchers) >= most:
-            raise Refused(f"Room {self.code} has as many spectators as it takes ({most}).")
+            raise refusals.spectators_full(self.code, most)
         self.watchers[token] = who
 
     def set_public(self, seat: SeatName | None, public: bool) -> bool:
         """Listed in the lobby or not: the creator's choice alone. Whether it changed."""
         if seat is None or not self.seats[seat].creator:
-            raise Refused("Only the player who opened the room says if it is listed.")
+            raise refusals.not_opener()
         changed, self.public = self.public != public, public
         return changed
 
-    def set_watching(self, seat: SeatName | None, watching: bool) -> list[str] | None:
+    def set_watching(self, seat: SeatName | None, _keys: Keys, watching: bool) -> Gone | None:
         """Spectators allowed or not: either player's choice. Off sends the spectators
-        away: their tokens (None: nothing changed)."""
+        away (their tokens are what is gone)."""
         if seat is None:
-            raise Refused("You are watching: only the players say who may watch.")
+            raise refusals.watching("say who may watch")
         if self.watching == watching:
             return None
         self.watching = watching
-        gone = [] if watching else list(self.watchers)
+        gone = () if watching else tuple(self.watchers)
         for token in gone:
             del self.watchers[token]
         return gone
@@ -242,6 +260,7 @@ class Room:
         was not theirs. The `creator` (opening the room) keeps the say over its listing."""
         self.seats[seat] = Seat(who, token, present=True, creator=creator)
         self.score = [0, 0, 0]
+        self.offered.discard(seat)
         if self.result is not None and next_key is not None:
             self._new_round(next_key)
 
@@ -262,52 +281,99 @@ class Room:
             self.board_generation = self.generation + 1
         self.seats[seat] = Seat()
         self.rematch.clear()
+        self.offer = None  # no one left to answer it
         if self.players() == 0:
             self.closed = True
 
-    def play(self, seat: SeatName, cell: object, generation: int) -> None:
+    def play(self, seat: SeatName | None, _keys: Keys, cell: object, generation: int) -> Gone:
         """Play `cell` (a key, 1 = top-left) for `seat`, or refuse and change nothing."""
-        self._check_can_play(seat)
+        self._check_can_play(seat, self.to_move() != seat)
+        assert seat is not None  # a spectator was refused
         if not _is_generation(generation, self.board_generation, self.generation):
-            raise Refused("The board changed before your move arrived: look and play again.")
+            raise refusals.stale_move()
         index = self._cell_index(cell)
         if index in self.moves:
-            raise Refused(f"Cell {index} is taken: pick an empty one.")
+            raise refusals.cell_taken(index)
         row, col = self.board.geometry.cell_of_key(index)
         self.board.make_move(row, col, seat)
         self.moves.append(index)
+        self.offer, self.offered = None, set()  # a move answers every offer: no
         self.board_generation = self.generation + 1
         self._score_if_over()
+        return ()
 
-    def ask_rematch(self, seat: SeatName, next_key: str) -> None:
+    def ask_rematch(self, seat: SeatName | None, keys: Keys) -> Gone | None:
         """`seat` wants the next round; with both asking it starts, the other first,
-        under `next_key` (the hub's fresh round key)."""
+        under a fresh key from `keys`. Asked already: nothing changes."""
+        if seat is None:
+            raise refusals.watching("ask for a rematch")
+        if seat in self.rematch:
+            return None
         if self.result is None:
-            raise Refused("The round is still on: a rematch comes after it.")
+            raise refusals.round_still_on()
         if self.players() < 2:
-            raise Refused("Waiting for a second player: give them the code.")
+            raise refusals.waiting_for_second()
         self.rematch.add(seat)
         if len(self.rematch) == 2:
-            self._new_round(next_key)
+            self._new_round(keys())
+        return ()
+
+    def make_offer(self, seat: SeatName | None, _keys: Keys, kind: str) -> Gone | None:
+        """`seat` offers the other player `kind` (a draw), mid-round, once a move: it waits
+        in the room for their answer (`answer`); made already, nothing changes."""
+        if kind not in OFFERS:
+            raise refusals.no_such_offer()
+        self._check_can_play(seat, False)
+        assert seat is not None
+        if self.offer is not None:
+            if self.offer == (kind, seat):
+                return None
+            raise refusals.offer_pending(self.name(self.offer.by), self.offer.kind)
+        if not self.moves:
+            raise refusals.offer_before_move(kind)
+        if seat in self.offered:
+            raise refusals.one_offer_a_move()
+        self.offer = Offer(next(k for k in OFFERS if k == kind), seat)
+        self.offered.add(seat)
+        return ()
+
+    def answer(self, seat: SeatName | None, _keys: Keys, yes: bool) -> Gone:
+        """The other player's answer to the offer waiting: yes does it (a draw ends the
+        round, agreed), no clears it; either way the offer is gone."""
+        if seat is None:
+            raise refusals.watching("answer an offer")
+        offer = self.offer
+        if offer is None or offer.by == seat:
+            raise refusals.nothing_to_answer()
+        self.offer = None
+        if yes and offer.kind == "draw":
+            self.result, self.agreed = "draw", True
+            self.score[2] += 1
+            self.board_generation = self.generation + 1
+        return ()
 
     # -- inside -------------------------------------------------------------
 
-    def _check_can_play(self, seat: SeatName) -> None:
+    def _check_can_play(self, seat: SeatName | None, out_of_turn: bool) -> None:
+        """Refused unless `seat` may act on the round now (a spectator, the round over, the
+        other seat empty or away; `out_of_turn` for a move)."""
+        if seat is None:
+            raise refusals.watching("play")
         opponent = other(seat)
         if self.result is not None:
-            raise Refused("The round is over: press r for a rematch.")
+            raise refusals.round_over()
         if self.seats[opponent].person is None:
-            raise Refused(f"Waiting for a second player: give them the code {self.code}.")
+            raise refusals.waiting_for_second(self.code)
         if not self.seats[opponent].present:
-            raise Refused(f"Waiting for {self.name(opponent)} to come back.")
-        if self.to_move() != seat:
-            raise Refused(f"Not your turn: {self.name(opponent)} plays {opponent}.")
+            raise refusals.waiting_for_return(self.name(opponent))
+        if out_of_turn:
+            raise refusals.not_your_turn(self.name(opponent), opponent)
 
     def _cell_index(self, cell: object) -> int:
         cells = self.board.geometry.cells
         if isinstance(cell, bool) or not isinstance(cell, int) or not 1 <= cell <= cells:
             shown = str(cell) if isinstance(cell, int) and abs(cell) < 10**6 else "that"
-            raise Refused(f"There is no cell {shown}: cells go from 1 to {cells}.")
+            raise refusals.no_cell(shown, cells)
         return cell
 
     def _score_if_over(self) -> None:
@@ -327,7 +393,8 @@ class Room:
         self.round += 1
         self.moves.clear()
         self.board = GameBoard(board_geometry(self.size))
-        self.result, self.left_by = None, None
+        self.result, self.left_by, self.agreed = None, None, False
+        self.offer, self.offered = None, set()
         self.rematch.clear()
         self.board_generation = self.generation + 1
 

@@ -14,9 +14,9 @@ from ..controller.status import Status, Tone, analysis_progress, refused
 from ..controller.teaching import AnalysisFound
 from ..engine.board import other
 from .game import RoomGame
+from .refusals import OFFER_WORDS, no_room
 from .request import RoomAddress
-from .room import no_room
-from .view import SEATS, SeatName
+from .view import SEATS, Offer, SeatName
 
 WAITING_FOR_VIEW = Status("Entering the room…", "thinking")
 
@@ -53,15 +53,28 @@ def room_state(game: RoomGame, now: float) -> Status:
     waiting = _waiting(game, now)
     if waiting is not None:
         return waiting
+    if view.offer is not None:
+        return _offer(game, view.offer)
     return _turn(game)
+
+
+def _offer(game: RoomGame, offer: Offer) -> Status:
+    """An offer waiting: the other player is asked, its maker waits, spectators are told."""
+    what, by = OFFER_WORDS[offer.kind], game.name(offer.by)
+    if game.seat == offer.by:
+        return Status(f"You offered {what}: waiting for {game.name(other(offer.by))}.", "thinking")
+    if game.seat is None:
+        return Status(f"{by} offers {what}.", "thinking")
+    return Status(f"{by} offers {what}: y/n", "question")
 
 
 def _result(game: RoomGame) -> Status:
     """The round's result, then what the rematch waits for."""
     view = game.view
     assert view is not None and view.result is not None
+    tone: Tone
     if view.result == "draw":
-        said, tone = "Draw.", "draw"
+        said, tone = ("Draw agreed." if view.agreed else "Draw."), "draw"
     elif view.result == "abandoned":
         left = view.left_by
         said = f"{game.name(left)} left: the round is abandoned." if left else "Abandoned."
@@ -114,7 +127,7 @@ def _waiting(game: RoomGame, now: float) -> Status | None:
     """A seat still free, or its player away: the round waits (None if it does not)."""
     view = game.view
     assert view is not None
-    for seat, held in zip(("X", "O"), view.seats, strict=True):
+    for seat, held in zip(SEATS, view.seats, strict=True):
         if held.person is None:
             if game.is_player:
                 return Status(
@@ -157,7 +170,7 @@ def room_title(game: RoomGame, found: AnalysisFound | None = None) -> str:
         return f"Room {code}"
     seated = [
         f"{game.name(seat)} ({seat})" if held.person is not None else f"… ({seat})"
-        for seat, held in zip(("X", "O"), view.seats, strict=True)
+        for seat, held in zip(SEATS, view.seats, strict=True)
     ]
     title = f"Room {view.code} · {seated[0]} vs {seated[1]}"
     if view.watchers:

@@ -15,6 +15,18 @@ SEATS: tuple[SeatName, SeatName] = ("X", "O")
 Result = Literal["X", "O", "draw", "abandoned"]
 """How a round ended: the winning seat, a draw, or left by a player (`RoomView.left_by`)."""
 
+OfferKind = Literal["draw"]
+OFFERS: tuple[OfferKind, ...] = ("draw",)
+"""What one player may offer the other mid-round: the other answers yes or no (a
+take-back request is the next kind, under the same rule)."""
+
+
+class Offer(NamedTuple):
+    """An offer waiting for the other player's answer: what, and which seat made it."""
+
+    kind: OfferKind
+    by: SeatName
+
 
 class Person(NamedTuple):
     """Who a session is, as the server knows them: the SSH user name (already made
@@ -63,6 +75,8 @@ class RoomView(NamedTuple):
     public: bool = False  # listed in the lobby (else only its code brings people in)
     watching: bool = True  # spectators may come in with the code (the players' choice)
     opener: SeatName | None = None  # the seat of who opened the room: `public` is theirs
+    offer: Offer | None = None  # an offer waiting for the other seat's y or n
+    agreed: bool = False  # with result "draw": both players agreed to it mid-round
 
     @property
     def to_move(self) -> SeatName | None:

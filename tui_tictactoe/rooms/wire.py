@@ -25,7 +25,20 @@ from .frames import FrameDecoder as FrameDecoder
 from .frames import WireError as WireError
 from .frames import decode_body as decode_body
 from .frames import encode as encode
-from .view import SEATS, Person, RoomSummary, RoomView, SeatName, SeatView, Ticket
+from .operations import LARGEST, MAX_ID, OPERATIONS, SMALLEST, Arg
+from .view import (
+    OFFERS,
+    SEATS,
+    Offer,
+    OfferKind,
+    Person,
+    Result,
+    RoomSummary,
+    RoomView,
+    SeatName,
+    SeatView,
+    Ticket,
+)
 
 ENV_VAR = "TUI_TICTACTOE_ROOM_HUB"
 """Where a game process finds the hub server's socket: `serve-ssh` sets it for its games."""
@@ -35,9 +48,7 @@ MAX_REPLY = 1024 * 1024
 """The largest frame the server may send: a lobby of `MAX_LISTED` rooms fits in it."""
 MAX_LISTED = 1000
 """At most this many rooms in one `rooms` answer (the server sends the first ones)."""
-MAX_ID = 2**53 - 1
-"""Request ids and counters stay integers that any JSON reader keeps exactly."""
-MAX_CELL = 25  # the last cell of a 5x5 board
+MAX_CELL = LARGEST**2  # the last cell of the largest board
 MAX_TYPED_CODE = 64  # a code as typed; the hub reads at most 32 characters of it
 MAX_TOKEN = 64
 MAX_KEY = 128  # a key's fingerprint ("SHA256:" and 43 characters)
@@ -45,7 +56,7 @@ MAX_ADDRESS = 64  # an IPv6 address with its zone
 MAX_REASON = 400
 MAX_WATCHERS = 1_000_000
 _TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
-_RESULTS = ("X", "O", "draw", "abandoned")
+_RESULTS: tuple[Result, ...] = ("X", "O", "draw", "abandoned")
 
 
 class Request(NamedTuple):
@@ -96,7 +107,7 @@ def _text(value: object, limit: int, what: str) -> str:
 def _seat(value: object, what: str = "a seat") -> SeatName:
     if value not in SEATS or type(value) is not str:
         raise WireError(f"{what} must be X or O.")
-    return value  # type: ignore[return-value]
+    return value
 
 
 def _fields(value: object, names: tuple[str, ...], what: str) -> dict[str, Any]:
@@ -194,6 +205,7 @@ def view_to_json(view: RoomView) -> dict[str, Any]:
     obj["seats"] = [_seat_view_to_json(seat) for seat in view.seats]
     obj["score"] = list(view.score)
     obj["rematch"] = list(view.rematch)
+    obj["offer"] = None if view.offer is None else view.offer._asdict()
     return obj
 
 
@@ -207,15 +219,13 @@ def _moves(value: object, size: int) -> tuple[int, ...]:
 
 def view_from_json(value: object) -> RoomView:
     obj = _fields(value, _VIEW_FIELDS, "a room")
-    size = _int(obj["size"], 3, 5, "size")
+    size = _int(obj["size"], SMALLEST, LARGEST, "size")
     seats = _list(obj["seats"], 2, "seats")
     score = _list(obj["score"], 3, "score")
     rematch = tuple(_seat(seat) for seat in _list(obj["rematch"], 2, "rematch"))
     if len(seats) != 2 or len(score) != 3 or len(set(rematch)) != len(rematch):
         raise WireError("A room has two seats, three counts and each seat once in rematch.")
-    result = obj["result"]
-    if result is not None and (type(result) is not str or result not in _RESULTS):
-        raise WireError("result must be X, O, draw, abandoned or null.")
+    result = _result(obj["result"])
     return RoomView(
         code=_code(obj["code"]),
         size=size,
@@ -239,7 +249,30 @@ def view_from_json(value: object) -> RoomView:
         public=_bool(obj["public"], "public"),
         watching=_bool(obj["watching"], "watching"),
         opener=None if obj["opener"] is None else _seat(obj["opener"], "opener"),
+        offer=None if obj["offer"] is None else _offer(obj["offer"]),
+        agreed=_bool(obj["agreed"], "agreed"),
     )
+
+
+def _result(value: object) -> Result | None:
+    for result in _RESULTS:
+        if value == result and type(value) is str:
+            return result
+    if value is not None:
+        raise WireError("result must be X, O, draw, abandoned or null.")
+    return None
+
+
+def _offer_kind(value: object) -> OfferKind:
+    for kind in OFFERS:
+        if value == kind and type(value) is str:
+            return kind
+    raise WireError("An offer is one of " + ", ".join(OFFERS) + ".")
+
+
+def _offer(value: object) -> Offer:
+    obj = _fields(value, Offer._fields, "an offer")
+    return Offer(_offer_kind(obj["kind"]), _seat(obj["by"], "an offer's seat"))
 
 
 def summary_to_json(summary: RoomSummary) -> dict[str, Any]:
@@ -255,7 +288,7 @@ def summary_from_json(value: object) -> RoomSummary:
     obj = _fields(value, ("code", "size", "players", "watchers"), "a room summary")
     return RoomSummary(
         _code(obj["code"]),
-        _int(obj["size"], 3, 5, "size"),
+        _int(obj["size"], SMALLEST, LARGEST, "size"),
         tuple(_name(name) for name in _list(obj["players"], 2, "players")),
         _int(obj["watchers"], 0, MAX_WATCHERS, "watchers"),
     )
@@ -269,36 +302,34 @@ def _typed_code(value: object) -> str:
     return _text(value, MAX_TYPED_CODE, "a typed room code")
 
 
+_CHECKS: dict[str, Callable[[object, str], Any]] = {
+    "person": lambda value, _: person_from_json(value),
+    "ticket": lambda value, _: ticket_from_json(value),
+    "typed_code": lambda value, _: _typed_code(value),
+    "token": lambda value, _: _token(value),
+    "seat": _seat,
+    "bool": _bool,
+    "offer": lambda value, _: _offer_kind(value),
+}
+
+
+def _check(arg: Arg) -> Callable[[object], Any]:
+    """How argument `arg` is checked when it is read from the wire."""
+    if arg.kind == "int":
+        return lambda value: _int(value, arg.low, arg.high, arg.name)
+    check = _CHECKS[arg.kind]
+    return lambda value: check(value, arg.name)
+
+
 OPS: dict[str, tuple[tuple[str, Callable[[object], Any]], ...]] = {
-    "create": (
-        ("who", person_from_json),
-        ("size", lambda v: _int(v, 3, 5, "size")),
-        ("first", lambda v: _seat(v, "first")),
-        ("public", lambda v: _bool(v, "public")),
-    ),
-    "join": (("code", _typed_code), ("who", person_from_json), ("token", _token)),
-    "watch": (("code", _typed_code), ("who", person_from_json)),
-    "move": (
-        ("ticket", ticket_from_json),
-        ("cell", lambda v: _int(v, 1, MAX_CELL, "cell")),
-        ("generation", lambda v: _int(v, 0, MAX_ID, "generation")),
-    ),
-    "set_public": (("ticket", ticket_from_json), ("public", lambda v: _bool(v, "public"))),
-    "set_watching": (
-        ("ticket", ticket_from_json),
-        ("watching", lambda v: _bool(v, "watching")),
-    ),
-    "rematch": (("ticket", ticket_from_json),),
-    "leave": (("ticket", ticket_from_json),),
-    "drop": (("ticket", ticket_from_json),),
-    "updates": (("ticket", ticket_from_json),),
-    "rooms": (),
+    **{op.name: tuple((arg.name, _check(arg)) for arg in op.args) for op in OPERATIONS.values()},
     "ping": (),
     "stop": (("stream", lambda v: _int(v, 0, MAX_ID, "stream")),),
 }
-"""Every request a game process may send and its arguments, each with its check.
-`ping` keeps an idle connection open; `stop` ends the `updates` stream of request
-`stream` (a client that stopped reading it)."""
+"""Every request a game process may send and its arguments, each with its check: the
+hub's operations (`operations.OPERATIONS`), and two of the wire's own: `ping` keeps an
+idle connection open; `stop` ends the `updates` stream of request `stream` (a client
+that stopped reading it)."""
 
 _TO_JSON: dict[type, Callable[[Any], Any]] = {Person: person_to_json, Ticket: ticket_to_json}
 

@@ -16,7 +16,7 @@ import math
 from collections import deque
 from collections.abc import Callable
 
-from .room import too_many_wrong_codes
+from .refusals import too_many_wrong_codes
 from .view import Refused
 
 

@@ -253,6 +253,8 @@ class TicTacToeApp(App[None]):
                 return
             if self.quit_asked and self._plays_on(event):
                 (self.room_screen or self.game).show_turn()  # the question is gone; the key acts
+            if isinstance(event, events.Key) and (room := self.room_screen) is not None:
+                await room.decline_on_key(event.key)  # an offer waiting: any other key says no
         await super().on_event(event)
 
     def on_resize(self, event: events.Resize) -> None:

@@ -60,6 +60,28 @@ ROOM_WATCHING = Command(
     bar="w",
     state="room_watching",
 )
+ROOM_DRAW = Command(
+    "Draw?",
+    "d",
+    binds=(Bind("d", "offer_draw", "Offer a draw"),),
+    help="Mid-round: offer the other player a draw (once a move; any move clears it)",
+    bar="d",
+)
+ROOM_TAKE = Command(
+    "Take draw",
+    "y",
+    binds=(Bind("y", "answer_offer(True)", "Take the draw", show=False),),
+    help="When the other player offers a draw: take it (the round ends drawn)",
+    bar="y",
+)
+ROOM_DECLINE = Command(
+    "Decline",
+    "n",
+    binds=(Bind("n", "answer_offer(False)", "Decline", show=False),),
+    help="Decline the draw offered (so does any other key)",
+    bar="n",
+)
+ANSWERS = (ROOM_TAKE, ROOM_DECLINE)
 LEAVE = QUIT._replace(name="Leave", help="Leave the room (mid-round it asks first)")
 
 ROOM_COMMANDS: tuple[Command, ...] = (
@@ -67,6 +89,9 @@ ROOM_COMMANDS: tuple[Command, ...] = (
     PLAY,
     PLAY_DIGIT,
     REMATCH,
+    ROOM_DRAW,
+    ROOM_TAKE,
+    ROOM_DECLINE,
     ROOM_PUBLIC,
     ROOM_WATCHING,
     ROOM_ANALYSIS,
@@ -161,7 +186,7 @@ REFUSED_COMMANDS: tuple[Command, ...] = (
 """The screen a refused entry lands on: watch the room instead, back to the lobby, quit."""
 
 
-PLAYERS_ONLY = (MOVE, PLAY, PLAY_DIGIT, REMATCH, ROOM_WATCHING)
+PLAYERS_ONLY = (MOVE, PLAY, PLAY_DIGIT, REMATCH, ROOM_DRAW, *ANSWERS, ROOM_WATCHING)
 
 
 def room_keys(
@@ -173,8 +198,8 @@ def room_keys(
     """The key bar: `digits` on 3x3; `analysis` None where the overlay is not offered
     (players, big boards: the entry goes), else whether it is on; a spectator's bar
     has no keys that play. `choices`: the room's `room_public` and `room_watching`,
-    and `opener` (this player opened the room: only they get `p`); None before the
-    first view (neither entry)."""
+    `opener` (this player opened the room: only they get `p`) and `offer_to_me` (the
+    other player's offer waits: `y` and `n`); None before the first view (none)."""
     hidden = "big" if digits else "3x3"
     states = {"show_analysis": bool(analysis), **(choices or {})}
     hints = []
@@ -189,6 +214,8 @@ def room_keys(
             continue
         if command is ROOM_PUBLIC and not states.get("opener"):
             continue
+        if command in ANSWERS and not states.get("offer_to_me"):
+            continue  # y and n only while a draw offered to this player waits
         label = command.bar_label(states)
         hints.append(KeyHint(command.bar, label, command.press))
     return tuple(hints)

@@ -42,7 +42,13 @@ class RoomChoices:
         if view is None or not self.game.is_player:
             return None
         opener = view.opener is not None and view.opener == self.game.ticket.seat
-        return {"room_public": view.public, "room_watching": view.watching, "opener": opener}
+        offer_to_me = view.offer is not None and view.offer.by != self.game.ticket.seat
+        return {
+            "room_public": view.public,
+            "room_watching": view.watching,
+            "opener": opener,
+            "offer_to_me": offer_to_me,
+        }
 
     async def action_toggle_public(self) -> None:
         view = self.game.view

@@ -4,9 +4,8 @@ The screen owns its state (a `rooms.game.RoomGame`, the cursor, the overlay swit
 A worker enters the room (create, join or watch, unless the lobby already has a
 ticket), then reads the hub's updates and posts each `RoomView` to the screen as a
 message; the screen takes it if it is newer and redraws. A key that plays only sends
-`hub.move` with the view's generation: the board changes when the hub's next view
-arrives, never before, so every screen of the room shows the hub's one board. What
-the screen says comes from `rooms.status`.
+`hub.move` with the view's generation: the board changes when the hub's next view arrives,
+never before, so every screen shows the hub's one board. Its words: `rooms.status`.
 
 A spectator's overlay on 4x4 and 5x5 is found as the game finds its own: the `RoomGame`
 hands out an `AnalysisRequest`, a thread worker posts each cell's score back (`Scored`),
@@ -58,6 +57,7 @@ from ..widgets import GameCell, GameGrid, StatusLine, TitleBar
 from ..widgets.key_bar import KeyBar, KeyHint
 from ..widgets.too_small import TooSmall, needed_size
 from .room_choices import RoomChoices, ended_reason
+from .room_offers import RoomOffers
 from .room_refused import show_refusal
 from .room_setting import RoomSetting
 from .stale_resize import IgnoresStaleResize
@@ -75,7 +75,7 @@ TICK = 1.0
 """Seconds between redraws of the state: "waiting 42 s" counts down."""
 
 
-class RoomScreen(RoomChoices, IgnoresStaleResize, Screen[None]):
+class RoomScreen(RoomChoices, RoomOffers, IgnoresStaleResize, Screen[None]):
     """A room's board, its people and how to bring others in."""
 
     # Not CSS_PATH: Textual reads a screen's CSS_PATH when it is pushed, never for the
@@ -417,8 +417,8 @@ class RoomScreen(RoomChoices, IgnoresStaleResize, Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """No key acts on a board hidden for want of room; the digits only on 3x3."""
-        if self.has_class("-too-small"):
-            return False
+        if self.has_class("-too-small") or (action == "answer_offer" and not self.offer_to_me):
+            return False  # y and n only answer an offer (else `y` answers the app's question)
         return not action.startswith("play") or self.geometry.cells <= 9
 
     def on_key(self, event: events.Key) -> None:
