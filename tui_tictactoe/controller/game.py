@@ -299,7 +299,9 @@ class GameController(TeachingAids):
             if not ok:
                 self.ai_error = f"it chose an illegal move. {message}"
             minimax = self.minimax  # read now, on this thread: on 3x3 it is worked out late
-            self.decisions.note(self.board.moves, minimax and minimax.last_decision)
+            self.decisions.note(
+                self.board.moves, None if minimax is None else minimax.last_decision
+            )
         self._changed()
         return True
 

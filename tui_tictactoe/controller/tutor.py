@@ -10,8 +10,9 @@ from __future__ import annotations
 import random
 import threading
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from ..engine.analysis import Analysis, analyse, empty_cells
+from ..engine.analysis import Analysis, MoveScorer, analyse, empty_cells
 from ..engine.board import Cell, GameBoard, Symbol, other
 from ..engine.geometry import Geometry
 from ..engine.known import known_best
@@ -23,7 +24,6 @@ from .teaching import (
     AnalysisRun,
     HintRequest,
     HintStrategy,
-    MoveScorer,
     perfect_hint,
 )
 
@@ -31,16 +31,25 @@ from .teaching import (
 class TeachingAids:
     """Hints and the analysis overlay. The game supplies the state they read."""
 
-    # Supplied by `GameController`.
+    # Supplied by `GameController`: its fields, and (for the type checker only, so that
+    # the game's own properties are what runs) its read-only properties.
     board: GameBoard
     rng: random.Random
     generation: int
     current_player: Player
-    game_over: bool
-    is_human_turn: bool
-    between_people: bool
-    human_symbol: Symbol
-    stale: Callable[[], bool]
+
+    if TYPE_CHECKING:
+
+        @property
+        def game_over(self) -> bool: ...
+        @property
+        def is_human_turn(self) -> bool: ...
+        @property
+        def between_people(self) -> bool: ...
+        @property
+        def human_symbol(self) -> Symbol: ...
+        @property
+        def stale(self) -> Callable[[], bool]: ...
 
     def _init_teaching(self) -> None:
         # The engine behind the big boards' hints and analysis (tests hold it at a gate).

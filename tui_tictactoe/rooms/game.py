@@ -23,9 +23,8 @@ from ..controller.teaching import (
     AnalysisRequest,
     AnalysisRun,
     CellScores,
-    MoveScorer,
 )
-from ..engine.analysis import Analysis, analyse
+from ..engine.analysis import Analysis, MoveScorer, analyse
 from ..engine.board import GameBoard, other
 from ..engine.geometry import Geometry
 from ..engine.players import HumanPlayer, Player

@@ -61,14 +61,21 @@ def friend_address(host: str, port: int, public: tuple[str, int | None] | None) 
 
 
 class RoomSettings(Protocol):
-    """What `RoomService.of` reads of the server's settings (`ssh_server.Settings`)."""
+    """What `RoomService.of` reads of the server's settings (`ssh_server.Settings`, frozen:
+    read-only here too)."""
 
-    reconnect_grace: float
-    max_spectators: int
-    database_url: str | None
-    listen_url: str | None
-    database_connections: int | None
-    room_limits: tuple[int, int | None]
+    @property
+    def reconnect_grace(self) -> float: ...
+    @property
+    def max_spectators(self) -> int: ...
+    @property
+    def database_url(self) -> str | None: ...
+    @property
+    def listen_url(self) -> str | None: ...
+    @property
+    def database_connections(self) -> int | None: ...
+    @property
+    def room_limits(self) -> tuple[int, int | None]: ...
 
 
 class RoomService:

@@ -89,8 +89,8 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self.budget = InputBudget()  # what a flood of input may cost the game
         self._env_timer: asyncio.TimerHandle | None = None
 
-    def connection_made(self, chan: asyncssh.SSHChannel[bytes]) -> None:
-        self.chan = chan  # type: ignore[assignment]
+    def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
+        self.chan = chan
         self._check_environment()
 
     def _check_environment(self) -> None:
@@ -262,7 +262,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
 
     def _exited(self, status: int) -> None:
         """The game ended (quit, crash, or our hang-up): its status ends the session."""
-        self.client.host.games.discard(self.game)  # type: ignore[arg-type]
+        self.client.host.games.discard(self.game)
         if self.closing:
             return
         self.closing = True

@@ -8,6 +8,7 @@ A mixin of `RoomScreen`, apart only to keep that module short.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from ...controller.status import Status
 from ...rooms.game import RoomGame
@@ -80,7 +81,7 @@ class RoomChoices:
         else:
             self._pending = (note, shown)
 
-    def on_room_screen_updated(self, _message: object) -> None:
+    def on_room_screen_updated(self, _message: Any) -> None:
         """After `RoomScreen`'s own handler (Textual runs each class's in the MRO)."""
         pending, view = self._pending, self.game.view
         if pending is not None and view is not None and pending[1](view):

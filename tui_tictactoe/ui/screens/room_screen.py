@@ -28,6 +28,7 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Button, Static
 from textual.worker import get_current_worker
 
@@ -152,7 +153,7 @@ class RoomScreen(RoomChoices, RoomOffers, IgnoresStaleResize, Screen[None]):
 
     def on_mount(self) -> None:
         self._show()
-        self.run_worker(self._follow, group="room", exclusive=True, exit_on_error=False)
+        self.run_worker(self._follow(), group="room", exclusive=True, exit_on_error=False)
         self.set_interval(TICK, self._show_state)
         self.app.post_message(self.Ready())
 
@@ -381,8 +382,9 @@ class RoomScreen(RoomChoices, RoomOffers, IgnoresStaleResize, Screen[None]):
         self.geometry = board_geometry(view.size)
         self.cursor = (self.geometry.size // 2,) * 2
         old, self.grid = self.grid, GameGrid(self.geometry)
-        assert old.parent is not None
-        old.parent.mount(self.grid, before=old)
+        parent = old.parent
+        assert isinstance(parent, Widget)
+        parent.mount(self.grid, before=old)
         old.remove()
         self._check_size(self.app.size)
 
