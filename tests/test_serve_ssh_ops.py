@@ -29,9 +29,11 @@ METRICS = ("127.0.0.1", 0)
 
 
 async def get(port: int, path: str) -> tuple[int, str]:
-    async with aiohttp.ClientSession() as session:
-        async with session.get(f"http://127.0.0.1:{port}{path}") as response:
-            return response.status, await response.text()
+    async with (
+        aiohttp.ClientSession() as session,
+        session.get(f"http://127.0.0.1:{port}{path}") as response,
+    ):
+        return response.status, await response.text()
 
 
 async def scrape(port: int) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
@@ -194,7 +196,7 @@ async def test_json_log_lines_parse_with_stable_events_and_no_address_in_metrics
     closed = [r for r in records if r["event"] == "connection.closed" and r["kind"] == "ai"]
     assert len(closed) == 1, records
     game = closed[0]
-    assert game["user"] == "x\"y}{"  # as it came, inside a JSON string
+    assert game["user"] == 'x"y}{'  # as it came, inside a JSON string
     assert set(game) >= {"time", "event", "session", "address", "key", "seconds", "ending"}
     assert game["ending"] == "game over, exit 0" and game["address"] == "127.0.0.1"
     assert re.fullmatch(r"[0-9a-f]{8}", game["session"])

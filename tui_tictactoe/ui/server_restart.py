@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 NOTICE = "This server restarts after your round."
 CHECK = 0.5  # seconds between checks that nothing is in play
-NOTICE_SECONDS = 3600.0  # the notice stays up until the game ends
+NOTICE_SECONDS = 10.0  # the toast then goes: it covers part of the status line
 
 
 def goodbye(code: str | None) -> str:
