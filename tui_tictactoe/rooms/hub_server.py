@@ -26,12 +26,12 @@ import struct
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from . import wire
 from .hub import RoomHub
 from .hub_directory import SOCKET_NAME, make_directory, remove_directory, sweep_orphans
-from .view import Refused, Ticket
+from .view import Refused, RoomView, Ticket
 
 IDLE_TIMEOUT = 60.0
 """Seconds a connection may send nothing (a client pings every third of this)."""
@@ -47,6 +47,18 @@ MAX_PATH = 107
 _READ_CHUNK = 4096
 _FAILED = "The room server failed to answer that: try again."
 _MAKES_TICKETS = ("create", "join", "watch")
+
+
+class HubWatch(Protocol):
+    """Who watches the traffic (the server's metrics, `servers.room_watch`): told of each
+    request before the hub answers it, each view sent and each stream's end; it must not
+    block (it runs on the hub's loop)."""
+
+    def asked(self, op: str, args: tuple[Any, ...]) -> None: ...
+
+    def sent(self, ticket: Ticket, view: RoomView) -> None: ...
+
+    def stream_ended(self, ticket: Ticket) -> None: ...
 
 
 class HubServerError(Exception):
@@ -85,6 +97,7 @@ class HubServer:
         self.max_connections = max_connections
         self.log = log
         self.connections: dict[asyncio.Task[None], socket.socket] = {}
+        self.watch: HubWatch | None = None
         self._listener: socket.socket | None = None
         self._accepting: asyncio.Task[None] | None = None
         self._made_dir: Path | None = None
@@ -265,6 +278,8 @@ class _Connection:
         if op in _MAKES_TICKETS and len(self.tickets) >= MAX_TICKETS:
             await self._reply(wire.Reply(request.id, refused="This game holds too many places."))
             return
+        if self.server.watch is not None:
+            self.server.watch.asked(op, args)
         try:
             value = await getattr(self.server.hub, op)(*args)
         except Refused as refused:
@@ -289,9 +304,12 @@ class _Connection:
 
     async def _stream(self, ident: int, ticket: Ticket) -> None:
         """Push every view the hub gives for `ticket`, then the reply that ends it."""
+        watch = self.server.watch
         try:
             async for view in self.server.hub.updates(ticket):
                 await self._send(wire.push_to_json(wire.Push(ident, view)))
+                if watch is not None:
+                    watch.sent(ticket, view)
             end = wire.Reply(ident)
         except Refused as refused:
             end = wire.Reply(ident, refused=refused.reason)
@@ -301,6 +319,9 @@ class _Connection:
         except Exception as error:  # a broken hub, or a view the wire does not carry
             self.server.log(f"room hub: updates failed: {type(error).__name__}")
             end = wire.Reply(ident, refused=_FAILED)
+        finally:
+            if watch is not None:
+                watch.stream_ended(ticket)
         try:
             await self._reply(end)
         except (OSError, TimeoutError):

@@ -12,13 +12,16 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import signal
 import sys
 import termios
 
 
 def main(args: list[str] | None = None) -> int:
     """Take the terminal, then run the game as `tui-tictactoe play ARGS` does (the fork
-    server's games have taken it already: asking again is a no-op)."""
+    server's games have taken it already: asking again is a no-op). SIGUSR1 (the
+    server's drain, `servers.drain`) is ignored until the game handles it, never fatal."""
+    signal.signal(signal.SIGUSR1, signal.SIG_IGN)
     with contextlib.suppress(OSError):  # not a terminal: the game's own check refuses
         fcntl.ioctl(0, termios.TIOCSCTTY, 0)
     from ..commands.play import main as play

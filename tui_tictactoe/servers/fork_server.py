@@ -251,6 +251,7 @@ class ForkServer:
 
 def main() -> int:
     sock = socket.socket(fileno=int(sys.argv[1]))
+    signal.signal(signal.SIGUSR1, signal.SIG_IGN)  # the drain's word is for games (`drain`)
     preload()
     request = serve(sock)
     if request is None:

@@ -152,6 +152,11 @@ class GameProcess:
         """It died with the process that started it (see `Child.orphaned`)."""
         return self.child is not None and self.child.orphaned
 
+    def send_signal(self, sig: signal.Signals) -> None:
+        """Send `sig` to the game's process group while it runs (the drain's word)."""
+        if self.child is not None and self.returncode is None:
+            self.child.signal_group(sig)
+
     async def start(self) -> None:
         master, slave = os.openpty()
         try:

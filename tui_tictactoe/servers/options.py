@@ -13,6 +13,8 @@ from collections.abc import Callable
 from ..addresses import DEFAULT_IPV6_PREFIX, IPV6_PREFIXES
 from .config import add_config_options
 
+LOG_FORMATS = ("text", "json")  # `log_format.LOG_FORMATS` (not imported: start-up cost)
+
 SSH_PORT = 2222
 WEB_PORT = 8000
 LOOPBACK = "127.0.0.1"
@@ -70,6 +72,33 @@ def public_address(text: str) -> tuple[str, int | None]:
     if port is None:
         return host, None
     return host, _whole("port", 1, 65535)(port)
+
+
+def metrics_address(text: str) -> tuple[str, int]:
+    """`--metrics HOST:PORT` (IPv6 in brackets: `[::1]:9464`); port 0 picks a free one."""
+    host, colon, port = text.rpartition(":")
+    host = host.removeprefix("[").removesuffix("]")
+    if not colon or not host or len(host) > ADDRESS_LIMIT or not set(host) <= _ADDRESS_CHARS:
+        raise argparse.ArgumentTypeError(f"not HOST:PORT: {text[:40]!r}")
+    return host, _port(port)
+
+
+def add_ops_options(parser: argparse.ArgumentParser) -> None:
+    """`--metrics` and `--log-format`, alike on both servers (docs/hosting.md)."""
+    parser.add_argument(
+        "--metrics",
+        type=metrics_address,
+        metavar="HOST:PORT",
+        help="serve Prometheus metrics (/metrics) and health checks (/livez, /readyz) over "
+        "HTTP on this address, e.g. 127.0.0.1:9464 (default: off)",
+    )
+    parser.add_argument(
+        "--log-format",
+        choices=LOG_FORMATS,
+        default="text",
+        help="the log on stderr: text lines (default), or json: one object a line "
+        "with a stable event name (docs/hosting.md)",
+    )
 
 
 NETWORKS_LIMIT = 64  # networks in --proxy-protocol-from
@@ -157,6 +186,15 @@ def add_ssh_options(parser: argparse.ArgumentParser) -> None:
         "address is then the client's for every per-address limit and log line (default: none)",
     )
     add_room_options(parser)
+    parser.add_argument(
+        "--drain-timeout",
+        type=_seconds,
+        default=600.0,
+        metavar="SECONDS",
+        help="on SIGUSR1 the server takes no new sessions, lets the rounds in play end, then "
+        "exits 0; after this long it exits all the same (default 600)",
+    )
+    add_ops_options(parser)
     add_database_option(
         parser, "the record and the rooms, so that several hosts on one database are one world"
     )

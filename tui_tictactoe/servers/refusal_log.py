@@ -17,6 +17,7 @@ from collections.abc import Callable
 
 from ..commands.play_options import PROG
 from ..identity import displayable
+from .log_format import Event
 
 INTERVAL = 10.0  # seconds
 
@@ -63,9 +64,10 @@ class RefusalLog:
         counts, self._counts = self._counts, {}
         for (noun, kind), count in counts.items():
             if count:
-                self.log(
+                text = (
                     f"{self.prefix()}{count:,} more {noun} in the last {self.interval:g} s: {kind}"
                 )
+                self.log(Event("refusals.counted", text, count=count, noun=noun, kind=kind))
 
 
 MESSAGE_LIMIT = 120  # characters of a library's log message kept in the line

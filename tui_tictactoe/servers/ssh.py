@@ -19,7 +19,9 @@ from pathlib import Path
 
 from ..commands.play_options import PROG
 from .database import DatabaseUnusable, database_url
+from .drain import DRAIN_SIGNAL, RESTARTING
 from .host_key import HostKeyError
+from .log_format import Event, ServerLog
 from .ssh_server import GameServer, Settings
 
 
@@ -53,43 +55,75 @@ def settings_from(args: argparse.Namespace) -> Settings:
         database_connections=args.database_connections,
         proxy_protocol_from=args.proxy_protocol_from,
         ipv6_prefix=args.ipv6_prefix,
+        drain_timeout=args.drain_timeout,
+        metrics=args.metrics,
     )
 
 
 def serve(args: argparse.Namespace) -> int:
     """`tui-tictactoe serve-ssh`: run until SIGINT or SIGTERM, then shut down cleanly (exit 0)."""
     try:
-        server = GameServer(settings_from(args))
+        server = GameServer(settings_from(args), ServerLog(args.log_format))
     except HostKeyError as error:
         print(f"{PROG} serve-ssh: {error}", file=sys.stderr)
         return 2
     return asyncio.run(_run(server))
 
 
+def _shown(host: str, port: int) -> str:
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
 async def _run(server: GameServer) -> int:
+    settings = server.settings
     try:
         port = await server.start()
-    except DatabaseUnusable as error:
-        print(f"{PROG} serve-ssh: {error}", file=sys.stderr)
-        return 1
-    except OSError as error:
-        where = f"{server.settings.host}:{server.settings.port}"
+    except (DatabaseUnusable, OSError) as error:
+        if server.ops is not None:
+            await server.ops.stop()
+        if isinstance(error, DatabaseUnusable):
+            print(f"{PROG} serve-ssh: {error}", file=sys.stderr)
+            return 1
+        where = _shown(settings.host, settings.port)
+        if settings.metrics is not None and server.ops is None:  # the metrics' port failed
+            where = _shown(*settings.metrics)
         print(f"{PROG} serve-ssh: cannot listen on {where}: {error.strerror}", file=sys.stderr)
         return 1
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
-    host = server.settings.host
-    shown = f"[{host}]" if ":" in host else host
-    server.log(
-        f"{PROG} serve-ssh: listening on {shown}:{port} (host key {server.fingerprint}); "
-        f"play with: {play_hint(host, port)}"
-    )
-    await stop.wait()
+    loop.add_signal_handler(DRAIN_SIGNAL, server.drain.begin)
+    _said_listening(server, port)
+    done = asyncio.ensure_future(server.drain.done.wait())
+    stopped = asyncio.ensure_future(stop.wait())
+    await asyncio.wait((done, stopped), return_when=asyncio.FIRST_COMPLETED)
+    for waiting in (done, stopped):
+        waiting.cancel()
     server.stop_accepting()
-    server.log(f"{PROG} serve-ssh: shutting down")
+    server.log(Event("server.stopping", f"{PROG} serve-ssh: shutting down"))
     with contextlib.suppress(asyncio.CancelledError):
-        await server.stop()
-    server.log(f"{PROG} serve-ssh: stopped")
+        if server.drain.done.is_set():
+            await server.stop(RESTARTING)
+        else:
+            await server.stop()
+    server.log(Event("server.stopped", f"{PROG} serve-ssh: stopped"))
     return 0
+
+
+def _said_listening(server: GameServer, port: int) -> None:
+    host = server.settings.host
+    ops = server.ops
+    metrics = (
+        f"; metrics and health on http://{_shown(ops.address[0], ops.port or 0)}" if ops else ""
+    )
+    server.log(
+        Event(
+            "server.listening",
+            f"{PROG} serve-ssh: listening on {_shown(host, port)} (host key {server.fingerprint}); "
+            f"play with: {play_hint(host, port)}{metrics}",
+            port=port,
+            host_key=server.fingerprint,
+            metrics_port=ops.port if ops else None,
+        )
+    )

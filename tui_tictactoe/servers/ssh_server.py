@@ -7,26 +7,35 @@ its idle timer, its log line); the session and its game are `ssh_session.GameSes
 from __future__ import annotations
 
 import asyncio
+import secrets
 import sys
 import time
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import asyncssh
 
 from ..addresses import DEFAULT_IPV6_PREFIX
 from ..commands.play_options import PROG
 from .admission import Admission
+from .drain import DEFAULT_TIMEOUT, RESTARTING, Drain
 from .fork_server import ForkServer
 from .game_command import CHILD_COMMAND, common_environment, printable
 from .game_process import GameProcess, Launch, spawn
 from .host_key import HostKeyError, default_host_key_path, load_or_create
+from .log_format import Event, event_of
 from .proxy_listener import Acceptor, Network, Source, listen, ssh_options
 from .refusal_log import RefusalLog, ending_kind, library_log, log_prefix
 from .room_service import RoomService, database_environment, friend_address
+from .server_events import ServerEvents, refusal_reason
 from .ssh_session import GameSession
+
+if TYPE_CHECKING:
+    from .ops_http import OpsEndpoint
+    from .room_watch import RoomWatch
 
 SHUTTING_DOWN = "the server is shutting down: goodbye"
 LOGIN_TIMEOUT = 10.0  # seconds to finish logging in
@@ -61,6 +70,8 @@ class Settings:
     database_connections: int | None = None  # the rooms' hub's pool; None: the hub's own
     proxy_protocol_from: tuple[Network, ...] = ()  # balancers whose PROXY headers are read
     ipv6_prefix: int = DEFAULT_IPV6_PREFIX  # an IPv6 client counts by its network of this
+    drain_timeout: float = DEFAULT_TIMEOUT  # seconds a drain (SIGUSR1) waits for rounds
+    metrics: tuple[str, int] | None = None  # where /metrics, /livez, /readyz are served
 
 
 def _log_to_stderr(line: str) -> None:
@@ -73,7 +84,11 @@ class GameServer:
 
     def __init__(self, settings: Settings, log: Callable[[str], None] = _log_to_stderr) -> None:
         self.settings = settings
-        self.log = log
+        self._log = log
+        self.events = ServerEvents()  # counted with --metrics (`ops_http.start_ops`)
+        self.ops: OpsEndpoint | None = None
+        self.room_watch: RoomWatch | None = None
+        self.drain = Drain(self, settings.drain_timeout, self.log)
         self.host_key = load_or_create(settings.host_key or default_host_key_path())
         self.authorized_keys: asyncssh.SSHAuthorizedKeys | None = None
         if settings.authorized_keys is not None:
@@ -106,19 +121,34 @@ class GameServer:
     def fingerprint(self) -> str:
         return self.host_key.get_fingerprint("sha256")
 
+    def log(self, line: str) -> None:
+        """Every line of the server's (and its hub's, its fork server's): to the log, and
+        as an event to the metrics (`server_events`)."""
+        self._log(line)
+        self.events.heard(*event_of(line))
+
     async def start(self) -> int:
-        """Start the rooms' hub (if on), then listen; returns the port (for port 0)."""
+        """Start the metrics (if asked), the rooms' hub (if on), then listen; returns the
+        port (for port 0). OSError if the metrics' address cannot be listened on."""
         settings = self.settings
         self._quiet_libraries = self._quiet_libraries or library_log(self.refusals)
+        if settings.metrics is not None:
+            from .ops_http import start_ops
+
+            self.ops, self.events = await start_ops(settings.metrics, self)
         if settings.rooms:
             rooms = RoomService.of(settings, self.log)
             self.rooms = rooms if await rooms.start() else None
+        if self.rooms is not None and settings.metrics is not None:
+            from .room_watch import RoomWatch
+
+            self.rooms.server.watch = self.room_watch = RoomWatch(self.events)
         self._acceptor = await listen(
             settings.host,
             settings.port,
             settings.proxy_protocol_from,
             lambda source: Client(self, source),
-            lambda peer, why: self.refusals.note("connections", why, f"{log_prefix()}{peer} {why}"),
+            self._dropped,
             ssh_options(self.host_key, LOGIN_TIMEOUT),
         )
         port = self._acceptor.get_port()
@@ -131,6 +161,64 @@ class GameServer:
             except OSError as error:
                 self.log(f"{PROG} serve-ssh: no fork server ({error}): games start as processes")
         return port
+
+    def _dropped(self, peer: str, why: str) -> None:
+        """The listener dropped a connection (a bad PROXY header)."""
+        self.events.refused(refusal_reason(why))
+        self.refusals.note(
+            "connections",
+            why,
+            Event(
+                "connection.dropped",
+                f"{log_prefix()}{peer} {why}",
+                address=peer,
+                reason=refusal_reason(why),
+            ),
+        )
+
+    # -- what the metrics and the health checks read (`ops_http`) ---------------------
+
+    def sessions_now(self) -> Mapping[str, int]:
+        kinds: Counter[str] = Counter(
+            client.session.kind
+            for client in self.admission.admitted
+            if client.session is not None and client.session.game is not None
+        )
+        kinds["queued"] = len(self.admission.queue)
+        return kinds
+
+    def rooms_now(self) -> int:
+        return self.room_watch.rooms if self.room_watch is not None else 0
+
+    @property
+    def draining(self) -> bool:
+        return self.drain.draining
+
+    def not_ready(self) -> str | None:
+        """Why a balancer should send no new player here, or None."""
+        if self.drain.draining:
+            return "draining"
+        if not self.accepting or self._acceptor is None:
+            return "not listening"
+        if self.settings.rooms and self.rooms is None:
+            return "no rooms hub"
+        postgres = self.rooms.postgres if self.rooms is not None else None
+        if postgres is not None and not postgres.readers.reached:
+            return "the database is out of reach"
+        return None
+
+    # -- the drain (`drain.Drain`) ------------------------------------------------------
+
+    def playing(self) -> Iterator[GameProcess]:
+        for client in self.clients:
+            session = client.session
+            if session is not None and session.game is not None and session.drew:
+                yield session.game
+
+    def busy(self) -> bool:
+        return bool(self.games) or any(
+            client.session is not None and client.session.starting for client in self.clients
+        )
 
     # -- admission (the counting is `Admission`'s) ---------------------------------------
 
@@ -146,6 +234,8 @@ class GameServer:
     def admit(self, client: Client) -> str | None:
         """A logged-in connection gets a game's slot, or is told why not (it then stays
         counted as waiting until it closes)."""
+        if self.drain.draining:
+            return RESTARTING
         return self.admission.admit(client) if self.accepting else SHUTTING_DOWN
 
     def release(self, client: Client) -> None:
@@ -207,6 +297,8 @@ class GameServer:
             await self.fork_server.close()
         if self.rooms is not None:
             await self.rooms.stop()
+        if self.ops is not None:
+            await self.ops.stop()
         self.refusals.flush()
         if self._quiet_libraries is not None:
             self._quiet_libraries()
@@ -232,6 +324,7 @@ class Client(asyncssh.SSHServer):
         self.authenticating = False  # began logging in (the key exchange is done)
         self.telling: str | None = None  # refused on arrival: why, told once logging in
         self.closed = asyncio.Event()
+        self.session_id = secrets.token_hex(4)  # names this connection in the JSON log
         self._offered: asyncssh.SSHKey | None = None
         self._guest = False
         self._started = time.monotonic()
@@ -252,6 +345,7 @@ class Client(asyncssh.SSHServer):
         self.counted_as = self.server.admission.key(self.address)
         self.peer = f"[{peer[0]}]:{peer[1]}" if ":" in str(peer[0]) else f"{peer[0]}:{peer[1]}"
         loop = asyncio.get_running_loop()
+        self.server.events.connection_opened()
         refusal = self.server.arrive(self)
         if refusal is not None:
             self.ending = "refused: too many connections logging in from one address"
@@ -267,6 +361,8 @@ class Client(asyncssh.SSHServer):
             self.session.end_game()
         self.server.release(self)
         self.closed.set()
+        if self.ending is not None and self.ending.startswith(("refused", "dropped")):
+            self.server.events.refused(refusal_reason(self.ending))
         if game is not None and game.returncode is None:  # logged once the game is gone
             self.server.keep(asyncio.get_running_loop().create_task(self._log_after(game, exc)))
         elif game is not None:
@@ -283,7 +379,20 @@ class Client(asyncssh.SSHServer):
         """One line per connection: when, from where, who, how long, how it ended, and for
         a game the server hung up, how long it took to be gone (reaped)."""
         ending = self._ending(exc, game)
-        return f"{self._who()} {time.monotonic() - self._started:.1f}s {ending}"
+        seconds = time.monotonic() - self._started
+        session = self.session
+        return Event(
+            "connection.closed",
+            f"{self._who()} {seconds:.1f}s {ending}",
+            session=self.session_id,
+            address=self.address,
+            user=printable(self.username),
+            key=self.fingerprint,
+            kind=session.kind if session is not None and session.game is not None else None,
+            room=session.room if session is not None else None,
+            seconds=round(seconds, 1),
+            ending=ending_kind(ending),
+        )
 
     def _ending(self, exc: Exception | None, game: GameProcess | None) -> str:
         ending = self.ending
@@ -401,11 +510,18 @@ class Client(asyncssh.SSHServer):
         key the player proved to own when `auth_completed` follows a key login."""
         keys = self.server.authorized_keys
         if keys is not None and keys.validate(key, self.address, self.address) is None:
+            self.server.events.refused("key_not_authorized")
             self.server.refusals.note(
                 "keys",
                 "refused a key not in --authorized-keys",
-                f"{self._who()} refused key {key.get_fingerprint('sha256')} "
-                "(not in --authorized-keys)",
+                Event(
+                    "key.refused",
+                    f"{self._who()} refused key {key.get_fingerprint('sha256')} "
+                    "(not in --authorized-keys)",
+                    session=self.session_id,
+                    address=self.address,
+                    key=key.get_fingerprint("sha256"),
+                ),
             )
             return False
         self._offered = key

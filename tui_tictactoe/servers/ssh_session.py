@@ -11,13 +11,13 @@ import asyncio
 import contextlib
 import signal
 import time
-from collections.abc import Callable
 from typing import Any, Protocol
 
 import asyncssh
 
 from ..commands.play_options import PROG
 from ..limits import clamp_size
+from ..rooms.wire import ENV_VAR as HUB_ENV
 from .game_command import (
     OptionsError,
     game_environment,
@@ -29,6 +29,7 @@ from .game_command import (
 )
 from .game_process import RESTORE_TERMINAL, GameProcess, Launch
 from .input_budget import InputBudget
+from .server_events import ServerEvents, session_kind
 from .ssh_stats import GUEST_HAS_NO_RECORD, send_stats
 
 NO_PTY = "this is an interactive game: connect with ssh -t (or play line by line: -- --plain)"
@@ -45,7 +46,9 @@ class Host(Protocol):
 
     games: set[GameProcess]
     room_environment: dict[str, str]  # the record's database, the rooms' hub and address
-    log: Callable[[str], None]
+    events: ServerEvents  # what the metrics count
+
+    def log(self, line: str) -> None: ...
 
     def launcher(self, args: list[str], env: dict[str, str]) -> Launch: ...
 
@@ -87,6 +90,10 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self.closing = False
         self.early = bytearray()  # keys typed before the game's process existed
         self.budget = InputBudget()  # what a flood of input may cost the game
+        self.kind = "lobby"  # `server_events.session_kind`, once the game starts
+        self.room: str | None = None  # the room's code its options name (--join, --watch)
+        self.starting = False  # admitted, its game's process not started yet
+        self._began = time.monotonic()  # when the session started (its first frame's clock)
         self._env_timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
@@ -148,6 +155,10 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             self.client.ending = "refused: no pty"
             self._finish(NO_PTY, 2)
             return
+        self.kind = session_kind(options, HUB_ENV in self.client.host.room_environment)
+        self.room = getattr(options, "join", None) or getattr(options, "watch", None)
+        self.starting = True
+        self._began = time.monotonic()
         asyncio.get_running_loop().create_task(self._start(options))
 
     def _start_stats(self, as_json: bool) -> None:
@@ -179,6 +190,12 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
                 self.chan.exit(1)
 
     async def _start(self, options: argparse.Namespace) -> None:
+        try:
+            await self._start_game(options)
+        finally:
+            self.starting = False
+
+    async def _start_game(self, options: argparse.Namespace) -> None:
         assert self.chan is not None
         client = self.client
         env = game_environment(
@@ -199,11 +216,13 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         try:
             await game.start()
         except Exception as error:  # out of processes, memory, ptys: this session only
+            client.host.events.game_exited("not_started")
             client.ending = f"could not start the game ({printable(str(error), 60)})"
             self._finish("the game could not start: try again later", 1)
             return
         self.game = game
         client.host.games.add(game)
+        client.host.events.game_started()
         if self.closing:  # the client left, or the server ended it, while the game started
             self.end_game()
             return
@@ -216,6 +235,8 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
 
     def _output(self, data: bytes) -> None:
         if self.chan is not None and not self.closing:
+            if not self.drew:
+                self.client.host.events.first_frame(time.monotonic() - self._began)
             self.drew = True
             with contextlib.suppress(OSError):  # closed by the client a moment ago
                 self.chan.write(data)
@@ -263,6 +284,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
     def _exited(self, status: int) -> None:
         """The game ended (quit, crash, or our hang-up): its status ends the session."""
         self.client.host.games.discard(self.game)
+        self.client.host.events.game_exited(self._exit_cause(status))
         if self.closing:
             return
         self.closing = True
@@ -287,6 +309,14 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
                         f"\r\n{PROG}: the game was killed (SIG{_signal_name(-status)})\r\n".encode()
                     )
                     chan.exit_with_signal(_signal_name(-status))
+
+    def _exit_cause(self, status: int) -> str:
+        """How the game ended, as the metrics label it (`server_events.GAME_EXITS`)."""
+        if self.game is not None and self.game.orphaned:
+            return "fork_server_lost"
+        if status < 0:
+            return "killed"
+        return "exited" if status == 0 else "failed"
 
     def end(self, message: str, status: int) -> bool:
         """End the session for the server's reason: restore the client's terminal if the

@@ -191,6 +191,10 @@ class TicTacToeApp(App[None]):
         asyncio.get_running_loop().set_default_executor(DaemonThreads())
 
     def on_mount(self) -> None:
+        if self.record_link.hosted and not self.is_headless:
+            from .server_restart import ServerRestart  # serve-ssh's drain (SIGUSR1)
+
+            ServerRestart(self, self.controller, lambda: self.room_screen).install()
         if not self.is_headless and os.isatty(0):
             self.set_interval(HANG_UP_CHECK, self._exit_if_hung_up)
             if signal.getsignal(signal.SIGHUP) is signal.SIG_DFL:

@@ -1,0 +1,84 @@
+"""What the metrics learn of the rooms, from the hub's socket (`hub_server.HubWatch`).
+
+The hub sees every move and every round's end of a room that has a session on this host:
+
+- a move's time to the other screen: from the `move` request reaching the hub to the
+  room's view with that move sent to each other screen (the opponent's, a spectator's)
+  on this host. A screen on another host (`--database-url`) is timed there only if the
+  move came in there, so a move between hosts is not timed.
+- rounds, by board and result: once, by the host of the room's X seat (the opener's),
+  or of O when X is the one who left. Rounds against the AI are the game's alone and
+  are not counted (they are in the player's record).
+- rooms now: rooms with an update stream open on this host.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from ..rooms.view import RoomView, Ticket
+from .server_events import ServerEvents
+
+
+class RoomWatch:
+    """A `HubWatch` that tells `events` (`ServerEvents`)."""
+
+    def __init__(self, events: ServerEvents, clock: Callable[[], float] = time.monotonic) -> None:
+        self.events = events
+        self.clock = clock
+        self._moved: dict[str, tuple[str | None, int, int, float, set[Ticket]]] = {}
+        # code -> the last move asked here: its seat, cell, round, when, the screens told
+        self._round: dict[str, int] = {}  # code -> the round of the last view sent
+        self._streams: Counter[str] = Counter()  # code -> update streams open here
+        self._followed: set[Ticket] = set()
+        self._rounds: dict[str, int] = {}  # code -> the last round counted
+
+    @property
+    def rooms(self) -> int:
+        return len(self._streams)
+
+    def asked(self, op: str, args: tuple[Any, ...]) -> None:
+        if op == "move" and args and isinstance(args[0], Ticket):
+            ticket, cell = args[0], args[1]
+            round_ = self._round.get(ticket.code, 0)
+            self._moved[ticket.code] = (ticket.seat, cell, round_, self.clock(), set())
+
+    def sent(self, ticket: Ticket, view: RoomView) -> None:
+        if ticket not in self._followed:
+            self._followed.add(ticket)
+            self._streams[ticket.code] += 1
+        self._time_move(ticket, view)
+        self._round[view.code] = view.round
+        if view.result is not None and self._rounds.get(view.code) != view.round:
+            counter = "O" if view.left_by == "X" else "X"
+            if ticket.seat == counter:
+                self._rounds[view.code] = view.round
+                self.events.round_ended(view.size, view.result)
+
+    def _time_move(self, ticket: Ticket, view: RoomView) -> None:
+        """A screen's mailbox keeps only the newest view, so the move may come with the
+        next one: timed at the first view that holds it, once per screen."""
+        moved = self._moved.get(view.code)
+        if moved is None:
+            return
+        seat, cell, round_, asked_at, told = moved
+        if view.round != round_:  # a new round: that move is history
+            del self._moved[view.code]
+            return
+        if ticket.seat == seat or ticket in told or cell not in view.moves:
+            return
+        told.add(ticket)
+        self.events.move_delivered(self.clock() - asked_at)
+
+    def stream_ended(self, ticket: Ticket) -> None:
+        if ticket not in self._followed:
+            return
+        self._followed.discard(ticket)
+        self._streams[ticket.code] -= 1
+        if self._streams[ticket.code] <= 0:
+            del self._streams[ticket.code]
+            for kept in (self._moved, self._rounds, self._round):
+                kept.pop(ticket.code, None)

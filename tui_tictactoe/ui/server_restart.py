@@ -1,0 +1,82 @@
+"""A hosted game told that its server is draining: it says so, and ends after the round.
+
+`serve-ssh` drains on SIGUSR1 (docs/hosting.md, "Draining a host") and passes the word
+on as SIGUSR1 to each game's process group, again every few seconds until the game has
+gone (a game still starting ignores it: `servers.child` and the fork server set it
+ignored from the start, so that a signal never kills a game). One-way and free of
+Textual on the server's side: the game shows a notification, then quits on its own once
+nothing is in play: no round begun (a room's, or against the AI), no round still being
+saved. Its message tells the player how to carry on (a room's code to join again).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+    from ..controller import GameController
+    from .screens.room_screen import RoomScreen
+
+NOTICE = "This server restarts after your round."
+CHECK = 0.5  # seconds between checks that nothing is in play
+NOTICE_SECONDS = 10.0  # the toast then goes: it covers part of the status line
+
+
+def goodbye(code: str | None) -> str:
+    """What the player reads once the game has ended."""
+    if code:
+        return (
+            f"This server restarted after your round: connect again with --join {code} "
+            "to go on in the room."
+        )
+    return "This server restarted after your round: connect again to play."
+
+
+class ServerRestart:
+    """Installs the SIGUSR1 handler of a hosted game and ends the game when it may."""
+
+    def __init__(
+        self,
+        app: App[Any],
+        controller: GameController,
+        room_screen: Callable[[], RoomScreen | None],
+    ) -> None:
+        """`room_screen`: the room played or watched now, if any (`TicTacToeApp.room_screen`)."""
+        self.app = app
+        self.controller = controller
+        self.room_screen = room_screen
+        self.told = False
+
+    def install(self) -> None:
+        asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1, self.tell)
+
+    def tell(self) -> None:
+        if self.told or self.app.return_code is not None:
+            return
+        self.told = True
+        self.app.notify(NOTICE, title="Server", severity="warning", timeout=NOTICE_SECONDS)
+        self.app.set_interval(CHECK, self.end_if_idle)
+        self.end_if_idle()
+
+    def end_if_idle(self) -> None:
+        app = self.app
+        if app.return_code is not None or self.in_play():
+            return
+        room = self.room_screen()
+        code = room.game.ticket.code if room is not None and room.game.is_player else None
+        app.exit(message=goodbye(code))
+
+    def in_play(self) -> bool:
+        """A round begun here (or its saving) keeps the game: it ends after it."""
+        app = self.app
+        if any(w.group == "record" and w.is_running for w in app.workers):
+            return True
+        room = self.room_screen()
+        if room is not None:  # a spectator too watches the round to its end
+            return room.game.round_begun
+        return self.controller.in_progress  # the lobby's is never in progress
