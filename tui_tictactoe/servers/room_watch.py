@@ -22,6 +22,9 @@ from typing import Any
 from ..rooms.view import RoomView, Ticket
 from .server_events import ServerEvents
 
+MOVES_KEPT = 64
+"""Moves of a room timed at once, at most (a round has at most a board's cells of them)."""
+
 
 class RoomWatch:
     """A `HubWatch` that tells `events` (`ServerEvents`)."""
@@ -29,8 +32,8 @@ class RoomWatch:
     def __init__(self, events: ServerEvents, clock: Callable[[], float] = time.monotonic) -> None:
         self.events = events
         self.clock = clock
-        self._moved: dict[str, tuple[str | None, int, int, float, set[Ticket]]] = {}
-        # code -> the last move asked here: its seat, cell, round, when, the screens told
+        self._moved: dict[str, list[tuple[str | None, int, int, float, set[Ticket]]]] = {}
+        # code -> the moves asked here this round: seat, cell, round, when, the screens told
         self._round: dict[str, int] = {}  # code -> the round of the last view sent
         self._streams: Counter[str] = Counter()  # code -> update streams open here
         self._followed: set[Ticket] = set()
@@ -44,7 +47,9 @@ class RoomWatch:
         if op == "move" and args and isinstance(args[0], Ticket):
             ticket, cell = args[0], args[1]
             round_ = self._round.get(ticket.code, 0)
-            self._moved[ticket.code] = (ticket.seat, cell, round_, self.clock(), set())
+            moves = self._moved.setdefault(ticket.code, [])
+            moves.append((ticket.seat, cell, round_, self.clock(), set()))
+            del moves[:-MOVES_KEPT]  # a round has at most a board's cells of them
 
     def sent(self, ticket: Ticket, view: RoomView) -> None:
         if ticket not in self._followed:
@@ -59,19 +64,20 @@ class RoomWatch:
                 self.events.round_ended(view.size, view.result)
 
     def _time_move(self, ticket: Ticket, view: RoomView) -> None:
-        """A screen's mailbox keeps only the newest view, so the move may come with the
-        next one: timed at the first view that holds it, once per screen."""
-        moved = self._moved.get(view.code)
-        if moved is None:
+        """A screen's mailbox keeps only the newest view, so a move may come with a later
+        one (a spectator's view can hold two new moves): each move is timed at the first
+        view that holds it, once per screen."""
+        moves = self._moved.get(view.code)
+        if not moves:
             return
-        seat, cell, round_, asked_at, told = moved
-        if view.round != round_:  # a new round: that move is history
+        if moves[0][2] != view.round:  # a new round: those moves are history
             del self._moved[view.code]
             return
-        if ticket.seat == seat or ticket in told or cell not in view.moves:
-            return
-        told.add(ticket)
-        self.events.move_delivered(self.clock() - asked_at)
+        now = self.clock()
+        for seat, cell, _, asked_at, told in moves:
+            if ticket.seat != seat and ticket not in told and cell in view.moves:
+                told.add(ticket)
+                self.events.move_delivered(now - asked_at)
 
     def stream_ended(self, ticket: Ticket) -> None:
         if ticket not in self._followed:
