@@ -181,9 +181,9 @@ def test_exactly_the_reachable_boards_are_accepted_without_to_move() -> None:
 @pytest.mark.parametrize(
     ("board", "reason"),
     [
-        ("X.O/.X./.O", "9, 16 or 25 cells"),
-        ("X.O/.X./..O/X", "9, 16 or 25 cells"),
-        ("", "9, 16 or 25 cells"),
+        ("X.O/.X./.O", "9, 16, 25 or 36 cells"),
+        ("X.O/.X./..O/X", "9, 16, 25 or 36 cells"),
+        ("", "9, 16, 25 or 36 cells"),
         ("X.O.X.Z.O", "bad character 'Z' at position 7"),
         ("X.O-X...O", "bad character '-' at position 4"),
         ("X.ß......", "bad character 'ß' at position 3"),
@@ -196,7 +196,7 @@ def test_exactly_the_reachable_boards_are_accepted_without_to_move() -> None:
         ("OOO/XX./XX.", "after it won"),  # X moved after O's line
         ("XXX/OOO/XO.", "both X and O"),
         ("XXX/O.O/XXX", "impossible counts"),
-        ("xo", "9, 16 or 25 cells"),
+        ("xo", "9, 16, 25 or 36 cells"),
     ],
 )
 def test_invalid_boards_exit_2_with_a_one_line_error(
@@ -428,7 +428,7 @@ def test_analyse_names_every_board_size_when_the_count_fits_none(
 ) -> None:
     assert main(["analyse", "X.O.X...O."]) == 2
     error = capsys.readouterr().err
-    assert "board must have 9, 16 or 25 cells, got 10 in 'X.O.X...O.'" in error
+    assert "board must have 9, 16, 25 or 36 cells, got 10 in 'X.O.X...O.'" in error
     assert main(["analyse", "X.O.X...O.!"]) == 2  # a bad character is still named first
     assert "bad character '!' at position 11" in capsys.readouterr().err
 
@@ -472,11 +472,11 @@ EXAMPLES = ("X.O/.X./..O", "X.O .X. ..O")  # every syntax error shows one of the
         ("x.o .x. ..o ", "misplaced space at position 12"),
         (
             "X.O.X...O..",
-            "board must have 9, 16 or 25 cells, got 11 in 'X.O.X...O..': type rows of",
+            "board must have 9, 16, 25 or 36 cells, got 11 in 'X.O.X...O..': type rows of",
         ),
         (
             "x.o/.x. ..o",
-            "board must have 9, 16 or 25 cells, got 10",
+            "board must have 9, 16, 25 or 36 cells, got 10",
         ),  # '/' there: a space is a cell
         ("X.O.X.Z.O", "bad character 'Z' at position 7 of 'X.O.X.Z.O': type rows of X, O or '.'"),
         ("x.o .x. ..0", "bad character '0' at position 11"),

@@ -67,12 +67,13 @@ class EndlessSearch(MoveStrategy):
 
 
 def test_board_sizes_come_from_the_one_list() -> None:
-    assert CHOICES["board"] == ("3", "4", "5")
+    assert CHOICES["board"] == ("3", "4", "5", "6")
     assert GameOptions().geometry == geometry(3, 3)
     assert GameOptions(board="4").geometry == geometry(4, 4)
     assert GameOptions(board="5").geometry == geometry(5, 4)
+    assert GameOptions(board="6").geometry == geometry(6, 5)
     with pytest.raises(ValueError, match="board"):
-        GameOptions(board="6").validated()
+        GameOptions(board="7").validated()
 
 
 def test_board_flag(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
@@ -81,10 +82,10 @@ def test_board_flag(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixtu
     assert cli.main(["--board", "5"]) == 0
     assert cli.main([]) == 0
     assert seen == ["5", None]  # not given: the saved setting, else 3
-    assert "{3,4,5}" in cli.build_parser().format_help()
+    assert "{3,4,5,6}" in cli.build_parser().format_help()
     with pytest.raises(SystemExit):
-        cli.main(["--board", "6"])
-    assert "(choose from 3, 4, 5)" in capsys.readouterr().err
+        cli.main(["--board", "7"])
+    assert "(choose from 3, 4, 5, 6)" in capsys.readouterr().err
 
 
 def test_board_size_is_a_saved_setting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -196,7 +197,12 @@ async def test_the_dialog_changes_the_board_size_and_back() -> None:
         assert app.game.cursor == (2, 2)
         await press(pilot, "down", "down", "right", "right", "enter")
         assert app.controller.board.moves[0] == (4, 4)
-        await press(pilot, "n", *["down"] * 4, "right", "enter")  # 5x5 → 3x3 (wraps around)
+        await press(pilot, "n", *["down"] * 4, "right", "enter")  # 5x5 → 6x6
+        await settle(pilot)
+        assert app.controller.options.board == "6"
+        assert len(app.game.grid.cells) == 36
+        assert app.game.cursor == (3, 3)  # a middle cell, as on 4x4
+        await press(pilot, "n", *["down"] * 4, "right", "enter")  # 6x6 → 3x3 (wraps around)
         await settle(pilot)
         assert app.controller.options.board == "3"
         assert len(app.game.grid.cells) == 9
