@@ -188,7 +188,7 @@ async def test_4x4_plays_by_arrows_enter_and_mouse_not_digits() -> None:
 
 async def test_the_dialog_changes_the_board_size_and_back() -> None:
     app = make_app(difficulty="easy", record=False)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=(80, 25)) as pilot:  # 6x6's least height (`test_fit`)
         await settle(pilot)
         await press(pilot, "n", *["down"] * 4, "right", "right", "enter")  # Board: 3x3 → 5x5
         assert app.controller.options.board == "5"

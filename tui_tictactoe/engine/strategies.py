@@ -8,13 +8,12 @@ from time import perf_counter
 from typing import TYPE_CHECKING, Literal, NamedTuple, Protocol
 
 from .board import SYMBOLS, Cell, GameBoard
-from .bounded import is_bounded
+from .bounded import BoundedSearch, is_bounded
 from .cancel import Cancelled
 from .geometry import STANDARD, Geometry, geometry
 from .solver import NodeCounter, Solver, Verdict, limited_scores, shared_solver
 
 if TYPE_CHECKING:
-    from .bounded import BoundedSearch
     from .search import Search
 
 Difficulty = Literal["easy", "medium", "hard"]
@@ -80,7 +79,8 @@ class Decision(NamedTuple):
     # Nodes a plain minimax (no pruning, no memory) visits to the same depth; None where
     # that tree is too big to count (a perfect search on 4x4 and 5x5).
     plain_nodes: int | None
-    depth: int | None  # plies looked ahead, None = to the end of the game
+    depth: int | None  # plies looked ahead (6x6: free moves, forced blocks not counted),
+    # None = to the end of the game
 
 
 BOOK_GEOMETRY = geometry(5, 4)
@@ -188,6 +188,7 @@ class MinimaxStrategy(MoveStrategy):
         me, them = board.masks_for(symbol)
         empties = geometry.cells - (me | them).bit_count()
         plain: int | None = None
+        horizon = self.depth
         if self.depth is not None:
             counter = NodeCounter()
             scores = limited_scores(me, them, self.depth, geometry, counter)
@@ -205,13 +206,15 @@ class MinimaxStrategy(MoveStrategy):
             else:
                 cell, top = search.best_move(me, them, self.rng, cancelled)
                 searched = search.last_nodes
+                if isinstance(search, BoundedSearch):  # 6x6: as deep as the budget let it
+                    horizon = search.last_depth
         self._last = Decision(
             move=geometry.coords(cell),
             verdict=Verdict.from_score(top, empties, not is_bounded(geometry)),
             positions_searched=searched,
             seconds=perf_counter() - start,
             plain_nodes=plain,
-            depth=self.depth,
+            depth=horizon,
         )
         return geometry.coords(cell)
 
