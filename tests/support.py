@@ -84,7 +84,9 @@ class SteadyMinimax(MinimaxStrategy):
         # on 6x6 a search bounded by positions only (no clock: the same move every run).
         search: Search | BoundedSearch | None = None
         if big is not None:
-            search = BoundedSearch(big, seconds=None, nodes=20_000) if is_bounded(big) else Search(big)
+            search = (
+                BoundedSearch(big, seconds=None, nodes=20_000) if is_bounded(big) else Search(big)
+            )
         super().__init__(rng=random.Random(seed), solver=Solver(), search=search)
 
     @property

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import Literal, NamedTuple, Protocol
 
-from .bounded import is_bounded
 from .board import SYMBOLS, Cell, GameBoard, Symbol, other
+from .bounded import is_bounded
 from .cancel import Cancelled
 from .geometry import Geometry
 from .known import Scores, known_scores

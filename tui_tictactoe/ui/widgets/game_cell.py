@@ -54,7 +54,9 @@ def verdict_place(verdict: Verdict, border_room: int, inside_room: int) -> tuple
     overlay only marks empty cells, which have nothing else inside.
     """
     forms = verdict_forms(verdict)
-    enough = forms if verdict.outcome in ("draw", "unknown") else forms[:-1]  # a lone W or L says less
+    enough = (
+        forms if verdict.outcome in ("draw", "unknown") else forms[:-1]
+    )  # a lone W or L says less
     border = next((text for text in enough if len(text) <= border_room), "")
     if border:
         return border, ""
