@@ -539,3 +539,32 @@ async def test_a_won_big_round_is_highlighted_scored_and_saved(size: int) -> Non
     assert (kept.board_size, kept.result, kept.symbol, kept.first) == (size, "win", "X", "human")
     bottom = (size - 1) * size
     assert kept.moves == (1, bottom + 1, 2, bottom + 2, 3, bottom + 3, 4)
+
+
+def test_every_board_is_named_everywhere() -> None:
+    """CONTRIBUTING's recipe "a new board", kept true: each size in `options.BOARDS` is in
+    the dialog, `analyse`'s help and `--board`'s, the README (the flag, the dialog's list,
+    the least terminal size) and the PostgreSQL rooms' size CHECK (its latest step)."""
+    from tui_tictactoe.options import BOARDS, board_geometry
+    from tui_tictactoe.rooms.pg_schema import MIGRATIONS
+    from tui_tictactoe.ui.screens.game_screen import MIN_SIZE
+    from tui_tictactoe.ui.screens.new_game_screen import SHOWN
+    from tui_tictactoe.ui.widgets.too_small import whole_cells_size
+
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    analyse_help = " ".join(cli.BOARD_RULES.split())
+    board_help = " ".join(cli.build_parser().format_help().split())
+    assert f"[--board {'|'.join(BOARDS)}]" in readme
+    assert f"board size ({', '.join(f'{b}x{b}' for b in BOARDS)})" in readme
+    checks = [step for steps in MIGRATIONS for step in steps if "size IN (" in step]
+    assert f"size IN ({', '.join(BOARDS)})" in checks[-1]
+    for board in BOARDS:
+        size = int(board)
+        name = f"{size}x{size}"
+        assert SHOWN[board] == name
+        assert f"{size * size}" in analyse_help and name in analyse_help
+        assert name in board_help
+        if size > 3:
+            least = whole_cells_size(MIN_SIZE, size)
+            assert f"{name} {least.width}x{least.height}" in readme, name
+        assert board_geometry(board).size == size

@@ -55,7 +55,7 @@ def board_from_text(text: str) -> GameBoard:
 
 def _rows_from_spaces(text: str) -> str:
     """`text`'s rows, separated by single spaces, joined with '/' instead; ValueError
-    unless they are 3, 4 or 5 rows of as many cells."""
+    unless they are 3, 4, 5 or 6 rows of as many cells."""
     rows = text.split(" ")
     if "" in rows:  # a space at either end, or right after another
         position = next(
