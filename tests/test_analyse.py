@@ -521,3 +521,22 @@ def test_the_help_states_how_spaces_are_read(capsys: pytest.CaptureFixture[str])
     help_text = " ".join(capsys.readouterr().out.split())
     assert "A space is an empty cell only where it cannot separate rows" in help_text
     assert "'X.O .X. ..O'" in help_text and "X.O/.X./..O" in help_text
+
+
+def test_a_6x6_board_is_analysed_with_proven_wins_and_unknowns(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """36 cells are 6x6, five in a row: the bounded search proves X's open four (cell 5:
+    .XXXX. in the top row) and says "unknown" elsewhere; the same board twice gives the
+    same answer (a count of positions, not a clock, bounds each move)."""
+    board = ".XXX.. O..... .O.... ...... ..O... ......"
+    assert main(["analyse", board, "--json"]) == 0
+    first = json.loads(capsys.readouterr().out)
+    outcomes = {(move["row"], move["col"]): move["outcome"] for move in first["moves"]}
+    assert len(outcomes) == 30 and outcomes[(0, 4)] == "win" and first["best"] == [[0, 4]]
+    assert "unknown" in outcomes.values() and set(outcomes.values()) <= {"win", "loss", "unknown"}
+    assert main(["analyse", board, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == first
+    assert main(["analyse", "X....." + "." * 29 + "O"]) == 0
+    out = capsys.readouterr().out
+    assert "X to move." in out and out.rstrip().endswith("no move wins by force within it)")
