@@ -4,7 +4,8 @@ the narrow cells).
 
 Every cell keeps its three rows: a terminal too short for them is asked to grow, and
 below 21 rows (4x4) or 24 (5x5) the buttons take one row (`-compact`). So 4x4 is also
-shot at its least, 60x19, and 5x5 at 60x22 (at 60x19 its cells lost their top border).
+shot at its least, 60x19, 5x5 at 60x22 (at 60x19 its cells lost their top border), and
+6x6 at 60x25 (at 80x24 it asks for the row it lacks).
 Every SVG was looked at before it was accepted.
 """
 
@@ -39,6 +40,12 @@ def test_6x6_mid_game_60x25(snap_compare, make_app) -> None:
     cells, the buttons one row high; 80x24 is a row short (`test_fit`)."""
     app = make_app(board="6", difficulty="medium")
     assert snap_compare(app, terminal_size=(60, 25), run_before=play("enter", "up", "enter"))
+
+
+def test_6x6_at_80x24_asks_for_a_row_more(snap_compare, make_app) -> None:
+    """80x24 is a row short of 6x6's whole cells: the game says what it needs."""
+    app = make_app(board="6", difficulty="medium")
+    assert snap_compare(app, terminal_size=SIZE)
 
 
 def test_5x5_mid_game_60x22(snap_compare, make_app) -> None:
