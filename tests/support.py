@@ -19,6 +19,7 @@ from textual.widget import Widget
 
 from tui_tictactoe.controller import AIReply, GameController
 from tui_tictactoe.engine.board import Cell, GameBoard
+from tui_tictactoe.engine.bounded import BoundedSearch, is_bounded
 from tui_tictactoe.engine.geometry import Geometry
 from tui_tictactoe.engine.search import Search, SearchCancelled
 from tui_tictactoe.engine.solver import Solver
@@ -79,8 +80,13 @@ class SteadyMinimax(MinimaxStrategy):
     """
 
     def __init__(self, seed: int = 1, big: Geometry | None = None) -> None:
-        # On a `big` board (4x4, 5x5) a cold search table of its own, for the same reason.
-        search = Search(big) if big is not None else None
+        # On a `big` board (4x4, 5x5) a cold search table of its own, for the same reason;
+        # on 6x6 a search bounded by positions only (no clock: the same move every run).
+        search: Search | BoundedSearch | None = None
+        if big is not None:
+            search = (
+                BoundedSearch(big, seconds=None, nodes=20_000) if is_bounded(big) else Search(big)
+            )
         super().__init__(rng=random.Random(seed), solver=Solver(), search=search)
 
     @property

@@ -181,9 +181,9 @@ def test_exactly_the_reachable_boards_are_accepted_without_to_move() -> None:
 @pytest.mark.parametrize(
     ("board", "reason"),
     [
-        ("X.O/.X./.O", "9, 16 or 25 cells"),
-        ("X.O/.X./..O/X", "9, 16 or 25 cells"),
-        ("", "9, 16 or 25 cells"),
+        ("X.O/.X./.O", "9, 16, 25 or 36 cells"),
+        ("X.O/.X./..O/X", "9, 16, 25 or 36 cells"),
+        ("", "9, 16, 25 or 36 cells"),
         ("X.O.X.Z.O", "bad character 'Z' at position 7"),
         ("X.O-X...O", "bad character '-' at position 4"),
         ("X.ß......", "bad character 'ß' at position 3"),
@@ -196,7 +196,7 @@ def test_exactly_the_reachable_boards_are_accepted_without_to_move() -> None:
         ("OOO/XX./XX.", "after it won"),  # X moved after O's line
         ("XXX/OOO/XO.", "both X and O"),
         ("XXX/O.O/XXX", "impossible counts"),
-        ("xo", "9, 16 or 25 cells"),
+        ("xo", "9, 16, 25 or 36 cells"),
     ],
 )
 def test_invalid_boards_exit_2_with_a_one_line_error(
@@ -428,7 +428,7 @@ def test_analyse_names_every_board_size_when_the_count_fits_none(
 ) -> None:
     assert main(["analyse", "X.O.X...O."]) == 2
     error = capsys.readouterr().err
-    assert "board must have 9, 16 or 25 cells, got 10 in 'X.O.X...O.'" in error
+    assert "board must have 9, 16, 25 or 36 cells, got 10 in 'X.O.X...O.'" in error
     assert main(["analyse", "X.O.X...O.!"]) == 2  # a bad character is still named first
     assert "bad character '!' at position 11" in capsys.readouterr().err
 
@@ -472,11 +472,11 @@ EXAMPLES = ("X.O/.X./..O", "X.O .X. ..O")  # every syntax error shows one of the
         ("x.o .x. ..o ", "misplaced space at position 12"),
         (
             "X.O.X...O..",
-            "board must have 9, 16 or 25 cells, got 11 in 'X.O.X...O..': type rows of",
+            "board must have 9, 16, 25 or 36 cells, got 11 in 'X.O.X...O..': type rows of",
         ),
         (
             "x.o/.x. ..o",
-            "board must have 9, 16 or 25 cells, got 10",
+            "board must have 9, 16, 25 or 36 cells, got 10",
         ),  # '/' there: a space is a cell
         ("X.O.X.Z.O", "bad character 'Z' at position 7 of 'X.O.X.Z.O': type rows of X, O or '.'"),
         ("x.o .x. ..0", "bad character '0' at position 11"),
@@ -521,3 +521,22 @@ def test_the_help_states_how_spaces_are_read(capsys: pytest.CaptureFixture[str])
     help_text = " ".join(capsys.readouterr().out.split())
     assert "A space is an empty cell only where it cannot separate rows" in help_text
     assert "'X.O .X. ..O'" in help_text and "X.O/.X./..O" in help_text
+
+
+def test_a_6x6_board_is_analysed_with_proven_wins_and_unknowns(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """36 cells are 6x6, five in a row: the bounded search proves X's open four (cell 5:
+    .XXXX. in the top row) and says "unknown" elsewhere; the same board twice gives the
+    same answer (a count of positions, not a clock, bounds each move)."""
+    board = ".XXX.. O..... .O.... ...... ..O... ......"
+    assert main(["analyse", board, "--json"]) == 0
+    first = json.loads(capsys.readouterr().out)
+    outcomes = {(move["row"], move["col"]): move["outcome"] for move in first["moves"]}
+    assert len(outcomes) == 30 and outcomes[(0, 4)] == "win" and first["best"] == [[0, 4]]
+    assert "unknown" in outcomes.values() and set(outcomes.values()) <= {"win", "loss", "unknown"}
+    assert main(["analyse", board, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == first
+    assert main(["analyse", "X....." + "." * 29 + "O"]) == 0
+    out = capsys.readouterr().out
+    assert "X to move." in out and out.rstrip().endswith("no move wins by force within it)")

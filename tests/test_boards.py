@@ -67,12 +67,13 @@ class EndlessSearch(MoveStrategy):
 
 
 def test_board_sizes_come_from_the_one_list() -> None:
-    assert CHOICES["board"] == ("3", "4", "5")
+    assert CHOICES["board"] == ("3", "4", "5", "6")
     assert GameOptions().geometry == geometry(3, 3)
     assert GameOptions(board="4").geometry == geometry(4, 4)
     assert GameOptions(board="5").geometry == geometry(5, 4)
+    assert GameOptions(board="6").geometry == geometry(6, 5)
     with pytest.raises(ValueError, match="board"):
-        GameOptions(board="6").validated()
+        GameOptions(board="7").validated()
 
 
 def test_board_flag(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
@@ -81,10 +82,10 @@ def test_board_flag(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixtu
     assert cli.main(["--board", "5"]) == 0
     assert cli.main([]) == 0
     assert seen == ["5", None]  # not given: the saved setting, else 3
-    assert "{3,4,5}" in cli.build_parser().format_help()
+    assert "{3,4,5,6}" in cli.build_parser().format_help()
     with pytest.raises(SystemExit):
-        cli.main(["--board", "6"])
-    assert "(choose from 3, 4, 5)" in capsys.readouterr().err
+        cli.main(["--board", "7"])
+    assert "(choose from 3, 4, 5, 6)" in capsys.readouterr().err
 
 
 def test_board_size_is_a_saved_setting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -187,7 +188,7 @@ async def test_4x4_plays_by_arrows_enter_and_mouse_not_digits() -> None:
 
 async def test_the_dialog_changes_the_board_size_and_back() -> None:
     app = make_app(difficulty="easy", record=False)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=(80, 25)) as pilot:  # 6x6's least height (`test_fit`)
         await settle(pilot)
         await press(pilot, "n", *["down"] * 4, "right", "right", "enter")  # Board: 3x3 → 5x5
         assert app.controller.options.board == "5"
@@ -196,7 +197,12 @@ async def test_the_dialog_changes_the_board_size_and_back() -> None:
         assert app.game.cursor == (2, 2)
         await press(pilot, "down", "down", "right", "right", "enter")
         assert app.controller.board.moves[0] == (4, 4)
-        await press(pilot, "n", *["down"] * 4, "right", "enter")  # 5x5 → 3x3 (wraps around)
+        await press(pilot, "n", *["down"] * 4, "right", "enter")  # 5x5 → 6x6
+        await settle(pilot)
+        assert app.controller.options.board == "6"
+        assert len(app.game.grid.cells) == 36
+        assert app.game.cursor == (3, 3)  # a middle cell, as on 4x4
+        await press(pilot, "n", *["down"] * 4, "right", "enter")  # 6x6 → 3x3 (wraps around)
         await settle(pilot)
         assert app.controller.options.board == "3"
         assert len(app.game.grid.cells) == 9
@@ -533,3 +539,32 @@ async def test_a_won_big_round_is_highlighted_scored_and_saved(size: int) -> Non
     assert (kept.board_size, kept.result, kept.symbol, kept.first) == (size, "win", "X", "human")
     bottom = (size - 1) * size
     assert kept.moves == (1, bottom + 1, 2, bottom + 2, 3, bottom + 3, 4)
+
+
+def test_every_board_is_named_everywhere() -> None:
+    """CONTRIBUTING's recipe "a new board", kept true: each size in `options.BOARDS` is in
+    the dialog, `analyse`'s help and `--board`'s, the README (the flag, the dialog's list,
+    the least terminal size) and the PostgreSQL rooms' size CHECK (its latest step)."""
+    from tui_tictactoe.options import BOARDS, board_geometry
+    from tui_tictactoe.rooms.pg_schema import MIGRATIONS
+    from tui_tictactoe.ui.screens.game_screen import MIN_SIZE
+    from tui_tictactoe.ui.screens.new_game_screen import SHOWN
+    from tui_tictactoe.ui.widgets.too_small import whole_cells_size
+
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    analyse_help = " ".join(cli.BOARD_RULES.split())
+    board_help = " ".join(cli.build_parser().format_help().split())
+    assert f"[--board {'|'.join(BOARDS)}]" in readme
+    assert f"board size ({', '.join(f'{b}x{b}' for b in BOARDS)})" in readme
+    checks = [step for steps in MIGRATIONS for step in steps if "size IN (" in step]
+    assert f"size IN ({', '.join(BOARDS)})" in checks[-1]
+    for board in BOARDS:
+        size = int(board)
+        name = f"{size}x{size}"
+        assert SHOWN[board] == name
+        assert f"{size * size}" in analyse_help and name in analyse_help
+        assert name in board_help
+        if size > 3:
+            least = whole_cells_size(MIN_SIZE, size)
+            assert f"{name} {least.width}x{least.height}" in readme, name
+        assert board_geometry(board).size == size

@@ -97,11 +97,11 @@ def test_analyse_text_and_to_move_from_a_real_process() -> None:
 @pytest.mark.parametrize(
     ("command", "board", "extra", "needle"),
     [
-        ("module", "X.O/.X./.O", [], "9, 16 or 25 cells"),
+        ("module", "X.O/.X./.O", [], "9, 16, 25 or 36 cells"),
         ("script", "X.O.X.?.O", ["--json"], "bad character '?' at position 7"),
         ("module", "X.ß......", [], "bad character 'ß' at position 3"),
         ("script", "/////X////........", [], "misplaced '/' at position 1"),
-        ("module", "XXX/...", [], "9, 16 or 25 cells"),
+        ("module", "XXX/...", [], "9, 16, 25 or 36 cells"),
         ("script", "XXXX.O.O.", [], "impossible counts"),
         ("module", "XXX/OOO/...", ["--json"], "both X and O"),
         ("script", "XXX/OO./OO.", [], "after it won"),

@@ -220,7 +220,7 @@ def test_stats_json_has_exactly_the_documented_shape() -> None:
     assert list(decoded) == ["player", "rounds", "by_board", "by_difficulty", "people"]
     assert decoded["player"] == "alice"
     assert decoded["rounds"] == stats.rounds == len(RESULTS) + 1
-    assert list(decoded["by_board"]) == ["3x3", "4x4", "5x5"]  # every board, played or not
+    assert list(decoded["by_board"]) == ["3x3", "4x4", "5x5", "6x6"]  # every board, played or not
     fields = ["wins", "losses", "draws", "abandoned", "take_backs", "streak", "best_streak"]
     for board, levels in decoded["by_board"].items():
         assert list(levels) == ["easy", "medium", "hard"]
@@ -348,7 +348,7 @@ def test_stats_json_has_the_people_part_as_documented(capsys: pytest.CaptureFixt
     # 1200 beats 1200: +16; 1216 v 1184, ann leaves: +15 (32 * 0.4541); then I leave at
     # 1231 v 1169: -19 (32 * -0.5886).
     assert (people["rounds"], people["rating"], people["rated"]) == (4, 1212, 3)
-    assert list(people["rooms"]) == list(people["hot_seat"]) == ["3x3", "4x4", "5x5"]
+    assert list(people["rooms"]) == list(people["hot_seat"]) == ["3x3", "4x4", "5x5", "6x6"]
     assert people["rooms"]["3x3"] == {"wins": 1, "losses": 0, "draws": 0, "abandoned": 1, "left": 0}
     assert people["rooms"]["4x4"] == {"wins": 0, "losses": 0, "draws": 0, "abandoned": 1, "left": 1}
     assert people["hot_seat"]["3x3"] == {"x_wins": 0, "o_wins": 1, "draws": 0, "abandoned": 0}

@@ -239,12 +239,16 @@ def whole_cells(app: Any) -> bool:
     )
 
 
-@pytest.mark.parametrize(("board", "short", "enough"), [("5", 19, 22), ("4", 18, 19)])
+@pytest.mark.parametrize(
+    ("board", "short", "enough", "roomy"),
+    [("6", 24, 25, (80, 27)), ("5", 19, 22, SIZE), ("4", 18, 19, SIZE)],
+)
 async def test_a_big_board_asks_for_the_rows_its_cells_need_whole(
-    make_app, board: str, short: int, enough: int
+    make_app, board: str, short: int, enough: int, roomy: tuple[int, int]
 ) -> None:
     """5x5 at 60x19 and 4x4 at 60x18 (the overlay's too) drew cells of two rows, which
-    lost their top border. Such a terminal is now asked to grow; at the size asked for the
+    lost their top border (6x6 needs 25 rows: 80x24 is a row short). Such a terminal is now
+    asked to grow; at the size asked for the
     buttons take one row and every cell keeps all three (fails before: cells of two rows,
     no top border, no notice)."""
     app = make_app(board=board, record=False)
@@ -257,22 +261,22 @@ async def test_a_big_board_asks_for_the_rows_its_cells_need_whole(
         assert not app.game.has_class("-too-small") and app.game.has_class("-compact")
         assert whole_cells(app)
         assert app.game.query_one("#exit").outer_size.height == 1
-        await pilot.resize_terminal(*SIZE)  # room to spare: the buttons are whole again
+        await pilot.resize_terminal(*roomy)  # room to spare: the buttons are whole again
         await press(pilot)
         assert not app.game.has_class("-compact") and whole_cells(app)
         assert app.game.query_one("#exit").outer_size.height == 3
 
 
-async def test_a_3x3_board_plays_at_the_minimum_and_5x5_asks_for_more(make_app) -> None:
+async def test_a_3x3_board_plays_at_the_minimum_and_6x6_asks_for_more(make_app) -> None:
     app = make_app(board="5", record=False)
     async with app.run_test(size=SIZE) as pilot:
-        await press(pilot, "n", *["down"] * 4, "right", "enter")  # 5x5 -> 3x3 (wraps)
+        await press(pilot, "n", *["down"] * 4, "right", "right", "enter")  # 5x5 -> 3x3 (wraps)
         await pilot.resize_terminal(*MINIMUM)
         await press(pilot)
         assert len(app.game.grid.cells) == 9 and not app.game.has_class("-too-small")
         assert not app.game.has_class("-compact") and whole_cells(app)
-        await press(pilot, "n", *["down"] * 4, "left", "enter")  # 3x3 -> 5x5, still 60x18
-        assert len(app.game.grid.cells) == 25 and app.game.has_class("-too-small")
+        await press(pilot, "n", *["down"] * 4, "left", "enter")  # 3x3 -> 6x6, still 60x18
+        assert len(app.game.grid.cells) == 36 and app.game.has_class("-too-small")
 
 
 async def test_the_note_that_the_info_panel_waits_for_room_goes_once_it_shows(

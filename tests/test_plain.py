@@ -157,6 +157,25 @@ def test_a_4x4_round_numbers_its_cells_to_16() -> None:
     child.expect(pexpect.EOF)
 
 
+def test_a_6x6_round_numbers_its_cells_to_36_and_the_ai_answers() -> None:
+    """6x6: two-digit numbers from 10 on, the hard AI's bounded search replies (a second)."""
+    child = on_pipe("--board", "6", "--seed", "1", "--no-record")
+    child.expect(r"6x6\. Cells are numbered 1-36 in reading order\.")
+    child.expect(r" 1   2   3   4   5   6\r?\n 7   8   9  10  11  12\r?\n")
+    child.expect(r"31  32  33  34  35  36")
+    child.expect(r"Your move \(1-36,")
+    child.sendline("36")
+    child.expect(r"AI played (\d+)\. Your turn", timeout=TIMEOUT)
+    assert 1 <= int(child.match.group(1)) <= 35
+    child.expect(PROMPT)
+    child.sendline("37")
+    child.expect(r"No cell 37: the cells are 1 to 36\.")
+    child.sendline("q")
+    child.expect(r"Quit and abandon")
+    child.sendline("y")
+    child.expect(pexpect.EOF)
+
+
 def test_plain_needs_no_terminal_and_never_imports_textual() -> None:
     """TERM=dumb, no tty anywhere, and start-up stays cheap: not one Textual module."""
     run = subprocess.run(

@@ -28,7 +28,7 @@ from tui_tictactoe.record import (
 )
 from tui_tictactoe.record import schema as record_schema
 
-BOARDS = {"3x3": 3, "4x4": 4, "5x5": 5}
+BOARDS = {"3x3": 3, "4x4": 4, "5x5": 5, "6x6": 6}
 SCHEMA_1 = Path(__file__).parent / "data" / "record-schema-1.sqlite3"
 """A record of 60 rounds on every board, written by the schema 1 program (see
 `tests/data/make_record_schema_1.py`)."""
@@ -83,6 +83,7 @@ def test_each_board_keeps_its_own_counts_and_streaks(backend: str) -> None:
         save(record, "alice", "win", board_size=4, took_back=True)
         save(record, "alice", "abandoned", board_size=5, difficulty="easy")
         save(record, "alice", "draw", board_size=3)
+        save(record, "alice", "loss", board_size=6, difficulty="easy")
         stats = record.stats("alice")
     hard = stats.by_board["3x3"]["hard"]
     assert hard == DifficultyStats(wins=1, draws=2, streak=3, best_streak=3)
@@ -91,9 +92,10 @@ def test_each_board_keeps_its_own_counts_and_streaks(backend: str) -> None:
     assert stats.by_board["5x5"]["hard"] == DifficultyStats()
     # All boards together: the loss on 4x4 ended the streak there.
     assert stats.by_difficulty["hard"] == DifficultyStats(2, 1, 2, 0, 1, 1, 2)
-    assert stats.by_difficulty["easy"] == DifficultyStats(abandoned=1)
-    assert stats.rounds == 6
-    assert list(stats.by_board) == ["3x3", "4x4", "5x5"]
+    assert stats.by_board["6x6"]["easy"] == DifficultyStats(losses=1)
+    assert stats.by_difficulty["easy"] == DifficultyStats(losses=1, abandoned=1)
+    assert stats.rounds == 7
+    assert list(stats.by_board) == ["3x3", "4x4", "5x5", "6x6"]
     assert all(list(levels) == list(DIFFICULTIES) for levels in stats.by_board.values())
 
 

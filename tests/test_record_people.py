@@ -128,6 +128,8 @@ def test_unrated_rounds_are_kept_and_move_no_rating(backend: str) -> None:
 
 def test_people_stats_count_from_each_players_side_per_board(backend: str) -> None:
     on_4x4 = Match(BOB, ANN, "room", 4, "X", (1, 5, 2, 6, 3, 7, 4), "X", None, "four")
+    # 6x6: five in a row on the long diagonal (1, 8, 15, 22, 29) won by O, who started.
+    on_6x6 = Match(BOB, ANN, "room", 6, "O", (1, 2, 8, 3, 15, 4, 22, 5, 29), "O", None, "six")
     with Record.open() as record:
         for one in (
             match(ANN, BOB, "X"),
@@ -136,6 +138,7 @@ def test_people_stats_count_from_each_players_side_per_board(backend: str) -> No
             match(ANN, BOB, "abandoned", left_by="O"),
             match(CAT, ANN, "abandoned", left_by="O"),
             on_4x4,
+            on_6x6,
         ):
             assert record.save_match(one)
         ann, bob = record.people_stats(ANN.key), record.people_stats(BOB.key)
@@ -144,7 +147,10 @@ def test_people_stats_count_from_each_players_side_per_board(backend: str) -> No
     assert bob.rooms["3x3"] == PeopleStanding(wins=1, losses=1, draws=1, abandoned=1, left=1)
     assert ann.rooms["4x4"] == PeopleStanding(losses=1)
     assert bob.rooms["4x4"] == PeopleStanding(wins=1) and bob.rooms["5x5"] == PeopleStanding()
-    assert (ann.rated, bob.rated) == (6, 5)
+    assert ann.rooms["6x6"] == PeopleStanding(wins=1) and bob.rooms["6x6"] == PeopleStanding(
+        losses=1
+    )
+    assert (ann.rated, bob.rated) == (7, 6)
     assert guest.rounds == 0 and guest.rating is None
 
 

@@ -134,7 +134,7 @@ def test_a_round_is_read_up_to_its_first_move_the_game_would_refuse() -> None:
 @pytest.mark.parametrize(
     ("size", "you", "first", "said"),
     [
-        (6, "X", "human", "a 6x6 board is not one this game plays (3x3, 4x4, 5x5)"),
+        (7, "X", "human", "a 7x7 board is not one this game plays (3x3, 4x4, 5x5, 6x6)"),
         (3, "Z", "human", "the player's symbol must be X or O, not 'Z'"),
         (3, "X", "nobody", "who started must be one of human, ai, not 'nobody'"),
     ],

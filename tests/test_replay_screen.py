@@ -91,7 +91,7 @@ async def test_every_position_shows_on_the_games_own_board(make_app, board_size)
 
 
 async def test_a_round_the_game_cannot_replay_is_refused_with_a_notice(make_app) -> None:
-    keep((1, 2, 3), board_size=6)  # the record takes any size; the game plays 3, 4 and 5
+    keep((1, 2, 3), board_size=7)  # the record takes any size; the game plays 3 to 6
     app = make_app()
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await settle(pilot)
@@ -99,7 +99,8 @@ async def test_a_round_the_game_cannot_replay_is_refused_with_a_notice(make_app)
         assert isinstance(app.screen, StatsScreen)
         said = [str(toast.render()) for toast in app.screen.query("Toast")]
         assert said == [
-            "This round cannot be replayed: a 6x6 board is not one this game plays (3x3, 4x4, 5x5)."
+            "This round cannot be replayed: a 7x7 board is not one this game plays"
+            " (3x3, 4x4, 5x5, 6x6)."
         ]
         await press(pilot, "escape", "5")
         assert app.is_running and app.controller.board.count("X") == 1  # the game goes on

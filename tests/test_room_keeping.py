@@ -113,3 +113,19 @@ async def test_both_sessions_saving_keep_the_round_and_move_the_ratings_once(
         assert ratings == {"k-ann": (1216, 1), "k-bob": (1184, 1)}
     finally:
         record.close()
+
+
+async def test_a_6x6_room_round_is_kept_in_the_record_on_both_backends(backend: str) -> None:
+    """Five in a row on 6x6 (X on the long diagonal), from the hub through the keeper into
+    the record, counted under 6x6 for both players (fails before: 6x6 was no room size)."""
+    hub = make_hub()
+    ann = await hub.create(ANN, 6, "X")
+    bob = await hub.join(ann.code, BOB)
+    keeper = RoundKeeper()
+    given = await play(hub, {"X": ann, "O": bob}, keeper, 1, 2, 8, 3, 15, 4, 22, 5, 29)
+    match = given[-1]
+    assert match is not None and (match.board_size, match.result) == (6, "X")
+    with Record.open() as record:
+        assert record.save_match(match)
+        ann_stats, bob_stats = record.people_stats("k-ann"), record.people_stats("k-bob")
+    assert ann_stats.rooms["6x6"].wins == 1 and bob_stats.rooms["6x6"].losses == 1

@@ -124,7 +124,7 @@ async def test_codes_are_unique_and_tokens_differ(clock: Clock) -> None:
     assert len({t.token for t in tickets}) == 300
 
 
-@pytest.mark.parametrize(("size", "first"), [(2, "X"), (6, "X"), ("3", "X"), (3, "Z")])
+@pytest.mark.parametrize(("size", "first"), [(2, "X"), (7, "X"), ("3", "X"), (3, "Z")])
 async def test_create_refuses_other_boards_and_starters(hub: Hub, size, first) -> None:  # type: ignore[no-untyped-def]
     assert await refused(hub.create(ANN, size, first))
 
@@ -230,6 +230,17 @@ async def test_big_boards_win_with_four_in_a_row(hub: Hub) -> None:
     assert view.result is None  # three in a row is not enough on 5x5
     view = await play(hub, {"X": ann, "O": bob}, 4)
     assert view.result == "X"
+
+
+async def test_6x6_rooms_win_with_five_in_a_row(hub: Hub) -> None:
+    """A 6x6 room is stored (on PostgreSQL past the size CHECK of schema step 5) and
+    plays five in a row: four on a diagonal is not enough, the fifth wins."""
+    ann, bob = await pair(hub, size=6)
+    assert (await look(hub, ann.code)).size == 6
+    view = await play(hub, {"X": ann, "O": bob}, 1, 2, 8, 3, 15, 4, 22)
+    assert view.result is None  # 1, 8, 15, 22: four on the long diagonal
+    view = await play(hub, {"X": ann, "O": bob}, 5, 29)
+    assert view.result == "X" and view.moves[-1] == 29
 
 
 async def test_every_refused_move_says_why_and_changes_nothing(hub: Hub) -> None:

@@ -1,10 +1,11 @@
-"""Snapshots of the big boards (4x4, 5x5) at 80x24 and in short terminals, seeded: mid-game,
+"""Snapshots of the big boards (4x4, 5x5, 6x6) at 80x24 and in short terminals, seeded: mid-game,
 and with the analysis overlay and the info panel (in 60 columns the 5x5 verdicts go inside
 the narrow cells).
 
 Every cell keeps its three rows: a terminal too short for them is asked to grow, and
 below 21 rows (4x4) or 24 (5x5) the buttons take one row (`-compact`). So 4x4 is also
-shot at its least, 60x19, and 5x5 at 60x22 (at 60x19 its cells lost their top border).
+shot at its least, 60x19, 5x5 at 60x22 (at 60x19 its cells lost their top border), and
+6x6 at 60x25 (at 80x24 it asks for the row it lacks).
 Every SVG was looked at before it was accepted.
 """
 
@@ -34,6 +35,19 @@ def test_5x5_mid_game(snap_compare, make_app) -> None:
     assert snap_compare(app, terminal_size=SIZE, run_before=play("enter", "left", "enter"))
 
 
+def test_6x6_mid_game_60x25(snap_compare, make_app) -> None:
+    """6x6 at its least size: 7 rows around the board and 3 for each of its 6 rows of
+    cells, the buttons one row high; 80x24 is a row short (`test_fit`)."""
+    app = make_app(board="6", difficulty="medium")
+    assert snap_compare(app, terminal_size=(60, 25), run_before=play("enter", "up", "enter"))
+
+
+def test_6x6_at_80x24_asks_for_a_row_more(snap_compare, make_app) -> None:
+    """80x24 is a row short of 6x6's whole cells: the game says what it needs."""
+    app = make_app(board="6", difficulty="medium")
+    assert snap_compare(app, terminal_size=SIZE)
+
+
 def test_5x5_mid_game_60x22(snap_compare, make_app) -> None:
     app = make_app(board="5", difficulty="medium", first="ai")
     assert snap_compare(app, terminal_size=(60, 22), run_before=play("up", "enter"))
@@ -47,7 +61,9 @@ def test_5x5_mid_game_60x22(snap_compare, make_app) -> None:
 BIG_GAMES = {
     4: [(0, 3), (3, 0), (1, 2)],  # 10 empty cells after the AI's reply
     5: [(2, 2), (1, 2), (2, 1), (1, 3), (3, 0), (1, 4)],  # 13 empty cells
+    6: [(3, 3), (2, 2), (2, 3)],  # 30 empty cells: each scored within 3,000 positions
 }
+WIN_LENGTHS = {4: 4, 5: 4, 6: 5}
 
 
 def walk(size: int, cells: list[tuple[int, int]]) -> list[str]:
@@ -83,11 +99,14 @@ def overlay_and_info(size: int) -> Callable[[Pilot], Awaitable[None]]:
 
 @pytest.mark.parametrize(
     ("size", "terminal"),
-    [(4, SIZE), (4, SMALL), (4, (60, 19)), (5, SIZE), (5, (60, 22))],
-    ids=["80x24-4", "60x20-4", "60x19-4", "80x24-5", "60x22-5"],
+    [(4, SIZE), (4, SMALL), (4, (60, 19)), (5, SIZE), (5, (60, 22)), (6, (60, 25)), (6, (100, 30))],
+    ids=["80x24-4", "60x20-4", "60x19-4", "80x24-5", "60x22-5", "60x25-6", "100x30-6"],
 )
 def test_big_board_analysis_and_info_panel(
     snap_compare, make_app, size: int, terminal: tuple[int, int]
 ) -> None:
-    app = make_app(board=str(size), strategy=SteadyMinimax(big=geometry(size, 4)), record=False)
+    """6x6 at its least, 60x25, and roomy (the info panel beside it): its verdicts are
+    "unknown" ("?") where the bounded search proved nothing."""
+    big = geometry(size, WIN_LENGTHS[size])
+    app = make_app(board=str(size), strategy=SteadyMinimax(big=big), record=False)
     assert snap_compare(app, terminal_size=terminal, run_before=overlay_and_info(size))

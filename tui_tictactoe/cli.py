@@ -46,10 +46,12 @@ class CommandParser(BoundedParser):
 
 BOARD_RULES = (
     "BOARD holds the rows top to bottom: X or O (either case) for a mark, '.' for an empty "
-    "cell; 9 cells make the 3x3 board, 16 the 4x4 and 25 the 5x5 (four in a row). Write the "
+    "cell; 9 cells make the 3x3 board, 16 the 4x4 and 25 the 5x5 (four in a row), 36 the 6x6 "
+    "(five in a row: searched within a bound, not solved, so a move shows 'unknown' where "
+    "no forced win or loss was found). Write the "
     "rows one after another (X.O.X...O), or with one '/' or one space between rows "
     "(X.O/.X./..O, 'X.O .X. ..O'). A space is an empty cell only where it cannot separate "
-    "rows: in a board with '/' between rows, or one of exactly 9, 16 or 25 characters "
+    "rows: in a board with '/' between rows, or one of exactly 9, 16, 25 or 36 characters "
     "('X O.X. .O' is X.O.X...O); anywhere else spaces separate rows, so write empty "
     "cells as '.'. On a terminal, an analysis that runs longer than a second shows its "
     "progress on stderr and ends by saying how long it took."
@@ -147,7 +149,8 @@ def build_parser() -> WholeParser:
         "board",
         metavar="BOARD",
         help="the rows top to bottom, X or O for a mark, '.' for empty: X.O.X...O, X.O/.X./..O "
-        "or 'X.O .X. ..O'; 16 or 25 cells for the 4x4 and 5x5 boards (four in a row)",
+        "or 'X.O .X. ..O'; 16 or 25 cells for the 4x4 and 5x5 boards (four in a row), 36 for "
+        "6x6 (five in a row)",
     )
     analyse_parser.add_argument(
         "--to-move",

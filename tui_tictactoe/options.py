@@ -21,8 +21,9 @@ Opponent = Literal["ai", "human"]
 OPPONENTS: tuple[Opponent, Opponent] = ("ai", "human")
 """Who sits in the other seat: the AI, or a second person at this keyboard (hot seat)."""
 
-WIN_LENGTHS: dict[str, int] = {"3": 3, "4": 4, "5": 4}
-"""Board sizes offered and the line that wins on each: 4x4 and 5x5 play four in a row."""
+WIN_LENGTHS: dict[str, int] = {"3": 3, "4": 4, "5": 4, "6": 5}
+"""Board sizes offered and the line that wins on each: 4x4 and 5x5 play four in a row, 6x6
+five (searched within a second, not solved: `engine.bounded`)."""
 BOARDS: tuple[str, ...] = tuple(WIN_LENGTHS)
 
 CHOICES: dict[str, tuple[str, ...]] = {
@@ -36,5 +37,5 @@ CHOICES: dict[str, tuple[str, ...]] = {
 
 
 def board_geometry(size: int | str) -> Geometry:
-    """The board `size` cells wide as the game plays it (3x3 three in a row, else four)."""
+    """The board `size` cells wide as the game plays it (`WIN_LENGTHS`: the line that wins)."""
     return geometry(int(size), WIN_LENGTHS[str(size)])

@@ -16,17 +16,20 @@ from ..options import BOARDS, board_geometry
 from .play_options import PROG, echo
 
 SIZES = {int(board) ** 2: int(board) for board in BOARDS}
-"""Cells -> board size: 9 cells make the 3x3 board, 16 the 4x4, 25 the 5x5."""
+"""Cells -> board size: 9 cells make the 3x3 board, 16 the 4x4, 25 the 5x5, 36 the 6x6."""
+
+UNPROVEN = "unknown (6x6 is searched within a bound, not solved: no move wins by force within it)"
+"""What `Best:` says on a board whose search proved no move best (`analysis.best_score`)."""
 
 CELL_CHARACTERS = frozenset("XxOo. /")
-QUOTE_LIMIT = 30  # characters of the board an error quotes: a 5x5 board with spaces is 29
+QUOTE_LIMIT = 41  # characters of the board an error quotes: a 6x6 board with spaces is 41
 
 HOW_TO_TYPE = (
     "type rows of X, O or '.' (empty), one after another or with one '/' or one "
     "space between rows: X.O.X...O, X.O/.X./..O or 'X.O .X. ..O'"
 )
 SPACED_ROWS = (
-    "with spaces between rows, type 3 rows of 3 cells, 4 of 4 or 5 of 5, one space "
+    "with spaces between rows, type 3 rows of 3 cells, 4 of 4, 5 of 5 or 6 of 6, one space "
     "between rows and '.' for an empty cell (X.O .X. ..O)"
 )
 
@@ -52,7 +55,7 @@ def board_from_text(text: str) -> GameBoard:
 
 def _rows_from_spaces(text: str) -> str:
     """`text`'s rows, separated by single spaces, joined with '/' instead; ValueError
-    unless they are 3, 4 or 5 rows of as many cells."""
+    unless they are 3, 4, 5 or 6 rows of as many cells."""
     rows = text.split(" ")
     if "" in rows:  # a space at either end, or right after another
         position = next(
@@ -192,5 +195,5 @@ def format_analysis(result: Analysis, geometry: Geometry) -> str:
     best = ", ".join(
         f"cell {geometry.key(*cell)} (row {cell[0] + 1}, col {cell[1] + 1})" for cell in result.best
     )
-    lines.append(f"Best: {best}")
+    lines.append(f"Best: {best or UNPROVEN}")
     return "\n".join(lines)

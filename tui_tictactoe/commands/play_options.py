@@ -134,7 +134,8 @@ def add_play_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
         type=_choice("board"),
         metavar=metavar("board"),
         default=default(None),
-        help="board size: 3 (3x3, three in a row), 4 or 5 (4x4, 5x5, four in a row) "
+        help="board size: 3 (3x3, three in a row), 4 or 5 (4x4, 5x5, four in a row), 6 "
+        "(6x6, five in a row; the AI searches a second, it cannot solve it) "
         "(default: your last choice, else 3)",
     )
     group.add_argument(

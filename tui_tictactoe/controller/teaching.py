@@ -14,8 +14,16 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
-from ..engine.analysis import Analysis, MoveScorer, MoveVerdict, empty_cells, move_scores
+from ..engine.analysis import (
+    Analysis,
+    MoveScorer,
+    MoveVerdict,
+    best_score,
+    empty_cells,
+    move_scores,
+)
 from ..engine.board import Cell, GameBoard, Symbol
+from ..engine.bounded import is_bounded
 from ..engine.cancel import Cancelled, SearchCancelled
 from ..engine.geometry import Geometry
 from ..engine.known import Scores, known_scores
@@ -171,9 +179,10 @@ class AnalysisRun:
     def found(self) -> AnalysisFound:
         """The verdicts so far; the best cells are marked once every cell is scored."""
         done = len(self.scores) == self.total
-        top = max(self.scores.values(), default=0)
+        exact = not is_bounded(self.board.geometry)
+        top = best_score(self.scores.values(), exact)
         moves = tuple(
-            MoveVerdict(cell, Verdict.from_score(score, self.total), done and score == top)
+            MoveVerdict(cell, Verdict.from_score(score, self.total, exact), done and score == top)
             for cell, score in sorted(self.scores.items())  # reading order, as `analyse`
         )
         analysis = Analysis(self.board.to_string(), self.symbol, "in_progress", moves)

@@ -3,10 +3,11 @@ game's overlay and hints, replays and a spectator's overlay."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Literal, NamedTuple, Protocol
 
 from .board import SYMBOLS, Cell, GameBoard, Symbol, other
+from .bounded import is_bounded
 from .cancel import Cancelled
 from .geometry import Geometry
 from .known import Scores, known_scores
@@ -213,9 +214,18 @@ def empty_cells(geometry: Geometry, me: int, them: int) -> list[int]:
 
 def verdicts(geometry: Geometry, scores: Scores) -> tuple[MoveVerdict, ...]:
     """Each scored cell's verdict, in reading order, the best ones marked."""
-    top = max(scores.values(), default=0)
     empties = len(scores)
+    exact = not is_bounded(geometry)
+    top = best_score(scores.values(), exact)
     return tuple(
-        MoveVerdict(geometry.coords(cell), Verdict.from_score(score, empties), score == top)
+        MoveVerdict(geometry.coords(cell), Verdict.from_score(score, empties, exact), score == top)
         for cell, score in sorted(scores.items())
     )
+
+
+def best_score(scores: Iterable[int], exact: bool) -> int | None:
+    """The score the best moves have; None where no move is known to be best: a bounded
+    search (6x6) whose top score is 0 proved nothing, and one unknown is as good as
+    another (its losses are still worse, its wins still best)."""
+    top = max(scores, default=0)
+    return None if top == 0 and not exact else top

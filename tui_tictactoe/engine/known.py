@@ -63,8 +63,9 @@ def stored_scores(geometry: Geometry, me: int, them: int, cells: list[int]) -> S
     if geometry != BOOK_GEOMETRY or (me | them).bit_count() > STORED_STONES:
         return None
     from .opening_book import VERDICTS  # imported on first use: 3x3 never pays for it
+    from .search import shared_search  # 5x5's exact search, which `search_of` gives too
 
-    canonical_me, canonical_them, symmetry = search_of(geometry).canonical(me, them)
+    canonical_me, canonical_them, symmetry = shared_search(geometry).canonical(me, them)
     stored = VERDICTS.get(canonical_me | canonical_them << geometry.cells)
     if stored is None:
         return None

@@ -15,28 +15,32 @@ from typing import Literal, NamedTuple
 
 from .geometry import STANDARD, Geometry
 
-Outcome = Literal["win", "draw", "loss"]
+Outcome = Literal["win", "draw", "loss", "unknown"]
 
 
 class Verdict(NamedTuple):
     """Result of a move under best play, for the side that makes it.
 
-    `plies` counts the moves left in the game, this one included.
+    `plies` counts the moves left in the game, this one included. "unknown" is a bounded
+    search's answer (6x6) where it saw nothing forced: `plies` is then the empty cells.
     """
 
     outcome: Outcome
     plies: int
 
     @classmethod
-    def from_score(cls, score: int, empties: int) -> Verdict:
-        """Decode a move score; `empties` is the number of empty cells before the move."""
+    def from_score(cls, score: int, empties: int, exact: bool = True) -> Verdict:
+        """Decode a move score; `empties` is the number of empty cells before the move.
+        With `exact` False (a bounded search), a 0 means nothing forced was seen: unknown."""
         if score == 0:
-            return cls("draw", empties)
+            return cls("draw" if exact else "unknown", empties)
         plies = empties - (abs(score) - 1)
         return cls("win" if score > 0 else "loss", plies)
 
     def __str__(self) -> str:
-        return "draw" if self.outcome == "draw" else f"{self.outcome} in {self.plies}"
+        if self.outcome in ("draw", "unknown"):
+            return self.outcome
+        return f"{self.outcome} in {self.plies}"
 
 
 # A solved position: (value, ((cell, score), ...) for every empty cell, best cells).

@@ -8,6 +8,7 @@ from time import perf_counter
 from typing import TYPE_CHECKING, Literal, NamedTuple, Protocol
 
 from .board import SYMBOLS, Cell, GameBoard
+from .bounded import BoundedSearch, is_bounded
 from .cancel import Cancelled
 from .geometry import STANDARD, Geometry, geometry
 from .solver import NodeCounter, Solver, Verdict, limited_scores, shared_solver
@@ -23,10 +24,15 @@ DIFFICULTY_DEPTHS: dict[str, int | None] = {"easy": 1, "medium": 2, "hard": None
 DIFFICULTIES: tuple[str, ...] = tuple(DIFFICULTY_DEPTHS)
 
 
-def search_of(geometry: Geometry) -> Search:
-    """The one shared search of `geometry` (`search.shared_search`). The search module is
-    imported here, on first use, so a 3x3 game, which never searches, does not load it:
-    its start-up paid ~10M instructions for it."""
+def search_of(geometry: Geometry) -> Search | BoundedSearch:
+    """The one shared search of `geometry`: exact up to 5x5 (`search.shared_search`), bounded
+    by a second on bigger boards (`bounded.shared_bounded`). The modules are imported here,
+    on first use, so a 3x3 game, which never searches, does not load them: its start-up
+    paid ~10M instructions for it."""
+    from .bounded import is_bounded, shared_bounded
+
+    if is_bounded(geometry):
+        return shared_bounded(geometry)
     from .search import shared_search
 
     return shared_search(geometry)
@@ -73,7 +79,8 @@ class Decision(NamedTuple):
     # Nodes a plain minimax (no pruning, no memory) visits to the same depth; None where
     # that tree is too big to count (a perfect search on 4x4 and 5x5).
     plain_nodes: int | None
-    depth: int | None  # plies looked ahead, None = to the end of the game
+    depth: int | None  # plies looked ahead (6x6: free moves, forced blocks not counted),
+    # None = to the end of the game
 
 
 BOOK_GEOMETRY = geometry(5, 4)
@@ -99,7 +106,7 @@ class MinimaxStrategy(MoveStrategy):
         depth: int | None = None,
         rng: random.Random | None = None,
         solver: Solver | None = None,
-        search: Search | None = None,
+        search: Search | BoundedSearch | None = None,
         book: dict[int, tuple[int, tuple[int, ...]]] | None = None,
     ) -> None:
         if depth is not None and depth < 1:
@@ -117,7 +124,7 @@ class MinimaxStrategy(MoveStrategy):
             self._solver = shared_solver()
         return self._solver
 
-    def search_for(self, geometry: Geometry) -> Search:
+    def search_for(self, geometry: Geometry) -> Search | BoundedSearch:
         """The search used on boards of `geometry` (the shared one unless one was given)."""
         if self._search is not None and self._search.geometry == geometry:
             return self._search
@@ -181,6 +188,7 @@ class MinimaxStrategy(MoveStrategy):
         me, them = board.masks_for(symbol)
         empties = geometry.cells - (me | them).bit_count()
         plain: int | None = None
+        horizon = self.depth
         if self.depth is not None:
             counter = NodeCounter()
             scores = limited_scores(me, them, self.depth, geometry, counter)
@@ -198,13 +206,15 @@ class MinimaxStrategy(MoveStrategy):
             else:
                 cell, top = search.best_move(me, them, self.rng, cancelled)
                 searched = search.last_nodes
+                if isinstance(search, BoundedSearch):  # 6x6: as deep as the budget let it
+                    horizon = search.last_depth
         self._last = Decision(
             move=geometry.coords(cell),
-            verdict=Verdict.from_score(top, empties),
+            verdict=Verdict.from_score(top, empties, not is_bounded(geometry)),
             positions_searched=searched,
             seconds=perf_counter() - start,
             plain_nodes=plain,
-            depth=self.depth,
+            depth=horizon,
         )
         return geometry.coords(cell)
 

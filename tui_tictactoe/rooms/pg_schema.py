@@ -110,6 +110,12 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         " ADD CONSTRAINT rooms_offer_by CHECK ((offer IS NULL) = (offer_by IS NULL)),"
         " ADD CONSTRAINT rooms_agreed CHECK (NOT agreed OR result = 'draw')",
     ),
+    # 4 -> 5: 6x6 rooms (five in a row): the size CHECK of step 1 named 6 too. Postgres
+    # named that inline CHECK `rooms_size_check`; it keeps the name.
+    (
+        "ALTER TABLE rooms DROP CONSTRAINT rooms_size_check,"
+        " ADD CONSTRAINT rooms_size_check CHECK (size IN (3, 4, 5, 6))",
+    ),
 )
 
 

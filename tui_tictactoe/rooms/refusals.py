@@ -23,7 +23,7 @@ def no_room(code: str) -> NoRoom:
 
 
 def sizes_text() -> str:
-    """The boards a room may have, from `options.BOARDS`: "3, 4 or 5"."""
+    """The boards a room may have, from `options.BOARDS`: "3, 4, 5 or 6"."""
     return ", ".join(BOARDS[:-1]) + " or " + BOARDS[-1]
 
 

@@ -55,7 +55,7 @@ class RoomView(NamedTuple):
     first by `first`, then alternating: the board is rebuilt from them."""
 
     code: str
-    size: int  # 3, 4 or 5 (`options.WIN_LENGTHS` gives the line that wins)
+    size: int  # 3, 4, 5 or 6 (`options.WIN_LENGTHS` gives the line that wins)
     generation: int  # +1 on every change to anything below
     round: int  # 1, 2, ...
     first: SeatName  # who started this round

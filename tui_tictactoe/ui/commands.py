@@ -174,7 +174,7 @@ HINT = Command(
     "Hint",
     "h",
     binds=_one("h", "hint", "Hint"),
-    help="Hint: mark a best move for you (on 4x4 and 5x5 it takes a moment; play on meanwhile)",
+    help="Hint: mark a best move for you (on 4x4 and up it takes a moment; play on meanwhile)",
     brief="hint",
     bar="h",
     menu="Mark a best move for you",

@@ -1,6 +1,6 @@
 """The AI's thinking time in the status line, on the big boards.
 
-A search on 4x4 or 5x5 takes long enough to wonder whether anything is
+A search on 4x4, 5x5 or 6x6 takes long enough to wonder whether anything is
 happening; 3x3 answers at once and keeps its plain "AI is thinking…".
 """
 

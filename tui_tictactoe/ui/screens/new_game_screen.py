@@ -26,7 +26,16 @@ ABANDONS = "Start abandons this round."
 GAP = "   "
 
 # What the player reads for each allowed value; the values come from CHOICES.
-SHOWN = {"human": "You", "ai": "AI", False: "no", True: "yes", "3": "3x3", "4": "4x4", "5": "5x5"}
+SHOWN = {
+    "human": "You",
+    "ai": "AI",
+    False: "no",
+    True: "yes",
+    "3": "3x3",
+    "4": "4x4",
+    "5": "5x5",
+    "6": "6x6",
+}
 OPPONENT_SHOWN = {"ai": "AI", "human": "Person here"}
 AI_ONLY = ("symbol", "first", "difficulty")
 """The rows that matter only against the AI (between people X starts, and no AI plays)."""

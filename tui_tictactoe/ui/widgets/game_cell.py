@@ -16,7 +16,7 @@ from .narrow_button import NarrowSafe
 LETTER_STYLES = {"X": "bold", "O": "bold italic underline"}
 """Styles of a mark drawn as a bare letter (a small cell): X and O differ without colour."""
 
-OUTCOMES = ("win", "draw", "loss")
+OUTCOMES = ("win", "draw", "loss", "unknown")
 
 KEY_DIGITS = 2
 """Columns the widest cell number takes (25, on 5x5)."""
@@ -29,6 +29,8 @@ def verdict_forms(verdict: Verdict) -> tuple[str, ...]:
     """
     if verdict.outcome == "draw":
         return str(verdict), "D"
+    if verdict.outcome == "unknown":  # a bounded search (6x6) saw nothing forced
+        return str(verdict), "?"
     letter = verdict.outcome[0].upper()
     return str(verdict), f"{verdict.outcome} {verdict.plies}", f"{letter}{verdict.plies}", letter
 
@@ -52,7 +54,9 @@ def verdict_place(verdict: Verdict, border_room: int, inside_room: int) -> tuple
     overlay only marks empty cells, which have nothing else inside.
     """
     forms = verdict_forms(verdict)
-    enough = forms if verdict.outcome == "draw" else forms[:-1]  # a lone W or L says less
+    enough = (
+        forms if verdict.outcome in ("draw", "unknown") else forms[:-1]
+    )  # a lone W or L says less
     border = next((text for text in enough if len(text) <= border_room), "")
     if border:
         return border, ""
