@@ -4,6 +4,9 @@ greys out the AI's options; and a round between people leaves the AI standings a
 
 from __future__ import annotations
 
+import asyncio
+import time
+
 from support import SIZE, board, note, press, settle, status
 
 from tui_tictactoe.identity import current_identity
@@ -128,11 +131,18 @@ async def test_a_round_between_people_leaves_the_ai_standings_unchanged_and_is_k
         assert app.controller.score.x == 1 and app.controller.score.abandoned == 1
         await app.action_quit()
         await settle(pilot)
-    with Record.open() as record:
-        assert record.stats(player) == before
-        assert record.recent_rounds(player, 100) == []
-        people = record.people_stats(player)
-        kept = record.people_rounds(player, 10)
+    # The last round is saved while the app quits, in a thread of its own (it may outlast
+    # the app's 0.1 s on a loaded machine): wait for it rather than read once.
+    deadline = time.monotonic() + 10
+    while True:
+        with Record.open() as record:
+            people = record.people_stats(player)
+            kept = record.people_rounds(player, 10)
+            assert record.stats(player) == before
+            assert record.recent_rounds(player, 100) == []
+        if len(kept) == 3 or time.monotonic() > deadline:
+            break
+        await asyncio.sleep(0.05)
     # Kept with the rounds between people, unrated: the win, then two left rounds.
     assert people.hot_seat["3x3"] == HotSeatStanding(x_wins=1, abandoned=2)
     assert people.rating is None and people.rated == 0
