@@ -25,7 +25,7 @@ from ..limits import MAX_COLUMNS, MAX_ROWS
 from .commands import MENU, PLAY, QUIT, bindings
 from .record_link import RecordLink
 from .screens.game_screen import GameScreen
-from .terminal import DaemonThreads, exit_soon, hung_up
+from .terminal import DaemonThreads, HangUpWatch, exit_soon
 from .themes import register_themes
 
 if TYPE_CHECKING:
@@ -34,9 +34,6 @@ if TYPE_CHECKING:
     from ..rooms.view import Person
     from .screens.menu_screen import MenuItem
     from .screens.room_screen import RoomScreen
-
-HANG_UP_CHECK = 0.2
-"""Seconds between checks that the terminal is still there."""
 
 COLOUR_DEPTH_CLASSES = {
     "256": "-colours-256",
@@ -135,6 +132,7 @@ class TicTacToeApp(App[None]):
         )
         self._typed_ahead: list[events.InputEvent] | None = []
         self._told_size_cap = False
+        self._hung_up = False
 
     def get_default_screen(self) -> Screen[Any]:
         # The colour depth's class is set here, before the first styling (the driver,
@@ -179,19 +177,20 @@ class TicTacToeApp(App[None]):
         asyncio.get_running_loop().set_default_executor(DaemonThreads())
 
     def on_mount(self) -> None:
+        """Watch for the terminal going away, with no timer: an idle game wakes for nothing
+        (`HangUpWatch`), and SIGHUP is the other sign of it."""
         if not self.is_headless and os.isatty(0):
-            self.set_interval(HANG_UP_CHECK, self._exit_if_hung_up)
+            loop = asyncio.get_running_loop()
+            HangUpWatch(0, self._hang_up).start(loop)
             if signal.getsignal(signal.SIGHUP) is signal.SIG_DFL:
                 # SIGHUP's default kills the process on the spot: the round in
                 # progress would never be saved. Ignored SIGHUP stays ignored.
-                loop = asyncio.get_running_loop()
                 loop.add_signal_handler(signal.SIGHUP, self._hang_up)
 
-    def _exit_if_hung_up(self) -> None:
-        if hung_up(0):
-            self._hang_up()
-
     def _hang_up(self) -> None:
+        if self._hung_up:  # SIGHUP and the watch both tell it
+            return
+        self._hung_up = True
         self.exit(return_code=HUNG_UP)
         exit_soon(HUNG_UP, grace=0.3)
 
