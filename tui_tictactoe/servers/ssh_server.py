@@ -53,6 +53,7 @@ class Settings:
     max_per_address: int = 4
     idle_timeout: float = 600.0
     fork_server: bool = True  # games forked from a process that imported the game once
+    warm_games: int = 4  # ... of which this many forked ahead of demand (`fork_server.Forker`)
     rooms: bool = True  # a room hub for people playing each other (and the lobby)
     reconnect_grace: float = 60.0  # seconds a dropped player keeps their seat
     max_spectators: int = 8  # per room
@@ -130,7 +131,9 @@ class GameServer:
             self.room_environment.update(self.rooms.environment)
         if self.settings.fork_server and sys.platform == "linux":
             try:
-                self.fork_server = await ForkServer.start(common_environment(), self.log)
+                self.fork_server = await ForkServer.start(
+                    common_environment(), self.log, settings.warm_games
+                )
             except OSError as error:
                 self.log(f"{PROG} serve-ssh: no fork server ({error}): games start as processes")
         return port
