@@ -22,6 +22,10 @@ signals a game's process group only while that game is not yet reaped, so a sign
 never reaches a recycled pid. A game dies with it (PR_SET_PDEATHSIG): if the fork
 server dies, the server reports those games killed and starts later games as
 fresh interpreters (`game_process.spawn`).
+
+Warm games (`Forker`, `--warm-games`): forked ahead of demand, each asleep in a read of
+a socket pair of its own; a start request goes on down one of them, with the pty, and
+the game takes it as a game forked on the request would.
 """
 
 from __future__ import annotations
