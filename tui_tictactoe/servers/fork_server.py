@@ -22,6 +22,10 @@ signals a game's process group only while that game is not yet reaped, so a sign
 never reaches a recycled pid. A game dies with it (PR_SET_PDEATHSIG): if the fork
 server dies, the server reports those games killed and starts later games as
 fresh interpreters (`game_process.spawn`).
+
+Warm games (`Forker`, `--warm-games`): forked ahead of demand, each asleep in a read of
+a socket pair of its own; a start request goes on down one of them, with the pty, and
+the game takes it as a game forked on the request would.
 """
 
 from __future__ import annotations
@@ -114,9 +118,12 @@ class ForkServer:
         self._reader = self._loop.create_task(self._read())
 
     @classmethod
-    async def start(cls, env: dict[str, str], log: Callable[[str], None]) -> ForkServer:
-        """Start the fork server with the games' common environment; it imports the game
-        in the background, and `launch` waits for it."""
+    async def start(
+        cls, env: dict[str, str], log: Callable[[str], None], warm: int = 0
+    ) -> ForkServer:
+        """Start the fork server with the games' common environment, keeping `warm` games
+        forked ahead of demand; it imports the game in the background, and `launch` waits
+        for it."""
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
             process = await asyncio.create_subprocess_exec(
@@ -124,6 +131,7 @@ class ForkServer:
                 "-m",
                 MODULE,
                 str(theirs.fileno()),
+                str(warm),
                 pass_fds=(theirs.fileno(),),
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,  # its stderr is the server's: tracebacks go to the log
@@ -252,8 +260,9 @@ class ForkServer:
 def main() -> int:
     sock = socket.socket(fileno=int(sys.argv[1]))
     signal.signal(signal.SIGUSR1, signal.SIG_IGN)  # the drain's word is for games (`drain`)
+    warm = int(sys.argv[2]) if len(sys.argv) > 2 else 0
     preload()
-    request = serve(sock)
+    request = Forker(sock, warm).serve()
     if request is None:
         return 0
     # A forked game from here on.
@@ -275,63 +284,169 @@ def preload() -> None:
     gc.freeze()  # what was imported stays shared with every game, untouched by its GC
 
 
-def serve(sock: socket.socket) -> list[str] | None:
-    """Fork a game per request until the server closes the socket; None then. In a forked
-    game this returns its `cli.main` arguments, once it holds its terminal and environment."""
-    wake_up, woken = os.pipe()
-    os.set_blocking(wake_up, False)
-    os.set_blocking(woken, False)
-    signal.set_wakeup_fd(woken)  # SIGCHLD wakes the select below
-    signal.signal(signal.SIGCHLD, lambda *_: None)
-    games: dict[int, int] = {}  # pid -> the server's number for it
-    _send(sock, ready=os.getpid())
-    while True:
-        watched: list[socket.socket | int] = [sock, wake_up]
-        readable, _, _ = select.select(watched, [], [])
-        if wake_up in readable:
-            with contextlib.suppress(BlockingIOError):
-                os.read(wake_up, 4096)
-            _reap(sock, games)
-        if sock not in readable:
-            continue
-        try:
-            data, fds, _, _ = socket.recv_fds(sock, MESSAGE_LIMIT, 1)
-        except OSError:
-            data, fds = b"", []
-        if not data:  # the server has stopped, or died
-            _end_all(sock, games)
-            return None
-        message = json.loads(data)
+class Forker:
+    """The fork server's loop: a game per request, forked then, or handed to a warm one.
+
+    A warm game is forked ahead of demand (`warm` of them, refilled whenever no request
+    is waiting) and sleeps in a blocking read of its own socket: no timer, no CPU. A
+    request hands it the pty and the session's environment and arguments over that
+    socket, and from there it becomes its game exactly as a game forked on the request
+    does (`_become_game`), so the two are alike but for when the fork happened.
+    """
+
+    def __init__(self, sock: socket.socket, warm: int) -> None:
+        self.sock = sock
+        self.warm = warm
+        self.games: dict[int, int] = {}  # pid -> the server's number for it (handed over)
+        self.pool: dict[int, socket.socket] = {}  # a warm game's pid -> our end of its socket
+        self.wake_up, self.woken = os.pipe()
+
+    def serve(self) -> list[str] | None:
+        """Fork a game per request until the server closes the socket; None then. In a
+        forked game this returns its `cli.main` arguments, once it holds its terminal and
+        environment."""
+        os.set_blocking(self.wake_up, False)
+        os.set_blocking(self.woken, False)
+        signal.set_wakeup_fd(self.woken)  # SIGCHLD wakes the select below
+        signal.signal(signal.SIGCHLD, lambda *_: None)
+        _send(self.sock, ready=os.getpid())
+        while True:
+            short = len(self.pool) < self.warm  # refilled only when no request waits
+            watched: list[socket.socket | int] = [self.sock, self.wake_up]
+            readable, _, _ = select.select(watched, [], [], 0 if short else None)
+            if self.wake_up in readable:
+                with contextlib.suppress(BlockingIOError):
+                    os.read(self.wake_up, 4096)
+                self._reap()
+            if self.sock in readable:
+                try:
+                    data, fds, _, _ = socket.recv_fds(self.sock, MESSAGE_LIMIT, 1)
+                except OSError:
+                    data, fds = b"", []
+                if not data:  # the server has stopped, or died
+                    self._end_all()
+                    return None
+                args = self._handle(json.loads(data), fds)
+            elif not readable and short:
+                args = self._fork_warm()
+            else:
+                continue
+            if args is not None:  # in a forked game
+                return args
+
+    def _handle(self, message: dict[str, Any], fds: list[int]) -> list[str] | None:
         if "signal" in message:
-            pid = next((pid for pid, number in games.items() if number == message["signal"]), 0)
+            pid = next(
+                (pid for pid, number in self.games.items() if number == message["signal"]), 0
+            )
             if pid:  # not reaped yet: pid and process group are still the game's
                 with contextlib.suppress(ProcessLookupError):
                     os.killpg(pid, message["sig"])
-            continue
+            return None
         if "start" not in message or len(fds) != 1:
             for fd in fds:
                 os.close(fd)
-            continue
+            return None
+        if self._hand_to_warm(message, fds[0]):
+            return None
+        return self._fork_game(message, fds[0])
+
+    def _hand_to_warm(self, message: dict[str, Any], slave: int) -> bool:
+        """Give the request to a warm game, if one is alive to take it."""
+        while self.pool:
+            pid, end = self.pool.popitem()
+            try:
+                socket.send_fds(end, [json.dumps(message).encode()], [slave])
+            except OSError:  # it died waiting: reaped (and reported by nobody) later
+                continue
+            finally:
+                end.close()
+            os.close(slave)
+            self.games[pid] = message["start"]
+            _send(self.sock, started=message["start"], pid=pid)
+            return True
+        return False
+
+    def _fork_game(self, message: dict[str, Any], slave: int) -> list[str] | None:
         try:
             pid = os.fork()
         except OSError as error:
-            os.close(fds[0])
-            _send(sock, failed=message["start"], error=str(error))
-            continue
+            os.close(slave)
+            _send(self.sock, failed=message["start"], error=str(error))
+            return None
         if pid == 0:
-            signal.set_wakeup_fd(-1)
-            signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-            os.close(wake_up)
-            os.close(woken)
-            sock.close()
+            self._in_child()
+            return _become_game(slave, message["env"], message["args"])
+        os.close(slave)
+        self.games[pid] = message["start"]
+        _send(self.sock, started=message["start"], pid=pid)
+        return None
+
+    def _fork_warm(self) -> list[str] | None:
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        try:
+            pid = os.fork()
+        except OSError:
+            ours.close()
+            theirs.close()
+            self.warm = len(self.pool)  # out of processes: no more warm games than now
+            return None
+        if pid == 0:
+            ours.close()
+            self._in_child()
+            return _wait_warm(theirs)
+        theirs.close()
+        self.pool[pid] = ours
+        return None
+
+    def _in_child(self) -> None:
+        """Just forked: drop what is the fork server's alone."""
+        signal.set_wakeup_fd(-1)
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        os.close(self.wake_up)
+        os.close(self.woken)
+        self.sock.close()
+        for end in self.pool.values():
+            end.close()
+        _die_with_parent()
+
+    def _reap(self) -> set[int]:
+        """Reap every game that has exited, and report it; the pids reaped."""
+        reaped: set[int] = set()
+        while True:
             try:
-                _become_game(fds[0], message["env"])
-            except OSError:  # the client left while its game started: the pty is hung up
-                os._exit(CLIENT_GONE)  # silently: the server logs the connection's end
-            return [str(arg) for arg in message["args"]]
-        os.close(fds[0])
-        games[pid] = message["start"]
-        _send(sock, started=message["start"], pid=pid)
+                pid, status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                return reaped
+            if pid == 0:
+                return reaped
+            reaped.add(pid)
+            number = self.games.pop(pid, None)
+            if number is not None:
+                _send(self.sock, exited=number, status=os.waitstatus_to_exitcode(status))
+            end = self.pool.pop(pid, None)
+            if end is not None:  # a warm game died waiting: another takes its place
+                end.close()
+
+    def _end_all(self) -> None:
+        """The server has gone, or stopped without ending them: end the games left (a warm
+        one reads the end of its socket, and exits), and reap."""
+        waiting = set(self.games) | set(self.pool)
+        for end in self.pool.values():
+            end.close()
+        self.pool.clear()
+        for pid in self.games:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(pid, signal.SIGTERM)
+        deadline = time.monotonic() + END_GRACE
+        while waiting and time.monotonic() < deadline:
+            time.sleep(0.01)
+            waiting -= self._reap()
+        for pid in waiting:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(pid, signal.SIGKILL)
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(pid, 0)
 
 
 def _send(sock: socket.socket, **message: Any) -> None:
@@ -339,46 +454,45 @@ def _send(sock: socket.socket, **message: Any) -> None:
         sock.send(json.dumps(message).encode())
 
 
-def _reap(sock: socket.socket, games: dict[int, int]) -> None:
-    while True:
-        try:
-            pid, status = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return
-        if pid == 0:
-            return
-        number = games.pop(pid, None)
-        if number is not None:
-            _send(sock, exited=number, status=os.waitstatus_to_exitcode(status))
-
-
-def _end_all(sock: socket.socket, games: dict[int, int]) -> None:
-    """The server has gone, or stopped without ending them: end the games left, and reap."""
-    for pid in games:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(pid, signal.SIGTERM)
-    deadline = time.monotonic() + END_GRACE
-    while games and time.monotonic() < deadline:
-        time.sleep(0.01)
-        _reap(sock, games)
-    for pid in list(games):
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(pid, signal.SIGKILL)
-        with contextlib.suppress(ChildProcessError):
-            os.waitpid(pid, 0)
-
-
-def _become_game(slave: int, env: dict[str, str]) -> None:
-    """In the forked child: what `spawn` and `child.py` do for a fresh interpreter."""
+def _die_with_parent() -> None:
+    """A game dies with the fork server (PR_SET_PDEATHSIG), in a session and process group
+    of its own from the start (the server signals its group: a warm game's too)."""
     import ctypes
-    import fcntl
-    import termios
 
     parent = os.getppid()
     ctypes.CDLL(None).prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG: die with it
     if os.getppid() != parent:  # it died before that took effect
         os._exit(1)
     os.setsid()
+
+
+def _wait_warm(sock: socket.socket) -> list[str]:
+    """A warm game: sleep until a request comes (or the fork server closes its end: exit)."""
+    try:
+        data, fds, _, _ = socket.recv_fds(sock, MESSAGE_LIMIT, 1)
+    except OSError:
+        data, fds = b"", []
+    sock.close()
+    if not data or len(fds) != 1:
+        os._exit(0)
+    message = json.loads(data)
+    return _become_game(fds[0], message["env"], message["args"])
+
+
+def _become_game(slave: int, env: dict[str, str], args: list[Any]) -> list[str]:
+    """In the forked child: what `spawn` and `child.py` do for a fresh interpreter; its
+    `commands.play.main` arguments."""
+    try:
+        _take_terminal(slave, env)
+    except OSError:  # the client left while its game started: the pty is hung up
+        os._exit(CLIENT_GONE)  # silently: the server logs the connection's end
+    return [str(arg) for arg in args]
+
+
+def _take_terminal(slave: int, env: dict[str, str]) -> None:
+    import fcntl
+    import termios
+
     fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
     for fd in (0, 1, 2):
         os.dup2(slave, fd)

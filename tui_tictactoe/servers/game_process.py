@@ -29,6 +29,7 @@ READ_SIZE = 65536
 INPUT_LIMIT = 65536  # bytes of client input waiting for the game; beyond that, dropped
 HANG_UP_GRACE = 0.4  # seconds the game has to exit by itself after a hang-up (it polls)
 TERM_GRACE = 0.25  # seconds after SIGTERM before SIGKILL
+DRAWN = 1024  # bytes of a game's output that say its first frame is on its way
 
 
 # What Textual turns on in a terminal, turned off again: sent to the client when the
@@ -138,6 +139,9 @@ class GameProcess:
         self._reading = False
         self._paused = False
         self._done = asyncio.Event()
+        self._output_bytes = 0  # counted up to DRAWN
+        self.drawn = asyncio.Event()
+        """Set once DRAWN bytes of output have come, or the game has ended: it has started."""
         self._watcher: asyncio.Task[None] | None = None
         self._ending: asyncio.Task[None] | None = None
         self.hung_up_at: float | None = None  # loop time of the hang-up, if there was one
@@ -195,9 +199,16 @@ class GameProcess:
         except OSError:  # EIO: every process holding the terminal has gone
             data = b""
         if data:
+            self._count(len(data))
             self.on_output(data)
         else:
             self._stop_reading()
+
+    def _count(self, size: int) -> None:
+        if not self.drawn.is_set():
+            self._output_bytes += size
+            if self._output_bytes >= DRAWN:
+                self.drawn.set()
 
     def pause_output(self) -> None:
         """The client is not keeping up: stop reading, and the game blocks in its writes."""
@@ -246,6 +257,7 @@ class GameProcess:
         assert self.child is not None
         self.returncode = await self.child.wait()
         self.exited_at = self._loop.time()
+        self.drawn.set()
         if self.master is not None:
             self._stop_reading()
             self._drain()

@@ -45,6 +45,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
         max_per_address=args.max_per_address,
         idle_timeout=args.idle_timeout,
         fork_server=args.fork_server,
+        warm_games=args.warm_games,
         rooms=args.rooms,
         reconnect_grace=args.reconnect_grace,
         max_spectators=args.max_spectators,

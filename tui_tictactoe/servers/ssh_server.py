@@ -7,6 +7,7 @@ its idle timer, its log line); the session and its game are `ssh_session.GameSes
 from __future__ import annotations
 
 import asyncio
+import os
 import secrets
 import sys
 import time
@@ -46,6 +47,7 @@ WAITING_PER_GAME = 4  # connections not (yet) playing, in all: this many per --m
 SHUTDOWN_GRACE = 1.5  # seconds clients get to close after being told, before they are cut off
 USERNAME_LIMIT = 256  # characters of a user name kept at all (shown cut shorter still)
 BUSY = "the server is busy with connections logging in: try again in a moment"
+STARTS_PER_CORE = 2  # games starting at once per core (`Host.starts`): one computes, one waits
 
 
 @dataclass(frozen=True)
@@ -60,6 +62,7 @@ class Settings:
     max_per_address: int = 4
     idle_timeout: float = 600.0
     fork_server: bool = True  # games forked from a process that imported the game once
+    warm_games: int = 4  # ... of which this many forked ahead of demand (`fork_server.Forker`)
     rooms: bool = True  # a room hub for people playing each other (and the lobby)
     reconnect_grace: float = 60.0  # seconds a dropped player keeps their seat
     max_spectators: int = 8  # per room
@@ -108,6 +111,7 @@ class GameServer:
         )
         self.telling: set[Client] = set()  # refused on arrival, to be told why once they log in
         self.games: set[GameProcess] = set()
+        self.starts = asyncio.Semaphore(STARTS_PER_CORE * (os.cpu_count() or 1))
         self.fork_server: ForkServer | None = None
         self.rooms: RoomService | None = None  # the room hub, when rooms are on
         self.room_environment = database_environment(settings.database_url)  # + the hub's
@@ -157,7 +161,9 @@ class GameServer:
             self.room_environment.update(self.rooms.environment)
         if self.settings.fork_server and sys.platform == "linux":
             try:
-                self.fork_server = await ForkServer.start(common_environment(), self.log)
+                self.fork_server = await ForkServer.start(
+                    common_environment(), self.log, settings.warm_games
+                )
             except OSError as error:
                 self.log(f"{PROG} serve-ssh: no fork server ({error}): games start as processes")
         return port
@@ -403,8 +409,9 @@ class Client(asyncssh.SSHServer):
                 ending = "closed without a session"
             else:
                 ending = "client disconnected"
-            if exc is not None:
-                ending += f" ({printable(str(exc), 60) or type(exc).__name__})"
+            if exc is not None:  # an OSError in words alone: "Broken pipe", not "[Errno 32] ..."
+                said = getattr(exc, "strerror", None) or str(exc)
+                ending += f" ({printable(said, 60) or type(exc).__name__})"
         if game is not None and game.hung_up_at is not None and game.exited_at is not None:
             ending += f"; game gone {game.exited_at - game.hung_up_at:.2f}s after hang-up"
         return ending

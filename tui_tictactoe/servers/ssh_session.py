@@ -39,6 +39,8 @@ EARLY_INPUT_LIMIT = 4096  # bytes typed before the game's process exists, kept f
 TERM_LIMIT = 64  # characters of a TERM kept
 ENV_LIMIT = 32  # environment variables a session may set (the game reads two)
 ENV_CHECK = 0.25  # seconds between checks of that: asyncssh has no hook per env request
+STARTING = "starting your game…"
+START_HOLD = 3.0  # seconds a start holds its place among the `Host.starts` at most
 
 
 class Host(Protocol):
@@ -47,6 +49,7 @@ class Host(Protocol):
     games: set[GameProcess]
     room_environment: dict[str, str]  # the record's database, the rooms' hub and address
     events: ServerEvents  # what the metrics count
+    starts: asyncio.Semaphore  # games starting at once: as many as the cores can build
 
     def log(self, line: str) -> None: ...
 
@@ -95,6 +98,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self.starting = False  # admitted, its game's process not started yet
         self._began = time.monotonic()  # when the session started (its first frame's clock)
         self._env_timer: asyncio.TimerHandle | None = None
+        self._pacing: asyncio.Task[None] | None = None  # held: tasks are weakly kept
 
     def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
         self.chan = chan
@@ -159,7 +163,20 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self.room = getattr(options, "join", None) or getattr(options, "watch", None)
         self.starting = True
         self._began = time.monotonic()
+        if self.term_type is not None and not options.plain:
+            self._show_starting()
         asyncio.get_running_loop().create_task(self._start(options))
+
+    def _show_starting(self) -> None:
+        """A first frame at once, while the game starts (seconds, in a burst of players):
+        on the alternate screen the game draws over, and leaves at its end."""
+        assert self.chan is not None
+        columns, rows = self.size
+        row, column = rows // 2 + 1, max(1, (columns - len(STARTING)) // 2 + 1)
+        frame = f"\x1b[?1049h\x1b[H\x1b[2J\x1b[{row};{column}H{STARTING}"
+        self.drew = True  # an ending before the game's first frame restores the terminal
+        with contextlib.suppress(OSError):
+            self.chan.write(frame.encode())
 
     def _start_stats(self, as_json: bool) -> None:
         """The player's own record (`ssh_stats`); a guest has none, and is told so."""
@@ -213,14 +230,18 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             on_exit=self._exited,
             lines=self.term_type is None,
         )
+        if not await self._take_a_start():
+            return
         try:
             await game.start()
         except Exception as error:  # out of processes, memory, ptys: this session only
             client.host.events.game_exited("not_started")
+            client.host.starts.release()
             client.ending = f"could not start the game ({printable(str(error), 60)})"
             self._finish("the game could not start: try again later", 1)
             return
         self.game = game
+        self._pacing = asyncio.get_running_loop().create_task(self._give_the_start_back(game))
         client.host.games.add(game)
         client.host.events.game_started()
         if self.closing:  # the client left, or the server ended it, while the game started
@@ -230,6 +251,26 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         if self.early:  # typed ahead: the game acts on it once it has drawn its first frame
             game.write(bytes(self.early))
             self.early.clear()
+
+    async def _take_a_start(self) -> bool:
+        """Wait for a place among the games starting now (`Host.starts`); False if the
+        session ended meanwhile. Games admitted all at once share the cores and all draw
+        late; in turn, most draw early."""
+        await self.client.host.starts.acquire()
+        if self.closing:
+            self.client.host.starts.release()
+            return False
+        return True
+
+    async def _give_the_start_back(self, game: GameProcess) -> None:
+        """The place is the next game's once this one has drawn or ended
+        (`GameProcess.drawn`), or had START_HOLD seconds."""
+        try:
+            await asyncio.wait_for(game.drawn.wait(), START_HOLD)
+        except TimeoutError:
+            pass
+        finally:
+            self.client.host.starts.release()
 
     # -- relaying -----------------------------------------------------------------
 

@@ -27,7 +27,7 @@ from .commands import MENU, PLAY, QUIT, bindings
 from .input_gate import InputGate, gated
 from .record_link import RecordLink
 from .screens.game_screen import GameScreen
-from .terminal import DaemonThreads, exit_soon, hung_up
+from .terminal import DaemonThreads, HangUpWatch, exit_soon
 from .themes import register_themes
 
 if TYPE_CHECKING:
@@ -36,9 +36,6 @@ if TYPE_CHECKING:
     from ..rooms.view import Person
     from .screens.menu_screen import MenuItem
     from .screens.room_screen import RoomScreen
-
-HANG_UP_CHECK = 0.2
-"""Seconds between checks that the terminal is still there."""
 
 COLOUR_DEPTH_CLASSES = {
     "256": "-colours-256",
@@ -137,6 +134,7 @@ class TicTacToeApp(App[None]):
         )
         self._typed_ahead: list[events.InputEvent] | None = []
         self._told_size_cap = False
+        self._hung_up = False
 
     input_gate: InputGate
     """Bounds the input every driver reads (`ui/input_gate.py`): made per app, in
@@ -191,23 +189,25 @@ class TicTacToeApp(App[None]):
         asyncio.get_running_loop().set_default_executor(DaemonThreads())
 
     def on_mount(self) -> None:
+        """A hosted game hears the server's drain (SIGUSR1: "restarts after your round");
+        every game watches for the terminal going away, with no timer, so an idle game wakes
+        for nothing (`HangUpWatch`), and SIGHUP is the other sign of it."""
         if self.record_link.hosted and not self.is_headless:
             from .server_restart import ServerRestart  # serve-ssh's drain (SIGUSR1)
 
             ServerRestart(self, self.controller, lambda: self.room_screen).install()
         if not self.is_headless and os.isatty(0):
-            self.set_interval(HANG_UP_CHECK, self._exit_if_hung_up)
+            loop = asyncio.get_running_loop()
+            HangUpWatch(0, self._hang_up).start(loop)
             if signal.getsignal(signal.SIGHUP) is signal.SIG_DFL:
                 # SIGHUP's default kills the process on the spot: the round in
                 # progress would never be saved. Ignored SIGHUP stays ignored.
-                loop = asyncio.get_running_loop()
                 loop.add_signal_handler(signal.SIGHUP, self._hang_up)
 
-    def _exit_if_hung_up(self) -> None:
-        if hung_up(0):
-            self._hang_up()
-
     def _hang_up(self) -> None:
+        if self._hung_up:  # SIGHUP and the watch both tell it
+            return
+        self._hung_up = True
         self.exit(return_code=HUNG_UP)
         exit_soon(HUNG_UP, grace=0.3)
 
