@@ -89,7 +89,8 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self.stats: argparse.Namespace | None = None  # `stats [--json]`: no game, no pty
         self._stats_task: asyncio.Task[None] | None = None
         self.game: GameProcess | None = None
-        self.drew = False  # the game has written to the client's terminal
+        self.drew = False  # the game (or the server's first frame) has written to the client
+        self.game_drew = False  # the game itself has: its first frame, timed by the metrics
         self.closing = False
         self.early = bytearray()  # keys typed before the game's process existed
         self.budget = InputBudget()  # what a flood of input may cost the game
@@ -276,9 +277,9 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
 
     def _output(self, data: bytes) -> None:
         if self.chan is not None and not self.closing:
-            if not self.drew:
+            if not self.game_drew:  # the game's own first frame (not the server's "starting")
                 self.client.host.events.first_frame(time.monotonic() - self._began)
-            self.drew = True
+            self.drew = self.game_drew = True
             with contextlib.suppress(OSError):  # closed by the client a moment ago
                 self.chan.write(data)
 
