@@ -64,6 +64,7 @@ async def test_a_watch_of_a_room_closed_to_spectators_reads_as_a_code_of_no_room
     for typed in (code, nowhere):
         eve = await enter(port, f"--watch {typed}", "eve", local="127.0.0.5")
         await eve.shows(f"There is no room {typed}: check the code.")
+        await eve.shows("l Lobby")  # the refusal's own screen, not the room's last frame
         screens.append(eve.text.replace(typed, "CODE"))
         eve.send("q")
         assert await eve.term.wait_closed() == 0
