@@ -74,7 +74,7 @@ def test_the_unit_is_hardened(unit: Path, tmp_path: Path) -> None:
         "ProtectSystem=strict",
         "MemoryMax=",
         "CPUQuota=",
-        "Restart=on-failure",
+        "Restart=",
         "StateDirectory=tui-tictactoe",
     ):
         assert setting in text, setting
@@ -110,3 +110,13 @@ def test_the_units_command_line_and_its_sample_file_are_accepted(unit: Path) -> 
             assert re.search(rf"^{re.escape(key)} = ", result.stdout, re.MULTILINE), key
             if value.isdigit():
                 assert f"{key} = {value}" in result.stdout
+
+
+def test_reloading_the_ssh_unit_drains_and_it_comes_back() -> None:
+    """serve-ssh drains on SIGUSR1 (tests/test_serve_ssh_drain.py) and exits 0 after its last
+    round: the unit's reload sends it, and only `Restart=always` starts the server again."""
+    text = (DEPLOY / "tui-tictactoe-ssh.service").read_text()
+    assert "ExecReload=/bin/kill -USR1 $MAINPID" in text
+    assert "Restart=always" in text
+    web = (DEPLOY / "tui-tictactoe-web.service").read_text()
+    assert "ExecReload" not in web  # serve-web has no drain: SIGUSR1 would end it
