@@ -58,6 +58,12 @@ def descendants(pid: int) -> list[int]:
     return found
 
 
+def niceness(pid: int) -> int:
+    """A process's nice value, from /proc (field 19 of stat)."""
+    with open(f"/proc/{pid}/stat", "rb") as stat:
+        return int(stat.read().rpartition(b")")[2].split()[16])
+
+
 class Screen:
     """What a browser tab would show: the websocket's bytes drawn by pyte."""
 
@@ -190,6 +196,9 @@ async def test_a_websocket_session_plays_a_game_and_ends_it_on_close(
         )
         games = descendants(server.pid)
         assert games, "no game process"
+        # The game runs below the server, which relays every tab's bytes (a flood of keys in
+        # four tabs slowed a fifth's at equal priority).
+        assert {niceness(pid) for pid in games} == {niceness(server.pid) + 10}
         await ws.send_str(json.dumps(["stdin", "5"]))  # as the page sends a key
         await read_until(
             ws,

@@ -15,6 +15,8 @@ import os
 import signal
 import sys
 
+from .child import lower_priority
+
 SERVER_VARIABLE = "TUI_TICTACTOE_WEB_SERVER"
 PR_SET_PDEATHSIG = 1
 
@@ -27,8 +29,11 @@ def die_with_server() -> bool:
 
 
 def main(args: list[str] | None = None) -> int:
+    """The game, tied to the server's life and below its priority: the server relays every
+    tab's bytes, and must not wait behind the games it relays (as `child` does for SSH)."""
     if not die_with_server():
         return 1
+    lower_priority()
     from ..commands.play import main as play
 
     return play(sys.argv[1:] if args is None else args)
