@@ -20,12 +20,12 @@ from textual.message import Message
 from textual.screen import Screen
 
 from ..controller import GameController, GameOptions
-from ..controller.status import QUIT_QUESTION
 from ..engine.strategies import MoveStrategy
 from ..limits import MAX_COLUMNS, MAX_ROWS
-from .commands import MENU, PLAY, QUIT, bindings
+from .commands import bindings
 from .input_gate import InputGate, gated
 from .record_link import RecordLink
+from .screens.board_screen import BoardScreen
 from .screens.game_screen import GameScreen
 from .terminal import DaemonThreads, exit_soon, hung_up
 from .themes import register_themes
@@ -35,7 +35,6 @@ if TYPE_CHECKING:
     from ..rooms.request import RoomRequest
     from ..rooms.view import Person
     from .screens.menu_screen import MenuItem
-    from .screens.room_screen import RoomScreen
 
 HANG_UP_CHECK = 0.2
 """Seconds between checks that the terminal is still there."""
@@ -212,9 +211,9 @@ class TicTacToeApp(App[None]):
         in progress is saved as abandoned, like a new round mid-round, within 0.1 s."""
         self.record_link.leave()
         self.controller.stop_thinking()  # a long search (5x5) must not hold up the exit
-        room = self.room_screen
-        if room is not None:
-            room.stop_searching()  # nor a spectator's overlay
+        board = self.board
+        if board is not None:
+            board.stop_searching()  # nor a spectator's overlay
         super().exit(result, return_code, message)
 
     # -- input at the edges of the app's life ------------------------------------
@@ -251,10 +250,11 @@ class TicTacToeApp(App[None]):
             if self._typed_ahead is not None:
                 self._typed_ahead.append(event)
                 return
-            if self.quit_asked and self._plays_on(event):
-                (self.room_screen or self.game).show_turn()  # the question is gone; the key acts
-            if isinstance(event, events.Key) and (room := self.room_screen) is not None:
-                await room.decline_on_key(event.key)  # an offer waiting: any other key says no
+            board = self.board
+            if board is not None and board.status.asking and self._plays_on(board, event):
+                board.show_turn()  # the question is gone; the key acts
+            if isinstance(event, events.Key) and board is not None:
+                await board.decline_on_key(event.key)  # an offer waiting: any other key says no
         await super().on_event(event)
 
     def on_resize(self, event: events.Resize) -> None:
@@ -272,50 +272,24 @@ class TicTacToeApp(App[None]):
             self.notify(SIZE_CAP_NOTICE, title="Window size", markup=False)
 
     @property
-    def quit_asked(self) -> bool:
-        """The quit question is up (in the game's status line): q, y, Exit or the menu's
-        Quit answers it; any other key or click on the game plays on."""
-        room = self.room_screen
-        if room is not None:
-            return room.status.asking
-        games = [screen for screen in self.screen_stack if isinstance(screen, GameScreen)]
-        return bool(games) and games[0].status.asking
+    def board(self) -> BoardScreen | None:
+        """The board being played (the game, a room), wherever it is in the stack: q, y
+        and the quit question go to it. Not a room left after a refusal, which stays as
+        the first screen under the next."""
+        boards = [s for s in self.screen_stack if isinstance(s, BoardScreen) and not s.left]
+        return boards[-1] if boards else None
 
     @property
-    def room_screen(self) -> RoomScreen | None:
-        """The room being played or watched, wherever it is in the stack (q leaves it);
-        not one left after a refusal, which stays as the first screen under the next."""
-        if self.hub is None:
-            return None
-        from .screens.room_screen import RoomScreen
+    def quit_asked(self) -> bool:
+        """The quit question is up (in the board's status line): q, y, Exit or the menu's
+        Quit answers it; any other key or click on the board plays on."""
+        board = self.board
+        return board is not None and board.status.asking
 
-        rooms = [s for s in self.screen_stack if isinstance(s, RoomScreen) and not s.left]
-        return rooms[-1] if rooms else None
-
-    def _plays_on(self, event: events.InputEvent) -> bool:
-        """Does this key or click, on the game, leave the quit question unanswered?
+    def _plays_on(self, board: BoardScreen, event: events.InputEvent) -> bool:
+        """Does this key or click, on the board, leave the quit question unanswered?
         Keys on other screens (the menu, the help) do not: the question waits there."""
-        game = self.screen
-        if game is self.room_screen:  # leaving a room is asked the same way
-            return isinstance(event, events.Key) and event.key not in (
-                *QUIT.key_names,
-                *MENU.key_names,
-            )
-        if not isinstance(game, GameScreen):
-            return False
-        if isinstance(event, events.Key):
-            if event.key in PLAY.key_names:
-                return not game.cursor_on_exit
-            return event.key not in (*QUIT.key_names, *MENU.key_names)
-        if isinstance(event, events.MouseDown):
-            from textual.errors import NoWidget
-
-            try:
-                widget, _ = game.get_widget_at(event.screen_x, event.screen_y)
-            except NoWidget:
-                return True
-            return widget.id != "exit"
-        return False
+        return self.screen is board and board.plays_on(event)
 
     async def on_game_screen_ready(self) -> None:
         self.call_after_refresh(self.record_link.start)  # the record: off the first frame's path
@@ -353,7 +327,8 @@ class TicTacToeApp(App[None]):
         use) or blows a cell up to the whole screen ("Maximize")."""
         from .screens.menu_screen import command_items
 
-        return command_items(self, screen, over_game=isinstance(screen, GameScreen))
+        over_game = isinstance(screen, BoardScreen) and screen.game_menu
+        return command_items(self, screen, over_game=over_game)
 
     def action_open_menu(self) -> None:
         from .screens.menu_screen import MenuScreen
@@ -383,23 +358,18 @@ class TicTacToeApp(App[None]):
         """`q`, Exit and the menu's Quit: quit at once, but in the middle of a round ask
         first, once (Ctrl+Q never asks). In a room it leaves the room, asking a player
         mid-round the same way."""
-        room = self.room_screen
-        if room is not None:
-            await room.ask_leave()
-            return
-        if self.controller.in_progress and not self.quit_asked:
-            self.game.status.say(QUIT_QUESTION)
-            if not isinstance(self.screen, GameScreen):
-                self.notify(QUIT_QUESTION.text, title="Quit?")
-            return
-        self.exit()
+        board = self.board
+        if board is None:  # the lobby
+            self.exit()
+        else:
+            await board.ask_quit()
 
     async def action_confirm_quit(self) -> None:
-        room = self.room_screen
-        if room is not None:
-            await room.leave()
-            return
-        self.exit()
+        board = self.board
+        if board is None:
+            self.exit()
+        else:
+            await board.confirm_quit()
 
     def action_toggle_keys_panel(self) -> None:
         """The menu's Keys: show every key, or hide them when they are shown."""

@@ -128,7 +128,7 @@ def show_refusal(
     (the room screen that watches its room) offered to a would-be player
     (`rooms.status.watch_instead`), `lobby` unless the link to the rooms is lost. Over
     `room` when it is the app's first screen: Textual never replaces that one, so it stays
-    under, left (`TicTacToeApp.room_screen` skips it)."""
+    under, left (`TicTacToeApp.board` skips it)."""
     if isinstance(entry, Ticket):
         code, wanted = entry.code, entry.seat is not None
     else:
