@@ -17,7 +17,7 @@ from textual import events
 from textual.pilot import Pilot
 from textual.widget import Widget
 
-from tui_tictactoe.controller import AIReply, GameController
+from tui_tictactoe.controller import AIReply, GameController, GameOptions
 from tui_tictactoe.engine.board import Cell, GameBoard
 from tui_tictactoe.engine.geometry import Geometry
 from tui_tictactoe.engine.search import Search, SearchCancelled
@@ -107,7 +107,7 @@ def played(
     human: list[tuple[int, int]], ai: list[tuple[int, int]], **options: Any
 ) -> GameController:
     """A controller after the human's moves, each answered by the AI's next reply (if due)."""
-    controller = GameController(rng=random.Random(0), **options)
+    controller = GameController(GameOptions(**options), rng=random.Random(0))
     replies = iter(ai)
     for move in human:
         assert controller.play_human_move(*move)[0]

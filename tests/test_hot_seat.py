@@ -27,7 +27,7 @@ from tui_tictactoe.servers.game_command import parse_play_options, play_args
 
 
 def people(**options: object) -> GameController:
-    return GameController(rng=random.Random(0), opponent="human", **options)  # type: ignore[arg-type]
+    return GameController(GameOptions(opponent="human", **options), rng=random.Random(0))  # type: ignore[arg-type]
 
 
 def play_keys(controller: GameController, *keys: int) -> None:
@@ -48,7 +48,7 @@ DRAW = (1, 5, 9, 2, 8, 7, 3, 6, 4)  # X 1 9 8 3 4 / O 5 2 7 6: no line for eithe
 def test_both_seats_are_people_and_x_starts_whatever_the_ai_options_say() -> None:
     for symbol in ("X", "O"):
         for first in ("human", "ai"):
-            controller = people(human_symbol=symbol, first=first)
+            controller = people(symbol=symbol, first=first)
             assert controller.between_people and controller.ai is None
             assert isinstance(controller.seats["X"], HumanPlayer)
             assert isinstance(controller.seats["O"], HumanPlayer)
@@ -219,7 +219,7 @@ def test_the_title_says_who_plays() -> None:
 def test_a_round_between_people_says_so_and_who_won(
     keys: tuple[int, ...], result: str, winner: str | None
 ) -> None:
-    controller = people(human_symbol="O")  # the symbol is the AI game's: X's result is kept
+    controller = people(symbol="O")  # the symbol is the AI game's: X's result is kept
     ended: list[RoundSummary] = []
     controller.on_round_end = ended.append
     play_keys(controller, *keys)

@@ -17,7 +17,7 @@ from controller_tools import ai_moves
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tui_tictactoe.controller import GameController
+from tui_tictactoe.controller import GameController, GameOptions
 from tui_tictactoe.controller.replay import Replay
 from tui_tictactoe.engine.analysis import analyse
 from tui_tictactoe.engine.board import GameBoard, other
@@ -204,7 +204,10 @@ def test_real_rounds_kept_in_the_record_replay_as_they_were_played(board, diffic
 
         for you in ("X", "O"):
             controller = GameController(
-                you, "ai", difficulty, rng=random.Random(7), alternate=True, board=board
+                GameOptions(
+                    symbol=you, first="ai", difficulty=difficulty, alternate=True, board=board
+                ),
+                rng=random.Random(7),
             )
             controller.on_round_end = keep
             seen += play_rounds(controller, 4, rng)

@@ -31,15 +31,12 @@ class GameController(TeachingAids):
 
     def __init__(
         self,
-        human_symbol: str = "X",
-        first: str = "human",
-        difficulty: str = "hard",
+        options: GameOptions | None = None,
         rng: random.Random | None = None,
-        alternate: bool = False,
         strategy: MoveStrategy | None = None,
-        board: str = "3",
-        opponent: str = "ai",
     ) -> None:
+        """`options` (None: the defaults) are checked (`GameOptions.validated`): a
+        ValueError names a bad one."""
         self.rng = rng if rng is not None else random.Random()
         self.injected_strategy = strategy
         self._init_teaching()
@@ -50,24 +47,7 @@ class GameController(TeachingAids):
         # Told of every round that ends or is abandoned (the app saves it to the record).
         self.on_round_end: Callable[[RoundSummary], None] | None = None
         self.player_name: str | None = None  # shown in the title when hosted (serve-ssh)
-        options = GameOptions(human_symbol, first, difficulty, alternate, board, opponent)  # type: ignore[arg-type]
-        self.new_game(options)
-
-    @classmethod
-    def from_options(
-        cls,
-        options: GameOptions,
-        rng: random.Random | None = None,
-        strategy: MoveStrategy | None = None,
-    ) -> GameController:
-        return cls(
-            *options[:3],
-            rng=rng,
-            alternate=options.alternate,
-            strategy=strategy,
-            board=options.board,
-            opponent=options.opponent,
-        )
+        self.new_game(options if options is not None else GameOptions())
 
     # -- games and rounds ---------------------------------------------------
 

@@ -126,7 +126,7 @@ class TicTacToeApp(App[None]):
         given: dict[str, Any] = {name: value for name, value in chosen.items() if value is not None}
         options = GameOptions()._replace(**given)
         # Built here so bad options fail before the terminal is taken over.
-        self.controller = GameController.from_options(options, random.Random(seed), strategy)
+        self.controller = GameController(options, random.Random(seed), strategy)
         self.record_link = RecordLink(
             self,
             self.controller,

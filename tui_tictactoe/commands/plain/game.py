@@ -275,7 +275,7 @@ def run_plain(
     keep = Keeper(args.record, current_identity())
     given = {name: getattr(args, name) for name in SETTINGS if getattr(args, name) is not None}
     options = GameOptions().with_settings(keep.settings(), given)
-    game = GameController.from_options(options, random.Random(args.seed))
+    game = GameController(options, random.Random(args.seed))
     if keep.identity.hosted:
         game.player_name = keep.identity.name
     reader = LineReader(stdin if stdin is not None else sys.stdin.buffer)
