@@ -18,6 +18,7 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 
 from tui_tictactoe.controller import AIReply, GameController, GameOptions
+from tui_tictactoe.controller.options import SETTINGS
 from tui_tictactoe.engine.board import Cell, GameBoard
 from tui_tictactoe.engine.geometry import Geometry
 from tui_tictactoe.engine.search import Search, SearchCancelled
@@ -118,9 +119,14 @@ def played(
 
 
 def make_app(**options: Any) -> TicTacToeApp:
-    """A seeded TicTacToeApp with animations off, for repeatable runs."""
+    """A seeded TicTacToeApp with animations off, for repeatable runs. The game's options
+    (`symbol=`, `board=`, ...) are given as the command line gives them: they beat saved
+    settings; the rest (`seed=`, `strategy=`, `record=`, ...) are the app's own."""
     options.setdefault("seed", 7)
-    app = TicTacToeApp(**options)
+    given = {name: options.pop(name) for name in SETTINGS if options.get(name) is not None}
+    for name in SETTINGS:
+        options.pop(name, None)  # None: not given, as a flag left out
+    app = TicTacToeApp(GameOptions().with_settings({}, given), given=given.keys(), **options)
     app.animation_level = "none"
     return app
 

@@ -7,7 +7,7 @@ import inspect
 import os
 import random
 import signal
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -72,10 +72,11 @@ HUNG_UP = 129
 class TicTacToeApp(App[None]):
     """Tic-Tac-Toe against a minimax AI.
 
-    `seed` makes the AI's choice between equally good moves repeatable;
+    `options` is the game to start (None: the defaults); the options named in `given`
+    were set in this run (flags) and beat the player's saved settings, the others yield
+    to them. `seed` makes the AI's choice between equally good moves repeatable;
     `strategy` replaces the AI's brain (tests inject slow, failing or scripted
-    ones) and is kept across new games. An option left None takes the player's
-    saved setting, else the default; `record` False plays without reading or
+    ones) and is kept across new games; `record` False plays without reading or
     writing the record (`--no-record`).
     """
 
@@ -91,15 +92,12 @@ class TicTacToeApp(App[None]):
 
     def __init__(
         self,
-        symbol: str | None = None,
-        first: str | None = None,
-        difficulty: str | None = None,
+        options: GameOptions | None = None,
+        *,
+        given: Collection[str] = (),
         seed: int | None = None,
-        alternate: bool | None = None,
         strategy: MoveStrategy | None = None,
         record: bool = True,
-        board: str | None = None,
-        opponent: str | None = None,
         hub: RoomHub | None = None,
         room: RoomRequest | None = None,
         person: Person | None = None,
@@ -114,23 +112,13 @@ class TicTacToeApp(App[None]):
         self.room = room
         self.person = person
         self.room_clock = room_clock
-        chosen = dict(
-            symbol=symbol,
-            first=first,
-            difficulty=difficulty,
-            alternate=alternate,
-            board=board,
-            opponent=opponent,
-        )
-        # Each value was checked where it was read (the play options' choices).
-        given: dict[str, Any] = {name: value for name, value in chosen.items() if value is not None}
-        options = GameOptions()._replace(**given)
         # Built here so bad options fail before the terminal is taken over.
         self.controller = GameController(options, random.Random(seed), strategy)
+        options = self.controller.options
         self.record_link = RecordLink(
             self,
             self.controller,
-            given,
+            {name: getattr(options, name) for name in given},
             use_options=lambda options: self.game.use_saved_options(options),
             enabled=record,
         )
