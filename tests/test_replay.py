@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from tui_tictactoe.controller import GameController, GameOptions
 from tui_tictactoe.controller.replay import Replay
 from tui_tictactoe.engine.analysis import analyse
-from tui_tictactoe.engine.board import GameBoard, other
+from tui_tictactoe.engine.board import GameBoard, IllegalMove, other
 from tui_tictactoe.options import board_geometry
 from tui_tictactoe.record import Record
 
@@ -40,7 +40,9 @@ def played(size: int, first_mover: str, keys: list[int]) -> list[GameBoard]:
     for key in keys:
         if board.is_game_over() or not 1 <= key <= geometry.cells:
             break
-        if not board.make_move(*geometry.cell_of_key(key), mover)[0]:
+        try:
+            board.make_move(*geometry.cell_of_key(key), mover)
+        except IllegalMove:
             break
         boards.append(board.copy())
         mover = other(mover)

@@ -6,7 +6,7 @@ import random
 import threading
 from collections.abc import Callable
 
-from ..engine.board import EMPTY, Cell, GameBoard, Outcome, Symbol, other
+from ..engine.board import EMPTY, Cell, GameBoard, IllegalMove, Outcome, Symbol, other
 from ..engine.players import AIPlayer, HumanPlayer, Player
 from ..engine.strategies import Decision, MinimaxStrategy, MoveStrategy, strategy_for
 from .ai_turn import AIReply, AIRequest, Decisions
@@ -286,16 +286,17 @@ class GameController(TeachingAids):
         return True
 
     def _play(self, player: Player, row: int, col: int) -> tuple[bool, str]:
-        ok, message = self.board.make_move(row, col, player.symbol)
-        if not ok:
-            return False, message
+        try:
+            self.board.make_move(row, col, player.symbol)
+        except IllegalMove as illegal:
+            return False, str(illegal)
         self._changed()
         over, result = self.check_game_over()
         if over:
             self._record()
             return True, result
         self.switch_player()
-        return True, message
+        return True, f"{player.symbol} played ({row}, {col})."
 
     def _record(self) -> None:
         if self._recorded:
