@@ -22,7 +22,7 @@ from tui_tictactoe.controller.replay import Replay
 from tui_tictactoe.engine.analysis import analyse
 from tui_tictactoe.engine.board import GameBoard, IllegalMove, other
 from tui_tictactoe.options import board_geometry
-from tui_tictactoe.record import Record
+from tui_tictactoe.record import FinishedRound, Record
 
 symbols = st.sampled_from(["X", "O"])
 sides = st.sampled_from(["human", "ai"])
@@ -202,7 +202,7 @@ def test_real_rounds_kept_in_the_record_replay_as_they_were_played(board, diffic
             # Rounds against the AI: who sat opposite and who won are the people's table's.
             assert fields.pop("opponent") == "ai"
             del fields["winner"], fields["opener"]
-            assert record.save_round("p", played_at=next(played_at), **fields)
+            assert record.save_round("p", FinishedRound(played_at=next(played_at), **fields))
 
         for you in ("X", "O"):
             controller = GameController(
