@@ -142,6 +142,7 @@ class TicTacToeApp(App[None]):
         self.show_colour_depth(
             colour_depth_class(self.console.color_system, headless=self.is_headless)
         )
+        screen: Screen[None]
         if self.hub is not None:
             from .rooms_start import first_screen, room_setting
 
@@ -150,8 +151,13 @@ class TicTacToeApp(App[None]):
                 self.hub, self.person, identity, self.room_clock, self.record_link.match_ended
             )
             board_size = int(self.controller.options.board)
-            return first_screen(setting, self.room, self._game_screen, board_size)
-        return GameScreen(self.controller, self.record_link)
+            screen = first_screen(setting, self.room, self._game_screen, board_size)
+        else:
+            screen = GameScreen(self.controller, self.record_link)
+        # Textual reads a screen's CSS_PATH when it is pushed, never the first screen's.
+        for path in screen.css_path:
+            self.stylesheet.read(path)
+        return screen
 
     def _game_screen(self) -> GameScreen:
         return GameScreen(self.controller, self.record_link)
@@ -163,8 +169,7 @@ class TicTacToeApp(App[None]):
         every other terminal start-up time.
         """
         if depth_class == "-few-colours":
-            css = FEW_COLOURS_CSS.read_text(encoding="utf-8")
-            self.stylesheet.add_source(css, read_from=(str(FEW_COLOURS_CSS), ""))
+            self.stylesheet.read(FEW_COLOURS_CSS)
         for each in set(COLOUR_DEPTH_CLASSES.values()):
             self.set_class(each == depth_class, each)
 

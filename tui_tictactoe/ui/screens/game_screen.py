@@ -88,6 +88,7 @@ it needs. In a smaller terminal it waits, out of the way, until there is room.""
 class GameScreen(BoardScreen, Screen[None]):
     """The board and everything around it."""
 
+    CSS_PATH = "game_screen.tcss"
     BINDINGS: ClassVar[list[BindingType]] = bindings("game")
     """From the command table (`ui/commands.py`), as the key bar, the menu and the help."""
 

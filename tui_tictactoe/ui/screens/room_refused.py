@@ -34,24 +34,7 @@ WATCH, LOBBY, QUIT = "watch", "lobby", "quit"
 class RoomRefused(IgnoresStaleResize, Screen[None]):
     """The refusal, and the next steps: watch, the lobby, quit."""
 
-    DEFAULT_CSS = """
-    RoomRefused {
-        align-horizontal: center;
-    }
-    #refused {
-        width: 1fr;
-        max-width: 60;
-        height: auto;
-        padding: 1 0 0 0;
-    }
-    #refused-reason {
-        color: $text-warning;
-        margin: 0 0 1 0;
-    }
-    #refused-next {
-        height: auto;
-    }
-    """
+    CSS_PATH = "room_refused.tcss"
     BINDINGS: ClassVar[list[BindingType]] = screen_bindings(REFUSED_COMMANDS)
 
     def __init__(

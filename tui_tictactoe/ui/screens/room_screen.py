@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import contextlib
 from functools import partial
-from pathlib import Path
 from typing import ClassVar
 
 from textual import events
@@ -59,8 +58,6 @@ from .room_offers import RoomOffers
 from .room_refused import show_refusal
 from .room_setting import RoomSetting
 
-ROOM_CSS = Path(__file__).with_name("room_screen.tcss")
-
 TICK = 1.0
 """Seconds between redraws of the state: "waiting 42 s" counts down."""
 
@@ -68,10 +65,7 @@ TICK = 1.0
 class RoomScreen(RoomChoices, RoomOffers, BoardScreen, Screen[None]):
     """A room's board, its people and how to bring others in."""
 
-    # Not CSS_PATH: Textual reads a screen's CSS_PATH when it is pushed, never for the
-    # app's first screen, which a room often is. Read when the rooms are first used.
-    DEFAULT_CSS = ROOM_CSS.read_text(encoding="utf-8")
-    SCOPED_CSS = False
+    CSS_PATH = "room_screen.tcss"
     BINDINGS: ClassVar[list[BindingType]] = room_bindings()
 
     show_analysis: reactive[bool] = reactive(False, init=False)
