@@ -13,11 +13,12 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import asynccontextmanager
 from typing import Any
 
+import pytest
 from textual import events
 from textual.pilot import Pilot
 from textual.widget import Widget
 
-from tui_tictactoe.controller import AIReply, GameController, GameOptions
+from tui_tictactoe.controller import AIReply, GameController, GameOptions, MoveRefused
 from tui_tictactoe.controller.options import SETTINGS
 from tui_tictactoe.engine.board import Cell, GameBoard
 from tui_tictactoe.engine.geometry import Geometry
@@ -104,6 +105,13 @@ class GatedSearch:
         return self.search.move_score(me, them, cell, cancelled)
 
 
+def refusal(game: GameController, row: int, col: int) -> MoveRefused:
+    """Why `game` refuses the human's move at (row, col): it must refuse it."""
+    with pytest.raises(MoveRefused) as refused:
+        game.play_human_move(row, col)
+    return refused.value
+
+
 def played(
     human: list[tuple[int, int]], ai: list[tuple[int, int]], **options: Any
 ) -> GameController:
@@ -111,7 +119,7 @@ def played(
     controller = GameController(GameOptions(**options), rng=random.Random(0))
     replies = iter(ai)
     for move in human:
-        assert controller.play_human_move(*move)[0]
+        controller.play_human_move(*move)  # MoveRefused if refused
         request = controller.ai_request()
         if request is not None:
             assert controller.apply(AIReply(request.generation, next(replies)))

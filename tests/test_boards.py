@@ -100,8 +100,7 @@ def test_board_size_is_a_saved_setting(tmp_path: Path, monkeypatch: pytest.Monke
 def test_the_controller_builds_the_board_of_its_options(board: str, size: int, win: int) -> None:
     controller = GameController(GameOptions(difficulty="easy", board=board))
     assert controller.board.geometry == geometry(size, win)
-    ok, _ = controller.play_human_move(size - 1, size - 1)
-    assert ok
+    controller.play_human_move(size - 1, size - 1)  # MoveRefused if refused
     request = controller.ai_request()
     assert request is not None
     assert controller.apply(request.compute())

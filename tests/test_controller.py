@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Sequence
 from itertools import pairwise
 
 import pytest
 from controller_tools import ai_moves, ai_reply
 
-from tui_tictactoe.controller import AIReply, GameController, GameOptions, Score
+from tui_tictactoe.controller import AIReply, GameController, GameOptions, MoveRefused, Score
 from tui_tictactoe.engine import (
     STANDARD,
     GameBoard,
@@ -19,6 +20,7 @@ from tui_tictactoe.engine import (
     RandomStrategy,
     strategy_for,
 )
+from tui_tictactoe.engine.board import IllegalMove
 
 Cell = tuple[int, int]
 
@@ -49,15 +51,12 @@ def state(controller: GameController) -> tuple[object, ...]:
 def play_round(controller: GameController, human: Sequence[int]) -> tuple[bool, str]:
     """Play human cells (reading-order indexes) in turn, the AI answering, until the round ends."""
     moves = iter(human)
-    result = (False, "")
     while not controller.game_over:
         if controller.is_human_turn:
-            result = controller.play_human_move(*STANDARD.coords(next(moves)))
+            controller.play_human_move(*STANDARD.coords(next(moves)))  # MoveRefused if refused
         else:
             ai_moves(controller)
-            result = (True, controller.check_game_over()[1])
-        assert result[0], result
-    return result
+    return True, controller.check_game_over()[1]
 
 
 # Scripts with the human as X moving first and a Scripted AI as O.
@@ -90,7 +89,7 @@ def test_either_symbol_and_either_side_first(human_symbol: str, first: str) -> N
     rng = random.Random(1)
     while not controller.game_over:
         if controller.is_human_turn:
-            assert controller.play_human_move(*rng.choice(controller.board.get_empty_cells()))[0]
+            controller.play_human_move(*rng.choice(controller.board.get_empty_cells()))
         else:
             ai_moves(controller)
     # The starter's symbol went first and the symbols alternated.
@@ -147,8 +146,7 @@ def test_switch_player_alternates() -> None:
 
 def test_human_move_passes_the_turn() -> None:
     controller = GameController(rng=random.Random(0))
-    ok, message = controller.play_human_move(1, 1)
-    assert ok and "X" in message
+    controller.play_human_move(1, 1)  # MoveRefused if refused
     assert controller.board.game_board[1][1] == "X"
     assert controller.is_ai_turn
 
@@ -156,22 +154,22 @@ def test_human_move_passes_the_turn() -> None:
 def test_human_move_out_of_turn_is_refused_and_changes_nothing() -> None:
     controller = GameController(GameOptions(first="ai"), rng=random.Random(0))
     before = state(controller)
-    ok, message = controller.play_human_move(0, 0)
-    assert not ok and "not your turn" in message.lower()
+    with pytest.raises(MoveRefused, match=r"(?i)not your turn"):
+        controller.play_human_move(0, 0)
     assert state(controller) == before
 
 
 def test_invalid_human_move_is_refused_and_the_turn_stays() -> None:
     controller = GameController(rng=random.Random(0))
-    assert controller.play_human_move(0, 0)[0]
+    controller.play_human_move(0, 0)  # MoveRefused if refused
     ai_moves(controller)
     taken = controller.board.moves[-1]
     before = state(controller)
     number = STANDARD.key(*taken)  # the key that plays the cell
     refusals = [(*taken, f"Cell {number} is already taken by O."), (3, 0, "off the board")]
     for row, col, reason in refusals:
-        ok, message = controller.play_human_move(row, col)
-        assert not ok and reason in message
+        with pytest.raises(IllegalMove, match=re.escape(reason)):
+            controller.play_human_move(row, col)
         assert state(controller) == before
         assert controller.is_human_turn
 
@@ -195,8 +193,8 @@ def test_invalid_ai_move_is_refused_and_stops_the_round_with_the_reason() -> Non
     assert state(controller)[:4] == before[:4]  # no mark, no turn passed, same round
     assert controller.generation > before[4]  # the position's meaning changed: stale now
     assert not controller.is_ai_turn and controller.ai_request() is None
-    ok, message = controller.play_human_move(0, 0)
-    assert not ok and "illegal move" in message
+    with pytest.raises(MoveRefused, match="illegal move"):
+        controller.play_human_move(0, 0)
 
 
 # -- the AI's move, computed elsewhere -----------------------------------------------
@@ -268,7 +266,7 @@ def test_a_reply_to_an_earlier_position_changes_nothing(change: str) -> None:
         controller.new_game(controller.options)
     else:
         assert controller.apply(request.compute())
-        assert controller.play_human_move(2, 2)[0]
+        controller.play_human_move(2, 2)  # MoveRefused if refused
         assert controller.apply(controller.ai_request().compute())
     before = state(controller)
     # The stale reply would be legal on the new board: only its generation stops it.
@@ -285,8 +283,8 @@ def test_a_failed_or_illegal_reply_stops_the_round_with_the_reason() -> None:
     assert controller.apply(AIReply(request.generation, None, "ValueError: no"))
     assert controller.ai_error == "ValueError: no"
     assert not controller.is_ai_turn and controller.ai_request() is None
-    ok, message = controller.play_human_move(0, 0)
-    assert not ok and "ValueError: no" in message
+    with pytest.raises(MoveRefused, match="ValueError: no"):
+        controller.play_human_move(0, 0)
     controller.new_round()
     assert controller.ai_error is None and controller.is_ai_turn
     controller.board.make_move(1, 1, "X")
@@ -403,8 +401,8 @@ def test_nothing_is_played_or_counted_after_game_over() -> None:
     before = state(controller)
     for _ in range(3):
         assert controller.check_game_over()[0]
-    ok, message = controller.play_human_move(2, 2)
-    assert not ok and "round is over" in message
+    with pytest.raises(MoveRefused, match="round is over"):
+        controller.play_human_move(2, 2)
     assert not controller.apply(AIReply(controller.generation, (2, 2)))
     assert controller.ai_error is None
     assert not controller.is_human_turn and not controller.is_ai_turn

@@ -39,7 +39,7 @@ def four_by_four() -> GameController:
         GameOptions(board="4"), strategy=ScriptedStrategy(*AI), rng=random.Random(5)
     )
     for cell in HUMAN:
-        assert controller.play_human_move(*cell)[0]
+        controller.play_human_move(*cell)  # MoveRefused if refused
         request = controller.ai_request()
         assert request is not None
         assert controller.apply(request.compute())
@@ -53,7 +53,7 @@ def past_the_book() -> GameController:
     ai = ScriptedStrategy((1, 2), (2, 1), (3, 3))
     controller = GameController(GameOptions(board="5"), strategy=ai, rng=random.Random(1))
     for cell in ((0, 0), (0, 4), (4, 0)):
-        assert controller.play_human_move(*cell)[0]
+        controller.play_human_move(*cell)  # MoveRefused if refused
         request = controller.ai_request()
         assert request is not None and controller.apply(request.compute())
     assert controller.is_human_turn
@@ -67,7 +67,7 @@ def in_a_thread(work: Callable[[], T]) -> T:
 
 
 def new_move(controller: GameController) -> None:
-    assert controller.play_human_move(3, 0)[0]
+    controller.play_human_move(3, 0)  # MoveRefused if refused
 
 
 def new_round(controller: GameController) -> None:
@@ -166,7 +166,9 @@ def test_a_hint_in_the_5x5_opening_is_read_not_searched() -> None:
     controller = GameController(
         GameOptions(board="5"), strategy=ScriptedStrategy((0, 0)), rng=random.Random(1)
     )
-    assert controller.play_human_move(2, 3)[0]  # X off centre; the AI's O in a corner
+    controller.play_human_move(
+        2, 3
+    )  # MoveRefused if refused  # X off centre; the AI's O in a corner
     request = controller.ai_request()
     assert request is not None and controller.apply(request.compute())
     search = shared_search(controller.board.geometry)

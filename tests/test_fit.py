@@ -12,12 +12,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from support import SIZE, SMALL, played, press
+from support import SIZE, SMALL, played, press, refusal
 
 from tui_tictactoe.controller import (
     AIReply,
     GameController,
     GameOptions,
+    MoveRefused,
     Status,
     analysis_status,
     hint_status,
@@ -73,9 +74,9 @@ def every_note() -> list[Status]:
     mid = played([(1, 1)], [(0, 0)])
     big = GameController(GameOptions(board="5"))
     notes = [
-        *(move_refused(c, c.play_human_move(*at)[1]) for c, at in ((mid, (0, 0)), (won, (2, 2)))),
-        *(move_refused(c, c.play_human_move(1, 1)[1]) for c in (failed(), thinking())),
-        move_refused(big, "Cell 25 is already taken by O."),
+        *(move_refused(refusal(c, *at)) for c, at in ((mid, (0, 0)), (won, (2, 2)))),
+        *(move_refused(refusal(c, 1, 1)) for c in (failed(), thinking())),
+        move_refused(MoveRefused("taken", "O", 25)),
         hint_status(mid, (2, 2)),
         hint_status(big, (4, 4)),
         *(hint_status(c, None) for c in (won, failed(), thinking())),

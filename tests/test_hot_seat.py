@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tui_tictactoe.cli import build_parser, parse
-from tui_tictactoe.controller import GameController, GameOptions, Score
+from tui_tictactoe.controller import GameController, GameOptions, MoveRefused, Score
 from tui_tictactoe.controller.rounds import RoundSummary
 from tui_tictactoe.controller.status import (
     game_title,
@@ -33,8 +33,7 @@ def people(**options: object) -> GameController:
 def play_keys(controller: GameController, *keys: int) -> None:
     """Play cells by their keys (1 = top-left), each accepted."""
     for key in keys:
-        ok, message = controller.play_human_move(*controller.board.geometry.cell_of_key(key))
-        assert ok, message
+        controller.play_human_move(*controller.board.geometry.cell_of_key(key))
 
 
 X_WINS = (1, 4, 2, 5, 3)  # X takes the top row
@@ -80,8 +79,8 @@ def test_any_moves_alternate_seats_and_end_in_the_result_the_board_says(
             break
         assert controller.current_player.symbol == mover and controller.is_human_turn
         empty = controller.board.get_empty_cells()
-        ok, _ = controller.play_human_move(*empty[pick % len(empty)])
-        assert ok and controller.ai_request() is None
+        controller.play_human_move(*empty[pick % len(empty)])  # MoveRefused if refused
+        assert controller.ai_request() is None
         mover = "O" if mover == "X" else "X"
     marks = [controller.board.game_board[r][c] for r, c in controller.board.moves]
     assert marks == ["X", "O"] * (len(marks) // 2) + ["X"] * (len(marks) % 2)
@@ -128,12 +127,14 @@ def test_the_score_counts_each_seats_wins_over_rounds(rounds: list[str], alterna
 def test_a_move_on_a_taken_cell_or_after_the_round_is_refused() -> None:
     controller = people()
     play_keys(controller, 5)
-    ok, message = controller.play_human_move(1, 1)
-    assert not ok and message == "Cell 5 is already taken by X."
+    with pytest.raises(MoveRefused) as taken:
+        controller.play_human_move(1, 1)
+    assert str(taken.value) == "Cell 5 is already taken by X."
     play_keys(controller, 1, 2, 4, 8)  # X 5 2 8: the middle column
     assert controller.game_over
-    ok, message = controller.play_human_move(2, 2)
-    assert not ok and move_refused(controller, message).text == "No move: the round is over."
+    with pytest.raises(MoveRefused) as over:
+        controller.play_human_move(2, 2)
+    assert move_refused(over.value).text == "No move: the round is over."
 
 
 # -- take-backs: one move ----------------------------------------------------------------

@@ -181,7 +181,7 @@ def play_rounds(controller: GameController, rounds: int, rng: random.Random) -> 
             if controller.is_ai_turn:
                 ai_moves(controller)  # as the app plays it: request, compute, apply
             else:
-                assert controller.play_human_move(*rng.choice(controller.board.legal_moves()))[0]
+                controller.play_human_move(*rng.choice(controller.board.legal_moves()))
             boards.append(controller.board.copy())
         seen.append(boards)
         controller.new_round()

@@ -6,7 +6,7 @@ board's analysis counts its cells in the title (`game_title`).
 
 from __future__ import annotations
 
-from support import played
+from support import played, refusal
 
 from tui_tictactoe.controller import (
     AIReply,
@@ -82,13 +82,10 @@ def test_a_note_after_the_round_does_not_repeat_what_the_result_says() -> None:
     """The result stays on the first line and says to press r: the note under it only
     says why nothing happened, in the same words for a move and a hint."""
     over = played(*WON)
-    ok, message = over.play_human_move(2, 2)
-    assert not ok
-    assert move_refused(over, message) == refused("No move: the round is over.")
+    assert move_refused(refusal(over, 2, 2)) == refused("No move: the round is over.")
     assert "Press r" in turn_status(over).text
     taken = played([(1, 1)], [(0, 0)])
-    ok, message = taken.play_human_move(0, 0)
-    assert move_refused(taken, message) == refused("Cell 1 is already taken by O.")
+    assert move_refused(refusal(taken, 0, 0)) == refused("Cell 1 is already taken by O.")
 
 
 def test_a_take_back_note_leaves_the_turn_to_the_state() -> None:

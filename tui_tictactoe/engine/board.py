@@ -39,7 +39,7 @@ class IllegalMove(ValueError):
     def __init__(
         self, refusal: Refusal, row: object, col: object, symbol: object, detail: object = ""
     ) -> None:
-        self.refusal: Refusal = refusal
+        self.refusal: str = refusal
         self.cell = (row, col)
         self.symbol = symbol
         if refusal == "symbol":

@@ -30,6 +30,7 @@ from ...controller.status import (
     take_back_status,
     turn_status,
 )
+from ...engine.board import IllegalMove
 from ...identity import Identity, current_identity
 from ..play_options import echo
 from .lines import LINE_LIMIT, TOO_LONG, LineReader, TooLong
@@ -156,9 +157,10 @@ class PlainGame:
                 refused(f"No cell {key}: the cells are 1 to {game.board.geometry.cells}.").text
             )
             return
-        ok, reason = game.play_human_move(row, col)
-        if not ok:
-            self.say(move_refused(game, reason).text)
+        try:
+            game.play_human_move(row, col)
+        except IllegalMove as refusal:
+            self.say(move_refused(refusal).text)
             return
         if game.ai_request() is not None:
             self.say(f"You played {key}.")

@@ -44,6 +44,7 @@ from ...controller.status import (
     take_back_status,
     turn_status,
 )
+from ...engine.board import IllegalMove
 from ..commands import MENU, PLAY, QUIT, bindings
 from ..thinking_clock import ThinkingClock
 from ..type_ahead import TypeAhead, after_the_ai
@@ -142,9 +143,10 @@ class GameScreen(BoardScreen, Screen[None]):
 
     def play_at(self, row: int, col: int) -> None:
         """Play the human's move: the one path for clicks, Enter, Space and digits."""
-        ok, message = self.controller.play_human_move(row, col)
-        if not ok:
-            self.status.say(move_refused(self.controller, message))
+        try:
+            self.controller.play_human_move(row, col)
+        except IllegalMove as refusal:  # the game's or the board's (`MoveRefused`)
+            self.status.say(move_refused(refusal))
             return
         self._after_change()
 
