@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import threading
 from collections.abc import Callable
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from ..engine.board import EMPTY, Cell, GameBoard, IllegalMove, Outcome, Symbol, other
 from ..engine.players import AIPlayer, HumanPlayer, Player
@@ -20,8 +20,9 @@ from .teaching import (
 )
 from .tutor import TeachingAids
 
-GameRefusal = Literal["over", "ai-failed", "not-your-turn", "taken"]
-"""Why the game refuses a human's move before the board is asked (`MoveRefused`)."""
+if TYPE_CHECKING:  # for the checker only (see `engine.board.Refusal`)
+    GameRefusal = Literal["over", "ai-failed", "not-your-turn", "taken"]
+    """Why the game refuses a human's move before the board is asked (`MoveRefused`)."""
 
 
 class MoveRefused(IllegalMove):
