@@ -98,7 +98,7 @@ class BoardScreen(IgnoresStaleResize, _Screen):
     CELL_ROWS = 2
     CHROME_ROWS = CHROME_ROWS
     COMPACT_BUTTONS = False
-    CONTROLS = 0
+    BUTTONS = 0
     """Buttons in the row under the board that the cursor reaches (the game's three)."""
 
     left = False
@@ -232,7 +232,7 @@ class BoardScreen(IgnoresStaleResize, _Screen):
         return self.cursor[0] == self.geometry.size
 
     def action_navigate(self, drow: int, dcol: int) -> None:
-        self.cursor = step(self.cursor, drow, dcol, self.geometry.size, self.CONTROLS)
+        self.cursor = step(self.cursor, drow, dcol, self.geometry.size, self.BUTTONS)
         self._show_cursor()
 
     def action_play(self, key: int) -> Awaitable[None] | None:

@@ -96,7 +96,7 @@ class GameScreen(BoardScreen, Screen[None]):
     CELL_ROWS = CELL_ROWS  # every cell whole, with the buttons one row (`-compact`)
     CHROME_ROWS = COMPACT_CHROME_ROWS
     COMPACT_BUTTONS = True
-    CONTROLS = len(CONTROLS)
+    BUTTONS = len(CONTROLS)
     game_menu = True
 
     show_analysis: reactive[bool] = reactive(False, init=False)
