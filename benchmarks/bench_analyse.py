@@ -207,6 +207,7 @@ def app_seconds(
     emptied first; how many titles it showed on the way (progress steps); the position."""
     import asyncio
 
+    from tui_tictactoe.controller import GameOptions
     from tui_tictactoe.engine.strategies import MoveStrategy
     from tui_tictactoe.ui.app import TicTacToeApp
 
@@ -218,7 +219,8 @@ def app_seconds(
             return next(cell for cell in ai if cell in empty)
 
     async def run() -> tuple[float, int, GameBoard, str]:
-        app = TicTacToeApp(board=board, first=first, strategy=Scripted(), record=False, seed=1)
+        options = GameOptions(board=board, first=first)  # type: ignore[arg-type]
+        app = TicTacToeApp(options, strategy=Scripted(), record=False, seed=1)
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             for cell in human:

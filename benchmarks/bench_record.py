@@ -43,8 +43,12 @@ sys.path.insert(0, str(ROOT / "tests"))  # rebuild_standings and ai_reply live w
 from controller_tools import ai_reply  # noqa: E402  (after the path tweak)
 from record_tools import rebuild_standings  # noqa: E402  (after the path tweak)
 
-from tui_tictactoe.controller import GameController  # noqa: E402
-from tui_tictactoe.record import DATABASE_NAME, Record  # noqa: E402
+from tui_tictactoe.controller import GameController, GameOptions  # noqa: E402
+from tui_tictactoe.record import (  # noqa: E402
+    DATABASE_NAME,
+    FinishedRound,
+    Record,
+)
 
 BIG = 100_000
 PLAYERS = 1_000
@@ -105,7 +109,9 @@ def percentile(times: list[float], fraction: float) -> float:
 def round_ends(record: Record, rounds: int) -> tuple[list[float], list[float], list[float]]:
     """Per round: last move -> result (baseline), the same + save_round, save_round alone."""
     rng = random.Random(7)
-    controller = GameController(difficulty="hard", rng=random.Random(7), alternate=True)
+    controller = GameController(
+        GameOptions(difficulty="hard", alternate=True), rng=random.Random(7)
+    )
     plain: list[float] = []
     recorded: list[float] = []
     saves: list[float] = []
@@ -134,11 +140,15 @@ def round_ends(record: Record, rounds: int) -> tuple[list[float], list[float], l
                 saved_at = time.perf_counter()
                 assert record.save_round(
                     "bench",
-                    difficulty=controller.difficulty,
-                    symbol=controller.human_symbol,
-                    first=controller.starter,
-                    moves=[controller.board.geometry.key(*cell) for cell in controller.board.moves],
-                    result=_result(controller),
+                    FinishedRound(
+                        difficulty=controller.difficulty,
+                        symbol=controller.human_symbol,
+                        first=controller.starter,
+                        moves=[
+                            controller.board.geometry.key(*cell) for cell in controller.board.moves
+                        ],
+                        result=_result(controller),
+                    ),
                 )
                 saves.append(time.perf_counter() - saved_at)
             (recorded if with_record else plain).append(time.perf_counter() - start)

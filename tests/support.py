@@ -13,11 +13,13 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import asynccontextmanager
 from typing import Any
 
+import pytest
 from textual import events
 from textual.pilot import Pilot
 from textual.widget import Widget
 
-from tui_tictactoe.controller import AIReply, GameController
+from tui_tictactoe.controller import AIReply, GameController, GameOptions, MoveRefused
+from tui_tictactoe.controller.options import SETTINGS
 from tui_tictactoe.engine.board import Cell, GameBoard
 from tui_tictactoe.engine.bounded import BoundedSearch, is_bounded
 from tui_tictactoe.engine.geometry import Geometry
@@ -109,14 +111,21 @@ class GatedSearch:
         return self.search.move_score(me, them, cell, cancelled)
 
 
+def refusal(game: GameController, row: int, col: int) -> MoveRefused:
+    """Why `game` refuses the human's move at (row, col): it must refuse it."""
+    with pytest.raises(MoveRefused) as refused:
+        game.play_human_move(row, col)
+    return refused.value
+
+
 def played(
     human: list[tuple[int, int]], ai: list[tuple[int, int]], **options: Any
 ) -> GameController:
     """A controller after the human's moves, each answered by the AI's next reply (if due)."""
-    controller = GameController(rng=random.Random(0), **options)
+    controller = GameController(GameOptions(**options), rng=random.Random(0))
     replies = iter(ai)
     for move in human:
-        assert controller.play_human_move(*move)[0]
+        controller.play_human_move(*move)  # MoveRefused if refused
         request = controller.ai_request()
         if request is not None:
             assert controller.apply(AIReply(request.generation, next(replies)))
@@ -124,9 +133,14 @@ def played(
 
 
 def make_app(**options: Any) -> TicTacToeApp:
-    """A seeded TicTacToeApp with animations off, for repeatable runs."""
+    """A seeded TicTacToeApp with animations off, for repeatable runs. The game's options
+    (`symbol=`, `board=`, ...) are given as the command line gives them: they beat saved
+    settings; the rest (`seed=`, `strategy=`, `record=`, ...) are the app's own."""
     options.setdefault("seed", 7)
-    app = TicTacToeApp(**options)
+    given = {name: options.pop(name) for name in SETTINGS if options.get(name) is not None}
+    for name in SETTINGS:
+        options.pop(name, None)  # None: not given, as a flag left out
+    app = TicTacToeApp(GameOptions().with_settings({}, given), given=given.keys(), **options)
     app.animation_level = "none"
     return app
 

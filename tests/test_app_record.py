@@ -22,7 +22,7 @@ from tui_tictactoe.controller.replay import Replay
 from tui_tictactoe.engine.analysis import analyse
 from tui_tictactoe.engine.board import GameBoard
 from tui_tictactoe.identity import current_identity
-from tui_tictactoe.record import DATA_DIR_ENV, Record, RoundRecord, database_path
+from tui_tictactoe.record import DATA_DIR_ENV, FinishedRound, Record, RoundRecord, database_path
 from tui_tictactoe.ui.screens.game_screen import GameScreen
 from tui_tictactoe.ui.screens.leaderboard_screen import LeaderboardScreen
 from tui_tictactoe.ui.screens.menu_screen import ThemeMenu
@@ -315,13 +315,15 @@ def keep_rounds(player: str, *rounds: tuple[str, str, tuple[int, ...], str]) -> 
         for minute, (difficulty, first, moves, result) in enumerate(rounds):
             assert record.save_round(
                 player,
-                difficulty=difficulty,
-                symbol="X",
-                first=first,
-                moves=moves,
-                result=result,
-                took_back=minute == 1,
-                played_at=start + timedelta(minutes=minute),
+                FinishedRound(
+                    difficulty=difficulty,
+                    symbol="X",
+                    first=first,
+                    moves=moves,
+                    result=result,
+                    took_back=minute == 1,
+                    played_at=start + timedelta(minutes=minute),
+                ),
             )
 
 
@@ -427,12 +429,14 @@ async def test_the_leaderboard_tells_players_of_one_name_apart(make_app, monkeyp
         with Record.open() as record:
             assert record.save_round(
                 key,
-                difficulty="hard",
-                symbol="X",
-                first="human",
-                moves=(5,),
-                result="draw",
-                display_name="alice",
+                FinishedRound(
+                    difficulty="hard",
+                    symbol="X",
+                    first="human",
+                    moves=(5,),
+                    result="draw",
+                    display_name="alice",
+                ),
             )
     monkeypatch.setenv("TUI_TICTACTOE_PLAYER", "SHA256:bob")
     monkeypatch.setenv("TUI_TICTACTOE_PLAYER_NAME", "bob")

@@ -17,7 +17,7 @@ from textual.pilot import Pilot
 
 from tui_tictactoe.engine.search import shared_search
 from tui_tictactoe.identity import current_identity
-from tui_tictactoe.record import Record
+from tui_tictactoe.record import FinishedRound, Record
 from tui_tictactoe.ui.app import TicTacToeApp
 from tui_tictactoe.ui.screens.replay_screen import LAST_MOVE, ReplayScreen
 from tui_tictactoe.ui.widgets import GameCell, GameGrid
@@ -194,13 +194,15 @@ async def test_the_replay_of_a_4x4_round_names_each_move_as_its_cell_is_drawn() 
     with Record.open() as record:
         assert record.save_round(
             current_identity().player,
-            difficulty="hard",
-            symbol="X",
-            first="human",
-            moves=moves,
-            result="win",
-            board_size=4,
-            played_at=datetime(2026, 11, 20, 9, 0, tzinfo=UTC),
+            FinishedRound(
+                difficulty="hard",
+                symbol="X",
+                first="human",
+                moves=moves,
+                result="win",
+                board_size=4,
+                played_at=datetime(2026, 11, 20, 9, 0, tzinfo=UTC),
+            ),
         )
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:

@@ -100,3 +100,21 @@ def test_no_function_is_graded_d_or_worse_by_radon() -> None:
         if cc_rank(block.complexity) in "DEF"
     ]
     assert not graded, graded
+
+
+def test_the_app_asks_the_board_screen_never_which_kind_it_is() -> None:
+    """Issue 30: the game and a room share `BoardScreen`, and the app speaks to whichever
+    is up through it; a branch on the concrete screen would be the two screens again."""
+    import ast
+
+    source = (ROOT / PACKAGE / "ui" / "app.py").read_text(encoding="utf-8")
+    branches = [
+        ast.unparse(node)
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "isinstance"
+        and {"GameScreen", "RoomScreen"} & {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+    ]
+    # One lookup stays: `TicTacToeApp.game`, the game screen for the record's saved settings.
+    assert branches == ["isinstance(screen, GameScreen)"], branches

@@ -6,7 +6,7 @@ from itertools import product
 
 import pytest
 
-from tui_tictactoe.engine import EMPTY, STANDARD, GameBoard, Outcome, geometry, other
+from tui_tictactoe.engine import EMPTY, STANDARD, GameBoard, IllegalMove, Outcome, geometry, other
 
 Cell = tuple[int, int]
 
@@ -63,9 +63,7 @@ def test_rows_are_independent_lists() -> None:
 @pytest.mark.parametrize("symbol", ["X", "O"])
 def test_make_move_places_the_symbol_on_every_cell(row: int, col: int, symbol: str) -> None:
     board = GameBoard()
-    ok, message = board.make_move(row, col, symbol)
-    assert ok is True
-    assert symbol in message and f"({row}, {col})" in message
+    board.make_move(row, col, symbol)
     assert board.game_board[row][col] == symbol
     assert sum(cell != EMPTY for line in board.game_board for cell in line) == 1
     assert (row, col) not in board.get_empty_cells()
@@ -79,8 +77,10 @@ def test_off_board_cells_are_refused_and_nothing_changes(row: int, col: int) -> 
     board = board_of("X../.O./...")
     board.make_move(2, 2, "X")
     before = snapshot(board)
-    ok, message = board.make_move(row, col, "O")
-    assert ok is False
+    with pytest.raises(IllegalMove) as refused:
+        board.make_move(row, col, "O")
+    message = str(refused.value)
+    assert refused.value.refusal == "off-board"
     assert "off the board" in message and "0 to 2" in message
     assert snapshot(board) == before
 
@@ -89,10 +89,12 @@ def test_off_board_cells_are_refused_and_nothing_changes(row: int, col: int) -> 
 @pytest.mark.parametrize("mover", ["X", "O"])
 def test_occupied_cell_is_refused_and_nothing_changes(taker: str, mover: str) -> None:
     board = GameBoard()
-    assert board.make_move(1, 1, taker)[0]
+    board.make_move(1, 1, taker)  # IllegalMove if refused
     before = snapshot(board)
-    ok, message = board.make_move(1, 1, mover)
-    assert ok is False
+    with pytest.raises(IllegalMove) as refused:
+        board.make_move(1, 1, mover)
+    message = str(refused.value)
+    assert refused.value.refusal == "taken"
     assert "already taken" in message and taker in message
     assert snapshot(board) == before
 
@@ -100,9 +102,9 @@ def test_occupied_cell_is_refused_and_nothing_changes(taker: str, mover: str) ->
 @pytest.mark.parametrize("symbol", ["Z", "x", "o", "", " ", "XO", "0", None, 1])
 def test_bad_symbol_is_refused_and_nothing_changes(symbol: object) -> None:
     board = GameBoard()
-    ok, message = board.make_move(0, 0, symbol)  # type: ignore[arg-type]
-    assert ok is False
-    assert "X or O" in message
+    with pytest.raises(IllegalMove, match="X or O") as refused:
+        board.make_move(0, 0, symbol)  # type: ignore[arg-type]
+    assert refused.value.refusal == "symbol"
     assert board == GameBoard() and board.moves == ()
 
 
@@ -111,8 +113,10 @@ def test_bad_symbol_is_refused_and_nothing_changes(symbol: object) -> None:
 )
 def test_non_integer_cell_is_refused_with_its_own_reason(row: object, col: object) -> None:
     board = GameBoard()
-    ok, message = board.make_move(row, col, "X")  # type: ignore[arg-type]
-    assert ok is False
+    with pytest.raises(IllegalMove) as refused:
+        board.make_move(row, col, "X")  # type: ignore[arg-type]
+    message = str(refused.value)
+    assert refused.value.refusal == "not-a-cell"
     assert "whole numbers" in message
     assert "off the board" not in message
     assert board == GameBoard() and board.moves == ()
@@ -120,11 +124,11 @@ def test_non_integer_cell_is_refused_with_its_own_reason(row: object, col: objec
 
 def test_board_does_not_enforce_turn_order() -> None:
     board = GameBoard()
-    assert board.make_move(0, 0, "X")[0]
-    assert board.make_move(0, 1, "X")[0]  # X again
-    assert board.make_move(2, 2, "O")[0]
-    assert board.make_move(2, 1, "O")[0]
-    assert board.make_move(2, 0, "O")[0]  # O three times, and it wins
+    board.make_move(0, 0, "X")  # IllegalMove if refused
+    board.make_move(0, 1, "X")  # IllegalMove if refused  # X again
+    board.make_move(2, 2, "O")  # IllegalMove if refused
+    board.make_move(2, 1, "O")  # IllegalMove if refused
+    board.make_move(2, 0, "O")  # IllegalMove if refused  # O three times, and it wins
     assert board.count("X") == 2 and board.count("O") == 3
     assert board.winner() == "O"
 
@@ -143,7 +147,7 @@ def test_no_legal_moves_after_a_win_but_empty_cells_remain() -> None:
 def test_every_winning_shape_wins_for_both_symbols(line: tuple[Cell, ...], symbol: str) -> None:
     board = GameBoard()
     for row, col in line:
-        assert board.make_move(row, col, symbol)[0]
+        board.make_move(row, col, symbol)  # IllegalMove if refused
     # Two opponent marks off the line that do not make a line themselves.
     spare = [cell for cell in ALL_CELLS if cell not in line]
     for row, col in spare[:2]:
@@ -210,7 +214,7 @@ def test_full_board_without_a_line_is_a_draw() -> None:
 def test_a_line_on_the_last_cell_is_a_win_not_a_draw() -> None:
     board = board_of("XOX/OXO/OX.")
     assert not board.is_full() and board.outcome() is None
-    assert board.make_move(2, 2, "X")[0]
+    board.make_move(2, 2, "X")  # IllegalMove if refused
     assert board.is_full()
     outcome = board.outcome()
     assert outcome is not None and outcome.winner == "X"
@@ -235,9 +239,9 @@ def test_copy_is_equal_and_independent() -> None:
     clone = board.copy()
     assert clone == board and clone is not board
     assert clone.moves == board.moves
-    assert clone.make_move(2, 2, "X")[0]
+    clone.make_move(2, 2, "X")  # IllegalMove if refused
     assert board.game_board[2][2] == EMPTY and board.moves == ((0, 0), (1, 1))
-    assert board.make_move(0, 2, "O")[0]
+    board.make_move(0, 2, "O")  # IllegalMove if refused
     assert clone.game_board[0][2] == EMPTY
     clone.undo()
     clone.undo()
@@ -289,8 +293,9 @@ def test_undo_takes_back_moves_in_reverse_order() -> None:
 def test_undo_ignores_refused_moves() -> None:
     board = GameBoard()
     board.make_move(1, 1, "X")
-    board.make_move(1, 1, "O")  # refused
-    board.make_move(5, 5, "O")  # refused
+    for row, col in ((1, 1), (5, 5)):
+        with pytest.raises(IllegalMove):
+            board.make_move(row, col, "O")
     assert board.undo() == (1, 1)
     with pytest.raises(IndexError):
         board.undo()

@@ -99,10 +99,9 @@ def test_board_size_is_a_saved_setting(tmp_path: Path, monkeypatch: pytest.Monke
 
 @pytest.mark.parametrize(("board", "size", "win"), [("3", 3, 3), ("4", 4, 4), ("5", 5, 4)])
 def test_the_controller_builds_the_board_of_its_options(board: str, size: int, win: int) -> None:
-    controller = GameController.from_options(GameOptions(difficulty="easy", board=board))
+    controller = GameController(GameOptions(difficulty="easy", board=board))
     assert controller.board.geometry == geometry(size, win)
-    ok, _ = controller.play_human_move(size - 1, size - 1)
-    assert ok
+    controller.play_human_move(size - 1, size - 1)  # MoveRefused if refused
     request = controller.ai_request()
     assert request is not None
     assert controller.apply(request.compute())
@@ -112,7 +111,7 @@ def test_the_controller_builds_the_board_of_its_options(board: str, size: int, w
 
 
 def test_a_search_is_told_to_stop_when_the_game_moves_on() -> None:
-    controller = GameController.from_options(GameOptions(first="ai", board="5"))
+    controller = GameController(GameOptions(first="ai", board="5"))
     request = controller.ai_request()
     assert request is not None and request.cancelled is not None
     assert not request.cancelled()

@@ -13,7 +13,15 @@ import pytest
 from tui_tictactoe import cli
 from tui_tictactoe.commands.stats import format_stats, stats_json
 from tui_tictactoe.identity import current_identity
-from tui_tictactoe.record import DifficultyStats, Match, Record, Seat, Stats, empty_stats
+from tui_tictactoe.record import (
+    DifficultyStats,
+    FinishedRound,
+    Match,
+    Record,
+    Seat,
+    Stats,
+    empty_stats,
+)
 
 RESULTS = ("win", "win", "draw", "loss", "abandoned")
 
@@ -22,7 +30,10 @@ def keep(player: str, difficulty: str = "medium") -> None:
     with Record.open() as record:
         for result in RESULTS:
             assert record.save_round(
-                player, difficulty=difficulty, symbol="X", first="human", moves=[5], result=result
+                player,
+                FinishedRound(
+                    difficulty=difficulty, symbol="X", first="human", moves=[5], result=result
+                ),
             )
 
 
@@ -50,13 +61,15 @@ def test_stats_lists_the_last_ten_rounds_newest_first_like_the_screen(
         for minute in range(12):
             assert record.save_round(
                 player,
-                difficulty=levels[minute % 3],
-                symbol="XO"[minute % 2],
-                first=("human", "ai")[minute % 2],
-                moves=moves[: 1 + minute % 4],
-                result=RESULTS[minute % 5],
-                took_back=minute == 10,
-                played_at=start + timedelta(minutes=minute),
+                FinishedRound(
+                    difficulty=levels[minute % 3],
+                    symbol="XO"[minute % 2],
+                    first=("human", "ai")[minute % 2],
+                    moves=moves[: 1 + minute % 4],
+                    result=RESULTS[minute % 5],
+                    took_back=minute == 10,
+                    played_at=start + timedelta(minutes=minute),
+                ),
             )
     assert cli.main(["stats"]) == 0
     lines = capsys.readouterr().out.splitlines()
@@ -128,12 +141,14 @@ def test_a_host_reads_any_players_record_by_key_or_name(
         ):
             assert record.save_round(
                 player,
-                difficulty="easy",
-                symbol="X",
-                first="human",
-                moves=[5],
-                result=result,
-                display_name=name,
+                FinishedRound(
+                    difficulty="easy",
+                    symbol="X",
+                    first="human",
+                    moves=[5],
+                    result=result,
+                    display_name=name,
+                ),
             )
     for named in ("SHA256:carol", "carol"):
         assert cli.main(["stats", "--json", "--player", named]) == 0
@@ -207,13 +222,15 @@ def test_stats_json_has_exactly_the_documented_shape() -> None:
     with Record.open() as record:
         assert record.save_round(
             "alice",
-            difficulty="hard",
-            symbol="O",
-            first="ai",
-            moves=[1],
-            result="loss",
-            took_back=True,
-            board_size=4,
+            FinishedRound(
+                difficulty="hard",
+                symbol="O",
+                first="ai",
+                moves=[1],
+                result="loss",
+                took_back=True,
+                board_size=4,
+            ),
         )
         stats = record.stats("alice")
     decoded = json.loads(stats_json(stats))
@@ -297,13 +314,15 @@ def test_stats_fits_60_columns_with_every_board_and_level_played(
         for number in range(12):
             assert record.save_round(
                 player,
-                difficulty=("easy", "medium", "hard")[number % 3],
-                symbol="X",
-                first="ai",
-                moves=range(1, 10),
-                result="abandoned",
-                took_back=True,
-                board_size=(3, 4, 5)[number // 4 % 3],
+                FinishedRound(
+                    difficulty=("easy", "medium", "hard")[number % 3],
+                    symbol="X",
+                    first="ai",
+                    moves=range(1, 10),
+                    result="abandoned",
+                    took_back=True,
+                    board_size=(3, 4, 5)[number // 4 % 3],
+                ),
             )
     assert cli.main(["stats"]) == 0
     lines = capsys.readouterr().out.splitlines()

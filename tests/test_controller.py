@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Sequence
 from itertools import pairwise
 
 import pytest
 from controller_tools import ai_moves, ai_reply
 
-from tui_tictactoe.controller import AIReply, GameController, GameOptions, Score
+from tui_tictactoe.controller import AIReply, GameController, GameOptions, MoveRefused, Score
 from tui_tictactoe.engine import (
     STANDARD,
     GameBoard,
@@ -19,6 +20,7 @@ from tui_tictactoe.engine import (
     RandomStrategy,
     strategy_for,
 )
+from tui_tictactoe.engine.board import IllegalMove
 
 Cell = tuple[int, int]
 
@@ -49,15 +51,12 @@ def state(controller: GameController) -> tuple[object, ...]:
 def play_round(controller: GameController, human: Sequence[int]) -> tuple[bool, str]:
     """Play human cells (reading-order indexes) in turn, the AI answering, until the round ends."""
     moves = iter(human)
-    result = (False, "")
     while not controller.game_over:
         if controller.is_human_turn:
-            result = controller.play_human_move(*STANDARD.coords(next(moves)))
+            controller.play_human_move(*STANDARD.coords(next(moves)))  # MoveRefused if refused
         else:
             ai_moves(controller)
-            result = (True, controller.check_game_over()[1])
-        assert result[0], result
-    return result
+    return True, controller.check_game_over()[1]
 
 
 # Scripts with the human as X moving first and a Scripted AI as O.
@@ -66,8 +65,11 @@ AI_WINS = ([0, 1, 8], [3, 4, 5])  # O takes the middle row
 DRAW = ([0, 8, 7, 2, 3], [4, 1, 6, 5])  # X 0 8 7 2 3 / O 4 1 6 5: no line for either
 
 
-def scripted(human_first_ai_cells: Sequence[int], **kwargs: object) -> GameController:
-    return GameController(strategy=Scripted(human_first_ai_cells), **kwargs)  # type: ignore[arg-type]
+def scripted(
+    human_first_ai_cells: Sequence[int], rng: random.Random | None = None, **options: object
+) -> GameController:
+    strategy = Scripted(human_first_ai_cells)
+    return GameController(GameOptions(**options), rng, strategy)  # type: ignore[arg-type]
 
 
 # -- setting up ------------------------------------------------------------------
@@ -76,7 +78,7 @@ def scripted(human_first_ai_cells: Sequence[int], **kwargs: object) -> GameContr
 @pytest.mark.parametrize("human_symbol", ["X", "O"])
 @pytest.mark.parametrize("first", ["human", "ai"])
 def test_either_symbol_and_either_side_first(human_symbol: str, first: str) -> None:
-    controller = GameController(human_symbol=human_symbol, first=first, rng=random.Random(0))
+    controller = GameController(GameOptions(symbol=human_symbol, first=first), rng=random.Random(0))
     ai_symbol = "O" if human_symbol == "X" else "X"
     assert controller.human_symbol == human_symbol and controller.ai_symbol == ai_symbol
     assert controller.starter == first
@@ -87,7 +89,7 @@ def test_either_symbol_and_either_side_first(human_symbol: str, first: str) -> N
     rng = random.Random(1)
     while not controller.game_over:
         if controller.is_human_turn:
-            assert controller.play_human_move(*rng.choice(controller.board.get_empty_cells()))[0]
+            controller.play_human_move(*rng.choice(controller.board.get_empty_cells()))
         else:
             ai_moves(controller)
     # The starter's symbol went first and the symbols alternated.
@@ -105,18 +107,18 @@ def test_either_symbol_and_either_side_first(human_symbol: str, first: str) -> N
     [
         {"first": "nobody"},
         {"difficulty": "impossible"},
-        {"human_symbol": "Z"},
-        {"human_symbol": "x"},
+        {"symbol": "Z"},
+        {"symbol": "x"},
     ],
 )
 def test_invalid_setup_is_a_value_error(kwargs: dict[str, str]) -> None:
     with pytest.raises(ValueError):
-        GameController(**kwargs)  # type: ignore[arg-type]
+        GameController(GameOptions(**kwargs))  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("difficulty", ["easy", "medium", "hard"])
 def test_difficulty_selects_the_named_strategy(difficulty: str) -> None:
-    controller = GameController(difficulty=difficulty)
+    controller = GameController(GameOptions(difficulty=difficulty))
     assert controller.difficulty == difficulty
     assert controller.minimax is not None
     assert controller.minimax.depth == strategy_for(difficulty).depth
@@ -144,31 +146,30 @@ def test_switch_player_alternates() -> None:
 
 def test_human_move_passes_the_turn() -> None:
     controller = GameController(rng=random.Random(0))
-    ok, message = controller.play_human_move(1, 1)
-    assert ok and "X" in message
+    controller.play_human_move(1, 1)  # MoveRefused if refused
     assert controller.board.game_board[1][1] == "X"
     assert controller.is_ai_turn
 
 
 def test_human_move_out_of_turn_is_refused_and_changes_nothing() -> None:
-    controller = GameController(first="ai", rng=random.Random(0))
+    controller = GameController(GameOptions(first="ai"), rng=random.Random(0))
     before = state(controller)
-    ok, message = controller.play_human_move(0, 0)
-    assert not ok and "not your turn" in message.lower()
+    with pytest.raises(MoveRefused, match=r"(?i)not your turn"):
+        controller.play_human_move(0, 0)
     assert state(controller) == before
 
 
 def test_invalid_human_move_is_refused_and_the_turn_stays() -> None:
     controller = GameController(rng=random.Random(0))
-    assert controller.play_human_move(0, 0)[0]
+    controller.play_human_move(0, 0)  # MoveRefused if refused
     ai_moves(controller)
     taken = controller.board.moves[-1]
     before = state(controller)
     number = STANDARD.key(*taken)  # the key that plays the cell
     refusals = [(*taken, f"Cell {number} is already taken by O."), (3, 0, "off the board")]
     for row, col, reason in refusals:
-        ok, message = controller.play_human_move(row, col)
-        assert not ok and reason in message
+        with pytest.raises(IllegalMove, match=re.escape(reason)):
+            controller.play_human_move(row, col)
         assert state(controller) == before
         assert controller.is_human_turn
 
@@ -184,7 +185,7 @@ def test_ai_move_on_the_humans_turn_is_refused() -> None:
 
 
 def test_invalid_ai_move_is_refused_and_stops_the_round_with_the_reason() -> None:
-    controller = GameController(first="ai")
+    controller = GameController(GameOptions(first="ai"))
     before = state(controller)
     assert controller.apply(AIReply(controller.generation, (9, 9)))  # current: it is judged
     assert controller.ai_error is not None and "illegal move" in controller.ai_error
@@ -192,15 +193,15 @@ def test_invalid_ai_move_is_refused_and_stops_the_round_with_the_reason() -> Non
     assert state(controller)[:4] == before[:4]  # no mark, no turn passed, same round
     assert controller.generation > before[4]  # the position's meaning changed: stale now
     assert not controller.is_ai_turn and controller.ai_request() is None
-    ok, message = controller.play_human_move(0, 0)
-    assert not ok and "illegal move" in message
+    with pytest.raises(MoveRefused, match="illegal move"):
+        controller.play_human_move(0, 0)
 
 
 # -- the AI's move, computed elsewhere -----------------------------------------------
 
 
 def test_ai_request_is_a_tagged_copy() -> None:
-    controller = GameController(first="ai", rng=random.Random(0))
+    controller = GameController(GameOptions(first="ai"), rng=random.Random(0))
     request = controller.ai_request()
     assert request.generation == controller.generation
     assert request.board == controller.board and request.board is not controller.board
@@ -209,7 +210,7 @@ def test_ai_request_is_a_tagged_copy() -> None:
 
 
 def test_computing_a_request_changes_nothing() -> None:
-    controller = GameController(first="ai", rng=random.Random(0))
+    controller = GameController(GameOptions(first="ai"), rng=random.Random(0))
     before = state(controller)
     request = controller.ai_request()
     assert request.compute().move in controller.board.get_empty_cells()
@@ -218,7 +219,7 @@ def test_computing_a_request_changes_nothing() -> None:
 
 @pytest.mark.parametrize("alternate", [False, True])
 def test_stale_ai_move_after_a_new_round_is_rejected(alternate: bool) -> None:
-    controller = GameController(first="ai", alternate=alternate, rng=random.Random(0))
+    controller = GameController(GameOptions(first="ai", alternate=alternate), rng=random.Random(0))
     reply = ai_reply(controller)
     controller.new_round()  # the player resets while the AI is thinking
     before = state(controller)
@@ -235,7 +236,7 @@ def test_stale_ai_move_after_a_new_round_is_rejected(alternate: bool) -> None:
 
 
 def test_request_computes_a_reply_that_lands_once() -> None:
-    controller = GameController(first="ai", rng=random.Random(0))
+    controller = GameController(GameOptions(first="ai"), rng=random.Random(0))
     request = controller.ai_request()
     assert request is not None
     reply = request.compute()
@@ -255,7 +256,9 @@ def test_request_computes_a_reply_that_lands_once() -> None:
 @pytest.mark.parametrize("change", ["new_round", "new_game", "human_move"])
 def test_a_reply_to_an_earlier_position_changes_nothing(change: str) -> None:
     """Whatever happened since the request (a reset, a new game, any move), its reply is dropped."""
-    controller = GameController(first="ai", rng=random.Random(0), strategy=Scripted([4, 0, 1]))
+    controller = GameController(
+        GameOptions(first="ai"), rng=random.Random(0), strategy=Scripted([4, 0, 1])
+    )
     request = controller.ai_request()
     if change == "new_round":
         controller.new_round()
@@ -263,7 +266,7 @@ def test_a_reply_to_an_earlier_position_changes_nothing(change: str) -> None:
         controller.new_game(controller.options)
     else:
         assert controller.apply(request.compute())
-        assert controller.play_human_move(2, 2)[0]
+        controller.play_human_move(2, 2)  # MoveRefused if refused
         assert controller.apply(controller.ai_request().compute())
     before = state(controller)
     # The stale reply would be legal on the new board: only its generation stops it.
@@ -275,13 +278,13 @@ def test_a_reply_to_an_earlier_position_changes_nothing(change: str) -> None:
 
 
 def test_a_failed_or_illegal_reply_stops_the_round_with_the_reason() -> None:
-    controller = GameController(first="ai", rng=random.Random(0))
+    controller = GameController(GameOptions(first="ai"), rng=random.Random(0))
     request = controller.ai_request()
     assert controller.apply(AIReply(request.generation, None, "ValueError: no"))
     assert controller.ai_error == "ValueError: no"
     assert not controller.is_ai_turn and controller.ai_request() is None
-    ok, message = controller.play_human_move(0, 0)
-    assert not ok and "ValueError: no" in message
+    with pytest.raises(MoveRefused, match="ValueError: no"):
+        controller.play_human_move(0, 0)
     controller.new_round()
     assert controller.ai_error is None and controller.is_ai_turn
     controller.board.make_move(1, 1, "X")
@@ -298,7 +301,7 @@ def test_a_strategy_that_raises_is_reported_in_the_reply() -> None:
         ) -> Cell:
             raise RuntimeError("bug")
 
-    controller = GameController(first="ai", strategy=Broken())
+    controller = GameController(GameOptions(first="ai"), strategy=Broken())
     reply = controller.ai_request().compute()
     assert reply.move is None and reply.error == "RuntimeError: bug"
 
@@ -319,7 +322,7 @@ def test_new_game_starts_over_in_place_and_keeps_the_rng_and_the_strategy() -> N
     plain = GameController(strategy=strategy)
     plain.new_game(GameOptions(difficulty="easy"))
     assert plain.strategy is strategy  # an injected strategy outlives new games
-    fresh = GameController(difficulty="hard")
+    fresh = GameController(GameOptions(difficulty="hard"))
     fresh.new_game(GameOptions(difficulty="easy"))
     assert fresh.minimax is not None and fresh.minimax.depth == 1
     assert fresh.minimax.rng is fresh.rng
@@ -384,7 +387,7 @@ def test_round_result_message_and_tally(
 
 def test_human_symbol_o_messages() -> None:
     # Human is O and moves first; the scripted AI (X) takes the middle row.
-    controller = scripted([3, 4, 5], human_symbol="O")
+    controller = scripted([3, 4, 5], symbol="O")
     assert play_round(controller, [0, 1, 8]) == (True, "The AI wins with X.")
     assert controller.score == Score(ai=1)
     controller.new_round()
@@ -398,8 +401,8 @@ def test_nothing_is_played_or_counted_after_game_over() -> None:
     before = state(controller)
     for _ in range(3):
         assert controller.check_game_over()[0]
-    ok, message = controller.play_human_move(2, 2)
-    assert not ok and "round is over" in message
+    with pytest.raises(MoveRefused, match="round is over"):
+        controller.play_human_move(2, 2)
     assert not controller.apply(AIReply(controller.generation, (2, 2)))
     assert controller.ai_error is None
     assert not controller.is_human_turn and not controller.is_ai_turn
@@ -439,7 +442,7 @@ def test_an_unfinished_round_counts_no_result_only_that_it_was_abandoned() -> No
 
 @pytest.mark.parametrize("first", ["human", "ai"])
 def test_alternate_switches_the_starter_every_round(first: str) -> None:
-    controller = GameController(first=first, alternate=True, rng=random.Random(0))
+    controller = GameController(GameOptions(first=first, alternate=True), rng=random.Random(0))
     other_side = "ai" if first == "human" else "human"
     starters = [controller.starter]
     for _ in range(4):
@@ -451,14 +454,14 @@ def test_alternate_switches_the_starter_every_round(first: str) -> None:
 
 @pytest.mark.parametrize("first", ["human", "ai"])
 def test_without_alternate_the_same_side_always_starts(first: str) -> None:
-    controller = GameController(first=first, rng=random.Random(0))
+    controller = GameController(GameOptions(first=first), rng=random.Random(0))
     for _ in range(3):
         controller.new_round()
         assert controller.starter == first
 
 
 def test_alternating_starter_after_finished_rounds() -> None:
-    controller = GameController(alternate=True, rng=random.Random(2))
+    controller = GameController(GameOptions(alternate=True), rng=random.Random(2))
     rng = random.Random(3)
     first_symbols = []
     for _ in range(4):
@@ -510,7 +513,7 @@ def test_hint_blocks_a_threat() -> None:
 
 
 def test_hint_is_none_off_turn_and_seeded() -> None:
-    controller = GameController(first="ai", rng=random.Random(0))
+    controller = GameController(GameOptions(first="ai"), rng=random.Random(0))
     assert controller.hint() is None
     # On an empty board every cell is best; the seeded RNG makes the hint repeatable.
     hints = [GameController(rng=random.Random(9)).hint() for _ in range(3)]
@@ -519,7 +522,7 @@ def test_hint_is_none_off_turn_and_seeded() -> None:
 
 
 def test_analysis_is_for_the_side_to_move() -> None:
-    controller = GameController(human_symbol="O", first="human", rng=random.Random(0))
+    controller = GameController(GameOptions(symbol="O", first="human"), rng=random.Random(0))
     analysis = controller.analysis()
     assert analysis.to_move == "O" and analysis.status == "in_progress"
     assert len(analysis.moves) == 9
@@ -539,7 +542,7 @@ def test_analysis_after_the_round_ends(
     script: tuple[list[int], list[int]], status: str, human_symbol: str
 ) -> None:
     human, ai = script
-    controller = scripted(ai, human_symbol=human_symbol)
+    controller = scripted(ai, symbol=human_symbol)
     play_round(controller, human)
     analysis = controller.analysis()
     if human_symbol == "O":  # the same cells, colours swapped
@@ -550,7 +553,7 @@ def test_analysis_after_the_round_ends(
 
 def test_analysis_after_the_ai_wins_moving_first() -> None:
     # The AI (O) starts and wins with more marks than the human: the human would move next.
-    controller = scripted([0, 1, 2], human_symbol="X", first="ai")
+    controller = scripted([0, 1, 2], symbol="X", first="ai")
     play_round(controller, [3, 4])
     analysis = controller.analysis()
     assert analysis.status == "O_wins" and analysis.to_move == "X"
@@ -558,7 +561,7 @@ def test_analysis_after_the_ai_wins_moving_first() -> None:
 
 def test_minimax_controller_uses_a_seeded_rng_for_repeatable_rounds() -> None:
     def game(seed: int) -> tuple[Cell, ...]:
-        controller = GameController(first="ai", rng=random.Random(seed))
+        controller = GameController(GameOptions(first="ai"), rng=random.Random(seed))
         other = MinimaxStrategy(rng=random.Random(seed))
         while not controller.game_over:
             if controller.is_human_turn:

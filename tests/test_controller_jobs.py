@@ -16,7 +16,7 @@ from typing import TypeVar
 import pytest
 from support import ScriptedStrategy
 
-from tui_tictactoe.controller import CellScores, GameController, HintReply
+from tui_tictactoe.controller import CellScores, GameController, GameOptions, HintReply
 from tui_tictactoe.engine.analysis import analyse
 from tui_tictactoe.engine.geometry import geometry
 from tui_tictactoe.engine.search import Search, shared_search
@@ -35,9 +35,11 @@ AI = ((0, 1), (0, 3), (1, 1), (1, 3), (2, 0), (2, 2))
 
 def four_by_four() -> GameController:
     """The position above, the human to move."""
-    controller = GameController(board="4", strategy=ScriptedStrategy(*AI), rng=random.Random(5))
+    controller = GameController(
+        GameOptions(board="4"), strategy=ScriptedStrategy(*AI), rng=random.Random(5)
+    )
     for cell in HUMAN:
-        assert controller.play_human_move(*cell)[0]
+        controller.play_human_move(*cell)  # MoveRefused if refused
         request = controller.ai_request()
         assert request is not None
         assert controller.apply(request.compute())
@@ -49,9 +51,9 @@ def past_the_book() -> GameController:
     """5x5 with six stones, the human (X) to move: nothing stored, nothing in the opening
     book (it stops at four stones), so a hint or the analysis must search."""
     ai = ScriptedStrategy((1, 2), (2, 1), (3, 3))
-    controller = GameController(board="5", strategy=ai, rng=random.Random(1))
+    controller = GameController(GameOptions(board="5"), strategy=ai, rng=random.Random(1))
     for cell in ((0, 0), (0, 4), (4, 0)):
-        assert controller.play_human_move(*cell)[0]
+        controller.play_human_move(*cell)  # MoveRefused if refused
         request = controller.ai_request()
         assert request is not None and controller.apply(request.compute())
     assert controller.is_human_turn
@@ -65,7 +67,7 @@ def in_a_thread(work: Callable[[], T]) -> T:
 
 
 def new_move(controller: GameController) -> None:
-    assert controller.play_human_move(3, 0)[0]
+    controller.play_human_move(3, 0)  # MoveRefused if refused
 
 
 def new_round(controller: GameController) -> None:
@@ -161,8 +163,12 @@ def test_a_new_hint_search_stops_the_one_before() -> None:
 def test_a_hint_in_the_5x5_opening_is_read_not_searched() -> None:
     """With at most two stones every move's score is stored: the hint needs no thread and
     no search, and it is one of the best moves (fails before: a search in a thread)."""
-    controller = GameController(board="5", strategy=ScriptedStrategy((0, 0)), rng=random.Random(1))
-    assert controller.play_human_move(2, 3)[0]  # X off centre; the AI's O in a corner
+    controller = GameController(
+        GameOptions(board="5"), strategy=ScriptedStrategy((0, 0)), rng=random.Random(1)
+    )
+    controller.play_human_move(
+        2, 3
+    )  # MoveRefused if refused  # X off centre; the AI's O in a corner
     request = controller.ai_request()
     assert request is not None and controller.apply(request.compute())
     search = shared_search(controller.board.geometry)
@@ -181,7 +187,10 @@ def test_a_3x3_hint_is_answered_at_once_from_the_seeded_rng_as_before() -> None:
 
 
 def test_no_hint_request_off_the_humans_turn() -> None:
-    assert GameController(first="ai", board="4", rng=random.Random(0)).hint_request() is None
+    assert (
+        GameController(GameOptions(first="ai", board="4"), rng=random.Random(0)).hint_request()
+        is None
+    )
 
 
 # -- the big board's analysis --------------------------------------------------------
@@ -253,7 +262,7 @@ def test_the_5x5_opening_overlay_is_whole_at_once_without_a_thread_or_a_search()
     """Every move's score is stored up to two stones: the overlay is whole as it is asked
     for, with no request for a thread and nothing searched, and equals `analyse` (fails
     before: a request searching 25 cells, seconds each)."""
-    controller = GameController(board="5", rng=random.Random(1))
+    controller = GameController(GameOptions(board="5"), rng=random.Random(1))
     search = shared_search(controller.board.geometry)
     nodes = search.nodes
     assert controller.analysis_request() is None
@@ -265,7 +274,10 @@ def test_the_5x5_opening_overlay_is_whole_at_once_without_a_thread_or_a_search()
 
 def test_no_analysis_request_on_3x3_or_off_the_humans_turn() -> None:
     assert GameController(rng=random.Random(0)).analysis_request() is None  # instant there
-    assert GameController(first="ai", board="4", rng=random.Random(0)).analysis_request() is None
+    assert (
+        GameController(GameOptions(first="ai", board="4"), rng=random.Random(0)).analysis_request()
+        is None
+    )
 
 
 def test_a_reply_for_another_generation_is_dropped_whatever_the_job() -> None:

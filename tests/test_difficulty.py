@@ -145,7 +145,7 @@ def play(level: MoveStrategy, opponent: MoveStrategy, level_symbol: str, level_f
     while not board.is_game_over():
         strategy = level if mover == level_symbol else opponent
         row, col = strategy.find_best_move(board, mover)
-        assert board.make_move(row, col, mover)[0]
+        board.make_move(row, col, mover)  # IllegalMove if refused
         mover = other(mover)
     winner = board.winner()
     if winner is None:

@@ -191,7 +191,7 @@ def engine_games(
     else:
         moves = [index_of(c) for c in board.get_empty_cells()]
     for i in moves:
-        assert board.make_move(*cell(i), mover)[0]
+        board.make_move(*cell(i), mover)  # IllegalMove if refused
         results += engine_games(board, opponent(mover), ai, choices)
         board.undo()
     return results

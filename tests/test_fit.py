@@ -12,11 +12,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from support import SIZE, SMALL, played, press
+from support import SIZE, SMALL, played, press, refusal
 
 from tui_tictactoe.controller import (
     AIReply,
     GameController,
+    GameOptions,
+    MoveRefused,
     Status,
     analysis_status,
     hint_status,
@@ -59,7 +61,7 @@ def every_state() -> list[Status]:
     big = played([(0, 0)], [(4, 4)], board="5")
     states = [
         *(turn_status(c) for c in (won, lost, draw, mid, failed(), thinking(), big)),
-        turn_status(GameController("O")),
+        turn_status(GameController(GameOptions(symbol="O"))),
         Status("AI is thinking… 123.4 s", "thinking"),
     ]
     assert turn_status(big).text == "AI played 25. Your turn: you play X."
@@ -70,11 +72,11 @@ def every_note() -> list[Status]:
     """Every note the status line's second line can show, in its longest form."""
     won = played([(0, 0), (0, 1), (0, 2)], [(1, 0), (1, 1)])
     mid = played([(1, 1)], [(0, 0)])
-    big = GameController(board="5")
+    big = GameController(GameOptions(board="5"))
     notes = [
-        *(move_refused(c, c.play_human_move(*at)[1]) for c, at in ((mid, (0, 0)), (won, (2, 2)))),
-        *(move_refused(c, c.play_human_move(1, 1)[1]) for c in (failed(), thinking())),
-        move_refused(big, "Cell 25 is already taken by O."),
+        *(move_refused(refusal(c, *at)) for c, at in ((mid, (0, 0)), (won, (2, 2)))),
+        *(move_refused(refusal(c, 1, 1)) for c in (failed(), thinking())),
+        move_refused(MoveRefused("taken", "O", 25)),
         hint_status(mid, (2, 2)),
         hint_status(big, (4, 4)),
         *(hint_status(c, None) for c in (won, failed(), thinking())),
@@ -94,13 +96,13 @@ def every_note() -> list[Status]:
 
 
 def failed() -> GameController:
-    game = GameController(first="ai")
+    game = GameController(GameOptions(first="ai"))
     game.apply(AIReply(game.generation, None, "RuntimeError: the AI tripped over its own feet"))
     return game
 
 
 def thinking() -> GameController:
-    return GameController(first="ai")
+    return GameController(GameOptions(first="ai"))
 
 
 def test_every_note_and_state_fits_one_line_of_the_narrowest_status() -> None:
@@ -162,7 +164,7 @@ async def test_nothing_is_cut(make_app, steady, size: tuple[int, int], info: boo
         # The title, whole: also with the longest level and the big board's analysis
         # counting its cells there (the status line keeps the state of play).
         title = game.query_one(TitleBar)
-        medium = GameController(difficulty="medium", board="5")
+        medium = GameController(GameOptions(difficulty="medium", board="5"))
         counting = AnalysisFound(Analysis("." * 25, "X", "in_progress", ()), 24, 25)
         for sub_title in (game.sub_title, game_title(medium, True, counting)):
             game.sub_title = sub_title

@@ -25,7 +25,7 @@ from textual.widget import Widget
 from tui_tictactoe import cli
 from tui_tictactoe.commands.stats import format_stats
 from tui_tictactoe.identity import NAME_LIMIT, NO_NAME, current_identity, displayable
-from tui_tictactoe.record import LeaderEntry, Record, empty_stats
+from tui_tictactoe.record import FinishedRound, LeaderEntry, Record, empty_stats
 from tui_tictactoe.servers.game_command import printable
 from tui_tictactoe.ui.screens.game_screen import GameScreen
 from tui_tictactoe.ui.screens.leaderboard_screen import LeaderboardScreen
@@ -110,12 +110,14 @@ def keep_round(player: str, name: str) -> None:
     with Record.open() as record:
         assert record.save_round(
             player,
-            difficulty="hard",
-            symbol="X",
-            first="human",
-            moves=(5, 1, 9, 3, 2, 8, 4, 6, 7),
-            result="draw",
-            display_name=name,
+            FinishedRound(
+                difficulty="hard",
+                symbol="X",
+                first="human",
+                moves=(5, 1, 9, 3, 2, 8, 4, 6, 7),
+                result="draw",
+                display_name=name,
+            ),
         )
 
 

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tui_tictactoe.cli import build_parser, parse
-from tui_tictactoe.controller import GameController, GameOptions, Score
+from tui_tictactoe.controller import GameController, GameOptions, MoveRefused, Score
 from tui_tictactoe.controller.rounds import RoundSummary
 from tui_tictactoe.controller.status import (
     game_title,
@@ -27,14 +27,13 @@ from tui_tictactoe.servers.game_command import parse_play_options, play_args
 
 
 def people(**options: object) -> GameController:
-    return GameController(rng=random.Random(0), opponent="human", **options)  # type: ignore[arg-type]
+    return GameController(GameOptions(opponent="human", **options), rng=random.Random(0))  # type: ignore[arg-type]
 
 
 def play_keys(controller: GameController, *keys: int) -> None:
     """Play cells by their keys (1 = top-left), each accepted."""
     for key in keys:
-        ok, message = controller.play_human_move(*controller.board.geometry.cell_of_key(key))
-        assert ok, message
+        controller.play_human_move(*controller.board.geometry.cell_of_key(key))
 
 
 X_WINS = (1, 4, 2, 5, 3)  # X takes the top row
@@ -48,7 +47,7 @@ DRAW = (1, 5, 9, 2, 8, 7, 3, 6, 4)  # X 1 9 8 3 4 / O 5 2 7 6: no line for eithe
 def test_both_seats_are_people_and_x_starts_whatever_the_ai_options_say() -> None:
     for symbol in ("X", "O"):
         for first in ("human", "ai"):
-            controller = people(human_symbol=symbol, first=first)
+            controller = people(symbol=symbol, first=first)
             assert controller.between_people and controller.ai is None
             assert isinstance(controller.seats["X"], HumanPlayer)
             assert isinstance(controller.seats["O"], HumanPlayer)
@@ -80,8 +79,8 @@ def test_any_moves_alternate_seats_and_end_in_the_result_the_board_says(
             break
         assert controller.current_player.symbol == mover and controller.is_human_turn
         empty = controller.board.get_empty_cells()
-        ok, _ = controller.play_human_move(*empty[pick % len(empty)])
-        assert ok and controller.ai_request() is None
+        controller.play_human_move(*empty[pick % len(empty)])  # MoveRefused if refused
+        assert controller.ai_request() is None
         mover = "O" if mover == "X" else "X"
     marks = [controller.board.game_board[r][c] for r, c in controller.board.moves]
     assert marks == ["X", "O"] * (len(marks) // 2) + ["X"] * (len(marks) % 2)
@@ -128,12 +127,14 @@ def test_the_score_counts_each_seats_wins_over_rounds(rounds: list[str], alterna
 def test_a_move_on_a_taken_cell_or_after_the_round_is_refused() -> None:
     controller = people()
     play_keys(controller, 5)
-    ok, message = controller.play_human_move(1, 1)
-    assert not ok and message == "Cell 5 is already taken by X."
+    with pytest.raises(MoveRefused) as taken:
+        controller.play_human_move(1, 1)
+    assert str(taken.value) == "Cell 5 is already taken by X."
     play_keys(controller, 1, 2, 4, 8)  # X 5 2 8: the middle column
     assert controller.game_over
-    ok, message = controller.play_human_move(2, 2)
-    assert not ok and move_refused(controller, message).text == "No move: the round is over."
+    with pytest.raises(MoveRefused) as over:
+        controller.play_human_move(2, 2)
+    assert move_refused(over.value).text == "No move: the round is over."
 
 
 # -- take-backs: one move ----------------------------------------------------------------
@@ -219,7 +220,7 @@ def test_the_title_says_who_plays() -> None:
 def test_a_round_between_people_says_so_and_who_won(
     keys: tuple[int, ...], result: str, winner: str | None
 ) -> None:
-    controller = people(human_symbol="O")  # the symbol is the AI game's: X's result is kept
+    controller = people(symbol="O")  # the symbol is the AI game's: X's result is kept
     ended: list[RoundSummary] = []
     controller.on_round_end = ended.append
     play_keys(controller, *keys)

@@ -12,6 +12,7 @@ from tui_tictactoe.engine import (
     Decision,
     GameBoard,
     HumanPlayer,
+    IllegalMove,
     MinimaxStrategy,
     MoveStrategy,
     NodeCounter,
@@ -50,10 +51,10 @@ def test_human_player_places_its_own_symbol(symbol: str) -> None:
     board = GameBoard()
     human = HumanPlayer(symbol)
     assert human.symbol == symbol
-    assert human.make_move(board, 1, 2) == (True, f"{symbol} played (1, 2).")
+    human.make_move(board, 1, 2)
     assert board.game_board[1][2] == symbol
-    ok, message = human.make_move(board, 1, 2)
-    assert not ok and "already taken" in message
+    with pytest.raises(IllegalMove, match="already taken"):
+        human.make_move(board, 1, 2)
     assert board.moves == ((1, 2),)
 
 
@@ -160,7 +161,7 @@ def play_out(x: MoveStrategy, o: MoveStrategy, first: str = "X") -> GameBoard:
     strategy = {"X": x, "O": o}
     while not board.is_game_over():
         row, col = strategy[mover].find_best_move(board, mover)
-        assert board.make_move(row, col, mover)[0]
+        board.make_move(row, col, mover)  # IllegalMove if refused
         mover = other(mover)
     return board
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tui_tictactoe.engine import EMPTY, GameBoard, other
+from tui_tictactoe.engine import EMPTY, GameBoard, IllegalMove, other
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 
@@ -61,8 +61,7 @@ def play_sequence(order: tuple[int, ...], first: str) -> tuple[GameBoard, list[G
     for index in order:
         if board.is_game_over():
             break
-        ok, _ = board.make_move(*divmod(index, 3), mover)
-        assert ok
+        board.make_move(*divmod(index, 3), mover)  # IllegalMove if refused
         history.append(board.copy())
         mover = other(mover)
     return board, history
@@ -77,7 +76,7 @@ def test_random_games_keep_the_board_consistent(order: tuple[int, ...], first: s
     for index in order:
         if board.is_game_over():
             break
-        assert board.make_move(*divmod(index, 3), mover)[0]
+        board.make_move(*divmod(index, 3), mover)  # IllegalMove if refused
         played.append(divmod(index, 3))
         mover = other(mover)
 
@@ -154,9 +153,12 @@ def test_make_move_accepts_exactly_the_legal_placements(
         and symbol in ("X", "O")
         and text[row * 3 + col] == "."
     )
-    ok, message = board.make_move(row, col, symbol)  # type: ignore[arg-type]
-    assert ok is legal
-    assert message
+    try:
+        board.make_move(row, col, symbol)  # type: ignore[arg-type]
+    except IllegalMove as refused:
+        assert not legal and str(refused)  # refused with its reason
+    else:
+        assert legal
     if legal:
         assert isinstance(row, int)
         index = row * 3 + col

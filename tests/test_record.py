@@ -27,6 +27,7 @@ from tui_tictactoe.record import (
     DATABASE_NAME,
     RESULTS,
     DifficultyStats,
+    FinishedRound,
     Record,
     data_dir,
     database_path,
@@ -63,7 +64,7 @@ def save(record: Record, player: str | None, result: str = "win", **fields: obje
         "result": result,
     }
     round_.update(fields)
-    return record.save_round(player, **round_)  # type: ignore[arg-type]
+    return record.save_round(player, FinishedRound(**round_))  # type: ignore[arg-type]
 
 
 def oracle_stats(rounds: Iterable[tuple[str, str, bool]]) -> dict[str, DifficultyStats]:
@@ -227,14 +228,16 @@ def test_a_saved_round_comes_back_with_every_field(record: Record) -> None:
     when = datetime(2026, 11, 23, 10, 15, 30, tzinfo=timezone(timedelta(hours=2)))
     assert record.save_round(
         "ssh:SHA256:abc",
-        display_name="alice",
-        difficulty="medium",
-        symbol="O",
-        first="ai",
-        moves=[5, 1, 9, 3],
-        result="loss",
-        took_back=True,
-        played_at=when,
+        FinishedRound(
+            display_name="alice",
+            difficulty="medium",
+            symbol="O",
+            first="ai",
+            moves=[5, 1, 9, 3],
+            result="loss",
+            took_back=True,
+            played_at=when,
+        ),
     )
     (saved,) = record.recent_rounds("ssh:SHA256:abc")
     assert saved._replace(id=0) == (

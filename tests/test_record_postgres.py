@@ -24,6 +24,7 @@ from test_record_reliability import all_at_once
 
 from tui_tictactoe.record import (
     DATABASE_URL_ENV,
+    FinishedRound,
     PostgresRecord,
     Record,
     empty_stats,
@@ -126,18 +127,7 @@ def test_a_retried_save_with_the_same_round_key_counts_once(
     record: PostgresRecord, pg_url: str
 ) -> None:
     """As when the commit's acknowledgement is lost and the save is tried again."""
-    prepared = prepare_round(
-        "alice",
-        difficulty="hard",
-        symbol="X",
-        first="human",
-        moves=[5, 1, 9],
-        result="win",
-        took_back=False,
-        display_name=None,
-        board_size=3,
-        played_at=None,
-    )
+    prepared = prepare_round("alice", FinishedRound("hard", "X", "human", [5, 1, 9], "win"))
     assert prepared is not None
     key = "6f1c2b9e-3d4a-4c5b-8e7f-0a1b2c3d4e5f"
     assert record._save_round(prepared, key)

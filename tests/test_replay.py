@@ -17,12 +17,12 @@ from controller_tools import ai_moves
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tui_tictactoe.controller import GameController
+from tui_tictactoe.controller import GameController, GameOptions
 from tui_tictactoe.controller.replay import Replay
 from tui_tictactoe.engine.analysis import analyse
-from tui_tictactoe.engine.board import GameBoard, other
+from tui_tictactoe.engine.board import GameBoard, IllegalMove, other
 from tui_tictactoe.options import board_geometry
-from tui_tictactoe.record import Record
+from tui_tictactoe.record import FinishedRound, Record
 
 symbols = st.sampled_from(["X", "O"])
 sides = st.sampled_from(["human", "ai"])
@@ -40,7 +40,9 @@ def played(size: int, first_mover: str, keys: list[int]) -> list[GameBoard]:
     for key in keys:
         if board.is_game_over() or not 1 <= key <= geometry.cells:
             break
-        if not board.make_move(*geometry.cell_of_key(key), mover)[0]:
+        try:
+            board.make_move(*geometry.cell_of_key(key), mover)
+        except IllegalMove:
             break
         boards.append(board.copy())
         mover = other(mover)
@@ -179,7 +181,7 @@ def play_rounds(controller: GameController, rounds: int, rng: random.Random) -> 
             if controller.is_ai_turn:
                 ai_moves(controller)  # as the app plays it: request, compute, apply
             else:
-                assert controller.play_human_move(*rng.choice(controller.board.legal_moves()))[0]
+                controller.play_human_move(*rng.choice(controller.board.legal_moves()))
             boards.append(controller.board.copy())
         seen.append(boards)
         controller.new_round()
@@ -200,11 +202,14 @@ def test_real_rounds_kept_in_the_record_replay_as_they_were_played(board, diffic
             # Rounds against the AI: who sat opposite and who won are the people's table's.
             assert fields.pop("opponent") == "ai"
             del fields["winner"], fields["opener"]
-            assert record.save_round("p", played_at=next(played_at), **fields)
+            assert record.save_round("p", FinishedRound(played_at=next(played_at), **fields))
 
         for you in ("X", "O"):
             controller = GameController(
-                you, "ai", difficulty, rng=random.Random(7), alternate=True, board=board
+                GameOptions(
+                    symbol=you, first="ai", difficulty=difficulty, alternate=True, board=board
+                ),
+                rng=random.Random(7),
             )
             controller.on_round_end = keep
             seen += play_rounds(controller, 4, rng)

@@ -12,7 +12,7 @@ import pytest
 from support import SIZE, press, settle
 
 from tui_tictactoe.identity import current_identity
-from tui_tictactoe.record import Record
+from tui_tictactoe.record import FinishedRound, Record
 from tui_tictactoe.ui.screens.replay_screen import LAST_MOVE, ReplayScreen
 from tui_tictactoe.ui.screens.stats_screen import StatsScreen
 from tui_tictactoe.ui.widgets import GameGrid
@@ -25,13 +25,15 @@ def keep(moves: tuple[int, ...], board_size: int = 3) -> None:
     with Record.open() as record:
         assert record.save_round(
             player,
-            difficulty="hard",
-            symbol="X",
-            first="human",
-            moves=moves,
-            result="win",
-            board_size=board_size,
-            played_at=datetime(2026, 11, 20, 9, 0, tzinfo=UTC),
+            FinishedRound(
+                difficulty="hard",
+                symbol="X",
+                first="human",
+                moves=moves,
+                result="win",
+                board_size=board_size,
+                played_at=datetime(2026, 11, 20, 9, 0, tzinfo=UTC),
+            ),
         )
 
 

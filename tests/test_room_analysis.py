@@ -166,7 +166,7 @@ async def test_a_spectators_4x4_overlay_fills_in_restarts_on_a_move_and_stops_wh
         await settle(pilot)
         await until(pilot, lambda: search.stopped == 1)  # the old search stopped early
         assert title(app).endswith("· analysing 0/14…") and not verdicts(screen)
-        screen.post_message(RoomScreen.Scored(CellScores(old, (((3, 3), 9),))))  # a late reply
+        screen.post_message(RoomScreen.Replied(CellScores(old, (((3, 3), 9),))))  # a late reply
         await settle(pilot)
         assert not verdicts(screen), "a reply about the last position is dropped"
         search.allow(2)  # the new position's search, for ann (X)

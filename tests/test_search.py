@@ -115,7 +115,7 @@ def test_every_line_wins_on_a_board_of_that_shape(size: int, length: int) -> Non
         board = GameBoard(shape)
         for row, col in sorted(run):
             assert board.outcome() is None
-            assert board.make_move(row, col, "O")[0]
+            board.make_move(row, col, "O")  # IllegalMove if refused
         assert board.winner() == "O"
         line = board.winning_line()
         assert line is not None and set(line) == run
@@ -290,7 +290,7 @@ def test_perfect_ai_never_loses_on_4x4_and_never_misses_a_win(
                 )
             else:
                 cell = opponent.find_best_move(board, mover)
-            assert board.make_move(*cell, mover)[0]
+            board.make_move(*cell, mover)  # IllegalMove if refused
             mover = other(mover)
         assert board.outcome().winner != other(ai.symbol), board.to_string()
 

@@ -21,7 +21,7 @@ import pytest
 import test_serve_ssh
 from test_serve_ssh import STEP_TIMEOUT, connect
 
-from tui_tictactoe.record import Record
+from tui_tictactoe.record import FinishedRound, Record
 
 host = test_serve_ssh.host  # the fixture: a GameServer in the test's loop, with its log
 
@@ -36,10 +36,13 @@ def save_rounds() -> None:
     with Record.open() as record:
         for result in ("win", "win", "loss"):
             assert record.save_round(
-                ANN, difficulty="easy", symbol="X", first="human", moves=[5], result=result
+                ANN,
+                FinishedRound(
+                    difficulty="easy", symbol="X", first="human", moves=[5], result=result
+                ),
             )
         assert record.save_round(
-            BOB, difficulty="hard", symbol="O", first="ai", moves=[1], result="draw"
+            BOB, FinishedRound(difficulty="hard", symbol="O", first="ai", moves=[1], result="draw")
         )
 
 

@@ -24,7 +24,7 @@ from pg_cluster import free_port
 from pty_terminal import command
 from test_serve_web import START_TIMEOUT, Screen, descendants, read_until
 
-from tui_tictactoe.record import Record
+from tui_tictactoe.record import FinishedRound, Record
 from tui_tictactoe.record.location import DATABASE_URL_ENV
 from tui_tictactoe.servers.database import shown_url
 
@@ -119,12 +119,14 @@ async def test_the_games_read_the_record_in_the_database(
         for _ in range(3):
             assert record.save_round(
                 "SHA256:zed",
-                display_name="zed",
-                difficulty="hard",
-                symbol="X",
-                first="human",
-                moves=(1, 4, 2, 5, 3),
-                result="win",
+                FinishedRound(
+                    display_name="zed",
+                    difficulty="hard",
+                    symbol="X",
+                    first="human",
+                    moves=(1, 4, 2, 5, 3),
+                    result="win",
+                ),
             )
     port = free_port()
     server = serve_web(["--port", str(port), "--database-url", pg_url], tmp_path)

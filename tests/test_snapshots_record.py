@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from support import SIZE, play
 
-from tui_tictactoe.record import Record
+from tui_tictactoe.record import FinishedRound, Record
 
 ROUNDS = (
     ("hard", "human", (5, 1, 9, 3, 2, 8, 4, 6, 7), "draw", False),
@@ -37,14 +37,16 @@ def keep(rounds: tuple[tuple[str, str, tuple[int, ...], str, bool], ...], board:
         for minute, (difficulty, first, moves, result, took_back) in enumerate(rounds):
             assert record.save_round(
                 "ada",
-                difficulty=difficulty,
-                symbol="X",
-                first=first,
-                moves=moves,
-                result=result,
-                took_back=took_back,
-                board_size=board,
-                played_at=start + timedelta(minutes=7 * minute),
+                FinishedRound(
+                    difficulty=difficulty,
+                    symbol="X",
+                    first=first,
+                    moves=moves,
+                    result=result,
+                    took_back=took_back,
+                    board_size=board,
+                    played_at=start + timedelta(minutes=7 * minute),
+                ),
             )
 
 

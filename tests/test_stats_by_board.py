@@ -12,7 +12,7 @@ import pytest
 from support import SIZE, press, settle
 
 from tui_tictactoe.identity import current_identity
-from tui_tictactoe.record import Record
+from tui_tictactoe.record import FinishedRound, Record
 from tui_tictactoe.ui.screens.leaderboard_screen import LeaderboardScreen
 from tui_tictactoe.ui.screens.stats_screen import StatsScreen
 
@@ -44,14 +44,16 @@ def keep(player: str, rounds: tuple[tuple[int, str, str, bool], ...]) -> None:
         for minute, (size, level, result, took_back) in enumerate(rounds):
             assert record.save_round(
                 player,
-                difficulty=level,
-                symbol="X",
-                first="human",
-                moves=(1, 2, 3),
-                result=result,
-                took_back=took_back,
-                board_size=size,
-                played_at=start + timedelta(minutes=minute),
+                FinishedRound(
+                    difficulty=level,
+                    symbol="X",
+                    first="human",
+                    moves=(1, 2, 3),
+                    result=result,
+                    took_back=took_back,
+                    board_size=size,
+                    played_at=start + timedelta(minutes=minute),
+                ),
             )
 
 

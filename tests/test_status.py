@@ -6,11 +6,12 @@ board's analysis counts its cells in the title (`game_title`).
 
 from __future__ import annotations
 
-from support import played
+from support import played, refusal
 
 from tui_tictactoe.controller import (
     AIReply,
     GameController,
+    GameOptions,
     analysis_status,
     game_title,
     hint_status,
@@ -32,11 +33,14 @@ WON = ([(0, 0), (0, 1), (0, 2)], [(1, 0), (1, 1)])
 
 def test_your_turn_names_your_symbol() -> None:
     assert turn_status(GameController()) == ("Your turn: you play X.", "turn")
-    assert turn_status(GameController("O")) == ("Your turn: you play O.", "turn")
+    assert turn_status(GameController(GameOptions(symbol="O"))) == (
+        "Your turn: you play O.",
+        "turn",
+    )
 
 
 def test_the_ais_turn_says_it_is_thinking() -> None:
-    assert turn_status(GameController(first="ai")) == ("AI is thinking…", "thinking")
+    assert turn_status(GameController(GameOptions(first="ai"))) == ("AI is thinking…", "thinking")
 
 
 def test_each_ending_has_its_words_and_tone() -> None:
@@ -48,7 +52,7 @@ def test_each_ending_has_its_words_and_tone() -> None:
 
 
 def test_an_ai_failure_is_an_error_with_its_reason() -> None:
-    controller = GameController(first="ai")
+    controller = GameController(GameOptions(first="ai"))
     controller.apply(AIReply(controller.generation, None, "RuntimeError: oops"))
     assert turn_status(controller) == (
         "The AI failed: press r for a new round. (RuntimeError: oops)",
@@ -67,9 +71,9 @@ def test_hint_names_the_cell_by_its_key() -> None:
 def test_no_hint_says_why() -> None:
     over = played(*WON)
     assert hint_status(over, None) == refused("No hint: the round is over.")
-    thinking = GameController(first="ai")
+    thinking = GameController(GameOptions(first="ai"))
     assert hint_status(thinking, None) == refused("No hint now: it is the AI's turn.")
-    failed = GameController(first="ai")
+    failed = GameController(GameOptions(first="ai"))
     failed.apply(AIReply(failed.generation, None, "RuntimeError: oops"))
     assert hint_status(failed, None) == refused("No hint: the AI failed.")
 
@@ -78,13 +82,10 @@ def test_a_note_after_the_round_does_not_repeat_what_the_result_says() -> None:
     """The result stays on the first line and says to press r: the note under it only
     says why nothing happened, in the same words for a move and a hint."""
     over = played(*WON)
-    ok, message = over.play_human_move(2, 2)
-    assert not ok
-    assert move_refused(over, message) == refused("No move: the round is over.")
+    assert move_refused(refusal(over, 2, 2)) == refused("No move: the round is over.")
     assert "Press r" in turn_status(over).text
     taken = played([(1, 1)], [(0, 0)])
-    ok, message = taken.play_human_move(0, 0)
-    assert move_refused(taken, message) == refused("Cell 1 is already taken by O.")
+    assert move_refused(refusal(taken, 0, 0)) == refused("Cell 1 is already taken by O.")
 
 
 def test_a_take_back_note_leaves_the_turn_to_the_state() -> None:
@@ -105,7 +106,7 @@ def test_the_ais_move_is_named_by_its_key_until_the_human_moves() -> None:
     controller = played([(1, 1)], [(2, 0)])
     assert turn_status(controller) == ("AI played 7. Your turn: you play X.", "turn")
     assert controller.last_ai_move == (2, 0)
-    ai_first = GameController(first="ai")
+    ai_first = GameController(GameOptions(first="ai"))
     assert controller.apply(AIReply(controller.generation, (0, 0))) is False
     assert ai_first.apply(AIReply(ai_first.generation, (0, 2)))
     assert turn_status(ai_first).text == "AI played 3. Your turn: you play X."
@@ -123,14 +124,14 @@ def test_the_ais_move_on_a_big_board_is_named_by_its_number() -> None:
 
 
 def test_the_title_says_when_analysis_is_on() -> None:
-    game = GameController("O", difficulty="easy")
+    game = GameController(GameOptions(symbol="O", difficulty="easy"))
     assert game_title(game, analysis=False) == "you O vs AI X · easy"
     assert game_title(game, analysis=True) == "you O vs AI X · easy · analysis on"
 
 
 def test_the_title_counts_the_big_boards_analysis_and_says_when_it_is_done() -> None:
     """The progress has a place of its own: the status line keeps the state of play."""
-    game = GameController(board="4")
+    game = GameController(GameOptions(board="4"))
     analysis = Analysis("." * 16, "X", "in_progress", ())
     assert game_title(game, True, AnalysisFound(analysis, 3, 16)).endswith("· analysing 3/16…")
     assert game_title(game, True, AnalysisFound(analysis, 16, 16)).endswith("· analysis done")
@@ -139,7 +140,7 @@ def test_the_title_counts_the_big_boards_analysis_and_says_when_it_is_done() -> 
 
 def test_switching_analysis_says_why_nothing_shows_yet() -> None:
     assert analysis_status(GameController(), True) is None  # the board shows it at once
-    thinking = GameController(first="ai")
+    thinking = GameController(GameOptions(first="ai"))
     assert analysis_status(thinking, True) == ("Analysis on: it shows on your turn.", "hint")
     over = played(*WON)
     assert analysis_status(over, True) == (

@@ -5,7 +5,7 @@ from __future__ import annotations
 from controller_tools import ai_moves
 from support import SIZE, ai_thinking, board, note, press, settle, status
 
-from tui_tictactoe.controller import GameController
+from tui_tictactoe.controller import GameController, GameOptions
 from tui_tictactoe.controller.rounds import RoundSummary
 from tui_tictactoe.controller.status import take_back_status
 from tui_tictactoe.record import Record
@@ -39,7 +39,7 @@ def test_take_back_while_the_ai_thinks_undoes_only_the_human_move(scripted) -> N
 
 
 def test_take_back_keeps_the_ai_opening_move(scripted) -> None:
-    game = GameController(first="ai", strategy=scripted((0, 0), (2, 2)))
+    game = GameController(GameOptions(first="ai"), strategy=scripted((0, 0), (2, 2)))
     ai_moves(game)
     assert game.take_back().refused == "nothing"  # only the AI has moved
     game.play_human_move(1, 1)

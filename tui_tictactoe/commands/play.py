@@ -71,17 +71,16 @@ def run_play(args: argparse.Namespace) -> int:
         print(f"{PROG}: {problem}", file=sys.stderr)
         return 2
 
+    from ..controller.options import SETTINGS, GameOptions
     from ..ui.app import TicTacToeApp
 
+    # Each value was checked where it was read (the play options' choices).
+    given = {name: getattr(args, name) for name in SETTINGS if getattr(args, name) is not None}
     app = TicTacToeApp(
-        symbol=args.symbol,
-        first=args.first,
-        difficulty=args.difficulty,
+        GameOptions().with_settings({}, given),
+        given=given.keys(),
         seed=args.seed,
-        alternate=args.alternate,
         record=args.record,
-        board=args.board,
-        opponent=args.opponent,
         hub=hub,
         room=room,
         person=session_person() if hub is not None else None,

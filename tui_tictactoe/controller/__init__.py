@@ -2,7 +2,7 @@
 (the AI's move, a hint, the big-board analysis) as a request and its reply. No UI."""
 
 from .ai_turn import AIReply, AIRequest
-from .game import GameController
+from .game import GameController, MoveRefused
 from .options import CHOICES, SIDES, GameOptions, Side
 from .rounds import Score
 from .status import (
@@ -38,6 +38,7 @@ __all__ = [
     "GameOptions",
     "HintReply",
     "HintRequest",
+    "MoveRefused",
     "Reply",
     "Request",
     "Score",

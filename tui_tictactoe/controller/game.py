@@ -5,8 +5,9 @@ from __future__ import annotations
 import random
 import threading
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Literal
 
-from ..engine.board import EMPTY, Cell, GameBoard, Outcome, Symbol, other
+from ..engine.board import EMPTY, Cell, GameBoard, IllegalMove, Outcome, Symbol, other
 from ..engine.players import AIPlayer, HumanPlayer, Player
 from ..engine.strategies import Decision, MinimaxStrategy, MoveStrategy, strategy_for
 from .ai_turn import AIReply, AIRequest, Decisions
@@ -18,6 +19,29 @@ from .teaching import (
     Reply,
 )
 from .tutor import TeachingAids
+
+if TYPE_CHECKING:  # for the checker only (see `engine.board.Refusal`)
+    GameRefusal = Literal["over", "ai-failed", "not-your-turn", "taken"]
+    """Why the game refuses a human's move before the board is asked (`MoveRefused`)."""
+
+
+class MoveRefused(IllegalMove):
+    """A human move the game refuses, nothing changed: the round is over, the AI failed,
+    it is the AI's turn, or the cell is taken. Like the board's `IllegalMove` (which the
+    game raises as it is, for a cell off the board), `refusal` says why in a word and
+    `str()` in the sentence made here only; `status.move_refused` words it for the screen."""
+
+    def __init__(self, refusal: GameRefusal, detail: str = "", key: int = 0) -> None:
+        if refusal == "over":
+            text = "The round is over: press r for a new round."
+        elif refusal == "ai-failed":
+            text = f"The AI failed ({detail}). Press r for a new round."
+        elif refusal == "not-your-turn":
+            text = "Not your turn: the AI is thinking."
+        else:
+            text = f"Cell {key} is already taken by {detail}."
+        ValueError.__init__(self, text)
+        self.refusal = refusal
 
 
 class GameController(TeachingAids):
@@ -31,15 +55,12 @@ class GameController(TeachingAids):
 
     def __init__(
         self,
-        human_symbol: str = "X",
-        first: str = "human",
-        difficulty: str = "hard",
+        options: GameOptions | None = None,
         rng: random.Random | None = None,
-        alternate: bool = False,
         strategy: MoveStrategy | None = None,
-        board: str = "3",
-        opponent: str = "ai",
     ) -> None:
+        """`options` (None: the defaults) are checked (`GameOptions.validated`): a
+        ValueError names a bad one."""
         self.rng = rng if rng is not None else random.Random()
         self.injected_strategy = strategy
         self._init_teaching()
@@ -50,24 +71,7 @@ class GameController(TeachingAids):
         # Told of every round that ends or is abandoned (the app saves it to the record).
         self.on_round_end: Callable[[RoundSummary], None] | None = None
         self.player_name: str | None = None  # shown in the title when hosted (serve-ssh)
-        options = GameOptions(human_symbol, first, difficulty, alternate, board, opponent)  # type: ignore[arg-type]
-        self.new_game(options)
-
-    @classmethod
-    def from_options(
-        cls,
-        options: GameOptions,
-        rng: random.Random | None = None,
-        strategy: MoveStrategy | None = None,
-    ) -> GameController:
-        return cls(
-            *options[:3],
-            rng=rng,
-            alternate=options.alternate,
-            strategy=strategy,
-            board=options.board,
-            opponent=options.opponent,
-        )
+        self.new_game(options if options is not None else GameOptions())
 
     # -- games and rounds ---------------------------------------------------
 
@@ -240,20 +244,20 @@ class GameController(TeachingAids):
             return True, f"You win with {outcome.winner}!"
         return True, f"The AI wins with {outcome.winner}."
 
-    def play_human_move(self, row: int, col: int) -> tuple[bool, str]:
-        """Play the human's move; refuse it (changing nothing) with the reason why."""
+    def play_human_move(self, row: int, col: int) -> None:
+        """Play the human's move; or refuse it, changing nothing: `MoveRefused`, or the
+        board's `IllegalMove` for a cell that is not on it."""
         if self.game_over:
-            return False, "The round is over: press r for a new round."
+            raise MoveRefused("over")
         if self.ai_error is not None:
-            return False, f"The AI failed ({self.ai_error}). Press r for a new round."
+            raise MoveRefused("ai-failed", self.ai_error)
         player = self.current_player
         if not isinstance(player, HumanPlayer):
-            return False, "Not your turn: the AI is thinking."
+            raise MoveRefused("not-your-turn")
         taken = self._mark_at(row, col)
         if taken is not None:
-            key = self.board.geometry.key(row, col)
-            return False, f"Cell {key} is already taken by {taken}."
-        return self._play(player, row, col)
+            raise MoveRefused("taken", taken, self.board.geometry.key(row, col))
+        self._play(player, row, col)
 
     def _mark_at(self, row: int, col: int) -> str | None:
         """The mark on an existing, occupied cell; None for an empty or invalid cell."""
@@ -295,9 +299,10 @@ class GameController(TeachingAids):
         if reply.move is None:
             self.ai_error = reply.error or "no move"
         else:
-            ok, message = self._play(self.current_player, *reply.move)
-            if not ok:
-                self.ai_error = f"it chose an illegal move. {message}"
+            try:
+                self._play(self.current_player, *reply.move)
+            except IllegalMove as illegal:
+                self.ai_error = f"it chose an illegal move. {illegal}"
             minimax = self.minimax  # read now, on this thread: on 3x3 it is worked out late
             self.decisions.note(
                 self.board.moves, None if minimax is None else minimax.last_decision
@@ -305,17 +310,14 @@ class GameController(TeachingAids):
         self._changed()
         return True
 
-    def _play(self, player: Player, row: int, col: int) -> tuple[bool, str]:
-        ok, message = self.board.make_move(row, col, player.symbol)
-        if not ok:
-            return False, message
+    def _play(self, player: Player, row: int, col: int) -> None:
+        """Play a move the board takes (else its `IllegalMove`, nothing changed)."""
+        self.board.make_move(row, col, player.symbol)
         self._changed()
-        over, result = self.check_game_over()
-        if over:
+        if self.board.outcome() is not None:
             self._record()
-            return True, result
+            return
         self.switch_player()
-        return True, message
 
     def _record(self) -> None:
         if self._recorded:

@@ -82,9 +82,8 @@ class Replay:
                 break
             try:
                 cell = board.geometry.cell_of_key(key)
-            except (TypeError, ValueError):
-                break
-            if not board.make_move(*cell, mover)[0]:
+                board.make_move(*cell, mover)
+            except (TypeError, ValueError):  # IllegalMove is a ValueError
                 break
             before = self._analyses[-1]
             verdict = before.verdict_at(cell) if before is not None else None

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Literal, NamedTuple
 
-from ..engine.board import Cell
+from ..engine.board import Cell, IllegalMove
 from .game import GameController
 from .rounds import TakeBack
 from .teaching import AnalysisFound
@@ -95,14 +95,14 @@ def refused(reason: str) -> Status:
     return Status(reason, "refused")
 
 
-def move_refused(game: GameController, reason: str) -> Status:
+def move_refused(refusal: IllegalMove) -> Status:
     """A move not played, as a note. After the round or an AI failure the state above it
     says so already, and what to do: the note only says that nothing was played."""
-    if game.game_over:
+    if refusal.refusal == "over":
         return refused("No move: the round is over.")
-    if game.ai_error is not None:
+    if refusal.refusal == "ai-failed":
         return refused("No move: the AI failed.")
-    return refused(reason)
+    return refused(str(refusal))
 
 
 def hint_status(game: GameController, hint: Cell | None) -> Status:

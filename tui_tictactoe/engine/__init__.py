@@ -9,7 +9,7 @@ imported when first asked for: a 3x3 game never searches.
 """
 
 from .analysis import Analysis, InvalidPosition, MoveVerdict, analyse, side_to_move, status_of
-from .board import EMPTY, SYMBOLS, Cell, GameBoard, Outcome, Symbol, other
+from .board import EMPTY, SYMBOLS, Cell, GameBoard, IllegalMove, Outcome, Symbol, other
 from .cancel import Cancelled, SearchCancelled
 from .geometry import STANDARD, Geometry, geometry
 from .players import AIPlayer, HumanPlayer, Player
@@ -37,6 +37,7 @@ __all__ = [
     "GameBoard",
     "Geometry",
     "HumanPlayer",
+    "IllegalMove",
     "InvalidPosition",
     "MinimaxStrategy",
     "MoveStrategy",

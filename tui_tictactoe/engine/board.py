@@ -7,7 +7,7 @@ the compact key the search needs is derived from it on demand.
 
 from __future__ import annotations
 
-from typing import Literal, NamedTuple
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from .geometry import STANDARD, Geometry
 
@@ -24,6 +24,37 @@ def other(symbol: str) -> Symbol:
     if symbol == "O":
         return "X"
     raise ValueError(f"unknown symbol {symbol!r}: use X or O")
+
+
+if TYPE_CHECKING:  # for the checker only: a Literal made at import costs start-up time
+    Refusal = Literal["symbol", "not-a-cell", "off-board", "taken"]
+    """Why a board refuses a move (`IllegalMove.refusal`)."""
+
+
+class IllegalMove(ValueError):
+    """A move the board refuses; the board is unchanged (python-chess's `IllegalMoveError`).
+
+    `refusal` says why in a word a program can test; `str()` says it to a person, in
+    the words made here and nowhere else."""
+
+    def __init__(
+        self, refusal: Refusal, row: object, col: object, symbol: object, detail: object = ""
+    ) -> None:
+        self.refusal: str = refusal
+        self.cell = (row, col)
+        self.symbol = symbol
+        if refusal == "symbol":
+            text = f"Unknown symbol {symbol!r}: use X or O."
+        elif refusal == "not-a-cell":
+            text = (
+                f"Cell ({row!r}, {col!r}) is not on the board: "
+                "row and column must be whole numbers."
+            )
+        elif refusal == "off-board":
+            text = f"Cell ({row}, {col}) is off the board: row and column go from 0 to {detail}."
+        else:
+            text = f"Cell ({row}, {col}) is already taken by {detail}."
+        super().__init__(text)
 
 
 class Outcome(NamedTuple):
@@ -128,27 +159,19 @@ class GameBoard:
 
     # -- moves --------------------------------------------------------------
 
-    def make_move(self, row: int, col: int, symbol: str) -> tuple[bool, str]:
-        """Place `symbol`; on any problem return (False, reason) and change nothing."""
+    def make_move(self, row: int, col: int, symbol: str) -> None:
+        """Place `symbol`; on any problem raise `IllegalMove` and change nothing."""
         if symbol not in SYMBOLS:
-            return False, f"Unknown symbol {symbol!r}: use X or O."
+            raise IllegalMove("symbol", row, col, symbol)
         if not (_is_int(row) and _is_int(col)):
-            return (
-                False,
-                f"Cell ({row!r}, {col!r}) is not on the board: row and column must be whole numbers.",
-            )
+            raise IllegalMove("not-a-cell", row, col, symbol)
         if not self.geometry.contains(row, col):
-            top = self.geometry.size - 1
-            return (
-                False,
-                f"Cell ({row}, {col}) is off the board: row and column go from 0 to {top}.",
-            )
+            raise IllegalMove("off-board", row, col, symbol, self.geometry.size - 1)
         taken = self.game_board[row][col]
         if taken != EMPTY:
-            return False, f"Cell ({row}, {col}) is already taken by {taken}."
+            raise IllegalMove("taken", row, col, symbol, taken)
         self.game_board[row][col] = symbol
         self._history.append((row, col))
-        return True, f"{symbol} played ({row}, {col})."
 
     def undo(self) -> Cell:
         """Take back the last move made with `make_move`; IndexError if there is none."""

@@ -22,8 +22,9 @@ class Player:
 class HumanPlayer(Player):
     """A person: the cell comes from outside (mouse, keys, a test)."""
 
-    def make_move(self, board: GameBoard, row: int, col: int) -> tuple[bool, str]:
-        return board.make_move(row, col, self.symbol)
+    def make_move(self, board: GameBoard, row: int, col: int) -> None:
+        """Play (row, col) on `board`; `IllegalMove` (nothing changed) if it may not."""
+        board.make_move(row, col, self.symbol)
 
 
 class AIPlayer(Player):

@@ -8,7 +8,7 @@ server use:
 
     record = Record.open()            # never raises; Record.disabled() for --no-record
     record.settings(player)           # {"symbol": "O", "theme": "nord", ...}
-    record.save_round(player, ...)    # True once committed
+    record.save_round(player, FinishedRound(...))  # True once committed
     record.stats(player), record.recent_rounds(player), record.leaderboard()
     record.save_match(Match(...))     # a round between people; rated ones move both ratings
     record.people_stats(player), record.people_rounds(player), record.ratings()
@@ -64,6 +64,7 @@ from .values import (
     MATCH_RESULTS,
     RESULTS,
     DifficultyStats,
+    FinishedRound,
     HotSeatStanding,
     Leaderboard,
     LeaderEntry,
@@ -97,6 +98,7 @@ __all__ = [
     "ROUND_COLUMNS",
     "STANDING_COLUMNS",
     "DifficultyStats",
+    "FinishedRound",
     "HotSeatStanding",
     "LeaderEntry",
     "Leaderboard",

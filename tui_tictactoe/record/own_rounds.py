@@ -13,7 +13,7 @@ from typing import Protocol
 
 from ..engine.board import other
 from .store import Record
-from .values import Match, Seat, new_round_key
+from .values import FinishedRound, Match, Seat, new_round_key
 
 
 class EndedRound(Protocol):
@@ -70,17 +70,17 @@ def hot_seat_match(summary: EndedRound, name: str, player: str) -> Match:
 
 def write_round(record: Record, summary: EndedRound, name: str, player: str) -> None:
     """A round against the AI into the player's standings (the record never raises)."""
-    record.save_round(
-        player,
-        difficulty=summary.difficulty,
-        symbol=summary.symbol,
-        first=summary.first,
-        moves=summary.moves,
-        result=summary.result,
-        took_back=summary.took_back,
+    finished = FinishedRound(
+        summary.difficulty,
+        summary.symbol,
+        summary.first,
+        summary.moves,
+        summary.result,
+        summary.took_back,
+        summary.board_size,
         display_name=name,
-        board_size=summary.board_size,
     )
+    record.save_round(player, finished)
 
 
 def save_ended(record: Record, summary: EndedRound, name: str, player: str | None) -> None:

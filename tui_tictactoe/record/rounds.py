@@ -10,13 +10,10 @@ numbers is called.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from .validation import check_round, utc_text
-from .values import RESULTS, RoundRecord
-
-if TYPE_CHECKING:
-    from datetime import datetime
+from .values import RESULTS, FinishedRound, RoundRecord
 
 
 class PreparedRound(NamedTuple):
@@ -35,20 +32,9 @@ class PreparedRound(NamedTuple):
     standing: dict[str, Any]  # the parameters of `add_round_statement`
 
 
-def prepare_round(
-    player: str | None,
-    *,
-    difficulty: str,
-    symbol: str,
-    first: str,
-    moves: Sequence[int],
-    result: str,
-    took_back: bool,
-    display_name: str | None,
-    board_size: int,
-    played_at: datetime | None,
-) -> PreparedRound | None:
+def prepare_round(player: str | None, finished: FinishedRound) -> PreparedRound | None:
     """The round checked (ValueError for the caller's bug); None for a guest, who is not kept."""
+    difficulty, symbol, first, moves, result, took_back, board_size, display_name, when = finished
     keys = check_round(
         difficulty=difficulty,
         symbol=symbol,
@@ -59,7 +45,6 @@ def prepare_round(
     )
     if player is None:
         return None
-    when = utc_text(played_at)
     took_back = bool(took_back)
     unbeaten = result in ("win", "draw") and not took_back
     standing = {
@@ -73,7 +58,17 @@ def prepare_round(
     }
     name = display_name or player
     return PreparedRound(
-        when, player, name, board_size, difficulty, symbol, first, keys, result, took_back, standing
+        utc_text(when),
+        player,
+        name,
+        board_size,
+        difficulty,
+        symbol,
+        first,
+        keys,
+        result,
+        took_back,
+        standing,
     )
 
 

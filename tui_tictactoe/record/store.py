@@ -33,6 +33,7 @@ from .sqlite_file import move_aside, open_database
 from .validation import settings_to_store, valid_settings
 from .values import (
     LEADERBOARD_BOARD,
+    FinishedRound,
     Leaderboard,
     LeaderEntry,
     RoundRecord,
@@ -43,7 +44,6 @@ from .values import (
 
 if TYPE_CHECKING:
     import sqlite3
-    from datetime import datetime
 
 T = TypeVar("T")
 
@@ -153,38 +153,14 @@ class Record(PeopleRecord):
 
     # -- writes -----------------------------------------------------------------
 
-    def save_round(
-        self,
-        player: str | None,
-        *,
-        difficulty: str,
-        symbol: str,
-        first: str,
-        moves: Sequence[int],
-        result: str,
-        took_back: bool = False,
-        display_name: str | None = None,
-        board_size: int = 3,
-        played_at: datetime | None = None,
-    ) -> bool:
+    def save_round(self, player: str | None, finished: FinishedRound) -> bool:
         """Record a finished round in one transaction; True once it is committed.
 
         Committed means durable (WAL with `synchronous=FULL`): a round reported
         saved survives a crash of the process and of the machine. A guest
         (`player` None) is not recorded. ValueError for an invalid argument.
         """
-        prepared = prepare_round(
-            player,
-            difficulty=difficulty,
-            symbol=symbol,
-            first=first,
-            moves=moves,
-            result=result,
-            took_back=took_back,
-            display_name=display_name,
-            board_size=board_size,
-            played_at=played_at,
-        )
+        prepared = prepare_round(player, finished)
         if prepared is None:
             return False
         return self._save_round(prepared)

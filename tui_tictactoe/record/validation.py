@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..engine import GameBoard
+from ..engine import GameBoard, IllegalMove
 from ..options import CHOICES, board_geometry
 from .values import KINDS, MATCH_RESULTS, RESULTS, SEATS, Match
 
@@ -162,8 +162,13 @@ def _replayed(match: Match) -> tuple[int, ...]:
     for key in keys:
         if not isinstance(key, int) or isinstance(key, bool) or not 1 <= key <= cells:
             raise ValueError(f"moves must be cell keys from 1 to {cells}, not {_short(keys)}")
-        if board.is_game_over() or not board.make_move(*board.geometry.cell_of_key(key), symbol)[0]:
-            raise ValueError(f"moves {_short(keys)} are not a game the rules allow")
+        illegal = ValueError(f"moves {_short(keys)} are not a game the rules allow")
+        if board.is_game_over():
+            raise illegal
+        try:
+            board.make_move(*board.geometry.cell_of_key(key), symbol)
+        except IllegalMove:
+            raise illegal from None
         symbol = "O" if symbol == "X" else "X"
     ended = {"X": board.winner() == "X", "O": board.winner() == "O"}
     ended["draw"] = board.is_full() and board.winner() is None

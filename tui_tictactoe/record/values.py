@@ -6,10 +6,13 @@ A second backend (a shared PostgreSQL for several servers) returns the same valu
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..options import CHOICES
 from .names import labelled_name
+
+if TYPE_CHECKING:
+    from datetime import datetime
 
 RESULTS: tuple[str, ...] = ("win", "loss", "draw", "abandoned")
 """A round's result from the player's side; `abandoned`: left unfinished for a new round."""
@@ -21,6 +24,23 @@ LEADERBOARD_BOARD = 3
 def board_name(size: int | str) -> str:
     """How a board size is named to players and in `stats --json`: `3x3`."""
     return f"{size}x{size}"
+
+
+class FinishedRound(NamedTuple):
+    """A round against the AI to keep in its player's standings (`Record.save_round`):
+    one value from the game that played it to the row that keeps it. Checked when saved
+    (`validation.check_round`); `display_name` None is the player's id, `played_at` None
+    is now."""
+
+    difficulty: str
+    symbol: str  # the player's
+    first: str  # who started: "human" (the player) or "ai"
+    moves: Sequence[int]  # cell keys (1 = top-left, reading order), both sides, in order
+    result: str  # from the player's side: one of RESULTS
+    took_back: bool = False  # the player took a move back during the round
+    board_size: int = 3
+    display_name: str | None = None
+    played_at: datetime | None = None
 
 
 class RoundRecord(NamedTuple):

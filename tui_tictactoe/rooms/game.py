@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
+from contextlib import suppress
 from typing import NamedTuple
 
 from ..controller.teaching import (
@@ -25,7 +26,7 @@ from ..controller.teaching import (
     CellScores,
 )
 from ..engine.analysis import Analysis, MoveScorer, analyse
-from ..engine.board import GameBoard, other
+from ..engine.board import GameBoard, IllegalMove, other
 from ..engine.geometry import Geometry
 from ..engine.players import HumanPlayer, Player
 from ..engine.strategies import search_of
@@ -282,6 +283,7 @@ def rebuilt(view: RoomView) -> GameBoard:
     symbol = view.first
     for key in view.moves:
         if isinstance(key, int) and 1 <= key <= geometry.cells:
-            board.make_move(*geometry.cell_of_key(key), symbol)
+            with suppress(IllegalMove):
+                board.make_move(*geometry.cell_of_key(key), symbol)
         symbol = other(symbol)
     return board

@@ -14,10 +14,11 @@ import hashlib
 import json
 import secrets
 from collections.abc import Awaitable, Callable
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from ..engine.board import other
+from ..engine.board import IllegalMove, other
 from . import codes, refusals
 from .room import Room, Seat, check_room_count
 from .view import Offer, Person, Ticket
@@ -204,7 +205,8 @@ def _room(row: tuple[Any, ...]) -> Loaded:
     for index, cell in enumerate(room.moves):  # the board, rebuilt from the moves
         seat = room.first if index % 2 == 0 else other(room.first)
         row_, col = room.board.geometry.cell_of_key(cell)
-        room.board.make_move(row_, col, seat)
+        with suppress(IllegalMove):  # as before: a stored move the board refuses is skipped
+            room.board.make_move(row_, col, seat)
     return Loaded(room, value["incarnation"], {}, value["generation"])
 
 

@@ -7,7 +7,7 @@ import inspect
 import os
 import random
 import signal
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -20,12 +20,12 @@ from textual.message import Message
 from textual.screen import Screen
 
 from ..controller import GameController, GameOptions
-from ..controller.status import QUIT_QUESTION
 from ..engine.strategies import MoveStrategy
 from ..limits import MAX_COLUMNS, MAX_ROWS
-from .commands import MENU, PLAY, QUIT, bindings
+from .commands import bindings
 from .input_gate import InputGate, gated
 from .record_link import RecordLink
+from .screens.board_screen import BoardScreen
 from .screens.game_screen import GameScreen
 from .terminal import DaemonThreads, HangUpWatch, exit_soon
 from .themes import register_themes
@@ -35,7 +35,6 @@ if TYPE_CHECKING:
     from ..rooms.request import RoomRequest
     from ..rooms.view import Person
     from .screens.menu_screen import MenuItem
-    from .screens.room_screen import RoomScreen
 
 COLOUR_DEPTH_CLASSES = {
     "256": "-colours-256",
@@ -70,10 +69,11 @@ HUNG_UP = 129
 class TicTacToeApp(App[None]):
     """Tic-Tac-Toe against a minimax AI.
 
-    `seed` makes the AI's choice between equally good moves repeatable;
+    `options` is the game to start (None: the defaults); the options named in `given`
+    were set in this run (flags) and beat the player's saved settings, the others yield
+    to them. `seed` makes the AI's choice between equally good moves repeatable;
     `strategy` replaces the AI's brain (tests inject slow, failing or scripted
-    ones) and is kept across new games. An option left None takes the player's
-    saved setting, else the default; `record` False plays without reading or
+    ones) and is kept across new games; `record` False plays without reading or
     writing the record (`--no-record`).
     """
 
@@ -89,15 +89,12 @@ class TicTacToeApp(App[None]):
 
     def __init__(
         self,
-        symbol: str | None = None,
-        first: str | None = None,
-        difficulty: str | None = None,
+        options: GameOptions | None = None,
+        *,
+        given: Collection[str] = (),
         seed: int | None = None,
-        alternate: bool | None = None,
         strategy: MoveStrategy | None = None,
         record: bool = True,
-        board: str | None = None,
-        opponent: str | None = None,
         hub: RoomHub | None = None,
         room: RoomRequest | None = None,
         person: Person | None = None,
@@ -112,23 +109,13 @@ class TicTacToeApp(App[None]):
         self.room = room
         self.person = person
         self.room_clock = room_clock
-        chosen = dict(
-            symbol=symbol,
-            first=first,
-            difficulty=difficulty,
-            alternate=alternate,
-            board=board,
-            opponent=opponent,
-        )
-        # Each value was checked where it was read (the play options' choices).
-        given: dict[str, Any] = {name: value for name, value in chosen.items() if value is not None}
-        options = GameOptions()._replace(**given)
         # Built here so bad options fail before the terminal is taken over.
-        self.controller = GameController.from_options(options, random.Random(seed), strategy)
+        self.controller = GameController(options, random.Random(seed), strategy)
+        options = self.controller.options
         self.record_link = RecordLink(
             self,
             self.controller,
-            given,
+            {name: getattr(options, name) for name in given},
             use_options=lambda options: self.game.use_saved_options(options),
             enabled=record,
         )
@@ -153,6 +140,7 @@ class TicTacToeApp(App[None]):
         self.show_colour_depth(
             colour_depth_class(self.console.color_system, headless=self.is_headless)
         )
+        screen: Screen[None]
         if self.hub is not None:
             from .rooms_start import first_screen, room_setting
 
@@ -161,8 +149,13 @@ class TicTacToeApp(App[None]):
                 self.hub, self.person, identity, self.room_clock, self.record_link.match_ended
             )
             board_size = int(self.controller.options.board)
-            return first_screen(setting, self.room, self._game_screen, board_size)
-        return GameScreen(self.controller, self.record_link)
+            screen = first_screen(setting, self.room, self._game_screen, board_size)
+        else:
+            screen = GameScreen(self.controller, self.record_link)
+        # Textual reads a screen's CSS_PATH when it is pushed, never the first screen's.
+        for path in screen.css_path:
+            self.stylesheet.read(path)
+        return screen
 
     def _game_screen(self) -> GameScreen:
         return GameScreen(self.controller, self.record_link)
@@ -174,8 +167,7 @@ class TicTacToeApp(App[None]):
         every other terminal start-up time.
         """
         if depth_class == "-few-colours":
-            css = FEW_COLOURS_CSS.read_text(encoding="utf-8")
-            self.stylesheet.add_source(css, read_from=(str(FEW_COLOURS_CSS), ""))
+            self.stylesheet.read(FEW_COLOURS_CSS)
         for each in set(COLOUR_DEPTH_CLASSES.values()):
             self.set_class(each == depth_class, each)
 
@@ -216,9 +208,9 @@ class TicTacToeApp(App[None]):
         in progress is saved as abandoned, like a new round mid-round, within 0.1 s."""
         self.record_link.leave()
         self.controller.stop_thinking()  # a long search (5x5) must not hold up the exit
-        room = self.room_screen
-        if room is not None:
-            room.stop_searching()  # nor a spectator's overlay
+        board = self.board
+        if board is not None:
+            board.stop_searching()  # nor a spectator's overlay
         super().exit(result, return_code, message)
 
     # -- input at the edges of the app's life ------------------------------------
@@ -255,10 +247,11 @@ class TicTacToeApp(App[None]):
             if self._typed_ahead is not None:
                 self._typed_ahead.append(event)
                 return
-            if self.quit_asked and self._plays_on(event):
-                (self.room_screen or self.game).show_turn()  # the question is gone; the key acts
-            if isinstance(event, events.Key) and (room := self.room_screen) is not None:
-                await room.decline_on_key(event.key)  # an offer waiting: any other key says no
+            board = self.board
+            if board is not None and board.status.asking and self._plays_on(board, event):
+                board.show_turn()  # the question is gone; the key acts
+            if isinstance(event, events.Key) and board is not None:
+                await board.decline_on_key(event.key)  # an offer waiting: any other key says no
         await super().on_event(event)
 
     def on_resize(self, event: events.Resize) -> None:
@@ -276,50 +269,24 @@ class TicTacToeApp(App[None]):
             self.notify(SIZE_CAP_NOTICE, title="Window size", markup=False)
 
     @property
-    def quit_asked(self) -> bool:
-        """The quit question is up (in the game's status line): q, y, Exit or the menu's
-        Quit answers it; any other key or click on the game plays on."""
-        room = self.room_screen
-        if room is not None:
-            return room.status.asking
-        games = [screen for screen in self.screen_stack if isinstance(screen, GameScreen)]
-        return bool(games) and games[0].status.asking
+    def board(self) -> BoardScreen | None:
+        """The board being played (the game, a room), wherever it is in the stack: q, y
+        and the quit question go to it. Not a room left after a refusal, which stays as
+        the first screen under the next."""
+        boards = [s for s in self.screen_stack if isinstance(s, BoardScreen) and not s.left]
+        return boards[-1] if boards else None
 
     @property
-    def room_screen(self) -> RoomScreen | None:
-        """The room being played or watched, wherever it is in the stack (q leaves it);
-        not one left after a refusal, which stays as the first screen under the next."""
-        if self.hub is None:
-            return None
-        from .screens.room_screen import RoomScreen
+    def quit_asked(self) -> bool:
+        """The quit question is up (in the board's status line): q, y, Exit or the menu's
+        Quit answers it; any other key or click on the board plays on."""
+        board = self.board
+        return board is not None and board.status.asking
 
-        rooms = [s for s in self.screen_stack if isinstance(s, RoomScreen) and not s.left]
-        return rooms[-1] if rooms else None
-
-    def _plays_on(self, event: events.InputEvent) -> bool:
-        """Does this key or click, on the game, leave the quit question unanswered?
+    def _plays_on(self, board: BoardScreen, event: events.InputEvent) -> bool:
+        """Does this key or click, on the board, leave the quit question unanswered?
         Keys on other screens (the menu, the help) do not: the question waits there."""
-        game = self.screen
-        if game is self.room_screen:  # leaving a room is asked the same way
-            return isinstance(event, events.Key) and event.key not in (
-                *QUIT.key_names,
-                *MENU.key_names,
-            )
-        if not isinstance(game, GameScreen):
-            return False
-        if isinstance(event, events.Key):
-            if event.key in PLAY.key_names:
-                return not game.cursor_on_exit
-            return event.key not in (*QUIT.key_names, *MENU.key_names)
-        if isinstance(event, events.MouseDown):
-            from textual.errors import NoWidget
-
-            try:
-                widget, _ = game.get_widget_at(event.screen_x, event.screen_y)
-            except NoWidget:
-                return True
-            return widget.id != "exit"
-        return False
+        return self.screen is board and board.plays_on(event)
 
     async def on_game_screen_ready(self) -> None:
         self.call_after_refresh(self.record_link.start)  # the record: off the first frame's path
@@ -357,7 +324,8 @@ class TicTacToeApp(App[None]):
         use) or blows a cell up to the whole screen ("Maximize")."""
         from .screens.menu_screen import command_items
 
-        return command_items(self, screen, over_game=isinstance(screen, GameScreen))
+        over_game = isinstance(screen, BoardScreen) and screen.game_menu
+        return command_items(self, screen, over_game=over_game)
 
     def action_open_menu(self) -> None:
         from .screens.menu_screen import MenuScreen
@@ -387,23 +355,18 @@ class TicTacToeApp(App[None]):
         """`q`, Exit and the menu's Quit: quit at once, but in the middle of a round ask
         first, once (Ctrl+Q never asks). In a room it leaves the room, asking a player
         mid-round the same way."""
-        room = self.room_screen
-        if room is not None:
-            await room.ask_leave()
-            return
-        if self.controller.in_progress and not self.quit_asked:
-            self.game.status.say(QUIT_QUESTION)
-            if not isinstance(self.screen, GameScreen):
-                self.notify(QUIT_QUESTION.text, title="Quit?")
-            return
-        self.exit()
+        board = self.board
+        if board is None:  # the lobby
+            self.exit()
+        else:
+            await board.ask_quit()
 
     async def action_confirm_quit(self) -> None:
-        room = self.room_screen
-        if room is not None:
-            await room.leave()
-            return
-        self.exit()
+        board = self.board
+        if board is None:
+            self.exit()
+        else:
+            await board.confirm_quit()
 
     def action_toggle_keys_panel(self) -> None:
         """The menu's Keys: show every key, or hide them when they are shown."""

@@ -30,6 +30,7 @@ from ...controller.status import (
     take_back_status,
     turn_status,
 )
+from ...engine.board import IllegalMove
 from ...identity import Identity, current_identity
 from ..play_options import echo
 from .lines import LINE_LIMIT, TOO_LONG, LineReader, TooLong
@@ -156,9 +157,10 @@ class PlainGame:
                 refused(f"No cell {key}: the cells are 1 to {game.board.geometry.cells}.").text
             )
             return
-        ok, reason = game.play_human_move(row, col)
-        if not ok:
-            self.say(move_refused(game, reason).text)
+        try:
+            game.play_human_move(row, col)
+        except IllegalMove as refusal:
+            self.say(move_refused(refusal).text)
             return
         if game.ai_request() is not None:
             self.say(f"You played {key}.")
@@ -275,7 +277,7 @@ def run_plain(
     keep = Keeper(args.record, current_identity())
     given = {name: getattr(args, name) for name in SETTINGS if getattr(args, name) is not None}
     options = GameOptions().with_settings(keep.settings(), given)
-    game = GameController.from_options(options, random.Random(args.seed))
+    game = GameController(options, random.Random(args.seed))
     if keep.identity.hosted:
         game.player_name = keep.identity.name
     reader = LineReader(stdin if stdin is not None else sys.stdin.buffer)

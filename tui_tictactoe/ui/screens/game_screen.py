@@ -18,11 +18,9 @@ what they need (`ThinkingClock`).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from functools import partial
 from typing import TYPE_CHECKING, ClassVar
 
-from textual import events, on
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Container
@@ -30,14 +28,13 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widget import Widget
-from textual.widgets import Button
-from textual.worker import Worker, WorkerState, get_current_worker
+from textual.worker import Worker, WorkerState
 
-from ...controller import AIReply, GameController, GameOptions, HintReply, Reply, Request
+from ...controller import AIReply, GameController, GameOptions, HintReply, Reply
 from ...controller.status import (
     FINDING_HINT,
     PEOPLE_REFUSE,
+    QUIT_QUESTION,
     analysis_status,
     game_title,
     hint_status,
@@ -47,31 +44,41 @@ from ...controller.status import (
     take_back_status,
     turn_status,
 )
-from ...engine.board import Cell
-from ..commands import bindings
-from ..cursor import CONTROLS, step
-from ..digit_keys import digit_on_big_board, digits_play
+from ...engine.board import IllegalMove
+from ..commands import MENU, PLAY, QUIT, bindings
 from ..thinking_clock import ThinkingClock
 from ..type_ahead import TypeAhead, after_the_ai
-from ..widgets import ControlButton, GameCell, GameGrid, Scoreboard, StatusLine, TitleBar
+from ..widgets import ControlButton, Scoreboard, TitleBar
 from ..widgets.key_bar import KeyBar, KeyHint, game_keys
-from ..widgets.too_small import TooSmall, compact, whole_cells_size
-from .stale_resize import IgnoresStaleResize
+from ..widgets.too_small import CELL_ROWS, COMPACT_CHROME_ROWS
+from .board_screen import MIN_SIZE, PLAY_WIDTH, BoardScreen
 
 if TYPE_CHECKING:
     from ..record_link import RecordLink
     from ..widgets.reasoning_panel import ReasoningPanel
 
-MIN_SIZE = Size(60, 18)
-"""Below this something would be cut: a message asks for a larger terminal. 60 columns
-hold the whole score line (abandoned rounds and take-backs too) and the key bar in two
-lines; 18 rows hold the title, the score, a board of 3-row cells, the status's two
-lines, the buttons and the key bar. Big boards keep 3-row cells with one-row buttons
-(`-compact`): 4x4 needs 19 rows, 5x5 22 (`too_small.whole_cells_size`)."""
+__all__ = ["MIN_SIZE", "PANEL_ROOM", "PLAY_WIDTH", "GameScreen"]
 
-PLAY_WIDTH = 57
-"""The narrowest the board's column gets (#play in the CSS): the longest score line and
-every status (two lines) fit in it."""
+
+class Control:
+    """A button under the board; the keyboard cursor reaches it below the last row.
+
+    A plain class, not a NamedTuple: three constants do not pay for the NamedTuple
+    machinery at start-up (~0.5M instructions)."""
+
+    __slots__ = ("action", "id", "label")
+
+    def __init__(self, id: str, label: str, action: str) -> None:
+        self.id = id
+        self.label = label
+        self.action = action
+
+
+CONTROLS = (
+    Control("reset", "Reset", "screen.new_round"),
+    Control("new-game", "New game", "screen.new_game"),
+    Control("exit", "Exit", "app.ask_quit"),  # asks mid-round, like `q`
+)
 
 PANEL_ROOM = Size(80, 20)
 """The AI info panel shows beside the board from this size: its 22 columns and a gap
@@ -79,40 +86,33 @@ still leave the board's column the whole score line (57), and 20 rows give it th
 it needs. In a smaller terminal it waits, out of the way, until there is room."""
 
 
-class GameScreen(IgnoresStaleResize, Screen[None]):
+class GameScreen(BoardScreen, Screen[None]):
     """The board and everything around it."""
 
+    CSS_PATH = "game_screen.tcss"
     BINDINGS: ClassVar[list[BindingType]] = bindings("game")
     """From the command table (`ui/commands.py`), as the key bar, the menu and the help."""
 
-    AUTO_FOCUS = None
+    CELL_ROWS = CELL_ROWS  # every cell whole, with the buttons one row (`-compact`)
+    CHROME_ROWS = COMPACT_CHROME_ROWS
+    COMPACT_BUTTONS = True
+    BUTTONS = len(CONTROLS)
+    game_menu = True
 
     show_analysis: reactive[bool] = reactive(False, init=False)
     show_info: reactive[bool] = reactive(False, init=False)
-
-    class Replied(Message):
-        """A thread worker's reply (the AI's move, a hint, a cell's verdict), for the controller."""
-
-        def __init__(self, reply: Reply) -> None:
-            super().__init__()
-            self.reply = reply
 
     class Ready(Message):
         """The game is on screen: keys typed ahead of it may act now."""
 
     def __init__(self, controller: GameController, link: RecordLink | None = None) -> None:
         """`link`: the player's record, for saved settings that wait for the next game."""
-        super().__init__()
+        super().__init__(controller.board.geometry, grid_id="grid", status_id="status")
         self.controller = controller
         self.link = link
-        self.geometry = controller.board.geometry
-        self.cursor: Cell = (self.geometry.size // 2,) * 2  # the middle
         self.type_ahead = TypeAhead()
-        self.grid = GameGrid(self.geometry, id="grid")
-        self.status = StatusLine(id="status")
         # Mounted when first shown: start-up does not pay for it.
         self._info: ReasoningPanel | None = None
-        self.too_small = TooSmall(id="too-small")
         self.key_bar = KeyBar(self._keys(), id="keys")
         # The AI's thinking time, on 4x4 and 5x5: the state of play while it thinks.
         self.clock = ThinkingClock(controller, self.status.show, self.set_interval)
@@ -137,22 +137,20 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
 
     # -- moves --------------------------------------------------------------
 
+    def play(self, key: int) -> None:
+        self._show_cursor()
+        self.play_at(*self.geometry.cell_of_key(key))
+
     def play_at(self, row: int, col: int) -> None:
         """Play the human's move: the one path for clicks, Enter, Space and digits."""
-        ok, message = self.controller.play_human_move(row, col)
-        if not ok:
-            self.status.say(move_refused(self.controller, message))
+        try:
+            self.controller.play_human_move(row, col)
+        except IllegalMove as refusal:  # the game's or the board's (`MoveRefused`)
+            self.status.say(move_refused(refusal))
             return
         self._after_change()
 
-    @on(Button.Pressed, "GameCell")
-    @after_the_ai
-    def _cell_clicked(self, event: Button.Pressed) -> None:
-        cell = event.button
-        assert isinstance(cell, GameCell)
-        self.cursor = (cell.row, cell.col)
-        self._show_cursor()
-        self.play_at(cell.row, cell.col)
+    click = after_the_ai(BoardScreen.click)
 
     def _after_change(self) -> None:
         """Show the game as it now is, and ask the AI if it is to move."""
@@ -162,27 +160,10 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
             self._run("ai", request)
             self.clock.start()
 
-    # -- background jobs: the AI, hints, the big board's analysis ---------------
-    # Each runs a request's `compute()` off the UI thread and never touches the game or
-    # a widget; a search cancelled because the game moved on posts nothing.
+    # -- background jobs: the AI, hints, the big board's analysis (`BoardScreen._run`) --
 
-    def _run(self, group: str, request: Request) -> None:
-        """Run `request` in a thread worker of `group`: a new one cancels the one before."""
-        work = partial(self._compute, request)
-        self.run_worker(work, thread=True, exclusive=True, group=group, exit_on_error=False)
-
-    def _compute(self, request: Request) -> None:
-        """In the thread: post each reply (`post_message` is thread-safe and never waits)."""
-        replies = request.compute()
-        for reply in replies if isinstance(replies, Iterator) else (replies,):
-            if get_current_worker().is_cancelled or getattr(reply, "cancelled", False):
-                return
-            self.post_message(self.Replied(reply))
-
-    @on(Replied)
-    def _take(self, message: Replied) -> None:
+    def _take(self, reply: Reply) -> None:
         """Give the reply to the controller; show what it changed (a stale one, nothing)."""
-        reply = message.reply
         if not self.controller.apply(reply):
             return
         if isinstance(reply, AIReply):
@@ -202,29 +183,12 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
     # -- rounds and games ---------------------------------------------------
 
     def _begin_round(self) -> None:
-        self._fit_board()  # a new game may have changed the board's size
+        self._fit_board(self.controller.board.geometry)  # a new game may have changed it
         if self.controller.between_people:  # no AI to explain or to analyse with
             self.show_analysis = self.show_info = False
         self.key_bar.hints = self._keys()
         self._show_cursor()
         self._after_change()
-
-    def _fit_board(self) -> None:
-        """A grid of the controller's board size, if that size changed. The new grid goes
-        in before the old one is removed (removal finishes later); until then the old grid
-        ignores boards of the wrong size (`show_board`), and ids never clash."""
-        geometry = self.controller.board.geometry
-        if geometry == self.geometry:
-            return
-        self.geometry = geometry
-        self.cursor = (geometry.size // 2,) * 2
-        old, self.grid = self.grid, GameGrid(geometry)
-        parent = old.parent
-        assert isinstance(parent, Widget)
-        parent.mount(self.grid, before=old)
-        old.remove()
-        # The digit keys come and go with 3x3 (bindings), and 5x5 needs a row more.
-        self._check_size(self.app.size)
 
     def action_new_round(self) -> None:
         self.type_ahead.clear()
@@ -269,37 +233,24 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
 
     # -- keyboard -----------------------------------------------------------
 
-    @property
-    def _cursor_on_controls(self) -> bool:
-        return self.cursor[0] == self.geometry.size
-
-    @after_the_ai
-    def action_navigate(self, drow: int, dcol: int) -> None:
-        self.cursor = step(self.cursor, drow, dcol, self.geometry.size)
-        self._show_cursor()
+    # Keys that come while the AI thinks wait for its reply (`type_ahead`).
+    action_navigate = after_the_ai(BoardScreen.action_navigate)
+    action_play = after_the_ai(BoardScreen.action_play)
 
     @after_the_ai
     async def action_select(self) -> None:
-        if self._cursor_on_controls:
+        if self.cursor_on_controls:
             await self.run_action(CONTROLS[self.cursor[1]].action)
         else:
             self.play_at(*self.cursor)
 
-    @after_the_ai
-    def action_play(self, key: int) -> None:
-        if key > self.geometry.cells:
-            return
-        self.cursor = self.geometry.cell_of_key(key)
-        self._show_cursor()
-        self.play_at(*self.cursor)
-
     @property
     def cursor_on_exit(self) -> bool:
         """Enter or Space now presses Exit (which asks before quitting mid-round)."""
-        return self._cursor_on_controls and CONTROLS[self.cursor[1]].id == "exit"
+        return self.cursor_on_controls and CONTROLS[self.cursor[1]].id == "exit"
 
     def _show_cursor(self) -> None:
-        on_controls = self._cursor_on_controls
+        on_controls = self.cursor_on_controls
         self.grid.show_marker("-cursor", None if on_controls else self.cursor)
         for col, control in enumerate(CONTROLS):
             button = self.query_one(f"#{control.id}")
@@ -332,7 +283,7 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
         if request is None:
             self.status.say(hint_status(self.controller, None))
         elif request.instant:
-            self._take(self.Replied(request.compute()))
+            self._take(request.compute())
         else:
             self.status.say(FINDING_HINT)
             self._run("hint", request)
@@ -389,10 +340,6 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
         self.status.show(turn_status(controller))
         self.status.clear_note(keep_question=controller.in_progress)
 
-    def show_turn(self) -> None:
-        """The quit question goes (the player plays on); the state of play stays."""
-        self.status.clear_note()
-
     def _show_overlays(self) -> None:
         """The analysis (only on the human's turn: the AI's would flash while it thinks)
         and the hint. On the big boards the analysis is found cell by cell, in a thread."""
@@ -427,26 +374,38 @@ class GameScreen(IgnoresStaleResize, Screen[None]):
 
     # -- terminal size ------------------------------------------------------
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """No game key acts while the game is hidden for want of room: no move unseen."""
-        return not self.has_class("-too-small") and digits_play(self, action)
-
-    def on_key(self, event: events.Key) -> None:
-        """A digit that reached the screen played nothing (off beyond 3x3): say how to play."""
-        said = digit_on_big_board(self.geometry, event.key)
-        if said is not None and not self.has_class("-too-small"):
-            self.status.say(said)
-
-    def on_resize(self, event: events.Resize) -> None:
-        self._check_size(self.app.size)  # not event.size: it can be stale (IgnoresStaleResize)
-
-    def on_screen_resume(self) -> None:
-        self._check_size(self.app.size)
-
-    def _check_size(self, size: Size) -> None:
-        needed = whole_cells_size(MIN_SIZE, self.geometry.size)
-        self.set_class(self.too_small.check(size, needed), "-too-small")
-        self.set_class(compact(size.height, self.geometry.size), "-compact")  # see the CSS
-        self.set_class(size.height * 2.5 < PLAY_WIDTH, "-short")  # see #play in the CSS
+    def _size_checked(self) -> None:
         self._place_info()
-        self.refresh_bindings()
+
+    # -- what the app asks ----------------------------------------------------
+
+    async def ask_quit(self) -> None:
+        """Quit at once, but in the middle of a round ask first, once (Ctrl+Q never asks)."""
+        if self.controller.in_progress and not self.status.asking:
+            self.status.say(QUIT_QUESTION)
+            if self.app.screen is not self:
+                self.app.notify(QUIT_QUESTION.text, title="Quit?")
+            return
+        self.app.exit()
+
+    async def confirm_quit(self) -> None:
+        self.app.exit()
+
+    def plays_on(self, event: events.InputEvent) -> bool:
+        """A key other than q, Ctrl+P (or Enter on Exit), or a click anywhere but Exit."""
+        if isinstance(event, events.Key):
+            if event.key in PLAY.key_names:
+                return not self.cursor_on_exit
+            return event.key not in (*QUIT.key_names, *MENU.key_names)
+        if isinstance(event, events.MouseDown):
+            from textual.errors import NoWidget
+
+            try:
+                widget, _ = self.get_widget_at(event.screen_x, event.screen_y)
+            except NoWidget:
+                return True
+            return widget.id != "exit"
+        return False
+
+    def stop_searching(self) -> None:
+        self.controller.stop_thinking()  # a long search (5x5) must not hold up the exit

@@ -34,13 +34,7 @@ def help_text() -> str:
 class HelpScreen(IgnoresStaleResize, Screen[None]):
     """The help text, scrollable; Escape or ? goes back to the game."""
 
-    # Parsed when the help first opens, not at start-up (see NewGameScreen).
-    SCOPED_CSS = False
-    DEFAULT_CSS = """
-    #help {
-        padding: 0 2;
-    }
-    """
+    CSS_PATH = "help_screen.tcss"
 
     # `?` toggles the help from the app's bindings.
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -50,30 +50,7 @@ def room_entry(summary: RoomSummary) -> Text:
 class LobbyScreen(IgnoresStaleResize, Screen[None]):
     """Play the AI, a new room, a room by its code, or a room to watch."""
 
-    # The app's first screen: DEFAULT_CSS, as CSS_PATH is not read for that one.
-    DEFAULT_CSS = """
-    LobbyScreen {
-        align-horizontal: center;
-    }
-    #lobby {
-        width: 1fr;
-        max-width: 60;
-        padding: 1 0 0 0;
-    }
-    #lobby-menu {
-        height: auto;
-    }
-    #lobby-code {
-        margin: 1 0 0 0;
-    }
-    #lobby-note {
-        height: 2;
-        color: $text-warning;
-    }
-    #lobby-rooms {
-        height: 1fr;
-    }
-    """
+    CSS_PATH = "lobby_screen.tcss"
     BINDINGS: ClassVar[list[BindingType]] = screen_bindings(LOBBY_COMMANDS)
 
     def __init__(

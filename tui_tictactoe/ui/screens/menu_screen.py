@@ -73,37 +73,7 @@ class MenuScreen(IgnoresStaleResize, ModalScreen[MenuItem | None]):
     menu has closed, so a command that opens a screen opens it over the game.
     """
 
-    DEFAULT_CSS = """
-    MenuScreen {
-        align: center middle;
-    }
-    MenuScreen > Vertical {
-        width: 66;
-        max-width: 100%;
-        min-width: 20;
-        height: auto;
-        max-height: 100%;
-        border: round $primary;
-        background: $surface;
-        padding: 0 1;
-    }
-    MenuScreen .menu-title {
-        text-style: bold;
-        width: 1fr;
-        content-align: center middle;
-    }
-    MenuScreen OptionList, MenuScreen OptionList:focus {
-        height: auto;
-        max-height: 1fr;
-        min-width: 16;
-        border: none;
-        padding: 0;
-    }
-    MenuScreen .menu-hint {
-        color: $text-muted;
-        width: 1fr;
-    }
-    """
+    CSS_PATH = "menu_screen.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Close", show=False),

@@ -120,60 +120,7 @@ class ChoiceRow(Widget, can_focus=True):
 class NewGameScreen(IgnoresStaleResize, ModalScreen[GameOptions | None]):
     """Pick the options of a new game; Enter or Start returns them, Escape or Cancel None."""
 
-    # Here rather than in tictactoe.tcss: parsed when the dialog first opens, not
-    # at start-up. Every rule names #dialog (or the screen), so none is outranked
-    # by a widget's own CSS.
-    SCOPED_CSS = False
-    DEFAULT_CSS = """
-    NewGameScreen {
-        align: center middle;
-    }
-
-    #dialog {
-        width: 56;
-        max-width: 100%;
-        height: auto;
-        max-height: 100%;
-        border: round $primary;
-        border-title-color: $text-primary;
-        border-title-style: bold;
-        background: $surface;
-        padding: 0 1;
-    }
-
-    #dialog ChoiceRow {
-        height: 1;
-        margin: 1 0 0 0;
-        padding: 0 1;
-    }
-
-    #dialog ChoiceRow:disabled {
-        color: $text-disabled;
-    }
-
-    #dialog ChoiceRow:focus {
-        background: $block-cursor-blurred-background;
-        text-style: bold;
-    }
-
-    #dialog-buttons {
-        height: auto;
-        margin-top: 1;
-        align-horizontal: right;
-    }
-
-    #dialog-buttons Button {
-        min-width: 10;
-        margin-left: 1;
-    }
-
-    #abandons {
-        width: 1fr;
-        height: 3;
-        content-align: left middle;
-        color: $text-warning;
-    }
-    """
+    CSS_PATH = "new_game_screen.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("up", "app.focus_previous", "Next option", key_display="↑↓"),

@@ -34,24 +34,7 @@ WATCH, LOBBY, QUIT = "watch", "lobby", "quit"
 class RoomRefused(IgnoresStaleResize, Screen[None]):
     """The refusal, and the next steps: watch, the lobby, quit."""
 
-    DEFAULT_CSS = """
-    RoomRefused {
-        align-horizontal: center;
-    }
-    #refused {
-        width: 1fr;
-        max-width: 60;
-        height: auto;
-        padding: 1 0 0 0;
-    }
-    #refused-reason {
-        color: $text-warning;
-        margin: 0 0 1 0;
-    }
-    #refused-next {
-        height: auto;
-    }
-    """
+    CSS_PATH = "room_refused.tcss"
     BINDINGS: ClassVar[list[BindingType]] = screen_bindings(REFUSED_COMMANDS)
 
     def __init__(
@@ -128,7 +111,7 @@ def show_refusal(
     (the room screen that watches its room) offered to a would-be player
     (`rooms.status.watch_instead`), `lobby` unless the link to the rooms is lost. Over
     `room` when it is the app's first screen: Textual never replaces that one, so it stays
-    under, left (`TicTacToeApp.room_screen` skips it)."""
+    under, left (`TicTacToeApp.board` skips it)."""
     if isinstance(entry, Ticket):
         code, wanted = entry.code, entry.seat is not None
     else:

@@ -17,23 +17,19 @@ from __future__ import annotations
 
 import contextlib
 from functools import partial
-from pathlib import Path
 from typing import ClassVar
 
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Vertical
-from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widget import Widget
-from textual.widgets import Button, Static
-from textual.worker import get_current_worker
+from textual.widgets import Static
 
 from ...controller.status import refused
-from ...controller.teaching import AnalysisRequest, CellScores
+from ...controller.teaching import CellScores
 from ...engine.board import Cell
 from ...options import board_geometry
 from ...rooms.game import RoomGame
@@ -52,39 +48,25 @@ from ...rooms.status import (
     score_line,
 )
 from ...rooms.view import Refused, RoomView, Ticket
-from ..digit_keys import digit_on_big_board
+from ..commands import MENU, QUIT
 from ..room_keys import room_bindings, room_keys
-from ..widgets import GameCell, GameGrid, StatusLine, TitleBar
+from ..widgets import TitleBar
 from ..widgets.key_bar import KeyBar, KeyHint
-from ..widgets.too_small import TooSmall, needed_size
+from .board_screen import BoardScreen
 from .room_choices import RoomChoices, ended_reason
 from .room_offers import RoomOffers
 from .room_refused import show_refusal
 from .room_setting import RoomSetting
-from .stale_resize import IgnoresStaleResize
-
-ROOM_CSS = Path(__file__).with_name("room_screen.tcss")
-
-MIN_SIZE = Size(60, 18)
-"""As the game's: the title, the score, a board of 3-row cells, the status's two lines,
-two lines of how to join or watch, and the key bar."""
-
-MIN_PLAY_WIDTH = 57
-"""The narrowest the board's column gets (as the game's): every status line fits it."""
 
 TICK = 1.0
 """Seconds between redraws of the state: "waiting 42 s" counts down."""
 
 
-class RoomScreen(RoomChoices, RoomOffers, IgnoresStaleResize, Screen[None]):
+class RoomScreen(RoomChoices, RoomOffers, BoardScreen, Screen[None]):
     """A room's board, its people and how to bring others in."""
 
-    # Not CSS_PATH: Textual reads a screen's CSS_PATH when it is pushed, never for the
-    # app's first screen, which a room often is. Read when the rooms are first used.
-    DEFAULT_CSS = ROOM_CSS.read_text(encoding="utf-8")
-    SCOPED_CSS = False
+    CSS_PATH = "room_screen.tcss"
     BINDINGS: ClassVar[list[BindingType]] = room_bindings()
-    AUTO_FOCUS = None
 
     show_analysis: reactive[bool] = reactive(False, init=False)
 
@@ -110,16 +92,12 @@ class RoomScreen(RoomChoices, RoomOffers, IgnoresStaleResize, Screen[None]):
     class Ready(Message):
         """On screen: keys typed ahead of the first frame may act now (the app's)."""
 
-    class Scored(Message):
-        """One empty cell's score for the big board's overlay, from its thread."""
-
-        def __init__(self, reply: CellScores) -> None:
-            super().__init__()
-            self.reply = reply
-
     def __init__(self, setting: RoomSetting, entry: Ticket | RoomRequest) -> None:
         """`entry`: a ticket the lobby already holds, or what to ask the hub for."""
-        super().__init__()
+        # The size is known when creating; a join learns it from the first view.
+        new = isinstance(entry, RoomRequest) and entry.kind == "new"
+        geometry = board_geometry(entry.size if new else 3)  # type: ignore[union-attr]
+        super().__init__(geometry, grid_id=None, status_id="room-status")
         self.setting = setting
         self.hub = setting.hub
         self.clock = setting.clock
@@ -130,16 +108,9 @@ class RoomScreen(RoomChoices, RoomOffers, IgnoresStaleResize, Screen[None]):
         self.entered = isinstance(entry, Ticket)
         self.left = False
         self.ended: RoomScreen.Ended | None = None  # came with another screen on top
-        # The size is known when creating; a join learns it from the first view.
-        new = isinstance(entry, RoomRequest) and entry.kind == "new"
-        self.geometry = board_geometry(entry.size if new else 3)  # type: ignore[union-attr]
-        self.cursor: Cell = (self.geometry.size // 2,) * 2
-        self.grid = GameGrid(self.geometry)
         self.score = Static(id="room-score", markup=False)
-        self.status = StatusLine(id="room-status")
         self.invite = Static(id="room-invite", markup=False)
         self.key_bar = KeyBar(self._keys(), id="room-keys")
-        self.too_small = TooSmall(id="too-small")
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
@@ -191,7 +162,7 @@ class RoomScreen(RoomChoices, RoomOffers, IgnoresStaleResize, Screen[None]):
 
     def on_room_screen_updated(self, message: Updated) -> None:
         if self.game.take(message.view):
-            self._fit_board()
+            self._fit_board(board_geometry(message.view.size))
             self._show()
             match = self.keeper.ended(message.view) if self.game.is_player else None
             if match is not None and self.setting.keep is not None:
@@ -214,20 +185,8 @@ class RoomScreen(RoomChoices, RoomOffers, IgnoresStaleResize, Screen[None]):
 
     # -- keys ---------------------------------------------------------------
 
-    def action_navigate(self, drow: int, dcol: int) -> None:
-        size = self.geometry.size
-        row, col = self.cursor
-        self.cursor = (min(max(row + drow, 0), size - 1), min(max(col + dcol, 0), size - 1))
-        self._show_cursor()
-
     async def action_select(self) -> None:
         await self.play(self.geometry.key(*self.cursor))
-
-    async def action_play(self, key: int) -> None:
-        if key > self.geometry.cells:
-            return
-        self.cursor = self.geometry.cell_of_key(key)
-        await self.play(key)
 
     async def play(self, key: int) -> None:
         """Ask the hub to play cell `key`: the one path for Enter, Space, digits and clicks.
@@ -241,12 +200,6 @@ class RoomScreen(RoomChoices, RoomOffers, IgnoresStaleResize, Screen[None]):
         if request is not None and self.entered:
             await self._ask(self.hub.move(*request))
         self._show_cursor()
-
-    async def on_button_pressed(self, event: Button.Pressed) -> None:
-        cell = event.button
-        if isinstance(cell, GameCell):
-            self.cursor = (cell.row, cell.col)
-            await self.play(self.geometry.key(cell.row, cell.col))
 
     async def action_rematch(self) -> None:
         said = rematch_refused(self.game)
@@ -283,23 +236,12 @@ class RoomScreen(RoomChoices, RoomOffers, IgnoresStaleResize, Screen[None]):
         else:
             request = game.analysis_request()  # None: under way for this position
             if request is not None:
-                self._run(request)
+                self._run("analysis", request)  # a new search cancels the one before
         self._draw_analysis()
 
-    def _run(self, request: AnalysisRequest) -> None:
-        """A new search cancels the one before (its replies are stale anyway)."""
-        work = partial(self._compute, request)
-        self.run_worker(work, thread=True, exclusive=True, group="analysis", exit_on_error=False)
-
-    def _compute(self, request: AnalysisRequest) -> None:
-        """In the thread: post each cell's score (`post_message` is thread-safe)."""
-        for reply in request.compute():
-            if get_current_worker().is_cancelled:
-                return
-            self.post_message(self.Scored(reply))
-
-    def on_room_screen_scored(self, message: Scored) -> None:
-        if self.game.apply(message.reply):  # a late reply (stale, or off) changes nothing
+    def _take(self, reply: CellScores) -> None:
+        """One empty cell's score for the overlay, from its thread (`BoardScreen._run`)."""
+        if self.game.apply(reply):  # a late reply (stale, or off) changes nothing
             self._draw_analysis()
 
     def _draw_analysis(self) -> None:
@@ -333,9 +275,18 @@ class RoomScreen(RoomChoices, RoomOffers, IgnoresStaleResize, Screen[None]):
             return
         await self.leave()
 
-    def show_turn(self) -> None:
-        """The leave question goes (the player plays on); the state of play stays."""
-        self.status.clear_note()
+    async def ask_quit(self) -> None:
+        await self.ask_leave()
+
+    async def confirm_quit(self) -> None:
+        await self.leave()
+
+    def plays_on(self, event: events.InputEvent) -> bool:
+        """Leaving a room is asked as quitting is: any key but q and Ctrl+P plays on."""
+        return isinstance(event, events.Key) and event.key not in (
+            *QUIT.key_names,
+            *MENU.key_names,
+        )
 
     async def leave(self) -> None:
         """Leave the room for good (the others are told by the hub), then go back to the
@@ -374,20 +325,6 @@ class RoomScreen(RoomChoices, RoomOffers, IgnoresStaleResize, Screen[None]):
         player = self.game.is_player and self.game.view is not None  # none that play before
         return room_keys(self.geometry.cells <= 9, analysis, player, self.choices())
 
-    def _fit_board(self) -> None:
-        """A grid of the room's size once the first view tells it (a join does not know)."""
-        view = self.game.view
-        if view is None or view.size == self.geometry.size:
-            return
-        self.geometry = board_geometry(view.size)
-        self.cursor = (self.geometry.size // 2,) * 2
-        old, self.grid = self.grid, GameGrid(self.geometry)
-        parent = old.parent
-        assert isinstance(parent, Widget)
-        parent.mount(self.grid, before=old)
-        old.remove()
-        self._check_size(self.app.size)
-
     def _show(self) -> None:
         game = self.game
         last = game.last_move
@@ -417,30 +354,17 @@ class RoomScreen(RoomChoices, RoomOffers, IgnoresStaleResize, Screen[None]):
 
     # -- terminal size ------------------------------------------------------
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """No key acts on a board hidden for want of room; the digits only on 3x3."""
-        if self.has_class("-too-small") or (action == "answer_offer" and not self.offer_to_me):
-            return False  # y and n only answer an offer (else `y` answers the app's question)
-        return not action.startswith("play") or self.geometry.cells <= 9
+    def _allows(self, action: str) -> bool:
+        """y and n only answer an offer (else `y` answers the app's question)."""
+        return action != "answer_offer" or self.offer_to_me
 
-    def on_key(self, event: events.Key) -> None:
-        """A digit that reached the screen played nothing (off beyond 3x3): say how to play."""
-        said = digit_on_big_board(self.geometry, event.key)
-        if said is not None and not self.has_class("-too-small") and self.game.is_player:
-            self.status.say(said)
+    def _hears_digits(self) -> bool:
+        return self.game.is_player  # a spectator's digits play nothing anyway
 
-    def on_resize(self, event: object) -> None:
-        self._check_size(self.app.size)
-
-    def on_screen_resume(self) -> None:
-        self._check_size(self.app.size)
+    def _resumed(self) -> None:
+        """An end that came with another screen on top is shown now."""
         if self.ended is not None:
             self.on_room_screen_ended(self.ended)
-
-    def _check_size(self, size: Size) -> None:
-        needed = needed_size(MIN_SIZE, self.geometry.size)
-        self.set_class(self.too_small.check(size, needed), "-too-small")
-        self.set_class(size.height * 2.5 < MIN_PLAY_WIDTH, "-short")  # see #room-play
 
 
 def show_text(static: Static, text: str) -> None:

@@ -25,13 +25,9 @@ def needed_size(
 ) -> Size:
     """`minimum`, or taller where the board's cells would get fewer than `cell_rows` rows
     each. Two is the least that shows anything (the mark, the bottom border: 5x5 at 60x18
-    showed nothing); the game asks for `CELL_ROWS`, so no cell loses its top border."""
+    showed nothing); the game asks for `CELL_ROWS`, so no cell loses its top border
+    (`board_screen.FITS`)."""
     return Size(minimum.width, max(minimum.height, chrome + cell_rows * cells_per_side))
-
-
-def whole_cells_size(minimum: Size, cells_per_side: int) -> Size:
-    """The game's need: every cell whole (`CELL_ROWS`), the buttons one row (`compact`)."""
-    return needed_size(minimum, cells_per_side, CELL_ROWS, COMPACT_CHROME_ROWS)
 
 
 def compact(height: int, cells_per_side: int) -> bool:

@@ -1,0 +1,270 @@
+"""`BoardScreen`: what every screen with a board to play on shares (the game, a room).
+
+The grid fitted to the board's size, the check that the terminal holds it, the digit
+keys 1-9 (bound from the command table, on 3x3 only), the keyboard cursor (a cell, or a
+button in the row under the board) and the thread workers that run a request's
+`compute()` live here once; `GameScreen` and `RoomScreen` add what differs (a
+`GameController` or a hub, their words, their keys). The app asks the board screen
+on top the same questions whichever it is (`status`, `ask_quit`, `confirm_quit`,
+`plays_on`, `show_turn`, `stop_searching`), never which kind it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Iterator
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from textual import events
+from textual.geometry import Size
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import Button
+from textual.worker import get_current_worker
+
+from ...controller.status import Status, digits_refused
+from ..widgets import GameCell, GameGrid, StatusLine
+from ..widgets.too_small import (
+    CHROME_ROWS,
+    TooSmall,
+    compact,
+    needed_size,
+)
+from .stale_resize import IgnoresStaleResize
+
+if TYPE_CHECKING:
+    from textual.screen import Screen
+
+    from ...controller import Request
+    from ...controller.teaching import AnalysisRequest
+    from ...engine.board import Cell
+    from ...engine.geometry import Geometry
+
+MIN_SIZE = Size(60, 18)
+"""Below this something would be cut: a message asks for a larger terminal. 60 columns
+hold the whole score line (abandoned rounds and take-backs too) and the key bar in two
+lines; 18 rows hold the title, the score, a board of 3-row cells, the status's two
+lines, the buttons (a room: two lines of how to join) and the key bar."""
+
+PLAY_WIDTH = 57
+"""The narrowest the board's column gets (#play, #room-play in the CSS): the longest
+score line and every status (two lines) fit in it."""
+
+
+DIGITS = frozenset("123456789")
+
+
+def middle(geometry: Geometry) -> Cell:
+    return (geometry.size // 2,) * 2
+
+
+def step(cursor: Cell, drow: int, dcol: int, size: int, controls: int = 0) -> Cell:
+    """Move the cursor one place, stopping at the edges; with `controls` buttons under
+    the board, row `size` is their row."""
+    row = min(max(cursor[0] + drow, 0), size if controls else size - 1)
+    last_col = controls - 1 if row == size else size - 1
+    return row, min(max(cursor[1] + dcol, 0), last_col)
+
+
+def digit_on_big_board(geometry: Geometry, key: str) -> Status | None:
+    """What a digit key says where its binding is off (beyond 3x3: nine keys cannot name
+    16 cells, though every cell shows its number); None for other keys."""
+    if key in DIGITS and geometry.cells > 9:
+        return digits_refused(geometry.size)
+    return None
+
+
+if TYPE_CHECKING:
+    _Screen = Screen[None]
+else:
+    _Screen = object
+
+
+class BoardScreen(IgnoresStaleResize, _Screen):
+    """A board, its cursor and status, and what the app asks of the screen it is on.
+
+    A plain mixin before `Screen` in a board screen's bases (`GameScreen(BoardScreen,
+    Screen[None])`), not a `Screen` subclass itself: Textual's work for every screen
+    class (its CSS names, bindings, reactives) would cost start-up 2M instructions more.
+    """
+
+    AUTO_FOCUS = None
+
+    # How the board fits the terminal, the one place for it: the rows each cell needs at
+    # least and the rows around the board then (`too_small.needed_size`), and whether the
+    # buttons shrink to one row (`-compact`) to keep the cells whole. The game keeps every
+    # cell whole (3 rows) with its buttons one row high (4x4 needs 19 rows, 5x5 22); a
+    # room, which has no buttons, asks only that each cell shows its mark (2 rows).
+    CELL_ROWS = 2
+    CHROME_ROWS = CHROME_ROWS
+    COMPACT_BUTTONS = False
+    BUTTONS = 0
+    """Buttons in the row under the board that the cursor reaches (the game's three)."""
+
+    left = False
+    """Left for good (a room after `q`, or after a refusal): the app looks past it."""
+
+    game_menu = False
+    """The menu over this screen lists the game's own commands (new round, hint, ...)."""
+
+    class Replied(Message):
+        """A thread worker's reply (the AI's move, a hint, a cell's score), for the model."""
+
+        def __init__(self, reply: Any) -> None:
+            super().__init__()
+            self.reply = reply
+
+    def __init__(self, geometry: Geometry, *, grid_id: str | None, status_id: str) -> None:
+        super().__init__()
+        self.geometry = geometry
+        self.cursor: Cell = middle(geometry)
+        self.grid = GameGrid(geometry, id=grid_id)
+        self.status = StatusLine(id=status_id)
+        self.too_small = TooSmall(id="too-small")
+
+    # -- what each screen fills in ------------------------------------------------
+
+    def play(self, key: int) -> Awaitable[None] | None:
+        """Play cell `key`: the one path for Enter, Space, digits and clicks."""
+        raise NotImplementedError
+
+    def _show_cursor(self) -> None:
+        raise NotImplementedError
+
+    def _take(self, reply: Any) -> None:
+        """A reply from a worker, for the screen's model to apply or drop as stale."""
+        raise NotImplementedError
+
+    def _allows(self, action: str) -> bool:
+        """`check_action` for what the board's own rules leave open."""
+        return True
+
+    def _hears_digits(self) -> bool:
+        """Does a digit on a big board say how to play here (not to a spectator)?"""
+        return True
+
+    def _size_checked(self) -> None:
+        """The size classes were set: anything placed by the size follows."""
+
+    def _resumed(self) -> None:
+        """Back on top, its size checked."""
+
+    # -- what the app asks ----------------------------------------------------------
+
+    async def ask_quit(self) -> None:
+        """`q`, Exit and the menu's Quit."""
+        raise NotImplementedError
+
+    async def confirm_quit(self) -> None:
+        """`y` to the quit (or leave) question."""
+        raise NotImplementedError
+
+    def plays_on(self, event: events.InputEvent) -> bool:
+        """Does this input, on this screen, leave the quit question unanswered?"""
+        raise NotImplementedError
+
+    async def decline_on_key(self, key: str) -> None:
+        """A key arrived (an offer waiting is declined by any other key: a room's)."""
+
+    def show_turn(self) -> None:
+        """The quit question goes (the player plays on); the state of play stays."""
+        self.status.clear_note()
+
+    def stop_searching(self) -> None:
+        """The app is quitting: a search in a thread must not hold it up."""
+
+    # -- the board's size -------------------------------------------------------------
+
+    def _fit_board(self, geometry: Geometry) -> None:
+        """A grid of `geometry`, if the board's size changed. The new grid goes in before
+        the old one is removed (removal finishes later); until then the old grid ignores
+        boards of the wrong size (`show_board`), and ids never clash."""
+        if geometry == self.geometry:
+            return
+        self.geometry = geometry
+        self.cursor = middle(geometry)
+        old, self.grid = self.grid, GameGrid(geometry)
+        parent = old.parent
+        assert isinstance(parent, Widget)
+        parent.mount(self.grid, before=old)
+        old.remove()
+        # The digit keys come and go with 3x3 (bindings), and bigger boards need more rows.
+        self._check_size(self.app.size)
+
+    def needed_size(self) -> Size:
+        return needed_size(MIN_SIZE, self.geometry.size, self.CELL_ROWS, self.CHROME_ROWS)
+
+    def _check_size(self, size: Size) -> None:
+        self.set_class(self.too_small.check(size, self.needed_size()), "-too-small")
+        if self.COMPACT_BUTTONS:
+            self.set_class(compact(size.height, self.geometry.size), "-compact")  # see the CSS
+        self.set_class(size.height * 2.5 < PLAY_WIDTH, "-short")  # see the board's column
+        self._size_checked()
+        self.refresh_bindings()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._check_size(self.app.size)  # not event.size: it can be stale (IgnoresStaleResize)
+
+    def on_screen_resume(self) -> None:
+        self._check_size(self.app.size)
+        self._resumed()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """No key acts on a board hidden for want of room (no move unseen); the digits
+        only on 3x3 (nine keys cannot name 16 cells), which keeps them out of the keys
+        panel there."""
+        if self.has_class("-too-small"):
+            return False
+        if action.startswith("play") and self.geometry.cells > 9:
+            return False
+        return self._allows(action)
+
+    def on_key(self, event: events.Key) -> None:
+        """A digit that reached the screen played nothing (off beyond 3x3): say how to play."""
+        said = digit_on_big_board(self.geometry, event.key)
+        if said is not None and not self.has_class("-too-small") and self._hears_digits():
+            self.status.say(said)
+
+    # -- the cursor and the keys that play ------------------------------------------------
+
+    @property
+    def cursor_on_controls(self) -> bool:
+        return self.cursor[0] == self.geometry.size
+
+    def action_navigate(self, drow: int, dcol: int) -> None:
+        self.cursor = step(self.cursor, drow, dcol, self.geometry.size, self.BUTTONS)
+        self._show_cursor()
+
+    def action_play(self, key: int) -> Awaitable[None] | None:
+        if key > self.geometry.cells:
+            return None
+        self.cursor = self.geometry.cell_of_key(key)
+        return self.play(key)
+
+    def click(self, row: int, col: int) -> Awaitable[None] | None:
+        self.cursor = (row, col)
+        return self.play(self.geometry.key(row, col))
+
+    def on_button_pressed(self, event: Button.Pressed) -> Awaitable[None] | None:
+        cell = event.button
+        return self.click(cell.row, cell.col) if isinstance(cell, GameCell) else None
+
+    # -- background jobs -------------------------------------------------------------------
+    # Each runs a request's `compute()` off the UI thread and never touches the model or a
+    # widget; a search cancelled because the position moved on posts nothing.
+
+    def _run(self, group: str, request: Request | AnalysisRequest) -> None:
+        """Run `request` in a thread worker of `group`: a new one cancels the one before."""
+        work = partial(self._compute, request)
+        self.run_worker(work, thread=True, exclusive=True, group=group, exit_on_error=False)
+
+    def _compute(self, request: Request | AnalysisRequest) -> None:
+        """In the thread: post each reply (`post_message` is thread-safe and never waits)."""
+        replies = request.compute()
+        for reply in replies if isinstance(replies, Iterator) else (replies,):
+            if get_current_worker().is_cancelled or getattr(reply, "cancelled", False):
+                return
+            self.post_message(self.Replied(reply))
+
+    def on_board_screen_replied(self, message: Replied) -> None:
+        self._take(message.reply)
