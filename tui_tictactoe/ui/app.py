@@ -187,7 +187,7 @@ class TicTacToeApp(App[None]):
         if self.record_link.hosted and not self.is_headless:
             from .server_restart import ServerRestart  # serve-ssh's drain (SIGUSR1)
 
-            ServerRestart(self, self.controller, lambda: self.room_screen).install()
+            ServerRestart(self, self.controller, lambda: self.board).install()
         if not self.is_headless and os.isatty(0):
             loop = asyncio.get_running_loop()
             HangUpWatch(0, self._hang_up).start(loop)

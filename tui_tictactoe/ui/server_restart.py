@@ -44,13 +44,20 @@ class ServerRestart:
         self,
         app: App[Any],
         controller: GameController,
-        room_screen: Callable[[], RoomScreen | None],
+        board: Callable[[], object],
     ) -> None:
-        """`room_screen`: the room played or watched now, if any (`TicTacToeApp.room_screen`)."""
+        """`board`: the board screen played or watched now, if any (`TicTacToeApp.board`)."""
         self.app = app
         self.controller = controller
-        self.room_screen = room_screen
+        self.board = board
         self.told = False
+
+    def room_screen(self) -> RoomScreen | None:
+        """The room played or watched now, if the board on screen is a room's."""
+        from .screens.room_screen import RoomScreen
+
+        board = self.board()
+        return board if isinstance(board, RoomScreen) else None
 
     def install(self) -> None:
         asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1, self.tell)
