@@ -21,8 +21,8 @@ from textual.widget import Widget
 from tui_tictactoe.controller import AIReply, GameController, GameOptions, MoveRefused
 from tui_tictactoe.controller.options import SETTINGS
 from tui_tictactoe.engine.board import Cell, GameBoard
-from tui_tictactoe.engine.bounded import BoundedSearch, is_bounded
-from tui_tictactoe.engine.geometry import Geometry
+from tui_tictactoe.engine.bounded import BoundedSearch
+from tui_tictactoe.engine.geometry import Geometry, is_bounded
 from tui_tictactoe.engine.search import Search, SearchCancelled
 from tui_tictactoe.engine.solver import Solver
 from tui_tictactoe.engine.strategies import Decision, MinimaxStrategy, MoveStrategy

@@ -546,9 +546,9 @@ def test_every_board_is_named_everywhere() -> None:
     the least terminal size) and the PostgreSQL rooms' size CHECK (its latest step)."""
     from tui_tictactoe.options import BOARDS, board_geometry
     from tui_tictactoe.rooms.pg_schema import MIGRATIONS
-    from tui_tictactoe.ui.screens.game_screen import MIN_SIZE
+    from tui_tictactoe.ui.screens.game_screen import MIN_SIZE, GameScreen
     from tui_tictactoe.ui.screens.new_game_screen import SHOWN
-    from tui_tictactoe.ui.widgets.too_small import whole_cells_size
+    from tui_tictactoe.ui.widgets.too_small import needed_size
 
     readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
     analyse_help = " ".join(cli.BOARD_RULES.split())
@@ -564,6 +564,6 @@ def test_every_board_is_named_everywhere() -> None:
         assert f"{size * size}" in analyse_help and name in analyse_help
         assert name in board_help
         if size > 3:
-            least = whole_cells_size(MIN_SIZE, size)
+            least = needed_size(MIN_SIZE, size, GameScreen.CELL_ROWS, GameScreen.CHROME_ROWS)
             assert f"{name} {least.width}x{least.height}" in readme, name
         assert board_geometry(board).size == size

@@ -19,9 +19,9 @@ from test_search import masks, oracle_lines, random_ending
 from tui_tictactoe.commands.analyse import board_from_text, format_analysis
 from tui_tictactoe.engine.analysis import analyse
 from tui_tictactoe.engine.board import GameBoard
-from tui_tictactoe.engine.bounded import BoundedSearch, is_bounded
+from tui_tictactoe.engine.bounded import BoundedSearch
 from tui_tictactoe.engine.cancel import SearchCancelled
-from tui_tictactoe.engine.geometry import geometry
+from tui_tictactoe.engine.geometry import geometry, is_bounded
 from tui_tictactoe.engine.lines import completions
 from tui_tictactoe.engine.search import Search
 from tui_tictactoe.engine.strategies import MinimaxStrategy, strategy_for

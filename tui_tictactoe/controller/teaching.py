@@ -23,9 +23,8 @@ from ..engine.analysis import (
     move_scores,
 )
 from ..engine.board import Cell, GameBoard, Symbol
-from ..engine.bounded import is_bounded
 from ..engine.cancel import Cancelled, SearchCancelled
-from ..engine.geometry import Geometry
+from ..engine.geometry import Geometry, is_bounded
 from ..engine.known import Scores, known_scores
 from ..engine.solver import Verdict
 from ..engine.strategies import MinimaxStrategy, MoveStrategy

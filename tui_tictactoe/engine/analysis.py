@@ -4,15 +4,16 @@ game's overlay and hints, replays and a spectator's overlay."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from typing import Literal, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Literal, NamedTuple, Protocol
 
 from .board import SYMBOLS, Cell, GameBoard, Symbol, other
-from .bounded import is_bounded
 from .cancel import Cancelled
-from .geometry import Geometry
-from .known import Scores, known_scores
+from .geometry import Geometry, is_bounded
 from .solver import Verdict
 from .strategies import search_of
+
+if TYPE_CHECKING:
+    from .known import Scores
 
 OnMove = Callable[[int, int], None]
 """Told (move number, number of moves) before each move of a position is searched."""
@@ -171,6 +172,8 @@ def known_analysis(board: GameBoard, to_move: str | None = None) -> Analysis | N
         return Analysis(board.to_string(), mover, status, ())
     me, them = board.masks_for(mover)
     cells = empty_cells(board.geometry, me, them)
+    from .known import known_scores  # on first use: a game's start needs no verdict
+
     scores = known_scores(board.geometry, me, them, cells)
     if len(scores) < len(cells):
         return None
@@ -194,6 +197,8 @@ def move_scores(
     a caller has read already with `known_scores` (to show them at once), not yielded again."""
     cells = empty_cells(geometry, me, them)
     if known is None:
+        from .known import known_scores  # on first use: a game's start needs no verdict
+
         known = known_scores(geometry, me, them, cells)
         if known:
             yield tuple((cell, known[cell]) for cell in cells if cell in known)

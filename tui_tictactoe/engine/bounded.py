@@ -32,9 +32,6 @@ from .lines import centre_first, completions
 Clock = Callable[[], float]
 """Seconds from some fixed point (`time.perf_counter`; a fake one in tests)."""
 
-EXACT_CELLS = 25
-"""Boards of up to this many cells (5x5) are solved exactly; bigger ones are searched here."""
-
 MOVE_SECONDS = 1.0
 """The AI's budget for a move on a board it cannot solve: the same second as 5x5's worst."""
 
@@ -50,11 +47,6 @@ CHECK_EVERY = 256
 
 _WEIGHTS = (0, 1, 4, 16, 64, 256, 1024)
 """What a line open to one side only is worth, by its stones there."""
-
-
-def is_bounded(geometry: Geometry) -> bool:
-    """True where verdicts come from this bounded search (a 0 score means "unknown")."""
-    return geometry.cells > EXACT_CELLS
 
 
 class OutOfBudget(Exception):

@@ -108,3 +108,13 @@ def geometry(size: int = 3, win_length: int = 3) -> Geometry:
 
 
 STANDARD = geometry(3, 3)
+
+
+EXACT_CELLS = 25
+"""Boards of up to this many cells (5x5) are solved exactly; bigger ones (6x6) are searched
+by the search bounded by a second (`bounded`), imported only when such a board is played."""
+
+
+def is_bounded(geometry: Geometry) -> bool:
+    """True where verdicts come from the bounded search (a 0 score there means "unknown")."""
+    return geometry.cells > EXACT_CELLS

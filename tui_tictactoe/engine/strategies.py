@@ -5,15 +5,15 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from time import perf_counter
-from typing import TYPE_CHECKING, Literal, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Literal, NamedTuple, Protocol, cast
 
 from .board import SYMBOLS, Cell, GameBoard
-from .bounded import BoundedSearch, is_bounded
 from .cancel import Cancelled
-from .geometry import STANDARD, Geometry, geometry
+from .geometry import STANDARD, Geometry, geometry, is_bounded
 from .solver import NodeCounter, Solver, Verdict, limited_scores, shared_solver
 
 if TYPE_CHECKING:
+    from .bounded import BoundedSearch
     from .search import Search
 
 Difficulty = Literal["easy", "medium", "hard"]
@@ -29,7 +29,7 @@ def search_of(geometry: Geometry) -> Search | BoundedSearch:
     by a second on bigger boards (`bounded.shared_bounded`). The modules are imported here,
     on first use, so a 3x3 game, which never searches, does not load them: its start-up
     paid ~10M instructions for it."""
-    from .bounded import is_bounded, shared_bounded
+    from .bounded import shared_bounded
 
     if is_bounded(geometry):
         return shared_bounded(geometry)
@@ -206,8 +206,8 @@ class MinimaxStrategy(MoveStrategy):
             else:
                 cell, top = search.best_move(me, them, self.rng, cancelled)
                 searched = search.last_nodes
-                if isinstance(search, BoundedSearch):  # 6x6: as deep as the budget let it
-                    horizon = search.last_depth
+                if is_bounded(geometry):  # 6x6: as deep as the budget let it
+                    horizon = cast("BoundedSearch", search).last_depth
         self._last = Decision(
             move=geometry.coords(cell),
             verdict=Verdict.from_score(top, empties, not is_bounded(geometry)),
