@@ -165,7 +165,16 @@ async def test_warm_games_sleep_until_a_player_comes_and_die_with_the_fork_serve
 ) -> None:
     hosted = await host(warm_games=3)
     pool = await warm_pool(hosted, 3)
+    # A game just forked may still be on its way to sleep (one switch more as it blocks):
+    # the window starts once none has moved for half a second.
     woken = {pid: wake_ups(pid) for pid in pool}
+    deadline = time.monotonic() + STEP_TIMEOUT
+    while True:
+        await asyncio.sleep(0.5)
+        now = {pid: wake_ups(pid) for pid in pool}
+        if now == woken or time.monotonic() > deadline:
+            break
+        woken = now
     await asyncio.sleep(2)
     assert {pid: wake_ups(pid) for pid in pool} == woken  # not once: no timer, no CPU
     os.kill(hosted.server.fork_server.process.pid, signal.SIGKILL)
