@@ -26,7 +26,7 @@ from functools import cache
 from time import perf_counter
 
 from .cancel import Cancelled, SearchCancelled
-from .geometry import Geometry
+from .geometry import Geometry, check_in_play
 from .lines import centre_first, completions
 
 Clock = Callable[[], float]
@@ -141,15 +141,7 @@ class BoundedSearch:
         return moves
 
     def _check_in_play(self, me: int, them: int) -> None:
-        geometry = self.geometry
-        if me & them:
-            raise ValueError("a cell cannot hold both symbols")
-        if me | them > geometry.full_mask or me < 0 or them < 0:
-            raise ValueError("a mask has bits outside the board")
-        if geometry.winning_line(me) or geometry.winning_line(them):
-            raise ValueError("the game is over: there is a winner")
-        if me | them == geometry.full_mask:
-            raise ValueError("the game is over: the board is full")
+        check_in_play(self.geometry, me, them)
 
 
 class _Run:

@@ -118,3 +118,16 @@ by the search bounded by a second (`bounded`), imported only when such a board i
 def is_bounded(geometry: Geometry) -> bool:
     """True where verdicts come from the bounded search (a 0 score there means "unknown")."""
     return geometry.cells > EXACT_CELLS
+
+
+def check_in_play(geometry: Geometry, me: int, them: int) -> None:
+    """ValueError unless two masks are a position of `geometry` still in play: what every
+    search checks before it starts (the exact one and the bounded one alike)."""
+    if me & them:
+        raise ValueError("a cell cannot hold both symbols")
+    if me | them > geometry.full_mask or me < 0 or them < 0:
+        raise ValueError("a mask has bits outside the board")
+    if geometry.winning_line(me) or geometry.winning_line(them):
+        raise ValueError("the game is over: there is a winner")
+    if me | them == geometry.full_mask:
+        raise ValueError("the game is over: the board is full")

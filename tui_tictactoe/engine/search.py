@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable
 from functools import cache
 
 from .cancel import Cancelled, SearchCancelled
-from .geometry import Geometry
+from .geometry import Geometry, check_in_play
 from .lines import centre_first, completions, live_lines
 from .symmetry import Canonicaliser
 
@@ -142,15 +142,7 @@ class Search:
         return tuple(cell for cell in self._order if not occupied >> cell & 1)
 
     def _check_in_play(self, me: int, them: int) -> None:
-        geometry = self.geometry
-        if me & them:
-            raise ValueError("a cell cannot hold both symbols")
-        if me | them > geometry.full_mask or me < 0 or them < 0:
-            raise ValueError("a mask has bits outside the board")
-        if geometry.winning_line(me) or geometry.winning_line(them):
-            raise ValueError("the game is over: there is a winner")
-        if me | them == geometry.full_mask:
-            raise ValueError("the game is over: the board is full")
+        check_in_play(self.geometry, me, them)
 
     def _root(
         self, me: int, them: int, cancelled: Cancelled | None, moves: Iterable[int] | None
