@@ -293,6 +293,7 @@ async def test_private_and_public_rooms_across_two_hosts(
     for typed in (code, nowhere):
         eve = await enter(b.port, f"--watch {typed}", "eve", local="127.0.0.5")
         await eve.shows(f"There is no room {typed}: check the code.")
+        await eve.shows("l Lobby")  # the refusal's own screen, not the room's last frame
         screens.append(eve.text.replace(typed, "CODE"))
     assert screens[0] == screens[1]
     await never_shows(stranger, (code, "annabel", "friend"), REFRESH + 1)
