@@ -134,8 +134,7 @@ def round_ends(record: Record, rounds: int) -> tuple[list[float], list[float], l
                 continue
             start = time.perf_counter()
             play()
-            over, _ = controller.check_game_over()
-            assert over
+            assert controller.result is not None
             if with_record:
                 saved_at = time.perf_counter()
                 assert record.save_round(

@@ -48,7 +48,7 @@ def state(controller: GameController) -> tuple[object, ...]:
     )
 
 
-def play_round(controller: GameController, human: Sequence[int]) -> tuple[bool, str]:
+def play_round(controller: GameController, human: Sequence[int]) -> str | None:
     """Play human cells (reading-order indexes) in turn, the AI answering, until the round ends."""
     moves = iter(human)
     while not controller.game_over:
@@ -56,7 +56,7 @@ def play_round(controller: GameController, human: Sequence[int]) -> tuple[bool, 
             controller.play_human_move(*STANDARD.coords(next(moves)))  # MoveRefused if refused
         else:
             ai_moves(controller)
-    return True, controller.check_game_over()[1]
+    return controller.result
 
 
 # Scripts with the human as X moving first and a Scripted AI as O.
@@ -377,10 +377,9 @@ def test_round_result_message_and_tally(
 ) -> None:
     human, ai = script
     controller = scripted(ai)
-    assert controller.check_game_over() == (False, "")
-    ok, message = play_round(controller, human)
-    assert ok and message == expected_message
-    assert controller.check_game_over() == (True, expected_message)
+    assert controller.result is None
+    assert play_round(controller, human) == expected_message
+    assert controller.result == expected_message
     assert controller.score == expected_score
     assert controller.board.count("X") + controller.board.count("O") == len(human) + len(ai)
 
@@ -388,10 +387,10 @@ def test_round_result_message_and_tally(
 def test_human_symbol_o_messages() -> None:
     # Human is O and moves first; the scripted AI (X) takes the middle row.
     controller = scripted([3, 4, 5], symbol="O")
-    assert play_round(controller, [0, 1, 8]) == (True, "The AI wins with X.")
+    assert play_round(controller, [0, 1, 8]) == "The AI wins with X."
     assert controller.score == Score(ai=1)
     controller.new_round()
-    assert play_round(controller, [0, 1, 2]) == (True, "You win with O!")
+    assert play_round(controller, [0, 1, 2]) == "You win with O!"
     assert controller.score == Score(human=1, ai=1)
 
 
@@ -400,7 +399,7 @@ def test_nothing_is_played_or_counted_after_game_over() -> None:
     play_round(controller, HUMAN_WINS[0])
     before = state(controller)
     for _ in range(3):
-        assert controller.check_game_over()[0]
+        assert controller.result == "You win with X!"
     with pytest.raises(MoveRefused, match="round is over"):
         controller.play_human_move(2, 2)
     assert not controller.apply(AIReply(controller.generation, (2, 2)))
@@ -423,7 +422,7 @@ def test_tally_over_several_rounds_counts_each_round_once() -> None:
         assert controller.round == number
         controller.ai.strategy = Scripted(ai_cells[result])
         play_round(controller, human_cells[result])
-        controller.check_game_over()
+        assert controller.result is not None
         field = "draws" if result == "draw" else result
         setattr(expected, field, getattr(expected, field) + 1)
         assert controller.score == expected

@@ -231,18 +231,19 @@ class GameController(TeachingAids):
     def switch_player(self) -> None:
         self.current_player = self.seats.next_after(self.current_player)
 
-    def check_game_over(self) -> tuple[bool, str]:
-        """(True, who won or that it is a draw) once the round has ended."""
+    @property
+    def result(self) -> str | None:
+        """Who won, or that it is a draw, once the round has ended; None while it runs."""
         outcome = self.board.outcome()
         if outcome is None:
-            return False, ""
+            return None
         if outcome.winner is None:
-            return True, "It's a draw."
+            return "It's a draw."
         if self.between_people:
-            return True, f"{outcome.winner} wins!"
+            return f"{outcome.winner} wins!"
         if outcome.winner == self.human.symbol:
-            return True, f"You win with {outcome.winner}!"
-        return True, f"The AI wins with {outcome.winner}."
+            return f"You win with {outcome.winner}!"
+        return f"The AI wins with {outcome.winner}."
 
     def play_human_move(self, row: int, col: int) -> None:
         """Play the human's move; or refuse it, changing nothing: `MoveRefused`, or the

@@ -46,8 +46,8 @@ class Status(NamedTuple):
 
 def turn_status(game: GameController) -> Status:
     """Where the round stands: its result, the AI's failure, or whose turn it is."""
-    over, result = game.check_game_over()
-    if over:
+    result = game.result
+    if result is not None:
         outcome = game.outcome
         assert outcome is not None
         if outcome.winner is None:
