@@ -88,6 +88,35 @@ def test_the_architecture_document_names_every_module() -> None:
     assert not gone, f"docs/architecture.md names modules that do not exist: {gone}"
 
 
+def test_the_tests_map_names_every_test_file_under_its_folder() -> None:
+    """tests/README.md is the map of the suite: each file under the heading of its folder,
+    and the package's subpackages mirrored by a folder of tests."""
+    text = (ROOT / "tests" / "README.md").read_text(encoding="utf-8")
+    text = text.split("## What each file covers", 1)[1].split("\n## ", 1)[0]
+    sections = re.split(r"^### `tests/([\w/]*?)/?`", text, flags=re.M)
+    listed = {
+        name: folder
+        for folder, body in zip(sections[1::2], sections[2::2], strict=True)
+        for name in re.findall(r"^- `(test_\w+\.py)`", body, flags=re.M)
+    }
+    tests = ROOT / "tests"
+    found = {path.name: str(path.parent.relative_to(tests)) for path in tests.rglob("test_*.py")}
+    wrong = {
+        name: (listed.get(name), folder)
+        for name, folder in found.items()
+        if listed.get(name) != folder
+    }
+    assert not wrong, (
+        f"tests/README.md lists these elsewhere or not at all (listed, actual): {wrong}"
+    )
+    assert not set(listed) - set(found), (
+        f"tests/README.md lists gone files: {set(listed) - set(found)}"
+    )
+    assert not list(tests.glob("test_*.py")), "a test file sits in tests/ itself: give it a folder"
+    for layer in ("engine", "controller", "record", "rooms", "ui", "commands", "servers"):
+        assert (tests / layer).is_dir(), f"no tests/{layer}/ mirrors tui_tictactoe.{layer}"
+
+
 def test_no_function_is_graded_d_or_worse_by_radon() -> None:
     """Cyclomatic complexity 21 and up (radon's D-F): a function nobody can hold in mind."""
     from radon.complexity import cc_rank, cc_visit
