@@ -21,6 +21,7 @@ from support import FailingStrategy, GatedStrategy, ScriptedStrategy, SteadyMini
 os.environ.pop("COLUMNS", None)
 os.environ.pop("LINES", None)
 
+
 @pytest.fixture(autouse=True)
 def private_record(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
