@@ -394,7 +394,7 @@ def test_text_output_of_a_finished_game(capsys: pytest.CaptureFixture[str]) -> N
 def test_analyse_big_boards_agrees_with_brute_force(
     size: int, empties: int, rows: bool, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from test_search import oracle_value, oracle_wins, random_ending
+    from search_oracles import oracle_value, oracle_wins, random_ending
 
     from tui_tictactoe.engine.board import other
     from tui_tictactoe.engine.solver import Verdict

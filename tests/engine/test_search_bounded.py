@@ -14,7 +14,7 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_search import masks, oracle_lines, random_ending
+from search_oracles import masks, oracle_lines, random_ending
 
 from tui_tictactoe.commands.analyse import board_from_text, format_analysis
 from tui_tictactoe.engine.analysis import analyse

@@ -113,6 +113,12 @@ def test_the_tests_map_names_every_test_file_under_its_folder() -> None:
         f"tests/README.md lists gone files: {set(listed) - set(found)}"
     )
     assert not list(tests.glob("test_*.py")), "a test file sits in tests/ itself: give it a folder"
+    for path in tests.rglob("test_*.py"):
+        for imported in re.findall(r"^\s*(?:from|import) (test_\w+)", path.read_text(), re.M):
+            assert (path.parent / f"{imported}.py").exists(), (
+                f"{path.relative_to(tests)} imports {imported} from another folder: "
+                "move what they share into a helper in tests/"
+            )
     for layer in ("engine", "controller", "record", "rooms", "ui", "commands", "servers"):
         assert (tests / layer).is_dir(), f"no tests/{layer}/ mirrors tui_tictactoe.{layer}"
 

@@ -9,38 +9,7 @@ import sys
 from pathlib import Path
 
 import psycopg
-from pg_cluster import BIN_ENV, Cluster, sweep_orphans
-
-TESTS = Path(__file__).parents[1]
-
-
-def run_without(
-    variable: str, missing: str, test: str, ci: str | None
-) -> subprocess.CompletedProcess[str]:
-    """One test in a pytest of its own, the binary its fixture looks for (named by the
-    environment `variable`) said to be `missing`; `ci`: the CI variable's value, if any."""
-    env = {key: value for key, value in os.environ.items() if key != "CI"}
-    env[variable] = missing
-    if ci is not None:
-        env["CI"] = ci
-    return subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "-q",
-            "-n",
-            "0",
-            "-p",
-            "no:cacheprovider",
-            str(TESTS / test),
-        ],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=TESTS.parent,
-        timeout=120,
-    )
+from pg_cluster import BIN_ENV, TESTS, Cluster, run_without, sweep_orphans
 
 
 def run_without_binaries(ci: str | None) -> subprocess.CompletedProcess[str]:

@@ -21,16 +21,16 @@ from typing import Any
 
 import psycopg
 import pytest
+from pg_cluster import run_without
+from pg_rooms_tools import ANN, BOB, CAROL, DAVE, Follower, eventually, moves_are, play_round
+from pg_rooms_tools import followers_ended as followers_ended  # the autouse fixture
 from pgbouncer import BINARY_ENV, POOL_SIZE, Bouncer
 from record_tools import rebuild_ratings, rebuild_standings_pg, stored_ratings
-from test_pg_cluster import run_without
 from test_record import oracle_stats, save
 from test_record_people import planned as planned_matches
 from test_record_postgres import PLAYERS, planned, query, standings
 from test_record_postgres_people import PEOPLE
 from test_record_reliability import all_at_once
-from test_rooms_pg_hosts import ANN, BOB, CAROL, DAVE, Follower, eventually, moves_are, play_round
-from test_rooms_pg_hosts import followers_ended as followers_ended  # the autouse fixture
 
 from tui_tictactoe.record import Record
 from tui_tictactoe.rooms.postgres.hub import PostgresHub

@@ -8,6 +8,7 @@ import random
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from room_tools import ANN, BOB, HERE, game_of, view
 
 from tui_tictactoe.engine.players import HumanPlayer, Player
 from tui_tictactoe.rooms.game import MoveRequest, RemotePlayer, RoomGame, rebuilt
@@ -32,38 +33,7 @@ from tui_tictactoe.rooms.status import (
     score_line,
     seconds_left,
 )
-from tui_tictactoe.rooms.view import Person, Refused, RoomView, SeatView, Ticket
-
-ANN, BOB = Person("ann", "k-ann"), Person("bob", "k-bob")
-HERE = SeatView(ANN, True), SeatView(BOB, True)
-
-
-def view(
-    moves: tuple[int, ...] = (),
-    *,
-    generation: int = 5,
-    seats: tuple[SeatView, SeatView] = HERE,
-    **fields: object,
-) -> RoomView:
-    base = dict(
-        code="ABCD",
-        size=3,
-        generation=generation,
-        round=1,
-        first="X",
-        moves=moves,
-        seats=seats,
-        score=(0, 0, 0),
-    )
-    base.update(fields)
-    return RoomView(**base)  # type: ignore[arg-type]
-
-
-def game_of(seat: str | None, *views: RoomView, token: str = "tok") -> RoomGame:
-    game = RoomGame(Ticket("ABCD", seat, token if seat else ""))  # type: ignore[arg-type]
-    for each in views:
-        game.take(each)
-    return game
+from tui_tictactoe.rooms.view import Person, Refused, SeatView, Ticket
 
 
 def said(game: RoomGame, now: float = 0.0) -> str:

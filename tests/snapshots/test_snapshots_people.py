@@ -11,8 +11,8 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from record_tools import ANN, BOB, people_rounds
 from support import SIZE, play
-from test_people_screens import ANN, BOB, people_rounds
 from test_snapshots_record import keep as keep_ai_rounds
 
 from tui_tictactoe.record import Record, Seat

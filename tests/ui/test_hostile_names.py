@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 
 import pytest
+from hostile import HOSTILE
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from support import SIZE, SMALL, press
@@ -24,7 +25,7 @@ from textual.widget import Widget
 
 from tui_tictactoe import cli
 from tui_tictactoe.commands.stats import format_stats
-from tui_tictactoe.identity import NAME_LIMIT, NO_NAME, current_identity, displayable
+from tui_tictactoe.identity import NO_NAME, current_identity, displayable
 from tui_tictactoe.record import FinishedRound, LeaderEntry, Record, empty_stats
 from tui_tictactoe.servers.games.command import printable
 from tui_tictactoe.ui.screens.game_screen import GameScreen
@@ -36,34 +37,6 @@ from tui_tictactoe.ui.widgets import TitleBar
 ME = "SHA256:AAAAAAAAmine"  # the player who opens the screens
 OTHER = "SHA256:BBBBBBBBtheirs"  # another player of the same name
 
-HOSTILE: list[tuple[str, str | None]] = [
-    # (the name the client chose, what the screen shows; None: nothing to show)
-    ("[/]", "[/]"),
-    ("[bold red]x", "[bold red]x"),
-    ("[@click=app.quit]x[/]", "[@click=app.quit]x[/]"),
-    ("[link=https://example.com]x[/]", "[link=https://example.com]x[/]"),
-    ("[conceal]x", "[conceal]x"),
-    ("[on red]", "[on red]"),
-    ("[b]", "[b]"),
-    ("\\[b]", "\\[b]"),
-    ("[reverse]x[/reverse]", "[reverse]x[/reverse]"),
-    ("$text-error $var", "$text-error $var"),
-    ("[$accent]x", "[$accent]x"),
-    (":smile: :thumbs_up:", ":smile: :thumbs_up:"),
-    ("\x1b[31mred\x1b[0m", "red"),
-    ("\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\", "link"),
-    ("\x1b]0;title\x07name", "name"),
-    ("\x9b2Jc1\x9d0;t\x9c", "c1"),
-    ("\u202eevil\u202c", "evil"),
-    ("\u2066iso\u2069 \u200e\u200f\u061c", "iso"),
-    ("z\u200dw\u200bj\u2060x\ufeff", "zwjx"),
-    ("x" * 10_000, "x" * (NAME_LIMIT - 1) + "…"),
-    ("日本" * 20, "日本" * 7 + "日…"),  # 31 columns and the ellipsis
-    ("a\udcffb", "ab"),  # a byte that was not UTF-8 (os.environ's surrogate escape)
-    ("nul\x00byte", "nulbyte"),
-    ("", None),
-    ("\x01\x07\x08\t\n\r\x1b\x7f\x85", None),
-]
 IDS = [ascii(name)[1:-1][:20] for name, _ in HOSTILE]
 
 UNSHOWABLE = {

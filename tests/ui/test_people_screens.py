@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from record_tools import people_rounds
 from support import SIZE, press, settle
 from test_stats_by_board import assert_in_view, cells
 
@@ -20,20 +21,6 @@ from tui_tictactoe.ui.screens.stats_screen import StatsScreen
 
 SIZES = [SIZE, (60, 18)]
 IDS = ["80x24", "60x18"]
-ANN = Seat("ann", "SHA256:annannannannannann")
-BOB = Seat("bob", "SHA256:bobbobbobbobbobbob")
-
-
-def people_rounds(me: Seat) -> tuple[Match, ...]:
-    """In the order played: a win against ann, a draw with bob, a loss to ann on 4x4, a
-    round bob left, a hot seat round."""
-    return (
-        Match(me, ANN, "room", 3, "X", (1, 4, 2, 5, 3), "X", None, "one"),
-        Match(BOB, me, "room", 3, "X", (1, 2, 3, 5, 4, 6, 8, 7, 9), "draw", None, "two"),
-        Match(ANN, me, "room", 4, "X", (1, 5, 2, 6, 3, 7, 4), "X", None, "three"),
-        Match(BOB, me, "room", 3, "O", (5, 1), "abandoned", "X", "four"),
-        Match(me, me, "hotseat", 3, "X", (1, 4, 2, 5, 3), "X", None, "five"),
-    )
 
 
 def keep(matches: tuple[Match, ...]) -> None:

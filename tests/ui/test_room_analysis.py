@@ -9,8 +9,19 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from room_tools import ANN, BOB, EVE, make_hub, room_app, room_of, settle, state, title
-from test_room_game import game_of, view
+from room_tools import (
+    ANN,
+    BOB,
+    EVE,
+    game_of,
+    make_hub,
+    room_app,
+    room_of,
+    settle,
+    state,
+    title,
+    view,
+)
 from textual.pilot import Pilot
 
 from tui_tictactoe.controller.teaching import CellScores

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 import pytest
+from colour_tools import FAINT, distance
 from pty_terminal import HORIZONTALS, START_TIMEOUT, STEP_TIMEOUT, Board, Terminal
 from pyte.graphics import FG_BG_256
-from test_theme_contrast import FAINT, distance
 
 from tui_tictactoe.ui.screens.game_screen import MIN_SIZE
 from tui_tictactoe.ui.widgets.marks import LARGEST_DRAWN_BY_HAND

@@ -10,9 +10,19 @@ from __future__ import annotations
 import sys
 import time
 
-from flood_tools import ARROWS, CTRL_Q, TICK, rss
+from flood_tools import (
+    AFTER,
+    ARROWS,
+    CTRL_Q,
+    FLOOD_SECONDS,
+    GROWTH_LIMIT,
+    MEMORY_LIMIT,
+    QUIT_WITHIN,
+    RATE,
+    TICK,
+    rss,
+)
 from pty_terminal import STEP_TIMEOUT, Terminal
-from test_serve_ssh_flood import AFTER, FLOOD_SECONDS, GROWTH_LIMIT, MEMORY_LIMIT, QUIT_WITHIN, RATE
 
 
 def flood_terminal(term: Terminal, seconds: float) -> int:

@@ -16,19 +16,23 @@ import time
 from typing import Any
 
 import test_serve_ssh
-from flood_tools import CTRL_Q, flood, rss
+from flood_tools import (
+    AFTER,
+    CTRL_Q,
+    FLOOD_SECONDS,
+    GROWTH_LIMIT,
+    MEMORY_LIMIT,
+    QUIT_WITHIN,
+    RATE,
+    flood,
+    rss,
+)
 from test_serve_ssh import STEP_TIMEOUT, SSHTerminal, gone, play
 
 from tui_tictactoe.servers import input_budget
 
 host = test_serve_ssh.host  # the fixture: a GameServer in the test's loop, with its log
 
-FLOOD_SECONDS = float(os.environ.get("TUI_TICTACTOE_FLOOD_SECONDS", "8"))
-RATE = 2_500  # keys a second: the flood
-MEMORY_LIMIT = 150 * 1024 * 1024  # bytes: the target
-GROWTH_LIMIT = 30 * 1024 * 1024  # bytes a flood may add (unbounded, it added ~8 MB a second)
-AFTER = 0.5  # seconds after the flood before a key that must act
-QUIT_WITHIN = 5.0  # seconds from Ctrl+Q to the session's end: the 1 s, loosely
 # (a shared, loaded machine; the benchmark measures it)
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import test_serve_ssh
-from test_plain import TIMEOUT, plain_env
+from plain_tools import TIMEOUT, plain_env
 from test_serve_ssh import connect, open_game
 from test_serve_ssh_plain import Lines
 from test_serve_ssh_rooms import hub_of, new_room

@@ -28,8 +28,8 @@ from typing import Any
 import asyncssh
 import pytest
 import test_serve_ssh
+from proxy_headers import v1, v2
 from pty_terminal import command
-from test_proxy_protocol import v1, v2
 from test_serve_ssh import (
     START_TIMEOUT,
     STEP_TIMEOUT,

@@ -23,8 +23,8 @@ import pyte
 import pytest
 import test_serve_ssh
 from asyncssh.saslprep import SASLPrepError, saslprep
+from hostile import HOSTILE
 from pty_terminal import SGR, Terminal
-from test_hostile_names import HOSTILE
 from test_serve_ssh import STEP_TIMEOUT, SSHTerminal, connect, open_game
 
 from tui_tictactoe.identity import displayable, set_apart

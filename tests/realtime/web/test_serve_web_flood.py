@@ -16,8 +16,17 @@ from collections.abc import Callable
 from pathlib import Path
 
 import aiohttp
-from flood_tools import CTRL_Q, flood, rss
-from test_serve_ssh_flood import AFTER, FLOOD_SECONDS, GROWTH_LIMIT, MEMORY_LIMIT, QUIT_WITHIN, RATE
+from flood_tools import (
+    AFTER,
+    CTRL_Q,
+    FLOOD_SECONDS,
+    GROWTH_LIMIT,
+    MEMORY_LIMIT,
+    QUIT_WITHIN,
+    RATE,
+    flood,
+    rss,
+)
 from test_serve_web import STEP_TIMEOUT, Screen
 from test_serve_web_hostile import board_shown, serve_web, wait_for_games
 
