@@ -21,18 +21,6 @@ from support import FailingStrategy, GatedStrategy, ScriptedStrategy, SteadyMini
 os.environ.pop("COLUMNS", None)
 os.environ.pop("LINES", None)
 
-REAL_TIME = ("test_pty_", "test_e2e", "test_cli_terminal", "test_serve_", "test_plain")
-"""Test files that drive real processes in real time (ptys, SSH and web sessions)."""
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """With pytest-xdist (`-n`, see pyproject.toml) the real-time tests run one after
-    another on one worker, as they were written to, while the other workers take the rest:
-    the suite's wall time was mostly these tests waiting on their processes."""
-    for item in items:
-        if item.path.name.startswith(REAL_TIME):
-            item.add_marker(pytest.mark.xdist_group("real-time"))
-
 
 @pytest.fixture(autouse=True)
 def private_record(

@@ -6,6 +6,7 @@ write, a websocket's stdin message), so every way in is flooded alike."""
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from collections.abc import Awaitable, Callable
 from typing import NamedTuple
@@ -63,3 +64,21 @@ async def settled_rss(pid: int, seconds: float) -> int:
     """The game's VmRSS after `seconds` without input (its memory back, or not)."""
     await asyncio.sleep(seconds)
     return rss(pid)
+
+
+FLOOD_SECONDS = float(os.environ.get("TUI_TICTACTOE_FLOOD_SECONDS", "8"))
+
+
+RATE = 2_500  # keys a second: the issue's flood
+
+
+MEMORY_LIMIT = 150 * 1024 * 1024  # bytes: the issue's target
+
+
+GROWTH_LIMIT = 30 * 1024 * 1024  # bytes a flood may add (unbounded, it added ~8 MB a second)
+
+
+AFTER = 0.5  # seconds after the flood before a key that must act
+
+
+QUIT_WITHIN = 5.0  # seconds from Ctrl+Q to the session's end: the issue's 1 s, loosely

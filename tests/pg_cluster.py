@@ -18,6 +18,7 @@ import os
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -196,3 +197,35 @@ class Cluster:
             psycopg.connect(self.url(), autocommit=True) as conn,
         ):
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+TESTS = Path(__file__).parent
+
+
+def run_without(
+    variable: str, missing: str, test: str, ci: str | None
+) -> subprocess.CompletedProcess[str]:
+    """One test in a pytest of its own, the binary its fixture looks for (named by the
+    environment `variable`) said to be `missing`; `ci`: the CI variable's value, if any."""
+    env = {key: value for key, value in os.environ.items() if key != "CI"}
+    env[variable] = missing
+    if ci is not None:
+        env["CI"] = ci
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-n",
+            "0",
+            "-p",
+            "no:cacheprovider",
+            str(TESTS / test),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=TESTS.parent,
+        timeout=120,
+    )

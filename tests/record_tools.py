@@ -18,7 +18,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 
-from tui_tictactoe.record import RESULTS, PostgresRecord, Record
+from tui_tictactoe.record import RESULTS, Match, PostgresRecord, Record, Seat
 
 NUMBERS = "wins, losses, draws, abandoned, take_backs, streak, best_streak, clean_wins"
 
@@ -163,3 +163,21 @@ def stored_ratings(where: Path | str) -> dict[str, tuple[int, int]]:
     """The ratings table as kept: player -> (rating, games)."""
     rows = _people_rows(where, "SELECT player, rating, games FROM ratings")
     return {player: (rating, games) for player, rating, games in rows}
+
+
+ANN = Seat("ann", "SHA256:annannannannannann")
+
+
+BOB = Seat("bob", "SHA256:bobbobbobbobbobbob")
+
+
+def people_rounds(me: Seat) -> tuple[Match, ...]:
+    """In the order played: a win against ann, a draw with bob, a loss to ann on 4x4, a
+    round bob left, a hot seat round."""
+    return (
+        Match(me, ANN, "room", 3, "X", (1, 4, 2, 5, 3), "X", None, "one"),
+        Match(BOB, me, "room", 3, "X", (1, 2, 3, 5, 4, 6, 8, 7, 9), "draw", None, "two"),
+        Match(ANN, me, "room", 4, "X", (1, 5, 2, 6, 3, 7, 4), "X", None, "three"),
+        Match(BOB, me, "room", 3, "O", (5, 1), "abandoned", "X", "four"),
+        Match(me, me, "hotseat", 3, "X", (1, 4, 2, 5, 3), "X", None, "five"),
+    )

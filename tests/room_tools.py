@@ -10,9 +10,10 @@ from textual import events
 from textual.pilot import Pilot
 from textual.widget import Widget
 
+from tui_tictactoe.rooms.game import RoomGame
 from tui_tictactoe.rooms.memory_hub import MemoryHub
 from tui_tictactoe.rooms.request import RoomRequest
-from tui_tictactoe.rooms.view import Person
+from tui_tictactoe.rooms.view import Person, RoomView, SeatView, Ticket
 from tui_tictactoe.ui.app import TicTacToeApp
 from tui_tictactoe.ui.screens.room_screen import RoomScreen
 from tui_tictactoe.ui.widgets import TitleBar
@@ -90,3 +91,34 @@ async def burst(pilot: Pilot, keys: list[str]) -> None:
     for key in keys:
         pilot.app.post_message(events.Key(key, key if len(key) == 1 else None))
     await pilot.pause()
+
+
+HERE = SeatView(ANN, True), SeatView(BOB, True)
+
+
+def view(
+    moves: tuple[int, ...] = (),
+    *,
+    generation: int = 5,
+    seats: tuple[SeatView, SeatView] = HERE,
+    **fields: object,
+) -> RoomView:
+    base = dict(
+        code="ABCD",
+        size=3,
+        generation=generation,
+        round=1,
+        first="X",
+        moves=moves,
+        seats=seats,
+        score=(0, 0, 0),
+    )
+    base.update(fields)
+    return RoomView(**base)  # type: ignore[arg-type]
+
+
+def game_of(seat: str | None, *views: RoomView, token: str = "tok") -> RoomGame:
+    game = RoomGame(Ticket("ABCD", seat, token if seat else ""))  # type: ignore[arg-type]
+    for each in views:
+        game.take(each)
+    return game

@@ -1,0 +1,107 @@
+"""Rooms in `--plain` over a real serve-ssh: asyncssh clients without a pty play a room line
+by line through the same hub as the full-screen room, and watch one; a plain player and a
+full-screen one share a room. Every wait polls the output with a generous deadline."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import test_serve_ssh
+from plain_tools import TIMEOUT, plain_env
+from test_serve_ssh import connect, open_game
+from test_serve_ssh_plain import Lines
+from test_serve_ssh_rooms import hub_of, new_room
+
+from tui_tictactoe.commands.play import HUB_ENV
+
+host = test_serve_ssh.host  # the fixture: a GameServer in the test's loop, with its log
+
+
+async def plain(port: int, command: str, username: str, local: str = "127.0.0.1") -> Lines:
+    conn = await connect(port, username=username, local=local)
+    return Lines(await open_game(conn, f"--plain {command}", term_type=None))
+
+
+async def test_two_plain_players_play_a_round_and_a_third_watches_in_plain(host: Any) -> None:
+    hosted = await host(rooms=True)
+    ann = await plain(hosted.port, "--room new", "ann")
+    code = (await ann.expect(rb"give them the code ([A-Z]{4})\.")).group(1).decode()
+    bob = await plain(hosted.port, f"--join {code}", "bob", local="127.0.0.2")
+    await bob.expect(rb"Waiting for ann \(X\)\.\n")
+    await ann.expect(rb"Your turn: you play X\.\n")
+    eve = await plain(hosted.port, f"--watch {code}", "eve", local="127.0.0.3")
+    await eve.expect(rb"ann to play\.\n")
+    for mover, other, cell in ((ann, bob, 1), (bob, ann, 4), (ann, bob, 2), (bob, ann, 5)):
+        mover.send(str(cell))
+        await other.expect(rb"played %d\. Your turn" % cell)  # the other's move, as it came
+        await eve.expect(rb"played %d\. " % cell)
+    bob.send("1")  # taken: the hub's reason, nothing changes
+    await bob.expect(rb"Not your turn")
+    ann.send("3")
+    await ann.expect(rb"ann wins!")
+    await bob.expect(rb"ann wins!")
+    await eve.expect(rb"X  X  X\nO  O  6\n7  8  9\nann wins!")
+    await ann.expect(rb"ann 1 - bob 0 - draws 0 - round 1\n")
+    eve.send("5")
+    await eve.expect(rb"You are watching: only the players play\.")
+    assert hub_of(hosted).view(code).moves == (1, 4, 2, 5, 3)
+    ann.send("r")
+    bob.send("r")
+    await ann.expect(rb"Waiting for bob \(O\)\.\n")  # the other starts the rematch
+    bob.send("5")
+    await ann.expect(rb"bob played 5\. Your turn")
+    ann.send("q")
+    await ann.expect(rb"Leave and abandon the round\?")
+    ann.send("y")
+    assert await ann.term.wait_closed() == 0
+    await bob.expect(rb"ann left: the round is abandoned\.")
+    for each in (ann, bob, eve):
+        assert b"\x1b" not in bytes(each.term.output) and b"\r" not in bytes(each.term.output)
+
+
+async def test_a_plain_player_and_a_full_screen_player_share_a_room(host: Any) -> None:
+    hosted = await host(rooms=True)
+    ann, code = await new_room(hosted.port)
+    bob = await plain(hosted.port, f"--join {code}", "bob", local="127.0.0.2")
+    await bob.expect(rb"Waiting for ann \(X\)\.\n")
+    await ann.shows("Your turn: you play X.")
+    ann.send("5")
+    await bob.expect(rb"ann played 5\. Your turn: you play O\.\n")
+    bob.send("1")
+    await ann.shows("bob played 1. Your turn: you play X.")
+    bob.send("q")
+    await bob.expect(rb"Leave and abandon the round\?")
+    bob.send("n")
+    await bob.expect(rb"Playing on\.")
+    bob.term.chan.write_eof()  # the end of input: the plain player leaves
+    assert await bob.term.wait_closed() == 0
+    await ann.shows("bob left: the round is abandoned.")
+
+
+async def test_a_plain_refusal_is_one_line_and_status_1(host: Any) -> None:
+    hosted = await host(rooms=True)
+    lines = await plain(hosted.port, "--join ZZZZ", "ann")
+    await lines.expect(rb"There is no room ZZZZ: check the code\.\n")
+    assert await lines.term.wait_closed() == 1
+
+
+def test_a_plain_room_never_imports_textual(tmp_path: Path) -> None:
+    """The whole room path (the options, the hub client, the loop) without the UI: with no
+    server at the hub's socket the hub's refusal is one line and the status 1."""
+    env = {**plain_env("dumb"), HUB_ENV: str(tmp_path / "no-hub.sock")}
+    run = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "tui_tictactoe", "--plain", "--join", "ABCD"],
+        input="q\n",
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=TIMEOUT,
+    )
+    assert run.returncode == 1, run.stderr[-500:]
+    assert run.stdout.count("\n") == 1  # the hub's reason, said once
+    imported = {line.rsplit("|", 1)[-1].strip() for line in run.stderr.splitlines()}
+    assert "tui_tictactoe.commands.plain.room" in imported
+    assert not {name for name in imported if name.split(".")[0] in ("textual", "rich")}
