@@ -10,7 +10,9 @@ A dropped link keeps its seat until `clock() + reconnect_grace` (Unix time by de
 the clock sessions count `back_by` down on, as with `PostgresHub`); an asyncio timer
 calls `expire()` when the earliest grace runs out, and every call checks first too,
 so a hub on an injected clock is driven by its tests (advance the clock, call any
-method or `expire()`).
+method or `expire()`). The move clock is kept the same way: `expire()` asks each room
+whether the mover's time ran out (`Room.flag_fall`), and the timer waits for the earliest
+deadline too, so a round is lost on time once, whoever looks first.
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ class MemoryHub(RoomHub):
         *,
         clock: Callable[[], float] = time.time,
         reconnect_grace: float = 60.0,
+        move_time: float = 0.0,
         max_spectators: int = 8,
         max_rooms: int | None = None,
         rooms_per_address: int = ROOMS_PER_ADDRESS,
@@ -60,6 +63,7 @@ class MemoryHub(RoomHub):
         self.clock = clock
         self._round_keys = round_keys
         self.reconnect_grace = reconnect_grace
+        self.move_time = move_time  # each new room's clock (0: none)
         self.max_spectators = max_spectators
         self.max_rooms = max_rooms
         self._rng: codes.Chooser = rng if rng is not None else secrets.SystemRandom()
@@ -83,6 +87,7 @@ class MemoryHub(RoomHub):
             self._lobby_names(who)
         room = Room(self._new_code(), size, first, round_key=self._round_key())
         room.public, room.owner = public, who.address
+        room.move_time, room.grace, room.now = self.move_time, self.reconnect_grace, self.clock()
         token = self._token()
         room.sit("X", who, token, creator=True)
         self._rooms[room.code] = room
@@ -194,9 +199,12 @@ class MemoryHub(RoomHub):
         return room.view()
 
     def expire(self) -> None:
-        """Free every seat whose grace has run out (as `leave`); then wait for the next."""
+        """Every room's mover whose time ran out loses on time; then every seat whose
+        grace has run out is freed (as `leave`); then wait for the next."""
         now = self.clock()
         for room in list(self._rooms.values()):
+            if room.flag_fall(now):
+                self._changed(room)
             for seat in SEATS:
                 held = room.seats[seat]
                 if held.person is not None and held.back_by is not None and held.back_by <= now:
@@ -277,7 +285,7 @@ class MemoryHub(RoomHub):
         return self._round_keys()
 
     def _arm(self) -> None:
-        """Set the timer for the earliest grace still running (none: no timer)."""
+        """Set the timer for the earliest grace or move clock still running (none: no timer)."""
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
@@ -287,6 +295,7 @@ class MemoryHub(RoomHub):
             for seat in room.seats.values()
             if seat.person is not None and seat.back_by is not None
         ]
+        ends += [room.deadline for room in self._rooms.values() if room.deadline is not None]
         if not ends:
             return
         try:
