@@ -250,10 +250,12 @@ async def test_a_dropped_link_counts_down_on_the_hubs_clock() -> None:
         await settle(pilot)
         await hub.drop(bob)
         await settle(pilot)
-        assert state(app) == "bob left: waiting 60 s for them to come back."
+        assert state(app) == "bob left: waiting 60 s; c claims it in 30 s."
+        assert "c Claim" not in bar(room_of(app))
         clock.now += 30
         room_of(app)._show_state()  # what the screen's one-second tick does
-        assert state(app) == "bob left: waiting 30 s for them to come back."
+        assert state(app) == "bob left: c claims the round, or wait 30 s."
+        assert "c Claim" in bar(room_of(app))  # the tick shows the key once it may
         back = await hub.join(bob.code, BOB)
         await settle(pilot)
         assert state(app) == "Waiting for bob (O)."

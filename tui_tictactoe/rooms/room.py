@@ -422,15 +422,6 @@ class Room:
         self._sync_clock()
         return ()
 
-    def may_analyse(self, who: Person) -> bool:
-        """Fair play: the analysis overlay is for spectators, never for a player watching
-        their own round while it runs (the same key in a seat; a guest has no key to tell)."""
-        if self.result is not None or not who.key:
-            return True
-        return all(
-            held.person is None or held.person.key != who.key for held in self.seats.values()
-        )
-
     # -- inside -------------------------------------------------------------
 
     def _check_can_play(self, seat: SeatName | None, out_of_turn: bool) -> None:
@@ -507,6 +498,15 @@ class Room:
         self.offer, self.offered = None, set()
         self.rematch.clear()
         self.board_generation = self.generation + 1
+
+
+def may_analyse(view: RoomView, who: Person) -> bool:
+    """Fair play: the analysis overlay is for spectators, never for a player watching their
+    own round while it runs (their key in a seat; a guest has no key to tell by). Read from
+    the view, which every screen of the room has."""
+    if view.result is not None or not who.key:
+        return True
+    return all(held.person is None or held.person.key != who.key for held in view.seats)
 
 
 def same_token(held: str, typed: object) -> bool:
