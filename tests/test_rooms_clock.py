@@ -6,6 +6,7 @@ sequences of them, are in test_room_clock_model.py."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import AsyncIterator
 from typing import Any
@@ -159,3 +160,23 @@ async def test_a_take_back_declined_and_one_request_a_move(hub: Hub) -> None:
         fresh = await hub.create(CAROL, 3, "X")
         await hub.join(fresh.code, BOB)
         await hub.offer(fresh, "take_back")
+
+
+async def test_memory_hubs_timer_falls_the_flag_with_no_call() -> None:
+    """On the real clock, nobody calling: the timer armed by the move ends the round."""
+    hub = MemoryHub(move_time=0.05)
+    ann = await hub.create(ANN, 3, "X")
+    await hub.join(ann.code, BOB)
+    stream = hub.updates(ann)
+    seen = [await anext(stream)]  # following before the move, as a screen is
+
+    async def follow() -> None:
+        async for view in stream:
+            seen.append(view)
+            if view.result is not None:
+                return
+
+    task = asyncio.create_task(follow())
+    await hub.move(ann, 5, hub.view(ann.code).generation)
+    await asyncio.wait_for(task, 10)
+    assert (seen[-1].result, seen[-1].cause) == ("X", "time")

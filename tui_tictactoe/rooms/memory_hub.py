@@ -109,6 +109,7 @@ class MemoryHub(RoomHub):
             if wrong:
                 self.wrong_codes.count(who.address)
         self._changed(room, gone=(old_token,) if old_token else ())
+        self._arm()  # back in their seat: the mover's clock runs again
         return Ticket(room.code, seat, new_token)
 
     async def watch(self, code: str, who: Person) -> Ticket:
@@ -142,6 +143,7 @@ class MemoryHub(RoomHub):
         gone = rule(room, ticket.seat, self._round_key, *args)
         if gone is not None:
             self._changed(room, gone=gone)
+            self._arm()  # a move set the next mover's deadline: the timer waits for it
 
     async def leave(self, ticket: Ticket) -> None:
         """Idempotent: a ticket that no longer holds anything changes nothing."""
