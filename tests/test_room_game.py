@@ -32,7 +32,7 @@ from tui_tictactoe.rooms.status import (
     score_line,
     seconds_left,
 )
-from tui_tictactoe.rooms.view import Person, Refused, RoomView, SeatView, Ticket
+from tui_tictactoe.rooms.view import Offer, Person, Refused, RoomView, SeatView, Ticket
 
 ANN, BOB = Person("ann", "k-ann"), Person("bob", "k-bob")
 CAROL = Person("carol", "k-carol")
@@ -414,6 +414,12 @@ def test_the_movers_last_20_seconds_count_down_on_every_screen() -> None:
     assert said(game_of("O", clocked), now=80.5) == "Your turn (O): 20 s left."
     assert said(game_of("X", clocked), now=88.0) == "bob (O): 12 s left."
     assert said(game_of(None, clocked), now=99.9) == "bob (O): 1 s left."
+    asked = view((5,), deadline=100.0, offer=Offer("take_back", "X"))
+    assert said(game_of("O", asked), now=70.0) == "ann asks to take back 5: y/n"
+    assert said(game_of("O", asked), now=88.0) == "ann asks to take back 5: y/n · you: 12 s left"
+    assert said(game_of("X", asked), now=88.0) == (
+        "You asked to take back 5: waiting for bob · bob: 12 s left"
+    )
     lost = view((5,), result="X", cause="time")
     assert said(game_of("O", lost)).startswith("bob ran out of time: ann wins!")
 

@@ -59,7 +59,7 @@ def room_state(game: RoomGame, now: float) -> Status:
     if waiting is not None:
         return waiting
     if view.offer is not None:
-        return _offer(game, view.offer)
+        return _with_clock(_offer(game, view.offer), game, now)
     return _turn(game, now)
 
 
@@ -190,6 +190,16 @@ def clock_left(game: RoomGame, now: float) -> int | None:
         return None
     left = seconds_left(view.deadline, now)
     return left if left <= CLOCK_SHOWN else None
+
+
+def _with_clock(status: Status, game: RoomGame, now: float) -> Status:
+    """An offer waiting in the mover's last seconds: the clock still runs, so it is said
+    after the offer ("ann asks to take back 5: y/n · you: 12 s left")."""
+    left, view = clock_left(game, now), game.view
+    if left is None or view is None or view.to_move is None:
+        return status
+    who = "you" if game.seat == view.to_move else game.name(view.to_move)
+    return Status(f"{status.text.rstrip('.')} · {who}: {left} s left", status.tone)
 
 
 def _turn(game: RoomGame, now: float) -> Status:
