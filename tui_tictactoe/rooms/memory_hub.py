@@ -109,7 +109,7 @@ class MemoryHub(RoomHub):
             if wrong:
                 self.wrong_codes.count(who.address)
         self._changed(room, gone=(old_token,) if old_token else ())
-        self._arm()  # back in their seat: the mover's clock runs again
+        self._arm_for(room)  # back in their seat: the mover's clock runs again
         return Ticket(room.code, seat, new_token)
 
     async def watch(self, code: str, who: Person) -> Ticket:
@@ -143,13 +143,12 @@ class MemoryHub(RoomHub):
         gone = rule(room, ticket.seat, self._round_key, *args)
         if gone is not None:
             self._changed(room, gone=gone)
-            self._arm()  # a move set the next mover's deadline: the timer waits for it
+            self._arm_for(room)  # a move set the next mover's deadline: the timer waits for it
 
     async def leave(self, ticket: Ticket) -> None:
         """Idempotent: a ticket that no longer holds anything changes nothing."""
-        self.expire()
-        room = self._rooms.get(ticket.code)
-        if room is None or not room.holds(ticket.seat, ticket.token):
+        room = self._present(ticket)
+        if room is None:
             return
         if ticket.seat is None:
             del room.watchers[ticket.token]
@@ -159,9 +158,8 @@ class MemoryHub(RoomHub):
 
     async def drop(self, ticket: Ticket) -> None:
         """A spectator's dropped link is a leave; a player's keeps the seat for the grace."""
-        self.expire()
-        room = self._rooms.get(ticket.code)
-        if room is None or not room.holds(ticket.seat, ticket.token):
+        room = self._present(ticket)
+        if room is None:
             return
         if ticket.seat is None:
             await self.leave(ticket)
@@ -200,12 +198,14 @@ class MemoryHub(RoomHub):
             raise Refused(f"There is no room {code}.")
         return room.view()
 
-    def expire(self) -> None:
+    def expire(self, now: float | None = None) -> None:
         """Every room's mover whose time ran out loses on time; then every seat whose
-        grace has run out is freed (as `leave`); then wait for the next."""
-        now = self.clock()
+        grace has run out is freed (as `leave`); then wait for the next. `now`: the
+        clock's, unless the caller read it already."""
+        now = self.clock() if now is None else now
         for room in list(self._rooms.values()):
-            if room.flag_fall(now):
+            due = room.deadline is not None and room.deadline <= now
+            if due and room.flag_fall(now):
                 self._changed(room)
             for seat in SEATS:
                 held = room.seats[seat]
@@ -229,14 +229,17 @@ class MemoryHub(RoomHub):
     # -- inside ---------------------------------------------------------------
 
     def _find(self, code: str, who: Person) -> Room:
-        """The live room a person typed, with wrong codes rate-limited per address."""
-        self.expire()
+        """The live room a person typed, with wrong codes rate-limited per address (and
+        the time of this change given to it, as `_held` does)."""
+        now = self.clock()
+        self.expire(now)
         self.wrong_codes.check(who.address)
         typed = codes.normalise(code)
         room = self._rooms.get(typed)
         if room is None:
             self.wrong_codes.count(who.address)
             raise no_room(typed)
+        room.flag_fall(now)
         return room
 
     def _lobby_names(self, who: Person) -> None:
@@ -246,14 +249,24 @@ class MemoryHub(RoomHub):
             self.lobby_names.check(who.address)
             self.lobby_names.count(who.address)
 
+    def _present(self, ticket: Ticket) -> Room | None:
+        """As `_held`, None where the ticket holds nothing (leaving twice is no error)."""
+        try:
+            return self._held(ticket)
+        except Refused:
+            return None
+
     def _held(self, ticket: Ticket) -> Room:
-        """The room a ticket is in, if the ticket still holds its place there."""
-        self.expire()
+        """The room a ticket is in, if the ticket still holds its place there, given the
+        time of this change (`Room.flag_fall`: nothing is due, `expire` saw to it)."""
+        now = self.clock()
+        self.expire(now)
         room = self._rooms.get(ticket.code)
         if room is None:
             raise refusals.room_closed(ticket.code)
         if not room.holds(ticket.seat, ticket.token):
             raise refusals.not_in_room(ticket.code)
+        room.flag_fall(now)
         return room
 
     def _changed(self, room: Room, gone: Collection[str] = ()) -> None:
@@ -305,3 +318,18 @@ class MemoryHub(RoomHub):
         except RuntimeError:
             return  # no loop (a test calling expire() by hand): the next call checks
         self._timer = loop.call_later(max(0.0, min(ends) - self.clock()), self.expire)
+
+    def _arm_for(self, room: Room) -> None:
+        """The timer brought forward to `room`'s new deadline if it is the earliest (one
+        room looked at, not all: this follows every move)."""
+        if room.deadline is None:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        at = loop.time() + max(0.0, room.deadline - self.clock())
+        if self._timer is None or at < self._timer.when():
+            if self._timer is not None:
+                self._timer.cancel()
+            self._timer = loop.call_later(at - loop.time(), self.expire)
