@@ -30,6 +30,7 @@ from tui_tictactoe.record import (
     Record,
     Seat,
     new_round_key,
+    people_round_cells,
     schema_version,
 )
 from tui_tictactoe.record import schema as record_schema
@@ -546,3 +547,17 @@ def test_a_schema_4_record_is_upgraded_to_5_keeping_its_rounds_between_people(
         assert conn.execute("PRAGMA user_version").fetchone()[0] == 5
         rows = conn.execute("SELECT cause, take_backs FROM matches ORDER BY id").fetchall()
     assert rows == [(None, 0), ("time", 0)]
+
+
+def test_a_loss_on_time_and_a_claim_are_listed_as_such(tmp_path: Path) -> None:
+    """The stats' list of rounds against people: 'win (time)', 'loss (time)', and for
+    the one who claimed the round of a player who left, 'claimed'."""
+    on_time = match(result="X", moves=ON_TIME)._replace(cause="time")
+    claimed = match(result="abandoned", moves=AGREED, left_by="O", key="c")._replace(
+        cause="claimed"
+    )
+    with Record.open(tmp_path / DATABASE_NAME) as record:
+        assert record.save_match(on_time) and record.save_match(claimed)
+        ann = [people_round_cells(r)[4] for r in record.people_rounds(ANN.key)]
+        bob = [people_round_cells(r)[4] for r in record.people_rounds(BOB.key)]
+    assert ann == ["claimed", "win (time)"] and bob == ["you left", "loss (time)"]

@@ -132,7 +132,7 @@ def _count_room(numbers: list[int], seat: str, result: str, left_by: str | None,
 
 def _people_round(player: str, row: tuple[Any, ...]) -> PeopleRound:
     (number, ended, kind, size, x_key, x_name, o_key, o_name, first, moves, result, left_by,
-     x_gain, rated) = row  # fmt: skip
+     x_gain, rated, cause) = row  # fmt: skip
     seat = "X" if x_key == player else "O"
     if kind == "room":
         opponent, opponent_key = (o_name, o_key) if seat == "X" else (x_name, x_key)
@@ -147,7 +147,7 @@ def _people_round(player: str, row: tuple[Any, ...]) -> PeopleRound:
     change = int(x_gain) if seat == "X" else -int(x_gain)
     return PeopleRound(
         number, ended, kind, size, seat, first, opponent, opponent_key, keys, result, left_by,
-        change, bool(rated),
+        change, bool(rated), cause,
     )  # fmt: skip
 
 
@@ -169,7 +169,7 @@ class PeopleRecord:
 
     MATCH_COLUMNS = (
         "id, ended_at, kind, board_size, x_player, x_name, o_player, o_name, first, moves,"
-        " result, left_by, x_gain, rated"
+        " result, left_by, x_gain, rated, cause"
     )
     """A kept round between people's columns, as `_people_round` reads them (the time as UTC
     text, the moves as `5,1,9`): a backend that keeps them otherwise converts them here."""

@@ -222,6 +222,7 @@ class PeopleRound(NamedTuple):
     left_by: str | None  # the seat that left an abandoned round
     rating_change: int  # the player's Elo points from this round
     rated: bool  # the round moved ratings (a room round between two keyed people)
+    cause: str | None = None  # `Match.cause`: "time" or "claimed" (a room round ended early)
 
 
 class PeopleStanding(NamedTuple):
