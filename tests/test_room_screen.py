@@ -172,6 +172,30 @@ async def test_a_spectator_sees_each_move_and_turns_the_analysis_on() -> None:
         assert not screen.grid.has_class("-analysis")
 
 
+async def test_a_spectator_who_takes_a_seat_elsewhere_loses_the_analysis() -> None:
+    """Fair play: eve watches with the overlay on, then sits in the room from another
+    session (her key): the overlay goes off with the view that seats her, and `a` says why."""
+    hub = make_hub()
+    ann = await hub.create(ANN, 3, "X")
+    bob = await hub.join(ann.code, BOB)
+    await hub.move(ann, 5, hub.view(ann.code).generation)
+    app = room_app(hub, RoomRequest("watch", ann.code), person=EVE)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("a")
+        await settle(pilot)
+        screen = room_of(app)
+        assert screen.grid.has_class("-analysis")
+        await hub.leave(bob)  # bob goes: the round is abandoned, a seat is free
+        await hub.join(ann.code, EVE)  # eve sits from another session: a new round
+        await settle(pilot)
+        assert not screen.grid.has_class("-analysis")
+        await pilot.press("a")
+        await settle(pilot)
+        assert note(app) == "Analysis is off while you play in this room."
+        assert not screen.grid.has_class("-analysis")
+
+
 async def test_the_rematch_starts_with_the_other_player() -> None:
     hub = make_hub()
     app = room_app(hub, RoomRequest("new"))
