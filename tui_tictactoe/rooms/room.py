@@ -382,8 +382,9 @@ class Room:
         return ()
 
     def make_offer(self, seat: SeatName | None, _keys: Keys, kind: str) -> Gone | None:
-        """`seat` offers the other player `kind` (a draw), mid-round, once a move: it waits
-        in the room for their answer (`answer`); made already, nothing changes."""
+        """`seat` offers the other player `kind` (a draw, or to take back the move `seat`
+        just made), mid-round, once a move: it waits in the room for their answer
+        (`answer`); made already, nothing changes."""
         if kind not in OFFERS:
             raise refusals.no_such_offer()
         self._check_can_play(seat, False)
@@ -406,7 +407,8 @@ class Room:
 
     def answer(self, seat: SeatName | None, _keys: Keys, yes: bool) -> Gone:
         """The other player's answer to the offer waiting: yes does it (a draw ends the
-        round, agreed), no clears it; either way the offer is gone."""
+        round, agreed; a take-back undoes the last move), no clears it; either way the
+        offer is gone."""
         if seat is None:
             raise refusals.watching("answer an offer")
         offer = self.offer
