@@ -87,7 +87,8 @@ class MemoryHub(RoomHub):
             self._lobby_names(who)
         room = Room(self._new_code(), size, first, round_key=self._round_key())
         room.public, room.owner = public, who.address
-        room.move_time, room.grace, room.now = self.move_time, self.reconnect_grace, self.clock()
+        room.move_time, room.grace = self.move_time, self.reconnect_grace
+        room.flag_fall(self.clock())  # nothing due in a new room: the time of this change
         token = self._token()
         room.sit("X", who, token, creator=True)
         self._rooms[room.code] = room
