@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import math
 
-from ..options import BOARDS
-from .view import Refused, SeatName
+from tui_tictactoe.options import BOARDS
+from tui_tictactoe.rooms.view import Refused, SeatName
 
 
 class NoRoom(Refused):

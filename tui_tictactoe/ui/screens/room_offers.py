@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from ...rooms.game import RoomGame
-from ...rooms.hub import RoomHub
-from ...rooms.status import claim_in
-from ..widgets import StatusLine
+from tui_tictactoe.rooms.game import RoomGame
+from tui_tictactoe.rooms.hub import RoomHub
+from tui_tictactoe.rooms.status import claim_in
+from tui_tictactoe.ui.widgets import StatusLine
 
 ANSWER_KEYS = ("y", "n")
 
