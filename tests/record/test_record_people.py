@@ -30,6 +30,7 @@ from tui_tictactoe.record import (
     Record,
     Seat,
     new_round_key,
+    people_round_cells,
     schema_version,
 )
 from tui_tictactoe.record import schema as record_schema
@@ -372,16 +373,16 @@ def tables(path: Path) -> set[str]:
         return {name for (name,) in conn.execute("SELECT name FROM sqlite_master")}
 
 
-def test_a_new_record_has_schema_4(tmp_path: Path) -> None:
+def test_a_new_record_has_the_latest_schema(tmp_path: Path) -> None:
     path = tmp_path / DATABASE_NAME
     with Record.open(path) as record:
         assert record.available
-    assert schema_version() == 4
+    assert schema_version() == 5
     assert {"matches", "ratings", "rounds", "board_standings"} <= tables(path)
 
 
 @pytest.mark.parametrize("old", [SCHEMA_1, SCHEMA_2], ids=["schema-1", "schema-2"])
-def test_an_older_record_is_upgraded_to_schema_4_with_nothing_lost(
+def test_an_older_record_is_upgraded_to_the_latest_schema_with_nothing_lost(
     tmp_path: Path, old: Path
 ) -> None:
     path = tmp_path / DATABASE_NAME
@@ -396,7 +397,7 @@ def test_an_older_record_is_upgraded_to_schema_4_with_nothing_lost(
         assert ratings_of(record) == {ANN.key: (1216, 1), BOB.key: (1184, 1)}
         assert record.stats("alice") == stats
     with sqlite3.connect(path) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == 4
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == schema_version()
     after = dump(path, *kept)
     if old == SCHEMA_2:
         assert after == before
@@ -451,7 +452,7 @@ def test_a_schema_3_record_is_upgraded_to_4_keeping_its_rounds_between_people(
         assert record.available and record.take_notice() is None
         assert record.save_match(match(result="draw", moves=AGREED)._replace(agreed=True))
     with sqlite3.connect(path) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == 4
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == schema_version()
         agreed = conn.execute("SELECT agreed FROM matches ORDER BY id").fetchall()
         with pytest.raises(sqlite3.IntegrityError):  # only a draw is agreed
             conn.execute("UPDATE matches SET agreed = 1 WHERE result = 'X'")
@@ -486,3 +487,77 @@ def test_a_record_of_a_newer_schema_is_refused_untouched(tmp_path: Path) -> None
         assert record.people_stats(ANN.key).rounds == 0 and record.ratings() == []
         assert "newer" in (record.take_notice() or "")
     assert path.read_bytes() == before
+
+
+# -- a round lost on time, one claimed, take-backs (schema 5) -----------------------------
+
+ON_TIME = (5, 1, 9)  # X played 9, O's time ran out: X wins on time, the board not over
+
+
+def test_a_loss_on_time_and_a_claimed_round_are_kept_as_such_and_rated(tmp_path: Path) -> None:
+    on_time = match(result="X", moves=ON_TIME)._replace(cause="time", take_backs=2)
+    claimed = match(result="abandoned", moves=AGREED, left_by="O", key="c")
+    claimed = claimed._replace(cause="claimed")
+    with Record.open(tmp_path / DATABASE_NAME) as record:
+        assert record.save_match(on_time) and record.save_match(on_time)  # both players'
+        assert ratings_of(record) == {ANN.key: (1216, 1), BOB.key: (1184, 1)}  # a win
+        assert record.save_match(claimed)  # bob left: a loss for him, as when the grace ends
+        assert ratings_of(record) == {ANN.key: (1231, 2), BOB.key: (1169, 2)}
+    with sqlite3.connect(tmp_path / DATABASE_NAME) as conn:
+        rows = conn.execute("SELECT result, cause, take_backs FROM matches ORDER BY id").fetchall()
+        with pytest.raises(sqlite3.IntegrityError):  # only a won round is lost on time
+            conn.execute("UPDATE matches SET cause = 'time' WHERE result = 'abandoned'")
+    assert rows == [("X", "time", 2), ("abandoned", "claimed", 0)]
+
+
+@pytest.mark.parametrize(
+    ("result", "moves", "cause", "left_by"),
+    [
+        ("X", (5, 1), "time", None),  # X was to move: X ran out, X cannot win on time
+        ("X", (), "time", None),  # no move played
+        ("X", STARTER_WINS, "time", None),  # the board was over already
+        ("draw", AGREED, "time", None),
+        ("O", AGREED, "claimed", None),
+        ("X", ON_TIME, "late", None),
+    ],
+    ids=["the-mover-wins", "no-move", "won-already", "a-draw", "claimed-win", "no-such-cause"],
+)
+def test_only_the_movers_opponent_wins_on_time(
+    result: str, moves: tuple[int, ...], cause: str, left_by: str | None
+) -> None:
+    with pytest.raises(ValueError):
+        check_match(match(result=result, moves=moves, left_by=left_by)._replace(cause=cause))
+    with pytest.raises(ValueError):
+        check_match(match(moves=STARTER_WINS)._replace(take_backs=-1))
+
+
+def test_a_schema_4_record_is_upgraded_to_5_keeping_its_rounds_between_people(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / DATABASE_NAME
+    with monkeypatch.context() as old:
+        old.setattr(record_schema, "MIGRATIONS", record_schema.MIGRATIONS[:4])
+        with Record.open(path) as record:
+            assert record.available
+    with sqlite3.connect(path) as conn:
+        conn.execute(OLD_MATCH, (ANN.key, BOB.key))
+    with Record.open(path) as record:
+        assert record.save_match(match(result="X", moves=ON_TIME)._replace(cause="time"))
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 5
+        rows = conn.execute("SELECT cause, take_backs FROM matches ORDER BY id").fetchall()
+    assert rows == [(None, 0), ("time", 0)]
+
+
+def test_a_loss_on_time_and_a_claim_are_listed_as_such(tmp_path: Path) -> None:
+    """The stats' list of rounds against people: 'win (time)', 'loss (time)', and for
+    the one who claimed the round of a player who left, 'claimed'."""
+    on_time = match(result="X", moves=ON_TIME)._replace(cause="time")
+    claimed = match(result="abandoned", moves=AGREED, left_by="O", key="c")._replace(
+        cause="claimed"
+    )
+    with Record.open(tmp_path / DATABASE_NAME) as record:
+        assert record.save_match(on_time) and record.save_match(claimed)
+        ann = [people_round_cells(r)[4] for r in record.people_rounds(ANN.key)]
+        bob = [people_round_cells(r)[4] for r in record.people_rounds(BOB.key)]
+    assert ann == ["claimed", "win (time)"] and bob == ["you left", "loss (time)"]

@@ -18,6 +18,7 @@ from test_record_reliability import all_at_once
 from tui_tictactoe.record import Record, Seat
 from tui_tictactoe.record.postgres import connection as pg_connection
 from tui_tictactoe.record.postgres import schema as pg_schema
+from tui_tictactoe.record.postgres.schema import schema_version
 
 PEOPLE = tuple(Seat(name, f"SHA256:{name * 6}") for name in ("ann", "bob", "cat", "dan", "eve"))
 ANN, BOB, CAT = PEOPLE[:3]
@@ -64,7 +65,7 @@ def test_a_schema_1_database_is_upgraded_and_keeps_its_rounds(
         assert record.available and record.take_notice() is None
         assert record.save_match(match(ANN, BOB, "X"))
         assert record.stats("alice").by_difficulty["hard"].wins == 1
-    assert query(pg_url, "SELECT version FROM schema_version") == [(3,)]
+    assert query(pg_url, "SELECT version FROM schema_version") == [(schema_version(),)]
     assert stored_ratings(pg_url) == {ANN.key: (1216, 1), BOB.key: (1184, 1)}
 
 
@@ -80,7 +81,7 @@ def test_an_agreed_draw_is_kept_once_as_agreed_and_rated_as_a_draw(
     agreed = match(ANN, BOB, "draw", moves=(5, 1))._replace(agreed=True)
     with Record.open_url(pg_url) as record:
         assert record.save_match(agreed) and record.save_match(agreed)
-    assert query(pg_url, "SELECT version FROM schema_version") == [(3,)]
+    assert query(pg_url, "SELECT version FROM schema_version") == [(schema_version(),)]
     assert query(pg_url, "SELECT result, agreed FROM matches ORDER BY id") == [  # the old kept
         ("X", False),
         ("draw", True),
@@ -184,3 +185,19 @@ def test_a_rating_held_too_long_loses_that_round_only(
     assert pg_record.available and pg_record.save_match(match(CAT, BOB, "X"))
     assert stored_ratings(pg_url) == rebuild_ratings(pg_url)
     assert stored_ratings(pg_url)[BOB.key][1] == 2
+
+
+def test_a_loss_on_time_is_kept_and_rated_on_postgresql(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with monkeypatch.context() as old:  # a database of schema 3, then upgraded
+        old.setattr(pg_schema, "MIGRATIONS", pg_schema.MIGRATIONS[:3])
+        with Record.open_url(pg_url) as first:
+            assert first.available
+    on_time = match(ANN, BOB, "X", moves=(5, 1, 9))._replace(cause="time", take_backs=1)
+    with Record.open_url(pg_url) as record:
+        assert record.save_match(on_time) and record.save_match(on_time)
+    assert query(pg_url, "SELECT result, cause, take_backs FROM matches") == [("X", "time", 1)]
+    assert stored_ratings(pg_url) == {ANN.key: (1216, 1), BOB.key: (1184, 1)}
+    with pytest.raises(psycopg.errors.CheckViolation):  # only a won round is lost on time
+        query(pg_url, "UPDATE matches SET cause = 'time', result = 'draw'")

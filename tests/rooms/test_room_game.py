@@ -33,7 +33,9 @@ from tui_tictactoe.rooms.status import (
     score_line,
     seconds_left,
 )
-from tui_tictactoe.rooms.view import Person, Refused, SeatView, Ticket
+from tui_tictactoe.rooms.view import Offer, Person, Refused, SeatView, Ticket
+
+CAROL = Person("carol", "k-carol")
 
 
 def said(game: RoomGame, now: float = 0.0) -> str:
@@ -290,12 +292,12 @@ def test_the_server_address_is_read_and_checked(value: str, address: RoomAddress
 
 
 def test_analysis_is_a_spectators_at_once_on_3x3_and_rematch_only_after_the_round() -> None:
-    assert analysis_refused(game_of("X", view())) == NO_ANALYSIS_FOR_PLAYERS
-    assert analysis_refused(game_of("X", view(size=4))) == NO_ANALYSIS_FOR_PLAYERS
-    assert analysis_refused(game_of(None, view(size=4))) is None  # searched in a thread
+    assert analysis_refused(game_of("X", view()), ANN) == NO_ANALYSIS_FOR_PLAYERS
+    assert analysis_refused(game_of("X", view(size=4)), ANN) == NO_ANALYSIS_FOR_PLAYERS
+    assert analysis_refused(game_of(None, view(size=4)), CAROL) is None  # in a thread
     assert game_of(None, view(size=4)).analysis() is None
     spectator = game_of(None, view((5,)))
-    assert analysis_refused(spectator) is None
+    assert analysis_refused(spectator, CAROL) is None
     assert spectator.analysis_request() is None  # 3x3 needs no thread
     analysis = spectator.analysis()
     assert analysis is not None and analysis.to_move == "O" and len(analysis.moves) == 8
@@ -364,3 +366,42 @@ async def test_entering_names_the_request() -> None:
         await enter(hub, RoomRequest("join", "ZZZZ"), BOB)
     with pytest.raises(ValueError):
         await enter(hub, RoomRequest(), BOB)
+
+
+def test_fair_play_a_player_watching_their_own_round_gets_no_analysis() -> None:
+    """The same key as a seat's, watching while the round runs: `a` says why not; a
+    guest (no key) cannot be told apart; once the round is over it may analyse."""
+    refused = analysis_refused(game_of(None, view((5,))), ANN)
+    assert refused is not None and refused.text == "Analysis is off while you play in this room."
+    assert analysis_refused(game_of(None, view((5,))), Person("ann")) is None
+    assert analysis_refused(game_of(None, view((5,), result="abandoned", left_by="X")), ANN) is None
+
+
+def test_the_movers_last_20_seconds_count_down_on_every_screen() -> None:
+    """No clock before the last 20 s (a frame is the same until then), then the mover's
+    seconds for both players and a spectator."""
+    clocked = view((5,), deadline=100.0)
+    assert said(game_of("O", clocked), now=70.0) == "ann played 5. Your turn: you play O."
+    assert said(game_of("O", clocked), now=80.5) == "Your turn (O): 20 s left."
+    assert said(game_of("X", clocked), now=88.0) == "bob (O): 12 s left."
+    assert said(game_of(None, clocked), now=99.9) == "bob (O): 1 s left."
+    asked = view((5,), deadline=100.0, offer=Offer("take_back", "X"))
+    assert said(game_of("O", asked), now=70.0) == "ann asks to take back 5: y/n"
+    assert said(game_of("O", asked), now=88.0) == "ann asks to take back 5: y/n · you: 12 s left"
+    assert said(game_of("X", asked), now=88.0) == (
+        "You asked to take back 5: waiting for bob · bob: 12 s left"
+    )
+    lost = view((5,), result="X", cause="time")
+    assert said(game_of("O", lost)).startswith("bob ran out of time: ann wins!")
+
+
+def test_a_claimed_round_and_the_wait_for_a_claim_are_said() -> None:
+    away = (SeatView(ANN, True), SeatView(BOB, False, 160.0))
+    game = game_of("X", view((5,), seats=away, grace=60.0))
+    assert said(game, now=110.0) == "bob left: waiting 50 s; c claims it in 20 s."
+    assert said(game, now=130.0) == "bob left: c claims the round, or wait 30 s."
+    assert said(game_of(None, view((5,), seats=away, grace=60.0)), now=130.0) == (
+        "bob left: waiting 30 s for them to come back."
+    )
+    claimed = view((5,), result="abandoned", left_by="O", cause="claimed")
+    assert said(game_of("X", claimed)).startswith("bob left: ann claimed the round.")

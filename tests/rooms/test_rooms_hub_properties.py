@@ -1,7 +1,7 @@
 """`MemoryHub` under random sequences of everything people do: two players (one with
 a key, guests without), spectators, moves in and out of turn and on stale generations,
-drops, returns, leaves, rematches, draws offered and answered, the clock running past
-the grace. After every step
+drops, returns, leaves, rematches, draws and take-backs offered and answered, rounds
+claimed, the clock running past the grace and the move clock (`MOVE_TIME`). After every step
 the hub's view of the room must be consistent and every live subscriber must hold it."""
 
 from __future__ import annotations
@@ -29,7 +29,9 @@ PEOPLE = (
 )
 OPS = ("create", "join", "watch", "rematch", "rematch", "leave", "drop")
 OPS += ("advance", "expire", "subscribe", "wrong", "finish", "public", "watching")
-OPS += ("offer", "answer", "offer_answer") + ("move",) * 12
+OPS += ("offer", "answer", "offer_answer", "take_back", "claim") + ("move",) * 12
+MOVE_TIME = 25.0
+"""Each room's move clock: `advance` (0 to 70 s) runs it out now and then."""
 Step = tuple[str, int, int]
 
 
@@ -107,6 +109,12 @@ async def act(world: World, step: Step) -> None:
             await hub.set_watching(ticket, arg % 3 != 0)
         elif op in ("offer", "answer", "offer_answer") and world.code:
             await offer(world, op, ticket, arg)
+        elif op == "take_back" and world.code:
+            await take_back(world, ticket, arg)
+        elif op == "claim" and world.code:  # mostly a seated player
+            held = world.seat_holder(SEATS[arg % 2]) if arg % 3 else ticket
+            if held is not None:
+                await hub.claim(held)
         elif op == "subscribe" and ticket is not None:
             follow(world, ticket)
     except Refused as refused:
@@ -146,6 +154,18 @@ async def offer(world: World, op: str, ticket: Ticket | None, arg: int) -> None:
         held = world.seat_holder(other(seat)) if arg % 5 else ticket
         if held is not None:
             await world.hub.answer(held, arg % 4 < 2)
+
+
+async def take_back(world: World, ticket: Ticket | None, arg: int) -> None:
+    """A take-back asked (mostly by who made the last move), then mostly answered."""
+    view = await look(world.hub, world.code)
+    asker = other(view.to_move) if view.to_move is not None and arg % 3 else SEATS[arg % 2]
+    held = world.seat_holder(asker) if arg % 4 else ticket
+    if held is not None:
+        await world.hub.offer(held, "take_back")
+    answerer = world.seat_holder(other(asker))
+    if answerer is not None and arg % 5:
+        await world.hub.answer(answerer, arg % 2 == 0)
 
 
 async def enter(world: World, op: str, who: int, arg: int) -> None:
@@ -209,11 +229,19 @@ def check_board(view: RoomView) -> None:
         assert view.result == "draw" and outcome is None and view.moves
     elif view.result == "abandoned":
         assert outcome is None and view.left_by in SEATS and view.moves
+    elif view.cause == "time":  # the mover ran out: the other seat won, the board not over
+        assert outcome is None and view.moves and view.result == other(seat)
     elif outcome is None:
         assert view.result is None
     else:
         assert view.result == (outcome.winner or "draw")
     assert view.to_move == (None if view.result else seat)
+    assert view.cause in (None, "time", "claimed")
+    assert view.cause != "claimed" or view.result == "abandoned"
+    if view.deadline is not None:  # a clock runs: a round on, past a move, both seated
+        opponent = view.seats[SEATS.index(other(seat))]  # of the mover: they could play
+        assert view.result is None and view.moves and opponent.present
+        assert all(held.person is not None for held in view.seats)
 
 
 def check_seats(view: RoomView) -> None:
@@ -285,7 +313,8 @@ async def check(world: World) -> None:
 
 async def run(steps: list[Step], seed: int) -> None:
     clock = Clock()
-    world = World(MemoryHub(clock=clock, rng=random.Random(seed), max_spectators=2), clock)
+    hub = MemoryHub(clock=clock, rng=random.Random(seed), max_spectators=2, move_time=MOVE_TIME)
+    world = World(hub, clock)
     for step in steps:
         await act(world, step)
         await check(world)

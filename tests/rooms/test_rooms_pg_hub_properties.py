@@ -14,7 +14,17 @@ import random
 import psycopg
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from test_rooms_hub_properties import OPS, PEOPLE, Clock, Step, World, act, check, look
+from test_rooms_hub_properties import (
+    MOVE_TIME,
+    OPS,
+    PEOPLE,
+    Clock,
+    Step,
+    World,
+    act,
+    check,
+    look,
+)
 
 from tui_tictactoe.rooms.memory_hub import MemoryHub
 from tui_tictactoe.rooms.postgres.hub import PostgresHub
@@ -32,6 +42,7 @@ async def run_both(url: str, steps: list[Step], seed: int) -> None:
         clock=pg_clock,
         rng=random.Random(seed),
         max_spectators=2,
+        move_time=MOVE_TIME,
         round_keys=lambda: f"round-{next(pg_keys)}",
         **QUIET,
     )
@@ -43,6 +54,7 @@ async def run_both(url: str, steps: list[Step], seed: int) -> None:
             clock=memory_clock,
             rng=random.Random(seed),
             max_spectators=2,
+            move_time=MOVE_TIME,
             round_keys=lambda: f"round-{next(memory_keys)}",
         ),
         memory_clock,

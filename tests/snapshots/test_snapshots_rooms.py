@@ -48,6 +48,26 @@ def test_room_player(snap_compare) -> None:  # type: ignore[no-untyped-def]
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
 
 
+def test_room_take_back_asked(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    """The one asked: "ann asks to take back 5: y/n", and y Agree, n Decline in the bar."""
+    hub = make_hub()
+
+    async def set_up() -> tuple[str, str]:
+        ann = await hub.create(ANN, 3, "X")
+        bob = await hub.join(ann.code, BOB)
+        await moves(hub, (ann, 5))
+        await hub.offer(ann, "take_back")
+        return ann.code, bob.token
+
+    code, token = asyncio.run(set_up())
+    app = room_app(hub, RoomRequest("join", code, token), person=BOB)
+
+    async def run_before(pilot: Pilot) -> None:
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
 def test_room_spectator_with_analysis(snap_compare) -> None:  # type: ignore[no-untyped-def]
     hub = make_hub()
 

@@ -74,3 +74,54 @@ async def test_n_or_any_other_key_declines_and_y_still_answers_the_leave_questio
         await pilot.press("y")  # no offer waits: y answers the question, and bob leaves
         await settle(pilot)
         assert hub.view(ann.code).seats[1].person is None
+
+
+async def test_u_asks_to_take_back_and_y_undoes_the_move_on_both_screens() -> None:
+    hub = make_hub()
+    ann = await hub.create(ANN, 3, "X")
+    bob = await hub.join(ann.code, BOB)
+    ann_app = room_app(hub, RoomRequest("join", ann.code, ann.token), person=ANN)
+    bob_app = room_app(hub, RoomRequest("join", ann.code, bob.token), person=BOB)
+    async with ann_app.run_test(size=SIZE) as ann_pilot, bob_app.run_test(size=SIZE) as bob_pilot:
+        await settle(ann_pilot)
+        await settle(bob_pilot)
+        assert "u" not in bar_keys(ann_app)  # no move of hers to take back
+        await ann_pilot.press("5")
+        await settle(ann_pilot)
+        await settle(bob_pilot)
+        assert "u" in bar_keys(ann_app) and "u" not in bar_keys(bob_app)
+        await bob_pilot.press("u")  # not his move: the hub says whose
+        await settle(bob_pilot)
+        assert note(bob_app) == "Only ann may ask to take back their move: it is your turn."
+        await ann_pilot.press("u")
+        await settle(ann_pilot)
+        await settle(bob_pilot)
+        assert state(bob_app) == "ann asks to take back 5: y/n"
+        assert state(ann_app) == "You asked to take back 5: waiting for bob."
+        assert {"y", "n"} <= set(bar_keys(bob_app))
+        await bob_pilot.press("y")
+        await settle(bob_pilot)
+        await settle(ann_pilot)
+        view = hub.view(ann.code)
+        assert (view.moves, view.take_backs, view.to_move) == ((), 1, "X")
+        assert state(ann_app) == "Your turn: you play X."
+        assert state(bob_app) == "Waiting for ann (X)."
+        for app in (ann_app, bob_app):  # the cell is empty on both boards
+            assert room_of(app).game.board.count("X") == 0
+
+
+async def test_a_take_back_declined_keeps_the_move_and_one_request_a_move() -> None:
+    hub = make_hub()
+    ann = await hub.create(ANN, 3, "X")
+    bob = await hub.join(ann.code, BOB)
+    app = room_app(hub, RoomRequest("join", ann.code, ann.token), person=ANN)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("5", "u")
+        await settle(pilot)
+        await hub.answer(bob, False)
+        await settle(pilot)
+        assert hub.view(ann.code).moves == (5,) and state(app) == "Waiting for bob (O)."
+        await pilot.press("u")
+        await settle(pilot)
+        assert note(app) == "One offer a move: play on, then offer again."

@@ -172,6 +172,30 @@ async def test_a_spectator_sees_each_move_and_turns_the_analysis_on() -> None:
         assert not screen.grid.has_class("-analysis")
 
 
+async def test_a_spectator_who_takes_a_seat_elsewhere_loses_the_analysis() -> None:
+    """Fair play: eve watches with the overlay on, then sits in the room from another
+    session (her key): the overlay goes off with the view that seats her, and `a` says why."""
+    hub = make_hub()
+    ann = await hub.create(ANN, 3, "X")
+    bob = await hub.join(ann.code, BOB)
+    await hub.move(ann, 5, hub.view(ann.code).generation)
+    app = room_app(hub, RoomRequest("watch", ann.code), person=EVE)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("a")
+        await settle(pilot)
+        screen = room_of(app)
+        assert screen.grid.has_class("-analysis")
+        await hub.leave(bob)  # bob goes: the round is abandoned, a seat is free
+        await hub.join(ann.code, EVE)  # eve sits from another session: a new round
+        await settle(pilot)
+        assert not screen.grid.has_class("-analysis")
+        await pilot.press("a")
+        await settle(pilot)
+        assert note(app) == "Analysis is off while you play in this room."
+        assert not screen.grid.has_class("-analysis")
+
+
 async def test_the_rematch_starts_with_the_other_player() -> None:
     hub = make_hub()
     app = room_app(hub, RoomRequest("new"))
@@ -250,10 +274,12 @@ async def test_a_dropped_link_counts_down_on_the_hubs_clock() -> None:
         await settle(pilot)
         await hub.drop(bob)
         await settle(pilot)
-        assert state(app) == "bob left: waiting 60 s for them to come back."
+        assert state(app) == "bob left: waiting 60 s; c claims it in 30 s."
+        assert "c Claim" not in bar(room_of(app))
         clock.now += 30
         room_of(app)._show_state()  # what the screen's one-second tick does
-        assert state(app) == "bob left: waiting 30 s for them to come back."
+        assert state(app) == "bob left: c claims the round, or wait 30 s."
+        assert "c Claim" in bar(room_of(app))  # the tick shows the key once it may
         back = await hub.join(bob.code, BOB)
         await settle(pilot)
         assert state(app) == "Waiting for bob (O)."

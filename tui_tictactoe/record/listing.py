@@ -114,6 +114,10 @@ def people_round_cells(round_: PeopleRound) -> tuple[str, ...]:
         result = round_.result
         if result == "abandoned":
             result = "you left" if round_.left_by == round_.symbol else "they left"
+            if round_.cause == "claimed" and round_.left_by != round_.symbol:
+                result = "claimed"  # they left and this player claimed the round
+        elif round_.cause == "time":
+            result = f"{result} (time)"  # "win (time)", "loss (time)"
     elo = f"{round_.rating_change:+d}" if round_.rated else ""
     return (
         local_time(round_.ended_at),

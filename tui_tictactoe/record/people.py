@@ -8,7 +8,8 @@ Hot seat rounds are kept but never rated: both seats are one person.
 
 Elo: start `START`, factor `K`, X's expected score 1 / (1 + 10^((Ro - Rx) / 400)); a win
 scores 1, a draw 0.5, and an abandoned round is a loss for the one who left and a win
-for the other (leaving a lost position must not dodge the loss). X's gain is rounded
+for the other (leaving a lost position must not dodge the loss); a round lost on time is
+a loss, one claimed from a player who left is theirs abandoned. X's gain is rounded
 to whole points (half away from zero) and O gets minus that: ratings are whole
 numbers, and the points one player gains the other loses, exactly.
 
@@ -69,8 +70,9 @@ def is_rated(match: Match) -> bool:
 
 _INSERT = """
 INSERT INTO matches (round_key, ended_at, kind, board_size, x_player, x_name, o_player,
-                     o_name, first, moves, result, left_by, rated, x_gain, agreed)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                     o_name, first, moves, result, left_by, rated, x_gain, agreed, cause,
+                     take_backs)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (round_key) DO NOTHING
 RETURNING id
 """
@@ -130,7 +132,7 @@ def _count_room(numbers: list[int], seat: str, result: str, left_by: str | None,
 
 def _people_round(player: str, row: tuple[Any, ...]) -> PeopleRound:
     (number, ended, kind, size, x_key, x_name, o_key, o_name, first, moves, result, left_by,
-     x_gain, rated) = row  # fmt: skip
+     x_gain, rated, cause) = row  # fmt: skip
     seat = "X" if x_key == player else "O"
     if kind == "room":
         opponent, opponent_key = (o_name, o_key) if seat == "X" else (x_name, x_key)
@@ -145,7 +147,7 @@ def _people_round(player: str, row: tuple[Any, ...]) -> PeopleRound:
     change = int(x_gain) if seat == "X" else -int(x_gain)
     return PeopleRound(
         number, ended, kind, size, seat, first, opponent, opponent_key, keys, result, left_by,
-        change, bool(rated),
+        change, bool(rated), cause,
     )  # fmt: skip
 
 
@@ -167,7 +169,7 @@ class PeopleRecord:
 
     MATCH_COLUMNS = (
         "id, ended_at, kind, board_size, x_player, x_name, o_player, o_name, first, moves,"
-        " result, left_by, x_gain, rated"
+        " result, left_by, x_gain, rated, cause"
     )
     """A kept round between people's columns, as `_people_round` reads them (the time as UTC
     text, the moves as `5,1,9`): a backend that keeps them otherwise converts them here."""
@@ -218,7 +220,8 @@ class PeopleRecord:
                 row = (match.round_key, utc_text(match.ended_at), match.kind, match.board_size,
                        match.x.key, stored_name(match.x.name), match.o.key,
                        stored_name(match.o.name), match.first, self._stored_moves(keys),
-                       match.result, match.left_by, rated, points, match.agreed)  # fmt: skip
+                       match.result, match.left_by, rated, points, match.agreed,
+                       match.cause, match.take_backs)  # fmt: skip
                 if not self._query(conn, _INSERT, row):
                     raise _KeptAlready  # undo the placeholders: count nothing twice
                 if rated:

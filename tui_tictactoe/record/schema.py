@@ -169,6 +169,16 @@ MIGRATIONS: tuple[tuple[str | Callable[[sqlite3.Connection], object], ...], ...]
         "ALTER TABLE matches ADD COLUMN agreed INTEGER NOT NULL DEFAULT 0"
         " CHECK (agreed IN (0, 1) AND (agreed = 0 OR result = 'draw'))",
     ),
+    # 4 -> 5: a room's round ended early (issue 31): on "time" (the winner is `result`)
+    # or "claimed" from a player who left (abandoned); and the moves taken back by
+    # consent in it. Rounds kept before ended on the board, with no take-back.
+    (
+        "ALTER TABLE matches ADD COLUMN cause TEXT CHECK (cause IS NULL"
+        " OR (cause = 'time' AND result IN ('X', 'O'))"
+        " OR (cause = 'claimed' AND result = 'abandoned'))",
+        "ALTER TABLE matches ADD COLUMN take_backs INTEGER NOT NULL DEFAULT 0"
+        " CHECK (take_backs >= 0)",
+    ),
 )
 """Schema migrations: step i takes `PRAGMA user_version` i to i + 1. Append, never edit.
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from tui_tictactoe.engine import GameBoard, IllegalMove
 from tui_tictactoe.options import CHOICES, board_geometry
-from tui_tictactoe.record.values import KINDS, MATCH_RESULTS, RESULTS, SEATS, Match
+from tui_tictactoe.record.values import CAUSES, KINDS, MATCH_RESULTS, RESULTS, SEATS, Match
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -121,6 +121,7 @@ def check_match(match: Match) -> tuple[int, ...]:
         check_choice("left_by", match.left_by, SEATS)
     if type(match.agreed) is not bool or (match.agreed and match.result != "draw"):
         raise ValueError("agreed is True only for a draw both players agreed to mid-round")
+    _check_cause(match)
     key = match.round_key
     if not (
         isinstance(key, str)
@@ -132,6 +133,19 @@ def check_match(match: Match) -> tuple[int, ...]:
         )
     utc_text(match.ended_at)  # None (now) or a time with a zone
     return _replayed(match)
+
+
+def _check_cause(match: Match) -> None:
+    """A cause is None, "time" for a won round, or "claimed" for an abandoned one; the
+    take-backs a count."""
+    if match.cause is not None:
+        check_choice("cause", match.cause, CAUSES)
+        wanted = SEATS if match.cause == "time" else ("abandoned",)
+        if match.result not in wanted:
+            raise ValueError(f"a round ended by {match.cause!r} has result {' or '.join(wanted)}")
+    takes = match.take_backs
+    if isinstance(takes, bool) or not isinstance(takes, int) or not 0 <= takes <= 10**6:
+        raise ValueError(f"take_backs is a count, not {_short(takes)}")
 
 
 def _check_seat(seat: str, who: object) -> None:
@@ -175,6 +189,10 @@ def _replayed(match: Match) -> tuple[int, ...]:
     if match.agreed:  # agreed mid-round: a game not over, a move made at least
         ended["draw"] = bool(keys) and not board.is_game_over()
     ended["abandoned"] = not board.is_game_over()
+    if match.cause == "time":  # the mover ran out: a game not over, a move made at least
+        loser = match.first if len(keys) % 2 == 0 else ("O" if match.first == "X" else "X")
+        ended["X"] = ended["O"] = bool(keys) and not board.is_game_over()
+        ended[loser] = False
     if not ended[match.result]:
         raise ValueError(f"result {match.result!r} is not how moves {_short(keys)} end")
     return keys

@@ -161,6 +161,10 @@ KINDS: tuple[str, ...] = ("hotseat", "room")
 MATCH_RESULTS: tuple[str, ...] = ("X", "O", "draw", "abandoned")
 """How a round between people ended: the winning seat, a draw, or left by `left_by`."""
 SEATS: tuple[str, ...] = ("X", "O")
+CAUSES: tuple[str, ...] = ("time", "claimed")
+"""Why a room's round ended before its board did: the mover's time ran out (the other
+seat won), or the player left behind claimed the round of one whose link dropped (an
+abandoned round, `left_by` the one who left, before their grace ran out)."""
 
 
 class Seat(NamedTuple):
@@ -191,6 +195,8 @@ class Match(NamedTuple):
     round_key: str
     ended_at: Any = None  # datetime with a time zone, or None
     agreed: bool = False  # with result "draw": both players agreed to it mid-round
+    cause: str | None = None  # one of CAUSES: "time" (result: the winner), "claimed"
+    take_backs: int = 0  # moves taken back by consent in this round
 
 
 def new_round_key() -> str:
@@ -216,6 +222,7 @@ class PeopleRound(NamedTuple):
     left_by: str | None  # the seat that left an abandoned round
     rating_change: int  # the player's Elo points from this round
     rated: bool  # the round moved ratings (a room round between two keyed people)
+    cause: str | None = None  # `Match.cause`: "time" or "claimed" (a room round ended early)
 
 
 class PeopleStanding(NamedTuple):

@@ -85,5 +85,10 @@ class RoomHub(ABC):
         await self.seat_call(ticket, "offer", kind)
 
     async def answer(self, ticket: Ticket, yes: bool) -> None:
-        """Answer the other player's offer: yes does it (a draw ends the round, agreed)."""
+        """Answer the other player's offer: yes does it (a draw ends the round, agreed;
+        a take-back undoes the last move)."""
         await self.seat_call(ticket, "answer", yes)
+
+    async def claim(self, ticket: Ticket) -> None:
+        """Claim the round of an opponent whose link dropped, after half the grace."""
+        await self.seat_call(ticket, "claim")

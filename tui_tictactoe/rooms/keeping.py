@@ -46,6 +46,8 @@ class RoundKeeper:
             left_by=view.left_by if view.result == "abandoned" else None,
             round_key=view.round_key,
             agreed=view.agreed,
+            cause=view.cause,
+            take_backs=view.take_backs,
         )
         try:
             check_match(match)

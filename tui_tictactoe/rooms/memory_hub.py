@@ -10,7 +10,9 @@ A dropped link keeps its seat until `clock() + reconnect_grace` (Unix time by de
 the clock sessions count `back_by` down on, as with `PostgresHub`); an asyncio timer
 calls `expire()` when the earliest grace runs out, and every call checks first too,
 so a hub on an injected clock is driven by its tests (advance the clock, call any
-method or `expire()`).
+method or `expire()`). The move clock is kept the same way: `expire()` asks each room
+whether the mover's time ran out (`Room.flag_fall`), and the timer waits for the earliest
+deadline too, so a round is lost on time once, whoever looks first.
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ class MemoryHub(RoomHub):
         *,
         clock: Callable[[], float] = time.time,
         reconnect_grace: float = 60.0,
+        move_time: float = 0.0,
         max_spectators: int = 8,
         max_rooms: int | None = None,
         rooms_per_address: int = ROOMS_PER_ADDRESS,
@@ -60,6 +63,7 @@ class MemoryHub(RoomHub):
         self.clock = clock
         self._round_keys = round_keys
         self.reconnect_grace = reconnect_grace
+        self.move_time = move_time  # each new room's clock (0: none)
         self.max_spectators = max_spectators
         self.max_rooms = max_rooms
         self._rng: codes.Chooser = rng if rng is not None else secrets.SystemRandom()
@@ -83,6 +87,8 @@ class MemoryHub(RoomHub):
             self._lobby_names(who)
         room = Room(self._new_code(), size, first, round_key=self._round_key())
         room.public, room.owner = public, who.address
+        room.move_time, room.grace = self.move_time, self.reconnect_grace
+        room.flag_fall(self.clock())  # nothing due in a new room: the time of this change
         token = self._token()
         room.sit("X", who, token, creator=True)
         self._rooms[room.code] = room
@@ -104,6 +110,7 @@ class MemoryHub(RoomHub):
             if wrong:
                 self.wrong_codes.count(who.address)
         self._changed(room, gone=(old_token,) if old_token else ())
+        self._arm_for(room)  # back in their seat: the mover's clock runs again
         return Ticket(room.code, seat, new_token)
 
     async def watch(self, code: str, who: Person) -> Ticket:
@@ -137,12 +144,12 @@ class MemoryHub(RoomHub):
         gone = rule(room, ticket.seat, self._round_key, *args)
         if gone is not None:
             self._changed(room, gone=gone)
+            self._arm_for(room)  # a move set the next mover's deadline: the timer waits for it
 
     async def leave(self, ticket: Ticket) -> None:
         """Idempotent: a ticket that no longer holds anything changes nothing."""
-        self.expire()
-        room = self._rooms.get(ticket.code)
-        if room is None or not room.holds(ticket.seat, ticket.token):
+        room = self._present(ticket)
+        if room is None:
             return
         if ticket.seat is None:
             del room.watchers[ticket.token]
@@ -152,9 +159,8 @@ class MemoryHub(RoomHub):
 
     async def drop(self, ticket: Ticket) -> None:
         """A spectator's dropped link is a leave; a player's keeps the seat for the grace."""
-        self.expire()
-        room = self._rooms.get(ticket.code)
-        if room is None or not room.holds(ticket.seat, ticket.token):
+        room = self._present(ticket)
+        if room is None:
             return
         if ticket.seat is None:
             await self.leave(ticket)
@@ -193,10 +199,15 @@ class MemoryHub(RoomHub):
             raise Refused(f"There is no room {code}.")
         return room.view()
 
-    def expire(self) -> None:
-        """Free every seat whose grace has run out (as `leave`); then wait for the next."""
-        now = self.clock()
+    def expire(self, now: float | None = None) -> None:
+        """Every room's mover whose time ran out loses on time; then every seat whose
+        grace has run out is freed (as `leave`); then wait for the next. `now`: the
+        clock's, unless the caller read it already."""
+        now = self.clock() if now is None else now
         for room in list(self._rooms.values()):
+            due = room.deadline is not None and room.deadline <= now
+            if due and room.flag_fall(now):
+                self._changed(room)
             for seat in SEATS:
                 held = room.seats[seat]
                 if held.person is not None and held.back_by is not None and held.back_by <= now:
@@ -219,14 +230,17 @@ class MemoryHub(RoomHub):
     # -- inside ---------------------------------------------------------------
 
     def _find(self, code: str, who: Person) -> Room:
-        """The live room a person typed, with wrong codes rate-limited per address."""
-        self.expire()
+        """The live room a person typed, with wrong codes rate-limited per address (and
+        the time of this change given to it, as `_held` does)."""
+        now = self.clock()
+        self.expire(now)
         self.wrong_codes.check(who.address)
         typed = codes.normalise(code)
         room = self._rooms.get(typed)
         if room is None:
             self.wrong_codes.count(who.address)
             raise no_room(typed)
+        room.flag_fall(now)
         return room
 
     def _lobby_names(self, who: Person) -> None:
@@ -236,14 +250,24 @@ class MemoryHub(RoomHub):
             self.lobby_names.check(who.address)
             self.lobby_names.count(who.address)
 
+    def _present(self, ticket: Ticket) -> Room | None:
+        """As `_held`, None where the ticket holds nothing (leaving twice is no error)."""
+        try:
+            return self._held(ticket)
+        except Refused:
+            return None
+
     def _held(self, ticket: Ticket) -> Room:
-        """The room a ticket is in, if the ticket still holds its place there."""
-        self.expire()
+        """The room a ticket is in, if the ticket still holds its place there, given the
+        time of this change (`Room.flag_fall`: nothing is due, `expire` saw to it)."""
+        now = self.clock()
+        self.expire(now)
         room = self._rooms.get(ticket.code)
         if room is None:
             raise refusals.room_closed(ticket.code)
         if not room.holds(ticket.seat, ticket.token):
             raise refusals.not_in_room(ticket.code)
+        room.flag_fall(now)
         return room
 
     def _changed(self, room: Room, gone: Collection[str] = ()) -> None:
@@ -277,7 +301,7 @@ class MemoryHub(RoomHub):
         return self._round_keys()
 
     def _arm(self) -> None:
-        """Set the timer for the earliest grace still running (none: no timer)."""
+        """Set the timer for the earliest grace or move clock still running (none: no timer)."""
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
@@ -287,6 +311,7 @@ class MemoryHub(RoomHub):
             for seat in room.seats.values()
             if seat.person is not None and seat.back_by is not None
         ]
+        ends += [room.deadline for room in self._rooms.values() if room.deadline is not None]
         if not ends:
             return
         try:
@@ -294,3 +319,18 @@ class MemoryHub(RoomHub):
         except RuntimeError:
             return  # no loop (a test calling expire() by hand): the next call checks
         self._timer = loop.call_later(max(0.0, min(ends) - self.clock()), self.expire)
+
+    def _arm_for(self, room: Room) -> None:
+        """The timer brought forward to `room`'s new deadline if it is the earliest (one
+        room looked at, not all: this follows every move)."""
+        if room.deadline is None:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        at = loop.time() + max(0.0, room.deadline - self.clock())
+        if self._timer is None or at < self._timer.when():
+            if self._timer is not None:
+                self._timer.cancel()
+            self._timer = loop.call_later(at - loop.time(), self.expire)

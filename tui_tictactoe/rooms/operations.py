@@ -74,6 +74,7 @@ OPERATIONS: dict[str, Operation] = {
         Operation("rematch", (_TICKET,), rule=Room.ask_rematch),
         Operation("offer", (_TICKET, Arg("kind", "offer")), rule=Room.make_offer),
         Operation("answer", (_TICKET, Arg("yes", "bool")), rule=Room.answer),
+        Operation("claim", (_TICKET,), rule=Room.claim),
         Operation("leave", (_TICKET,)),
         Operation("drop", (_TICKET,)),
         Operation("updates", (_TICKET,)),

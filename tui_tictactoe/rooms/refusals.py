@@ -8,6 +8,8 @@ socket between a game and the hub) can never say the same thing two ways.
 
 from __future__ import annotations
 
+import math
+
 from tui_tictactoe.options import BOARDS
 from tui_tictactoe.rooms.view import Refused, SeatName
 
@@ -112,9 +114,9 @@ def round_still_on() -> Refused:
     return Refused("The round is still on: a rematch comes after it.")
 
 
-# -- offers between the players (a draw; a take-back later) ---------------------------
+# -- offers between the players (a draw, a take-back) ----------------------------------
 
-OFFER_WORDS = {"draw": "a draw"}
+OFFER_WORDS = {"draw": "a draw", "take_back": "a take-back"}
 """What each kind of offer is called in a sentence ("ann offers a draw")."""
 
 
@@ -136,3 +138,30 @@ def one_offer_a_move() -> Refused:
 
 def nothing_to_answer() -> Refused:
     return Refused("Nothing to answer: no offer is waiting for you.")
+
+
+def nothing_to_take_back() -> Refused:
+    return Refused("Nothing to take back: no move was played this round.")
+
+
+def take_back_theirs(name: str) -> Refused:
+    return Refused(f"Only {name} may ask to take back their move: it is your turn.")
+
+
+# -- the clock, and a round claimed from a player who left ----------------------------
+
+
+def nothing_to_claim() -> Refused:
+    return Refused("Nothing to claim: your opponent is still here.")
+
+
+def claim_before_move() -> Refused:
+    return Refused("Nothing to claim: no move was played this round.")
+
+
+def claim_later(name: str, wait: float) -> Refused:
+    return Refused(f"{name} may come back: claim the round in {math.ceil(wait)} s.")
+
+
+ANALYSIS_WHILE_PLAYING = "Analysis is off while you play in this room."
+"""Fair play: a player watching their own round (`Room.may_analyse`) sees no analysis."""

@@ -1,5 +1,10 @@
 """One room's state and its rules, as `MemoryHub` keeps it: no I/O, no clock of its own.
 
+Time comes from the hub: before any rule, a hub calls `flag_fall(now)` (the mover's
+time run out is the first thing due), and the rules after it in the same change read
+that `now` (a move sets the next mover's deadline from it). So the hub's clock, the
+database's on PostgreSQL, or a test's, is the only one.
+
 Every method that changes the room leaves it consistent (the board rebuilt from the
 moves, the result read from the board) and the hub then moves `generation` on and
 sends the new `view()` to everyone. Refusals are full sentences for a status line.
@@ -26,6 +31,7 @@ from tui_tictactoe.rooms.refusals import too_many_wrong_codes as too_many_wrong_
 from tui_tictactoe.rooms.view import (
     OFFERS,
     SEATS,
+    Cause,
     Offer,
     Person,
     Result,
@@ -33,6 +39,7 @@ from tui_tictactoe.rooms.view import (
     RoomView,
     SeatName,
     SeatView,
+    claim_from,
 )
 
 ROOMS_PER_ADDRESS = 3
@@ -114,6 +121,12 @@ class Room:
     offer: Offer | None = None  # waiting for the other seat's answer; any move clears it
     offered: set[SeatName] = field(default_factory=set)  # offered since the last move
     agreed: bool = False  # the round's draw was agreed, not played out
+    move_time: float = 0.0  # seconds a mover has (0: no clock), fixed when the room opens
+    grace: float = 0.0  # the reconnect grace it opened under: a claim after half of it
+    deadline: float | None = None  # when the mover's time runs out (`_sync_clock`)
+    cause: Cause | None = None  # the round ended on "time" or "claimed"
+    take_backs: int = 0  # moves taken back by consent this round
+    now: float = 0.0  # the time of the change being made: set by `flag_fall`, not stored
 
     def __post_init__(self) -> None:
         self.board = GameBoard(board_geometry(self.size))
@@ -141,6 +154,10 @@ class Room:
             opener=next((seat for seat in SEATS if self.seats[seat].creator), None),
             offer=self.offer,
             agreed=self.agreed,
+            deadline=self.deadline,
+            cause=self.cause,
+            take_backs=self.take_backs,
+            grace=self.grace,
         )
 
     def listed(self) -> bool:
@@ -263,15 +280,18 @@ class Room:
         self.offered.discard(seat)
         if self.result is not None and next_key is not None:
             self._new_round(next_key)
+        self._sync_clock()
 
     def resume(self, seat: SeatName, token: str) -> None:
         """The seat's holder is back (a new link): the round goes on as it was."""
         held = self.seats[seat]
         held.token, held.present, held.back_by = token, True, None
+        self._sync_clock()
 
     def away(self, seat: SeatName, back_by: float) -> None:
         held = self.seats[seat]
         held.present, held.back_by = False, back_by
+        self._sync_clock()
 
     def free(self, seat: SeatName) -> None:
         """The seat's holder is gone for good: a round they were playing is abandoned
@@ -284,6 +304,7 @@ class Room:
         self.offer = None  # no one left to answer it
         if self.players() == 0:
             self.closed = True
+        self._sync_clock()
 
     def play(self, seat: SeatName | None, _keys: Keys, cell: object, generation: int) -> Gone:
         """Play `cell` (a key, 1 = top-left) for `seat`, or refuse and change nothing."""
@@ -300,6 +321,48 @@ class Room:
         self.offer, self.offered = None, set()  # a move answers every offer: no
         self.board_generation = self.generation + 1
         self._score_if_over()
+        self._sync_clock(restart=True)
+        return ()
+
+    def flag_fall(self, now: float) -> bool:
+        """What is due at `now`, the first step of every change (the hub's clock): the
+        mover whose deadline has passed loses the round on time. Whether it fell. A mover
+        whose link's grace ran out first abandoned it instead (the hub frees the seat
+        next), so a hub that looks late decides as one that looked on time."""
+        self.now = now
+        deadline, mover = self.deadline, self.to_move()
+        if deadline is None or now < deadline or mover is None:
+            return False
+        back_by = self.seats[mover].back_by
+        if back_by is not None and back_by <= deadline:
+            return False
+        winner = other(mover)
+        self.result, self.cause, self.offer = winner, "time", None
+        self.score[SEATS.index(winner)] += 1
+        self.board_generation = self.generation + 1
+        self._sync_clock()
+        return True
+
+    def claim(self, seat: SeatName | None, _keys: Keys) -> Gone:
+        """`seat` claims the round of an opponent whose link dropped, once half the grace
+        has passed (`view.claim_from`): abandoned by them, as if the grace had run out."""
+        if seat is None:
+            raise refusals.watching("claim a round")
+        if self.result is not None:
+            raise refusals.round_over()
+        them = other(seat)
+        held = self.seats[them]
+        if held.person is None or held.present or held.back_by is None:
+            raise refusals.nothing_to_claim()
+        if not self.moves:
+            raise refusals.claim_before_move()
+        wait = claim_from(held.back_by, self.grace) - self.now
+        if wait > 0:
+            raise refusals.claim_later(self.name(them), wait)
+        self.result, self.left_by, self.cause = "abandoned", them, "claimed"
+        self.offer = None
+        self.board_generation = self.generation + 1
+        self._sync_clock()
         return ()
 
     def ask_rematch(self, seat: SeatName | None, keys: Keys) -> Gone | None:
@@ -319,8 +382,9 @@ class Room:
         return ()
 
     def make_offer(self, seat: SeatName | None, _keys: Keys, kind: str) -> Gone | None:
-        """`seat` offers the other player `kind` (a draw), mid-round, once a move: it waits
-        in the room for their answer (`answer`); made already, nothing changes."""
+        """`seat` offers the other player `kind` (a draw, or to take back the move `seat`
+        just made), mid-round, once a move: it waits in the room for their answer
+        (`answer`); made already, nothing changes."""
         if kind not in OFFERS:
             raise refusals.no_such_offer()
         self._check_can_play(seat, False)
@@ -330,7 +394,11 @@ class Room:
                 return None
             raise refusals.offer_pending(self.name(self.offer.by), self.offer.kind)
         if not self.moves:
+            if kind == "take_back":
+                raise refusals.nothing_to_take_back()
             raise refusals.offer_before_move(kind)
+        if kind == "take_back" and self.to_move() == seat:
+            raise refusals.take_back_theirs(self.name(other(seat)))
         if seat in self.offered:
             raise refusals.one_offer_a_move()
         self.offer = Offer(next(k for k in OFFERS if k == kind), seat)
@@ -339,7 +407,8 @@ class Room:
 
     def answer(self, seat: SeatName | None, _keys: Keys, yes: bool) -> Gone:
         """The other player's answer to the offer waiting: yes does it (a draw ends the
-        round, agreed), no clears it; either way the offer is gone."""
+        round, agreed; a take-back undoes the last move), no clears it; either way the
+        offer is gone."""
         if seat is None:
             raise refusals.watching("answer an offer")
         offer = self.offer
@@ -350,6 +419,9 @@ class Room:
             self.result, self.agreed = "draw", True
             self.score[2] += 1
             self.board_generation = self.generation + 1
+        elif yes and offer.kind == "take_back":
+            self._take_back()
+        self._sync_clock()
         return ()
 
     # -- inside -------------------------------------------------------------
@@ -387,6 +459,36 @@ class Room:
             self.result = outcome.winner
             self.score[SEATS.index(outcome.winner)] += 1
 
+    def _take_back(self) -> None:
+        """The last move undone, by consent: the board rebuilt, its maker to move again
+        (with a fresh clock), and one more take-back counted in this round."""
+        self.moves.pop()
+        self.board = GameBoard(board_geometry(self.size))
+        for index, cell in enumerate(self.moves):
+            row, col = self.board.geometry.cell_of_key(cell)
+            self.board.make_move(row, col, self.first if index % 2 == 0 else other(self.first))
+        self.take_backs += 1
+        self.offered = set()  # a new position: each may offer again
+        self.board_generation = self.generation + 1
+        self._sync_clock(restart=True)
+
+    def _sync_clock(self, restart: bool = False) -> None:
+        """The move clock after a change: it runs (from `now`) while the round is on past
+        its first move, both seats held and the mover's opponent present (else the mover
+        could not play); `restart` gives the mover their full time (a new mover)."""
+        mover = self.to_move()
+        running = (
+            self.move_time > 0
+            and mover is not None
+            and bool(self.moves)
+            and self.players() == 2
+            and self.seats[other(mover)].present
+        )
+        if not running:
+            self.deadline = None
+        elif restart or self.deadline is None:
+            self.deadline = round((self.now + self.move_time) * 1_000_000) / 1_000_000
+
     def _new_round(self, round_key: str) -> None:
         self.first = other(self.first)
         self.round_key = round_key
@@ -394,9 +496,19 @@ class Room:
         self.moves.clear()
         self.board = GameBoard(board_geometry(self.size))
         self.result, self.left_by, self.agreed = None, None, False
+        self.cause, self.take_backs, self.deadline = None, 0, None
         self.offer, self.offered = None, set()
         self.rematch.clear()
         self.board_generation = self.generation + 1
+
+
+def may_analyse(view: RoomView, who: Person) -> bool:
+    """Fair play: the analysis overlay is for spectators, never for a player watching their
+    own round while it runs (their key in a seat; a guest has no key to tell by). Read from
+    the view, which every screen of the room has."""
+    if view.result is not None or not who.key:
+        return True
+    return all(held.person is None or held.person.key != who.key for held in view.seats)
 
 
 def same_token(held: str, typed: object) -> bool:

@@ -3,7 +3,9 @@
 The status line keeps the game's two lines (`controller.status`): the state of play
 (`room_state`) and a note under it (a refusal from the hub, why a key does nothing).
 Every name comes from `RoomGame.name` (made displayable) and is shown as text.
-Clocks are passed in: the seconds a dropped player has left are `back_by - now`.
+Clocks are passed in: the seconds a dropped player has left are `back_by - now`, and
+the mover's are `deadline - now`, shown in the last `CLOCK_SHOWN` seconds only (so a
+screen is the same frame after frame until then, and a snapshot has no clock in it).
 """
 
 from __future__ import annotations
@@ -14,11 +16,14 @@ from tui_tictactoe.controller.status import Status, Tone, analysis_progress, ref
 from tui_tictactoe.controller.teaching import AnalysisFound
 from tui_tictactoe.engine.board import other
 from tui_tictactoe.rooms.game import RoomGame
-from tui_tictactoe.rooms.refusals import OFFER_WORDS, no_room
+from tui_tictactoe.rooms.refusals import ANALYSIS_WHILE_PLAYING, OFFER_WORDS, no_room
 from tui_tictactoe.rooms.request import RoomAddress
-from tui_tictactoe.rooms.view import SEATS, Offer, SeatName
+from tui_tictactoe.rooms.room import may_analyse
+from tui_tictactoe.rooms.view import SEATS, Offer, Person, SeatName, SeatView, claim_from
 
 WAITING_FOR_VIEW = Status("Entering the room…", "thinking")
+CLOCK_SHOWN = 20
+"""The last seconds of a mover's time, counted down on every screen of the room."""
 
 NO_HINT = refused("No hints in a game against a person.")
 NO_ANALYSIS_FOR_PLAYERS = refused("No analysis while you play a person: it is for spectators.")
@@ -54,18 +59,23 @@ def room_state(game: RoomGame, now: float) -> Status:
     if waiting is not None:
         return waiting
     if view.offer is not None:
-        return _offer(game, view.offer)
-    return _turn(game)
+        return _with_clock(_offer(game, view.offer), game, now)
+    return _turn(game, now)
 
 
 def _offer(game: RoomGame, offer: Offer) -> Status:
-    """An offer waiting: the other player is asked, its maker waits, spectators are told."""
-    what, by = OFFER_WORDS[offer.kind], game.name(offer.by)
+    """An offer waiting: the other player is asked, its maker waits, spectators are told
+    ("ann offers a draw", "ann asks to take back 5")."""
+    by, last = game.name(offer.by), game.last_move
+    if offer.kind == "take_back" and last is not None:
+        asks, asked = f"asks to take back {last.cell}", f"asked to take back {last.cell}"
+    else:
+        asks, asked = f"offers {OFFER_WORDS[offer.kind]}", f"offered {OFFER_WORDS[offer.kind]}"
     if game.seat == offer.by:
-        return Status(f"You offered {what}: waiting for {game.name(other(offer.by))}.", "thinking")
+        return Status(f"You {asked}: waiting for {game.name(other(offer.by))}.", "thinking")
     if game.seat is None:
-        return Status(f"{by} offers {what}.", "thinking")
-    return Status(f"{by} offers {what}: y/n", "question")
+        return Status(f"{by} {asks}.", "thinking")
+    return Status(f"{by} {asks}: y/n", "question")
 
 
 def _result(game: RoomGame) -> Status:
@@ -78,9 +88,13 @@ def _result(game: RoomGame) -> Status:
     elif view.result == "abandoned":
         left = view.left_by
         said = f"{game.name(left)} left: the round is abandoned." if left else "Abandoned."
+        if left and view.cause == "claimed":
+            said = f"{game.name(left)} left: {game.name(other(left))} claimed the round."
         tone = "draw"
     else:
         said = f"{game.name(view.result)} wins!"
+        if view.cause == "time":
+            said = f"{game.name(other(view.result))} ran out of time: {said}"
         tone = _tone_of_win(game, view.result)
     return Status(f"{said} {rematch_state(game)}".rstrip(), tone)
 
@@ -135,12 +149,32 @@ def _waiting(game: RoomGame, now: float) -> Status | None:
                 )
             return Status("Waiting for a second player.", "thinking")
         if not held.present and held.back_by is not None and seat != game.seat:
-            return Status(
-                f"{game.name(seat)} left: waiting {seconds_left(held.back_by, now)} s"
-                " for them to come back.",
-                "thinking",
-            )
+            return _away(game.name(seat), seconds_left(held.back_by, now), claim_in(game, now))
     return None
+
+
+def _away(name: str, wait: int, claim: int | None) -> Status:
+    """An opponent away: the wait for them, and for the player left behind the claim."""
+    if claim == 0:
+        return Status(f"{name} left: c claims the round, or wait {wait} s.", "turn")
+    if claim is not None:
+        return Status(f"{name} left: waiting {wait} s; c claims it in {claim} s.", "thinking")
+    return Status(f"{name} left: waiting {wait} s for them to come back.", "thinking")
+
+
+def claim_in(game: RoomGame, now: float) -> int | None:
+    """Whole seconds until this player may claim the round of an opponent who left (0:
+    now, `c`); None where there is nothing to claim (`Room.claim`'s rule, as the view
+    shows it: a round on, a move played, the other seat held by someone away)."""
+    view, them = game.view, game.opponent
+    if view is None or them is None or view.result is not None or not view.moves:
+        return None
+    if view.grace <= 0:  # a hub that says no grace: nothing to claim before it ends
+        return None
+    held: SeatView = view.seats[SEATS.index(them)]
+    if held.person is None or held.present or held.back_by is None:
+        return None
+    return seconds_left(claim_from(held.back_by, view.grace), now)
 
 
 def seconds_left(back_by: float, now: float) -> int:
@@ -148,10 +182,35 @@ def seconds_left(back_by: float, now: float) -> int:
     return max(0, math.ceil(back_by - now))
 
 
-def _turn(game: RoomGame) -> Status:
+def clock_left(game: RoomGame, now: float) -> int | None:
+    """The mover's whole seconds left, in the last `CLOCK_SHOWN` only (None before, and
+    while no clock runs)."""
+    view = game.view
+    if view is None or view.deadline is None or view.to_move is None:
+        return None
+    left = seconds_left(view.deadline, now)
+    return left if left <= CLOCK_SHOWN else None
+
+
+def _with_clock(status: Status, game: RoomGame, now: float) -> Status:
+    """An offer waiting in the mover's last seconds: the clock still runs, so it is said
+    after the offer ("ann asks to take back 5: y/n · you: 12 s left")."""
+    left, view = clock_left(game, now), game.view
+    if left is None or view is None or view.to_move is None:
+        return status
+    who = "you" if game.seat == view.to_move else game.name(view.to_move)
+    return Status(f"{status.text.rstrip('.')} · {who}: {left} s left", status.tone)
+
+
+def _turn(game: RoomGame, now: float) -> Status:
     view = game.view
     assert view is not None and view.to_move is not None
     mover = view.to_move
+    left = clock_left(game, now)
+    if left is not None:  # the last seconds: the clock is the news, on every screen
+        if game.seat == mover:
+            return Status(f"Your turn ({mover}): {left} s left.", "turn")
+        return Status(f"{game.name(mover)} ({mover}): {left} s left.", "thinking")
     last = game.last_move
     played = f"{game.name(last.seat)} played {last.cell}. " if last is not None else ""
     if game.seat == mover:
@@ -212,10 +271,13 @@ def invite_lines(game: RoomGame, address: RoomAddress, guest: bool) -> tuple[str
     return tuple(lines)
 
 
-def analysis_refused(game: RoomGame) -> Status | None:
-    """Why `a` does nothing for this session; None where the overlay is offered."""
+def analysis_refused(game: RoomGame, who: Person) -> Status | None:
+    """Why `a` does nothing for this session (`who`); None where the overlay is offered.
+    Fair play: a spectator who plays in this room (`room.may_analyse`) gets none."""
     if game.is_player:
         return NO_ANALYSIS_FOR_PLAYERS
+    if game.view is not None and not may_analyse(game.view, who):
+        return refused(ANALYSIS_WHILE_PLAYING)
     return None
 
 

@@ -15,10 +15,22 @@ SEATS: tuple[SeatName, SeatName] = ("X", "O")
 Result = Literal["X", "O", "draw", "abandoned"]
 """How a round ended: the winning seat, a draw, or left by a player (`RoomView.left_by`)."""
 
-OfferKind = Literal["draw"]
-OFFERS: tuple[OfferKind, ...] = ("draw",)
-"""What one player may offer the other mid-round: the other answers yes or no (a
-take-back request is the next kind, under the same rule)."""
+OfferKind = Literal["draw", "take_back"]
+OFFERS: tuple[OfferKind, ...] = ("draw", "take_back")
+"""What one player may offer the other mid-round: the other answers yes or no. A
+take-back is asked by the player who made the last move (yes undoes it: their turn again)."""
+
+Cause = Literal["time", "claimed"]
+CAUSES: tuple[Cause, ...] = ("time", "claimed")
+"""Why a round ended before its board did, beside a draw agreed: the mover's time ran out
+(the result is the other seat's win), or the player left behind claimed the round of one
+who left (the result is "abandoned" by `left_by`, before the grace ran out)."""
+
+
+def claim_from(back_by: float, grace: float) -> float:
+    """When the player left behind may claim the round: half the reconnect grace after
+    the other's link dropped (`back_by` is when the whole grace runs out)."""
+    return back_by - grace / 2
 
 
 class Offer(NamedTuple):
@@ -77,6 +89,13 @@ class RoomView(NamedTuple):
     opener: SeatName | None = None  # the seat of who opened the room: `public` is theirs
     offer: Offer | None = None  # an offer waiting for the other seat's y or n
     agreed: bool = False  # with result "draw": both players agreed to it mid-round
+    # The move clock: when the mover's time runs out (the hub's clock, as `back_by`);
+    # None while no clock runs (off, before the first move, the round over, or the
+    # mover's opponent away: the mover could not play then).
+    deadline: float | None = None
+    cause: Cause | None = None  # why the round ended early: "time" or "claimed"
+    take_backs: int = 0  # moves taken back by consent this round
+    grace: float = 0.0  # the room's reconnect grace: a claim comes after half of it
 
     @property
     def to_move(self) -> SeatName | None:

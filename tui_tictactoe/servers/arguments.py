@@ -254,7 +254,16 @@ def add_room_options(parser: argparse.ArgumentParser) -> None:
         type=_seconds,
         default=60.0,
         metavar="SECONDS",
-        help="how long a player whose link dropped keeps their seat (default 60)",
+        help="how long a player whose link dropped keeps their seat (default 60); "
+        "the other player may claim the round after half of it",
+    )
+    parser.add_argument(
+        "--move-time",
+        type=_seconds,
+        default=60.0,
+        metavar="SECONDS",
+        help="how long a player in a room has for each move before the round is lost on "
+        "time (default 60; 0: no clock); a room keeps the time it opened with",
     )
     parser.add_argument(
         "--max-spectators",

@@ -67,6 +67,8 @@ class RoomSettings(Protocol):
     @property
     def reconnect_grace(self) -> float: ...
     @property
+    def move_time(self) -> float: ...
+    @property
     def max_spectators(self) -> int: ...
     @property
     def database_url(self) -> str | None: ...
@@ -92,6 +94,7 @@ class RoomService:
             settings.listen_url,
             connections=settings.database_connections,
             limits=settings.room_limits,
+            move_time=settings.move_time,
         )
 
     def __init__(
@@ -103,14 +106,17 @@ class RoomService:
         listen_url: str | None = None,
         connections: int | None = None,
         limits: tuple[int, int | None] = (ROOMS_PER_ADDRESS, None),
+        move_time: float = 0.0,
     ) -> None:
-        """`limits`: live rooms per address, and in all (None: no cap)."""
+        """`limits`: live rooms per address, and in all (None: no cap); `move_time`: each
+        new room's move clock (0: none)."""
         per_address, max_rooms = limits
         self.database_url = database_url
         self.postgres: PostgresHub | None = None
         if database_url is None:
             self.hub: MemoryHub | PostgresHub = MemoryHub(
                 reconnect_grace=reconnect_grace,
+                move_time=move_time,
                 max_spectators=max_spectators,
                 max_rooms=max_rooms,
                 rooms_per_address=per_address,
@@ -122,6 +128,7 @@ class RoomService:
             self.postgres = PostgresHub(
                 database_url,
                 reconnect_grace=reconnect_grace,
+                move_time=move_time,
                 max_spectators=max_spectators,
                 max_rooms=max_rooms,
                 rooms_per_address=per_address,

@@ -2,7 +2,8 @@
 own, in the command table's terms.
 
 A room has keys the game against the AI does not (`r` asks for a rematch, not a new
-round; `q` leaves the room) and lacks others (no take-back, no new game, no AI info),
+round; `q` leaves the room; `u` asks the other player to take a move back, `c` claims
+the round of one who left) and lacks others (no new game, no AI info),
 so it does not share `commands.COMMANDS`, whose entries also write the game's help and
 the README's key table. The moves (arrows, Enter, 1-9) are the game's own commands;
 help (`?`), the menu (Ctrl+P) and `q` stay the app's (the app hands `q` and `y` to the
@@ -67,21 +68,39 @@ ROOM_DRAW = Command(
     help="Mid-round: offer the other player a draw (once a move; any move clears it)",
     bar="d",
 )
+ROOM_TAKE_BACK = Command(
+    "Undo?",
+    "u",
+    binds=(Bind("u", "offer_take_back", "Ask to take back your move"),),
+    help="After your move: ask the other player to take it back (once a move; y undoes it)",
+    bar="u",
+)
 ROOM_TAKE = Command(
-    "Take draw",
+    "Agree",
     "y",
-    binds=(Bind("y", "answer_offer(True)", "Take the draw", show=False),),
-    help="When the other player offers a draw: take it (the round ends drawn)",
+    binds=(Bind("y", "answer_offer(True)", "Agree", show=False),),
+    help="When the other player offers a draw or asks to take a move back: agree",
     bar="y",
 )
 ROOM_DECLINE = Command(
     "Decline",
     "n",
     binds=(Bind("n", "answer_offer(False)", "Decline", show=False),),
-    help="Decline the draw offered (so does any other key)",
+    help="Decline the draw offered or the take-back asked for (so does any other key)",
     bar="n",
 )
+ROOM_CLAIM = Command(
+    "Claim",
+    "c",
+    binds=(Bind("c", "claim", "Claim the round"),),
+    help="Your opponent left mid-round: claim the round after half the reconnect grace",
+    bar="c",
+)
 ANSWERS = (ROOM_TAKE, ROOM_DECLINE)
+WHEN = {ROOM_TAKE_BACK: "take_back", ROOM_TAKE: "offer_to_me", ROOM_DECLINE: "offer_to_me"}
+WHEN[ROOM_CLAIM] = "claim"
+"""Keys in the bar only in a state of the room (`choices`): y and n while an offer waits
+for this player, u after their move, c once they may claim."""
 LEAVE = QUIT._replace(name="Leave", help="Leave the room (mid-round it asks first)")
 
 ROOM_COMMANDS: tuple[Command, ...] = (
@@ -90,8 +109,10 @@ ROOM_COMMANDS: tuple[Command, ...] = (
     PLAY_DIGIT,
     REMATCH,
     ROOM_DRAW,
+    ROOM_TAKE_BACK,
     ROOM_TAKE,
     ROOM_DECLINE,
+    ROOM_CLAIM,
     ROOM_PUBLIC,
     ROOM_WATCHING,
     ROOM_ANALYSIS,
@@ -186,7 +207,7 @@ REFUSED_COMMANDS: tuple[Command, ...] = (
 """The screen a refused entry lands on: watch the room instead, back to the lobby, quit."""
 
 
-PLAYERS_ONLY = (MOVE, PLAY, PLAY_DIGIT, REMATCH, ROOM_DRAW, *ANSWERS, ROOM_WATCHING)
+PLAYERS_ONLY = (MOVE, PLAY, PLAY_DIGIT, REMATCH, ROOM_DRAW, *WHEN, ROOM_WATCHING)
 
 
 def room_keys(
@@ -198,8 +219,8 @@ def room_keys(
     """The key bar: `digits` on 3x3; `analysis` None where the overlay is not offered
     (players, big boards: the entry goes), else whether it is on; a spectator's bar
     has no keys that play. `choices`: the room's `room_public` and `room_watching`,
-    `opener` (this player opened the room: only they get `p`) and `offer_to_me` (the
-    other player's offer waits: `y` and `n`); None before the first view (none)."""
+    `opener` (this player opened the room: only they get `p`) and the states of `WHEN`;
+    None before the first view (none)."""
     hidden = "big" if digits else "3x3"
     states = {"show_analysis": bool(analysis), **(choices or {})}
     hints = []
@@ -214,8 +235,8 @@ def room_keys(
             continue
         if command is ROOM_PUBLIC and not states.get("opener"):
             continue
-        if command in ANSWERS and not states.get("offer_to_me"):
-            continue  # y and n only while a draw offered to this player waits
+        if command in WHEN and not states.get(WHEN[command]):
+            continue
         label = command.bar_label(states)
         hints.append(KeyHint(command.bar, label, command.press))
     return tuple(hints)

@@ -105,3 +105,27 @@ def test_a_plain_room_never_imports_textual(tmp_path: Path) -> None:
     imported = {line.rsplit("|", 1)[-1].strip() for line in run.stderr.splitlines()}
     assert "tui_tictactoe.commands.plain.room" in imported
     assert not {name for name in imported if name.split(".")[0] in ("textual", "rich")}
+
+
+async def test_plain_players_offer_take_back_and_answer_by_words(host: Any) -> None:
+    """The room screen's d, u, y, n as lines: the status says 'y/n' in plain too."""
+    hosted = await host(rooms=True)
+    ann = await plain(hosted.port, "--room new", "ann")
+    code = (await ann.expect(rb"give them the code ([A-Z]{4})\.")).group(1).decode()
+    bob = await plain(hosted.port, f"--join {code}", "bob", local="127.0.0.2")
+    await ann.expect(rb"Your turn: you play X\.\n")
+    ann.send("5")
+    await bob.expect(rb"ann played 5\. Your turn")
+    ann.send("u")
+    await bob.expect(rb"ann asks to take back 5: y/n\n")
+    bob.send("y")
+    await ann.expect(rb"Your turn: you play X\.\n")
+    assert hub_of(hosted).view(code).take_backs == 1
+    ann.send("1")
+    await bob.expect(rb"ann played 1\. Your turn")
+    ann.send("d")
+    await bob.expect(rb"ann offers a draw: y/n\n")
+    bob.send("n")
+    await ann.expect(rb"Waiting for bob \(O\)\.\n")
+    bob.send("c")
+    await bob.expect(rb"Nothing to claim: your opponent is still here\.\n")

@@ -223,7 +223,7 @@ async def test_a_dropped_link_comes_back_within_the_grace_by_key_and_by_seat_tok
     await ann.shows("bob played 1. Your turn: you play X.")
 
     ann.conn.close()  # ann's link drops: the seat waits for her
-    await bob.matches(r"ann left: waiting \d+ s for them to come back\.")
+    await bob.matches(r"ann left: waiting \d+ s( for them to come back|; c claims it in \d+ s)\.")
     ann = await enter(port, f"--join {code}", "ann", ANN_KEY)  # the same key: her seat
     await ann.shows("bob played 1. Your turn: you play X.")
     await same_board_as_the_hub(ann, hub_of(hosted).view(code))
@@ -232,7 +232,7 @@ async def test_a_dropped_link_comes_back_within_the_grace_by_key_and_by_seat_tok
     await bob.shows("ann played 9. Your turn: you play O.")
 
     bob.conn.abort()  # bob's drops outright
-    await ann.matches(r"bob left: waiting \d+ s for them to come back\.")
+    await ann.matches(r"bob left: waiting \d+ s( for them to come back|; c claims it in \d+ s)\.")
     thief = await enter(port, f"--join {code}", "bob", local="127.0.0.3")  # no token: not his
     await thief.shows(f"Room {code} is full")
     bob = await enter(port, f"--join {code} --seat {token}", "bob", local="127.0.0.2")
@@ -253,7 +253,7 @@ async def test_a_seat_token_never_reaches_a_games_command_line(host: Any) -> Non
     token = (await bob.matches(rf"--join {code} --seat ([A-Za-z0-9_-]+)")).group(1)
     await ann.shows("Your turn: you play X.")
     bob.conn.abort()
-    await ann.matches(r"bob left: waiting \d+ s for them to come back\.")
+    await ann.matches(r"bob left: waiting \d+ s( for them to come back|; c claims it in \d+ s)\.")
     bob = await enter(port, f"--join {code} --seat {token}", "bob", local="127.0.0.2")
     await bob.shows("Waiting for ann (X).")
     pids = test_serve_ssh.game_pids(hosted.server)
@@ -277,7 +277,7 @@ async def test_a_guest_back_without_the_seat_token_is_offered_to_watch_and_watch
     ann.send("5")
     await bob.shows("ann played 5. Your turn: you play O.")
     bob.conn.abort()
-    await ann.matches(r"bob left: waiting \d+ s for them to come back\.")
+    await ann.matches(r"bob left: waiting \d+ s( for them to come back|; c claims it in \d+ s)\.")
     bob = await enter(hosted.port, f"--join {code}", "bob", local="127.0.0.2")  # no --seat
     await bob.shows(f"Room {code} is full: watch it with --watch {code}.")
     await bob.shows("w Watch  l Lobby  ? Help  q Quit")

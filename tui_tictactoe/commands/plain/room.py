@@ -16,7 +16,7 @@ import asyncio
 import contextlib
 import threading
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import BinaryIO, TextIO
 
 from tui_tictactoe.commands.plain.lines import LINE_LIMIT, TOO_LONG, LineReader, TooLong
@@ -35,7 +35,7 @@ from tui_tictactoe.rooms.status import (
     room_title,
     score_line,
 )
-from tui_tictactoe.rooms.view import Person, Refused
+from tui_tictactoe.rooms.view import Person, Refused, Ticket
 
 QUEUED_LINES = 8
 """Lines read ahead of the room's answers at most; the reader thread waits beyond."""
@@ -43,9 +43,21 @@ QUEUED_LINES = 8
 HELP = (
     "Type a cell's number (1 top-left, in reading order) to play there.",
     "r: a rematch, once the round is over (it starts when both players ask).",
+    "d: offer a draw. u: ask to take back your move. y or n: answer the other's offer.",
+    "c: claim the round of a player who left, after half the wait for them.",
     "b: the board again. q: leave the room (in the middle of a round it asks once).",
     "?: this help.",
 )
+
+
+PLAYERS_WORDS: dict[str, Callable[[RoomHub, Ticket], Awaitable[None]]] = {
+    "d": lambda hub, ticket: hub.offer(ticket, "draw"),
+    "u": lambda hub, ticket: hub.offer(ticket, "take_back"),
+    "y": lambda hub, ticket: hub.answer(ticket, True),
+    "n": lambda hub, ticket: hub.answer(ticket, False),
+    "c": lambda hub, ticket: hub.claim(ticket),
+}
+"""The offers, their answers and the claim, as the room screen's keys: one hub call each."""
 
 
 def room_board(game: RoomGame) -> list[str]:
@@ -194,6 +206,8 @@ class PlainRoom:
                 self.say(said.text)
             else:
                 await self._ask(self.hub.rematch(game.ticket))
+        elif word in PLAYERS_WORDS:  # the room screen's keys, the hub's refusals said
+            await self._ask(PLAYERS_WORDS[word](self.hub, game.ticket))
         elif word == "b" and game.view is not None:
             self.show(again=True)
         elif word in ("?", "help"):

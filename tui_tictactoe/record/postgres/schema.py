@@ -119,6 +119,14 @@ MIGRATIONS: tuple[tuple[str | Callable[[psycopg.Connection], object], ...], ...]
         "ALTER TABLE matches ADD COLUMN agreed boolean NOT NULL DEFAULT false,"
         " ADD CONSTRAINT matches_agreed CHECK (NOT agreed OR result = 'draw')",
     ),
+    # 3 -> 4: the SQLite file's schema 5, a round's cause ("time", "claimed") and its
+    # take-backs (`Match.cause`, `Match.take_backs`).
+    (
+        "ALTER TABLE matches ADD COLUMN cause text CHECK (cause IS NULL"
+        " OR (cause = 'time' AND result IN ('X', 'O'))"
+        " OR (cause = 'claimed' AND result = 'abandoned')),"
+        " ADD COLUMN take_backs integer NOT NULL DEFAULT 0 CHECK (take_backs >= 0)",
+    ),
 )
 """Schema migrations: step i takes `schema_version.version` i to i + 1. Append, never edit.
 

@@ -124,7 +124,7 @@ class PostgresRecord(Record, schemes=("postgresql", "postgres")):
     MATCH_COLUMNS = (
         """id, to_char(ended_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), kind,"""
         " board_size, x_player, x_name, o_player, o_name, first, array_to_string(moves, ','),"
-        " result, left_by, x_gain, rated"
+        " result, left_by, x_gain, rated, cause"
     )
 
     def _stored_moves(self, keys: tuple[int, ...]) -> Any:

@@ -80,6 +80,7 @@ class PostgresHub(HubTasks, RoomHub):
         url: str,
         *,
         reconnect_grace: float = 60.0,
+        move_time: float = 0.0,
         max_spectators: int = 8,
         max_rooms: int | None = None,
         rooms_per_address: int = ROOMS_PER_ADDRESS,
@@ -101,6 +102,7 @@ class PostgresHub(HubTasks, RoomHub):
         self.url = url
         self._round_keys = round_keys  # each round's key for the record, as MemoryHub's
         self.reconnect_grace = reconnect_grace
+        self.move_time = move_time  # each new room's clock (0: none); the room keeps it
         self.max_spectators = max_spectators
         self.max_rooms = max_rooms
         self.rooms_per_address = rooms_per_address
@@ -154,6 +156,7 @@ class PostgresHub(HubTasks, RoomHub):
         for _ in range(_CODE_TRIES):
             room = Room(codes.new_code(self._rng), size, first, round_key=self._round_keys())
             room.public, room.owner = public, who.address
+            room.move_time, room.grace = self.move_time, self.reconnect_grace
             token = token or self._token()  # drawn as MemoryHub does, after the code
             room.sit("X", who._replace(address=""), hashed(token), creator=True)
             if await self._insert(room):

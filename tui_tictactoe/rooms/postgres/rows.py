@@ -89,6 +89,11 @@ COLUMNS: dict[str, str] = {
     "offer_by": "",
     "offered": "::text[]",
     "agreed": "",
+    "move_time": "",
+    "grace": "",
+    "deadline": "",
+    "cause": "",
+    "take_backs": "",
 }
 """A room's row: each column and the cast its value is written with. A room's state in
 one list: `room_values` writes it, `_room` reads it, the statements are made from it."""
@@ -201,6 +206,11 @@ def _room(row: tuple[Any, ...]) -> Loaded:
         offer=None if offer is None else Offer(offer, value["offer_by"]),
         offered=set(value["offered"]),
         agreed=value["agreed"],
+        move_time=value["move_time"],
+        grace=value["grace"],
+        deadline=value["deadline"],
+        cause=value["cause"],
+        take_backs=value["take_backs"],
     )
     for index, cell in enumerate(room.moves):  # the board, rebuilt from the moves
         seat = room.first if index % 2 == 0 else other(room.first)
@@ -259,6 +269,11 @@ def room_values(room: Room, now: float, incarnation: int = 0) -> dict[str, objec
         "offer_by": None if offer is None else offer.by,
         "offered": sorted(room.offered),
         "agreed": room.agreed,
+        "move_time": room.move_time,
+        "grace": room.grace,
+        "deadline": room.deadline,
+        "cause": room.cause,
+        "take_backs": room.take_backs,
         "now": now,
     }
 

@@ -116,6 +116,22 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE rooms DROP CONSTRAINT rooms_size_check,"
         " ADD CONSTRAINT rooms_size_check CHECK (size IN (3, 4, 5, 6))",
     ),
+    # 5 -> 6: the move clock and consent (issue 31): the room's move time and reconnect
+    # grace (its terms, fixed when it opens, so every host keeps the same clock), the
+    # mover's deadline (Unix seconds on the database's clock, as a float: read back
+    # exactly, as `back_by` is to the microsecond), why a round ended early ("time",
+    # "claimed"), the round's take-backs, and the take-back as an offer's kind.
+    (
+        "ALTER TABLE rooms ADD COLUMN move_time double precision NOT NULL DEFAULT 0"
+        " CHECK (move_time >= 0),"
+        " ADD COLUMN grace double precision NOT NULL DEFAULT 0 CHECK (grace >= 0),"
+        " ADD COLUMN deadline double precision,"
+        " ADD COLUMN cause text CHECK (cause IN ('time', 'claimed')),"
+        " ADD COLUMN take_backs integer NOT NULL DEFAULT 0 CHECK (take_backs >= 0),"
+        " DROP CONSTRAINT rooms_offer_check,"
+        " ADD CONSTRAINT rooms_offer_check CHECK (offer IN ('draw', 'take_back'))",
+        "CREATE INDEX rooms_by_deadline ON rooms (deadline) WHERE deadline IS NOT NULL",
+    ),
 )
 
 

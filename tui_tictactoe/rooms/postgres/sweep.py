@@ -34,6 +34,7 @@ _SILENT = f"""host_id <> %(me)s
     AND pg_postmaster_start_time() <= now() - make_interval(secs => %(timeout)s)"""
 _DUE = f"""
 SELECT code FROM room_seats WHERE back_by <= to_timestamp(%(now)s)
+UNION SELECT code FROM rooms WHERE deadline <= %(now)s AND NOT closed
 UNION SELECT code FROM room_seats WHERE present AND {_SILENT}
 UNION SELECT code FROM room_watchers WHERE {_SILENT}
 """
@@ -55,7 +56,7 @@ async def database_now(conn: psycopg.AsyncConnection) -> float:
 async def due_rooms(
     conn: psycopg.AsyncConnection, now: float, me: str, timeout: float
 ) -> list[str]:
-    """Rooms with a grace run out or a place held through a silent host."""
+    """Rooms with a mover's time or a grace run out, or a place held through a silent host."""
     cursor = await conn.execute(_DUE, {"now": now, "me": me, "timeout": timeout})
     return sorted(row[0] for row in await cursor.fetchall())
 
@@ -98,9 +99,12 @@ async def queue_change(
 
 
 def put_right(loaded: Loaded, now: float, grace: float, alive: Callable[[str], bool]) -> None:
-    """What is due in this room, each thing one generation: silent hosts' seats away,
-    their spectators gone, seats whose grace ran out freed."""
+    """What is due in this room, each thing one generation: the mover's time run out
+    (`Room.flag_fall`, which also gives the rules after it their `now`), silent hosts'
+    seats away, their spectators gone, seats whose grace ran out freed."""
     room = loaded.room
+    if room.flag_fall(now):
+        room.generation += 1
     for seat in SEATS:
         held = room.seats[seat]
         if held.person is not None and held.present and not alive(loaded.hosts.get(held.token, "")):

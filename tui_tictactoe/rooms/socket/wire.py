@@ -27,8 +27,10 @@ from tui_tictactoe.rooms.socket.frames import WireError as WireError
 from tui_tictactoe.rooms.socket.frames import decode_body as decode_body
 from tui_tictactoe.rooms.socket.frames import encode as encode
 from tui_tictactoe.rooms.view import (
+    CAUSES,
     OFFERS,
     SEATS,
+    Cause,
     Offer,
     OfferKind,
     Person,
@@ -188,12 +190,17 @@ def _seat_view_to_json(seat: SeatView) -> dict[str, Any]:
 def _seat_view_from_json(value: object) -> SeatView:
     obj = _fields(value, ("person", "present", "back_by"), "a seat")
     person = None if obj["person"] is None else person_from_json(obj["person"])
-    back_by = obj["back_by"]
-    if back_by is not None:
-        if type(back_by) not in (int, float) or not math.isfinite(back_by):
-            raise WireError("back_by must be a finite number or null.")
-        back_by = float(back_by)
+    back_by = _time(obj["back_by"], "back_by")
     return SeatView(person, _bool(obj["present"], "present"), back_by)
+
+
+def _time(value: object, what: str) -> float | None:
+    """A time on the hub's clock (Unix seconds), or null."""
+    if value is None:
+        return None
+    if type(value) not in (int, float) or not math.isfinite(value):  # type: ignore[arg-type]
+        raise WireError(f"{what} must be a finite number or null.")
+    return float(value)  # type: ignore[arg-type]
 
 
 _VIEW_FIELDS = RoomView._fields
@@ -251,7 +258,20 @@ def view_from_json(value: object) -> RoomView:
         opener=None if obj["opener"] is None else _seat(obj["opener"], "opener"),
         offer=None if obj["offer"] is None else _offer(obj["offer"]),
         agreed=_bool(obj["agreed"], "agreed"),
+        deadline=_time(obj["deadline"], "deadline"),
+        cause=_cause(obj["cause"]),
+        take_backs=_int(obj["take_backs"], 0, MAX_ID, "take_backs"),
+        grace=_time(obj["grace"], "grace") or 0.0,
     )
+
+
+def _cause(value: object) -> Cause | None:
+    for cause in CAUSES:
+        if value == cause and type(value) is str:
+            return cause
+    if value is not None:
+        raise WireError("cause must be " + " or ".join(CAUSES) + " or null.")
+    return None
 
 
 def _result(value: object) -> Result | None:

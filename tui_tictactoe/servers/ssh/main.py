@@ -48,6 +48,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
         warm_games=args.warm_games,
         rooms=args.rooms,
         reconnect_grace=args.reconnect_grace,
+        move_time=args.move_time,
         max_spectators=args.max_spectators,
         room_limits=(args.rooms_per_address, args.max_rooms or args.max_sessions),
         public_address=args.public_address,

@@ -65,6 +65,7 @@ class Settings:
     warm_games: int = 4  # ... of which this many forked ahead of demand (`fork_server.Forker`)
     rooms: bool = True  # a room hub for people playing each other (and the lobby)
     reconnect_grace: float = 60.0  # seconds a dropped player keeps their seat
+    move_time: float = 60.0  # seconds a player in a room has for a move (0: no clock)
     max_spectators: int = 8  # per room
     room_limits: tuple[int, int | None] = (3, None)  # live rooms per address; in all (None: any)
     public_address: tuple[str, int | None] | None = None  # what players ssh to

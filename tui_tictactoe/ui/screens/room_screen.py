@@ -212,7 +212,7 @@ class RoomScreen(RoomChoices, RoomOffers, BoardScreen, Screen[None]):
         self.status.say(NO_HINT)
 
     def action_toggle_analysis(self) -> None:
-        said = analysis_refused(self.game)
+        said = analysis_refused(self.game, self.setting.who)
         if said is not None:
             self.status.say(said)
             return
@@ -228,6 +228,9 @@ class RoomScreen(RoomChoices, RoomOffers, BoardScreen, Screen[None]):
         """3x3 at once; on the big boards start the search for the position now (unless
         under way), or stop it when the overlay is off; then draw what is found."""
         game = self.game
+        if self.show_analysis and analysis_refused(game, self.setting.who) is not None:
+            self.show_analysis = False  # fair play: a new round with this spectator seated
+            return  # (`watch_show_analysis` draws the board again, the overlay off)
         if not self.show_analysis:
             game.stop_analysis()  # no search for an overlay no one sees
         elif game.analysis_ready:
@@ -323,7 +326,10 @@ class RoomScreen(RoomChoices, RoomOffers, BoardScreen, Screen[None]):
         offered = self.game.analysis_offered if self.game.view is not None else False
         analysis = self.show_analysis if offered else None
         player = self.game.is_player and self.game.view is not None  # none that play before
-        return room_keys(self.geometry.cells <= 9, analysis, player, self.choices())
+        choices = self.choices()
+        if choices is not None:
+            choices |= {"take_back": self.may_take_back, "claim": self.may_claim}
+        return room_keys(self.geometry.cells <= 9, analysis, player, choices)
 
     def _show(self) -> None:
         game = self.game
@@ -342,7 +348,12 @@ class RoomScreen(RoomChoices, RoomOffers, BoardScreen, Screen[None]):
         self.status.clear_note(keep_question=game.in_progress)
 
     def _show_state(self) -> None:
+        """The state of play (every `TICK`: the clocks count down), and the key bar when
+        time changed what it offers (`c` once a claim may be made)."""
         self.status.show(room_state(self.game, self.clock()))
+        keys = self._keys()
+        if keys != self.key_bar.hints:
+            self.key_bar.hints = keys
 
     def _show_cursor(self) -> None:
         self.grid.show_marker("-cursor", self._cursor_cell())
