@@ -16,6 +16,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator
 
+from .matching import Place, QueueState
 from .view import OfferKind, Person, RoomSummary, RoomView, SeatName, Ticket
 
 
@@ -58,6 +59,20 @@ class RoomHub(ABC):
     async def rooms(self) -> list[RoomSummary]:
         """The public rooms someone may enter (a free seat, or watching on), for the
         lobby; private rooms are never listed."""
+
+    @abstractmethod
+    async def queue_join(self, who: Person, size: int, rating: int) -> Place:
+        """A place in the quick-match queue of board `size` (see `matching`). Refused
+        past the places per address or in all."""
+
+    @abstractmethod
+    async def queue_poll(self, place: Place) -> QueueState:
+        """How the queues stand, and the seat `place` was paired into (then the place is
+        gone); also the place's heartbeat. Refused if the place is gone."""
+
+    @abstractmethod
+    async def queue_leave(self, place: Place) -> None:
+        """Out of the queue (idempotent); a place paired but not yet told leaves its seat."""
 
     @abstractmethod
     async def seat_call(self, ticket: Ticket, op: str, *args: object) -> None:

@@ -20,6 +20,7 @@ from typing import Any
 
 from . import wire
 from .hub import RoomHub
+from .matching import Place, QueueState
 from .operations import OPERATIONS
 from .view import Person, Refused, RoomSummary, RoomView, SeatName, Ticket
 
@@ -34,6 +35,8 @@ _ANSWERS: dict[str, type | tuple[type, ...]] = {
     "none": type(None),
     "ticket": Ticket,
     "rooms": list,
+    "place": Place,
+    "queue": QueueState,
 }
 """What a reply to each kind of operation must carry (`Operation.answer`)."""
 
@@ -161,6 +164,19 @@ class SocketHub(RoomHub):
 
     async def seat_call(self, ticket: Ticket, op: str, *args: object) -> None:
         await self._call(op, ticket, *args)
+
+    async def queue_join(self, who: Person, size: int, rating: int) -> Place:
+        value = await self._call("queue_join", who, size, rating)
+        assert isinstance(value, Place)  # checked by `_call` against the table
+        return value
+
+    async def queue_poll(self, place: Place) -> QueueState:
+        value = await self._call("queue_poll", place)
+        assert isinstance(value, QueueState)  # checked by `_call` against the table
+        return value
+
+    async def queue_leave(self, place: Place) -> None:
+        await self._call("queue_leave", place)
 
     async def leave(self, ticket: Ticket) -> None:
         await self._call("leave", ticket)

@@ -21,21 +21,33 @@ import time
 from collections.abc import AsyncIterator, Callable, Collection
 
 from ..record.values import new_round_key
-from . import codes, refusals
+from . import codes, matching, refusals
 from .hub import RoomHub
 from .mailbox import Mailbox
+from .matching import Place, QueueState, Waiter
 from .operations import OPERATIONS
 from .refusals import NoRoom, no_room, too_many_lobby_names
 from .room import (
     LOBBY_NAMES,
     LOBBY_WINDOW,
     ROOMS_PER_ADDRESS,
+    SIZES,
     Room,
     check_new_room,
     check_room_count,
 )
 from .view import SEATS, Person, Refused, RoomSummary, RoomView, SeatName, Ticket
 from .wrong_codes import WrongCodes
+
+
+class _Queued:
+    """A place waiting: the rule's view of it, who holds it, and when it was last asked about."""
+
+    __slots__ = ("seen", "waiter", "who")
+
+    def __init__(self, waiter: Waiter, who: Person, seen: float) -> None:
+        self.waiter, self.who, self.seen = waiter, who, seen
+
 
 """96 random bits: a 16-character token, short to copy, impossible to guess."""
 _CODE_TRIES = 64
@@ -56,8 +68,15 @@ class MemoryHub(RoomHub):
         wrong_code_limit: int = 5,
         wrong_code_window: float = 60.0,
         round_keys: Callable[[], str] = new_round_key,
+        places_per_address: int = matching.PLACES_PER_ADDRESS,
+        max_places: int = matching.MAX_PLACES,
+        place_timeout: float = matching.PLACE_TIMEOUT,
     ) -> None:
         self.clock = clock
+        self.places_per_address, self.max_places = places_per_address, max_places
+        self.place_timeout = place_timeout
+        self._queue: dict[str, _Queued] = {}  # place token -> who waits, and since when
+        self._found: dict[str, tuple[Ticket, float]] = {}  # paired, not told yet: seat, seen
         self._round_keys = round_keys
         self.reconnect_grace = reconnect_grace
         self.max_spectators = max_spectators
@@ -184,6 +203,37 @@ class MemoryHub(RoomHub):
         self.expire()
         return [room.summary() for room in self._rooms.values() if room.listed()]
 
+    async def queue_join(self, who: Person, size: int, rating: int) -> Place:
+        self._expire_queue()
+        matching.check_place(size, rating, SIZES)
+        own = sum(q.who.address == who.address for q in self._queue.values())
+        matching.check_place_count(
+            who.address, own, len(self._queue), self.places_per_address, self.max_places
+        )
+        token = self._token()
+        now = self.clock()
+        self._queue[token] = _Queued(Waiter(token, size, rating, now), who, now)
+        self._pair(now)
+        return Place(token, size)
+
+    async def queue_poll(self, place: Place) -> QueueState:
+        self._expire_queue()
+        now = self.clock()
+        queued = self._queue.get(place.token)
+        if queued is not None:
+            queued.seen = now
+            self._pair(now)
+        found = self._found.pop(place.token, None)
+        if found is None and queued is None:
+            raise matching.not_queued()
+        return QueueState(self._waiting_counts(), None if found is None else found[0])
+
+    async def queue_leave(self, place: Place) -> None:
+        self._queue.pop(place.token, None)
+        found = self._found.pop(place.token, None)
+        if found is not None:  # paired, but the session went before it was told
+            await self.leave(found[0])
+
     # -- beyond the interface -----------------------------------------------
 
     def view(self, code: str) -> RoomView:
@@ -217,6 +267,38 @@ class MemoryHub(RoomHub):
             self._timer = None
 
     # -- inside ---------------------------------------------------------------
+
+    def _waiting_counts(self) -> tuple[int, ...]:
+        return tuple(sum(q.waiter.size == size for q in self._queue.values()) for size in SIZES)
+
+    def _expire_queue(self) -> None:
+        """Places not asked about for `place_timeout` (their session or host died) go;
+        a seat paired but never told is dropped (its grace then runs as any seat's)."""
+        oldest = self.clock() - self.place_timeout
+        for token in [t for t, q in self._queue.items() if q.seen < oldest]:
+            del self._queue[token]
+        for token in [t for t, (_, seen) in self._found.items() if seen < oldest]:
+            ticket, _ = self._found.pop(token)
+            room = self._rooms.get(ticket.code)
+            assert ticket.seat is not None
+            if room is not None and room.holds(ticket.seat, ticket.token):
+                room.away(ticket.seat, self.clock() + self.reconnect_grace)
+                self._changed(room)
+                self._arm()
+
+    def _pair(self, now: float) -> None:
+        """Every pair the rule makes now, each in a new private room (while rooms may be
+        opened: at the cap the places wait on)."""
+        for x, o in matching.pairs([q.waiter for q in self._queue.values()], now):
+            if self.max_rooms is not None and len(self._rooms) >= self.max_rooms:
+                return
+            room = Room(self._new_code(), x.size, "X", round_key=self._round_key())
+            for seat, waiter in zip(SEATS, (x, o), strict=True):
+                queued = self._queue.pop(waiter.place)
+                room.sit(seat, queued.who, waiter.place)
+                self._found[waiter.place] = (Ticket(room.code, seat, waiter.place), now)
+            self._rooms[room.code] = room
+            self._boxes[room.code] = []
 
     def _find(self, code: str, who: Person) -> Room:
         """The live room a person typed, with wrong codes rate-limited per address."""

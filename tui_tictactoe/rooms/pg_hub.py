@@ -25,8 +25,9 @@ from functools import partial
 from typing import Any, TypeVar
 
 from ..record.values import new_round_key
-from . import codes, pg_rows, pg_sweep, refusals
+from . import codes, matching, pg_queue, pg_rows, pg_sweep, refusals
 from .hub import RoomHub
+from .matching import Place, QueueState
 from .operations import OPERATIONS
 from .pg_link import POOL_SIZE, Link
 from .pg_readers import Readers
@@ -35,7 +36,7 @@ from .pg_schema import ensure_schema
 from .pg_tasks import HubTasks
 from .pg_wrong_codes import SharedWrongCodes, no_room
 from .refusals import NoRoom, too_many_lobby_names
-from .room import LOBBY_NAMES, LOBBY_WINDOW, ROOMS_PER_ADDRESS, Room, check_new_room
+from .room import LOBBY_NAMES, LOBBY_WINDOW, ROOMS_PER_ADDRESS, SIZES, Room, check_new_room
 from .view import Person, Refused, RoomSummary, RoomView, SeatName, Ticket
 
 T = TypeVar("T")
@@ -79,8 +80,13 @@ class PostgresHub(HubTasks, RoomHub):
         log: Callable[[str], None] = _log_to_stderr,
         round_keys: Callable[[], str] = new_round_key,
         connections: int = POOL_SIZE,
+        places_per_address: int = matching.PLACES_PER_ADDRESS,
+        max_places: int = matching.MAX_PLACES,
+        place_timeout: float = matching.PLACE_TIMEOUT,
     ) -> None:
         self.url = url
+        self.place_limits = (places_per_address, max_places)
+        self.place_timeout = place_timeout
         self._round_keys = round_keys  # each round's key for the record, as MemoryHub's
         self.reconnect_grace = reconnect_grace
         self.max_spectators = max_spectators
@@ -282,6 +288,49 @@ class PostgresHub(HubTasks, RoomHub):
         rooms = (found[code].room for code in listed if code in found)
         return [room.summary() for room in rooms if room.listed()]
 
+    async def queue_join(self, who: Person, size: int, rating: int) -> Place:
+        matching.check_place(size, rating, SIZES)
+        token = self._token()
+        async with self._link.transaction() as conn:
+            now = await self._now(conn)
+            place = (size, rating)
+            await pg_queue.join(
+                conn, hashed(token), who, place, self.host_id, now, self.place_limits
+            )
+        self._mine.add(hashed(token))  # its seat's token, once paired
+        await self._pair()
+        return Place(token, size)
+
+    async def queue_poll(self, place: Place) -> QueueState:
+        token = hashed(place.token)
+        async with self._link.transaction() as conn:
+            now = await self._now(conn)
+            oldest = now - self.place_timeout
+            lost = await pg_queue.sweep(conn, oldest)
+            held = await pg_queue.touch(conn, token, now)
+            if held is not None and held[0] is None:
+                await pg_queue.pair(conn, now, oldest, self._new_room, self.max_rooms)
+                held = await pg_queue.touch(conn, token, now)
+            if held is not None and held[0] is not None:
+                await pg_queue.forget(conn, token)
+            counts = await pg_queue.waiting(conn)
+        await self._give_up(lost)
+        if held is None:
+            self._mine.discard(token)
+            raise matching.not_queued()
+        code, seat = held
+        if code is None or seat not in ("X", "O"):
+            return QueueState(counts)
+        return QueueState(counts, Ticket(code, "X" if seat == "X" else "O", place.token))
+
+    async def queue_leave(self, place: Place) -> None:
+        token = hashed(place.token)
+        async with self._link.transaction() as conn:
+            paired = await pg_queue.forget(conn, token)
+        if paired is not None:  # paired, but the session went before it was told
+            await self._give_up([(paired[0], token)])
+        self._mine.discard(token)
+
     # -- beyond the interface -----------------------------------------------
 
     async def view(self, code: str) -> RoomView:
@@ -336,6 +385,29 @@ class PostgresHub(HubTasks, RoomHub):
         await self._link.close()
 
     # -- inside ---------------------------------------------------------------
+
+    async def _pair(self) -> None:
+        """Pair what may be paired now (a new place may complete a pair at once)."""
+        async with self._link.transaction() as conn:
+            now = await self._now(conn)
+            oldest = now - self.place_timeout
+            await pg_queue.pair(conn, now, oldest, self._new_room, self.max_rooms)
+
+    def _new_room(self, size: int) -> Room:
+        """A quick match's room: private, X starts, a fresh code and round key."""
+        return Room(codes.new_code(self._rng), size, "X", round_key=self._round_keys())
+
+    async def _give_up(self, seats: list[tuple[str, str]]) -> None:
+        """Seats paired for places whose session never came (by token hash): freed."""
+        for code, token in seats:
+
+            def go(loaded: Loaded, _now: float, token: str = token) -> None:
+                for seat, held in loaded.room.seats.items():
+                    if held.person is not None and held.token == token:
+                        loaded.room.free(seat)
+                        loaded.room.generation += 1
+
+            await self._change(code, go, nothing)
 
     async def _change(
         self, code: str, op: Callable[[Loaded, float], T], missing: Callable[[], T]
