@@ -10,12 +10,13 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from room_tools import ANN, BOB, EVE, make_hub, room_app, room_of, settle
+from room_tools import ANN, BOB, EVE, Clock, make_hub, room_app, room_of, settle
 from textual.pilot import Pilot
 
 from tui_tictactoe.rooms.memory_hub import MemoryHub
 from tui_tictactoe.rooms.request import ROOM_ADDRESS_ENV, RoomRequest
 from tui_tictactoe.rooms.view import Person, Ticket
+from tui_tictactoe.ui.screens.match_screen import MatchScreen
 
 SIZE = (80, 24)
 
@@ -143,3 +144,23 @@ def test_room_refused_full(snap_compare, size: tuple[int, int]) -> None:  # type
 
     app = room_app(hub, RoomRequest("join", asyncio.run(set_up())), person=Person("guest"))
     assert snap_compare(app, terminal_size=size, run_before=settle)
+
+
+def test_match_waiting(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    """The quick match's waiting screen: 12 s waited (a stopped clock moved by hand),
+    one more player waiting on 4x4."""
+    clock = Clock()
+    hub = make_hub(clock)
+    app = room_app(hub, RoomRequest("match", size=3), clock=clock)
+
+    async def run_before(pilot: Pilot) -> None:
+        await hub.queue_join(BOB, 4, 1200)
+        screen = app.screen
+        assert isinstance(screen, MatchScreen)
+        while "3x3 1" not in str(screen.counts.render()):
+            await pilot.pause(0.05)
+        clock.now += 12
+        screen._show_seconds()
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)

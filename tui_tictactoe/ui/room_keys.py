@@ -173,6 +173,28 @@ def lobby_states(focus: str) -> dict[str, bool]:
     }
 
 
+# -- the quick match's queue: the AI meanwhile, Esc out --------------------------------
+
+MATCH_COMMANDS: tuple[Command, ...] = (
+    Command(
+        "Play the AI meanwhile",
+        "a",
+        binds=(Bind("a", "play_ai", "Play the AI meanwhile"),),
+        bar="a",
+        when="waiting",
+    ),
+    Command(
+        "Leave the queue",
+        "Escape",
+        binds=(Bind("escape", "leave_queue", "Leave the queue"),),
+        bar="Esc",
+    ),
+    HELP,
+    QUIT,
+)
+"""The waiting screen's keys: `a` only while a place is held (not after a refusal)."""
+
+
 # -- a refusal: what next ---------------------------------------------------------------
 
 REFUSED_COMMANDS: tuple[Command, ...] = (

@@ -50,4 +50,8 @@ def first_screen(
     setting = setting._replace(lobby=lambda: LobbyScreen(setting, play_ai, board_size))
     if request is None or request.kind == "lobby":
         return LobbyScreen(setting, play_ai, board_size)
+    if request.kind == "match":
+        from .screens.match_screen import MatchScreen
+
+        return MatchScreen(setting, play_ai, request.size)
     return RoomScreen(setting, request)

@@ -1,0 +1,116 @@
+"""The quick match's waiting screen (`ui/screens/match_screen.py`) on a `MemoryHub` with
+a stopped clock: how many wait, the seconds waited, a pairing opening the room, the AI
+meanwhile ended by a match with a note, and Esc leaving the queue for the lobby."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+import pytest
+from room_tools import ANN, BOB, Clock, make_hub, room_app, settle
+from textual.pilot import Pilot
+
+from tui_tictactoe.rooms.matching import Place
+from tui_tictactoe.rooms.memory_hub import MemoryHub
+from tui_tictactoe.rooms.request import ROOM_ADDRESS_ENV, RoomRequest
+from tui_tictactoe.ui.app import TicTacToeApp
+from tui_tictactoe.ui.screens.game_screen import GameScreen
+from tui_tictactoe.ui.screens.lobby_screen import LobbyScreen
+from tui_tictactoe.ui.screens.match_screen import FOUND, MatchScreen
+from tui_tictactoe.ui.screens.room_screen import RoomScreen
+
+WAIT = 20.0
+
+
+@pytest.fixture(autouse=True)
+def address(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(ROOM_ADDRESS_ENV, "games.example.org 2222")
+
+
+async def until(pilot: Pilot, done: Callable[[], bool]) -> None:
+    """Wait for a state (the screen polls its hub every half second)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + WAIT
+    while not done():
+        assert loop.time() < deadline, "never came"
+        await pilot.pause(0.05)
+
+
+def waiting_screen(app: TicTacToeApp) -> MatchScreen:
+    screen = next(s for s in app.screen_stack if isinstance(s, MatchScreen))
+    return screen
+
+
+async def test_a_match_opens_the_pair_room_and_the_screen_counts_seconds_and_places() -> None:
+    clock = Clock()
+    hub = make_hub(clock)
+    app = room_app(hub, RoomRequest("match", size=4), clock=clock)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: waiting_screen(app).place is not None)
+        screen = waiting_screen(app)
+        await until(pilot, lambda: "4x4 1" in str(screen.counts.render()))
+        clock.now += 7
+        await pilot.pause(1.2)  # one tick of the seconds
+        assert "Waited 7 s" in str(screen.seconds.render())
+        bob = await hub.queue_join(BOB, 4, 1100)
+        await until(pilot, lambda: isinstance(app.screen, RoomScreen))
+        ticket = (await hub.queue_poll(bob)).ticket
+        assert ticket is not None and ticket.seat == "X"  # bob's rating is lower
+        await hub.move(ticket, 1, hub.view(ticket.code).generation)
+        room = app.screen
+        assert isinstance(room, RoomScreen)
+        await until(pilot, lambda: room.game.view is not None and room.game.view.moves == (1,))
+        assert room.game.ticket.seat == "O" and room.game.ticket.code == ticket.code
+
+
+async def test_the_ai_meanwhile_ends_with_a_note_when_a_player_is_found() -> None:
+    hub = make_hub()
+    app = room_app(hub, RoomRequest("match", size=3))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: waiting_screen(app).place is not None)
+        await pilot.press("a")
+        await until(pilot, lambda: isinstance(app.screen, GameScreen))
+        await pilot.press("5")
+        await hub.queue_join(BOB, 3, 1200)
+        await until(pilot, lambda: isinstance(app.screen, RoomScreen))
+        assert not any(isinstance(s, GameScreen) for s in app.screen_stack)
+        assert waiting_screen(app).done  # the first screen stays under the room, done
+        assert [n.message for n in app._notifications] == [FOUND]
+
+
+async def test_escape_leaves_the_queue_for_the_lobby() -> None:
+    hub = make_hub()
+    app = room_app(hub, RoomRequest("match", size=3))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: waiting_screen(app).place is not None)
+        place = waiting_screen(app).place
+        assert isinstance(place, Place)
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        bob = await hub.queue_join(BOB, 3, 1200)
+        assert (await hub.queue_poll(bob)).waiting == (1, 0, 0, 0)  # ann is gone
+
+
+async def test_the_lobby_offers_play_someone_and_esc_comes_back() -> None:
+    hub: MemoryHub = make_hub()
+    app = room_app(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        lobby = app.screen
+        await pilot.press("up", "enter")  # the last entry
+        await until(pilot, lambda: isinstance(app.screen, MatchScreen))
+        await until(pilot, lambda: waiting_screen(app).place is not None)
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        assert app.screen_stack == [lobby]  # the lobby it came from, not a new one
+
+
+async def test_a_refusal_says_why_and_the_key_bar_drops_the_ai() -> None:
+    hub = make_hub(places_per_address=0)
+    app = room_app(hub, RoomRequest("match", size=3), person=ANN._replace(address="10.0.0.9"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = waiting_screen(app)
+        await until(pilot, lambda: screen.done)
+        assert "Already 0 places" in str(screen.note.render())
+        assert [hint.keys for hint in screen.key_bar.hints] == ["Esc", "?", "q"]
