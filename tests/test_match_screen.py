@@ -76,7 +76,9 @@ async def test_the_ai_meanwhile_ends_with_a_note_when_a_player_is_found() -> Non
         await until(pilot, lambda: isinstance(app.screen, RoomScreen))
         assert not any(isinstance(s, GameScreen) for s in app.screen_stack)
         assert waiting_screen(app).done  # the first screen stays under the room, done
-        assert [n.message for n in app._notifications] == [FOUND]
+        room = app.screen
+        assert isinstance(room, RoomScreen)
+        await until(pilot, lambda: room.status.note is not None and room.status.note.text == FOUND)
 
 
 async def test_escape_leaves_the_queue_for_the_lobby() -> None:

@@ -22,6 +22,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Static
 
+from ...controller.status import Status
 from ...rooms.matching import POLL, Place, QueueState
 from ...rooms.room import SIZES
 from ...rooms.view import Refused, Ticket
@@ -152,10 +153,11 @@ class MatchScreen(Screen[None]):
         self.done = True
         while self.app.screen is not self:
             self.app.pop_screen()
-        if self.playing_ai:
-            self.app.notify(FOUND, timeout=8)
         self.paired = True
-        self._replace_with(RoomScreen(self.setting, ticket))
+        room = RoomScreen(self.setting, ticket)
+        self._replace_with(room)
+        if self.playing_ai:  # said in the room's note line, where the player looks
+            room.call_after_refresh(room.status.say, Status(FOUND, "hint"))
 
     def _replace_with(self, screen: Screen[None]) -> None:
         """`screen` in this one's place; over it when this is the app's first screen

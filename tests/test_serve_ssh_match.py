@@ -1,0 +1,81 @@
+"""Quick match over `serve-ssh` end to end: real SSH clients (asyncssh + pyte), real game
+processes, each person from an address of their own on loopback; on one host, and on
+two hosts sharing one PostgreSQL database. Nothing is timed: each wait is for a screen."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import test_serve_ssh
+from test_serve_ssh_rooms import enter, hub_of
+
+from tui_tictactoe.ui.screens.match_screen import FOUND
+
+host = test_serve_ssh.host  # the fixture: a GameServer in the test's loop
+WAIT = 30.0
+
+
+async def eventually(done: Any, what: str) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + WAIT
+    while not done():
+        assert loop.time() < deadline, what
+        await asyncio.sleep(0.05)
+
+
+async def test_two_players_matched_on_one_host_share_a_room_and_play(host: Any) -> None:
+    hosted = await host(rooms=True)
+    ann = await enter(hosted.port, "--match", "ann", local="127.0.0.2")
+    await ann.shows("Waiting for a player on 3x3")
+    await ann.shows("3x3 1")
+    bob = await enter(hosted.port, "--match", "bob", local="127.0.0.3")
+    await ann.shows("ann (X) vs bob (O)")  # equal ratings: who waited longer plays X
+    await bob.shows("ann (X) vs bob (O)")
+    await ann.shows("Your turn: you play X.")
+    ann.send("5")
+    await bob.shows("Your turn: you play O.")
+    assert hub_of(hosted)._queue == {}
+
+
+async def test_the_ai_meanwhile_is_ended_by_a_match_and_esc_leaves_the_queue(host: Any) -> None:
+    hosted = await host(rooms=True)
+    ann = await enter(hosted.port, "--match --board 4", "ann", local="127.0.0.2")
+    await ann.shows("Waiting for a player on 4x4")
+    ann.send("a")
+    await ann.shows("Your turn")  # the game against the AI, over the waiting screen
+    carol = await enter(hosted.port, "--match --board 4", "carol", local="127.0.0.4")
+    await ann.shows(FOUND)
+    await ann.shows("ann (X) vs carol (O)")
+    await carol.shows("ann (X) vs carol (O)")
+    dave = await enter(hosted.port, "--match", "dave", local="127.0.0.5")
+    await dave.shows("3x3 1")
+    dave.send("\x1b")
+    await dave.shows("Public rooms")  # the lobby
+    await eventually(lambda: hub_of(hosted)._queue == {}, "dave left the queue")
+
+
+async def test_a_dropped_link_leaves_the_queue(host: Any) -> None:
+    hosted = await host(rooms=True)
+    ann = await enter(hosted.port, "--match --board 5", "ann", local="127.0.0.2")
+    await ann.shows("5x5 1")
+    assert len(hub_of(hosted)._queue) == 1
+    ann.conn.close()
+    await eventually(lambda: hub_of(hosted)._queue == {}, "the place went with the link")
+    bob = await enter(hosted.port, "--match --board 5", "bob", local="127.0.0.3")
+    await bob.shows("5x5 1")  # bob alone: ann's place is not there to pair with
+
+
+async def test_two_players_on_two_hosts_are_matched_through_postgresql(
+    pg_url: str, host: Any
+) -> None:
+    a = await host(rooms=True, database_url=pg_url)
+    b = await host(rooms=True, database_url=pg_url)
+    ann = await enter(a.port, "--match", "ann", local="127.0.0.2")
+    await ann.shows("3x3 1")
+    bob = await enter(b.port, "--match", "bob", local="127.0.0.3")
+    await bob.shows("ann (X) vs bob (O)")
+    await ann.shows("ann (X) vs bob (O)")
+    await ann.shows("Your turn: you play X.")
+    ann.send("5")
+    await bob.shows("Your turn: you play O.")
