@@ -8,6 +8,7 @@ import asyncio
 from typing import Any
 
 import test_serve_ssh
+from test_serve_ssh_ops import METRICS, ops_port, until_sample
 from test_serve_ssh_rooms import enter, hub_of
 
 from tui_tictactoe.ui.screens.match_screen import FOUND
@@ -25,7 +26,7 @@ async def eventually(done: Any, what: str) -> None:
 
 
 async def test_two_players_matched_on_one_host_share_a_room_and_play(host: Any) -> None:
-    hosted = await host(rooms=True)
+    hosted = await host(rooms=True, metrics=METRICS)
     ann = await enter(hosted.port, "--match", "ann", local="127.0.0.2")
     await ann.shows("Waiting for a player on 3x3")
     await ann.shows("3x3 1")
@@ -35,7 +36,8 @@ async def test_two_players_matched_on_one_host_share_a_room_and_play(host: Any) 
     await ann.shows("Your turn: you play X.")
     ann.send("5")
     await bob.shows("Your turn: you play O.")
-    assert hub_of(hosted)._queue == {}
+    assert hub_of(hosted)._queue == {}  # both places became seats
+    await until_sample(ops_port(hosted), "tui_tictactoe_sessions", {"kind": "match"}, 2)
 
 
 async def test_the_ai_meanwhile_is_ended_by_a_match_and_esc_leaves_the_queue(host: Any) -> None:
