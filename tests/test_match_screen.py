@@ -116,3 +116,14 @@ async def test_a_refusal_says_why_and_the_key_bar_drops_the_ai() -> None:
         await until(pilot, lambda: screen.done)
         assert "Already 0 places" in str(screen.note.render())
         assert [hint.keys for hint in screen.key_bar.hints] == ["Esc", "?", "q"]
+
+
+@pytest.mark.parametrize(("person", "rating"), [(ANN, 1530), (ANN._replace(key=""), 1200)])
+async def test_the_place_names_the_players_rating_from_the_record(person, rating) -> None:  # type: ignore[no-untyped-def]
+    """A keyed player's Elo from the record (read in a thread); a guest's is the start's."""
+    hub = make_hub()
+    app = room_app(hub, RoomRequest("match", size=3), person=person)
+    app.record_link.rating = lambda key: 1530 if key == ANN.key else -1  # type: ignore[method-assign]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: waiting_screen(app).place is not None)
+        assert [queued.waiter.rating for queued in hub._queue.values()] == [rating]

@@ -23,7 +23,8 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from ...controller.status import Status
-from ...rooms.matching import POLL, Place, QueueState
+from ...record.people import START
+from ...rooms.matching import HIGHEST_RATING, LOWEST_RATING, POLL, Place, QueueState
 from ...rooms.room import SIZES
 from ...rooms.view import Refused, Ticket
 from ..room_keys import MATCH_COMMANDS, acts, screen_bindings, screen_keys
@@ -68,14 +69,12 @@ class MatchScreen(Screen[None]):
         setting: RoomSetting,
         play_ai: Callable[[], Screen[None]],
         size: int,
-        rating: int = 1200,
         poll: float = POLL,
     ) -> None:
         super().__init__()
         self.setting = setting
         self.play_ai = play_ai
         self.board_size = size
-        self.rating = rating
         self.poll = poll
         self.place: Place | None = None
         self.started = setting.clock()
@@ -125,7 +124,8 @@ class MatchScreen(Screen[None]):
         """Take a place, then ask how the queue stands until paired (or refused)."""
         hub = self.setting.hub
         try:
-            self.place = await hub.queue_join(self.setting.who, self.board_size, self.rating)
+            rating = await self._rating()
+            self.place = await hub.queue_join(self.setting.who, self.board_size, rating)
             self.key_bar.hints = self._keys()
             while not self.done:
                 state = await hub.queue_poll(self.place)
@@ -137,6 +137,17 @@ class MatchScreen(Screen[None]):
             self.post_message(self.Refusal(refusal.reason))
         except Exception:
             self.post_message(self.Refusal("The rooms' server is gone: try again later."))
+
+    async def _rating(self) -> int:
+        """This player's rating from the record, in a thread (a failure: the start's)."""
+        read = self.setting.rating
+        if read is None:
+            return START
+        try:
+            rating = await asyncio.to_thread(read)
+        except Exception:
+            return START
+        return min(max(rating, LOWEST_RATING), HIGHEST_RATING)
 
     def on_match_screen_stood(self, message: Stood) -> None:
         self.counts.update(waiting_line(message.state.waiting))
