@@ -14,10 +14,11 @@ from textual.pilot import Pilot
 from tui_tictactoe.rooms.matching import Place
 from tui_tictactoe.rooms.memory_hub import MemoryHub
 from tui_tictactoe.rooms.request import ROOM_ADDRESS_ENV, RoomRequest
+from tui_tictactoe.rooms.view import Person, Refused
 from tui_tictactoe.ui.app import TicTacToeApp
 from tui_tictactoe.ui.screens.game_screen import GameScreen
 from tui_tictactoe.ui.screens.lobby_screen import LobbyScreen
-from tui_tictactoe.ui.screens.match_screen import FOUND, MatchScreen
+from tui_tictactoe.ui.screens.match_screen import DECLINED, FOUND, MatchScreen
 from tui_tictactoe.ui.screens.room_screen import RoomScreen
 
 WAIT = 20.0
@@ -73,12 +74,46 @@ async def test_the_ai_meanwhile_ends_with_a_note_when_a_player_is_found() -> Non
         await until(pilot, lambda: isinstance(app.screen, GameScreen))
         await pilot.press("5")
         await hub.queue_join(BOB, 3, 1200)
-        await until(pilot, lambda: isinstance(app.screen, RoomScreen))
+        screen = waiting_screen(app)
+        await until(pilot, lambda: app.screen is screen)  # the game against the AI ended
         assert not any(isinstance(s, GameScreen) for s in app.screen_stack)
-        assert waiting_screen(app).done  # the first screen stays under the room, done
+        assert str(screen.note.render()).startswith(FOUND)
+        assert [hint.keys for hint in screen.key_bar.hints] == ["Enter", "Esc", "?", "q"]
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, RoomScreen))
         room = app.screen
         assert isinstance(room, RoomScreen)
         await until(pilot, lambda: room.status.note is not None and room.status.note.text == FOUND)
+
+
+async def test_a_declined_match_sends_the_partner_back_first_in_line() -> None:
+    """ann plays the AI while waiting, is paired with bob and declines: ann is back in the
+    lobby, out of the queue; bob's screen (a second app on the same hub) is back on the
+    waiting screen saying so, and pairs with carol who comes next."""
+    hub = make_hub()
+    ann_app = room_app(hub, RoomRequest("match", size=3))
+    bob_app = room_app(hub, RoomRequest("match", size=3), person=BOB)
+    async with ann_app.run_test(size=(80, 24)) as ann, bob_app.run_test(size=(80, 24)) as bob:
+        await until(ann, lambda: waiting_screen(ann_app).place is not None)
+        await ann.press("a")
+        await until(ann, lambda: isinstance(ann_app.screen, GameScreen))
+        await until(bob, lambda: isinstance(bob_app.screen, RoomScreen))
+        await until(ann, lambda: waiting_screen(ann_app).deciding is not None)
+        ann_place = waiting_screen(ann_app).place
+        assert ann_place is not None
+        await ann.press("escape")
+        await until(ann, lambda: isinstance(ann_app.screen, LobbyScreen))
+        bob_waits = waiting_screen(bob_app)
+        await until(bob, lambda: bob_app.screen is bob_waits)
+        assert str(bob_waits.note.render()) == DECLINED
+        carol = await hub.queue_join(Person("carol", "k-carol"), 3, 1200)
+        await until(bob, lambda: isinstance(bob_app.screen, RoomScreen))
+        ticket = (await hub.queue_poll(carol)).ticket
+        assert ticket is not None
+        view = hub.view(ticket.code)
+        assert [s.person.name for s in view.seats if s.person] == ["bob", "carol"]
+        with pytest.raises(Refused):
+            await hub.queue_poll(ann_place)  # ann is out of the queue
 
 
 async def test_escape_leaves_the_queue_for_the_lobby() -> None:

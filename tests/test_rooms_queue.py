@@ -55,8 +55,7 @@ async def test_two_players_are_paired_into_a_new_private_room_lower_rating_as_x(
     assert [s.person.name for s in view.seats if s.person] == ["bob", "ann"]
     await hub.move(b, 5, view.generation)
     assert hub.view(a.code).moves == (5,)
-    with pytest.raises(Refused, match="no longer in the queue"):
-        await hub.queue_poll(ann)  # told once: the place became the seat
+    assert (await hub.queue_poll(ann)).ticket == a  # the same seat through the decline window
     assert await hub.rooms() == []  # never listed
 
 
@@ -179,8 +178,7 @@ async def test_two_hosts_pair_across_the_database(
     assert not view.public and view.to_move == "X"
     await two.move(b, 5, view.generation)
     assert (await one.view(a.code)).moves == (5,)
-    with pytest.raises(Refused, match="no longer in the queue"):
-        await one.queue_poll(ann)
+    assert (await one.queue_poll(ann)).ticket == a
 
 
 async def test_pg_places_are_counted_per_address_and_leave(pg_url: str) -> None:
@@ -230,3 +228,63 @@ async def test_two_hubs_racing_never_pair_a_place_twice(
             rooms.setdefault(ticket.code, []).append(ticket.seat or "?")
         assert len(rooms) == 4, rooms
         assert all(sorted(seats) == ["O", "X"] for seats in rooms.values()), rooms
+
+
+# -- declining a match -------------------------------------------------------------------
+
+
+async def declined_on(hubs: tuple[RoomHub, RoomHub], clock: Clock | None = None) -> None:
+    """ann (on the first hub) declines the pair with bob (on the second): the room
+    closes, ann is out, bob waits again and pairs with the next player (dave); a second
+    decline, or one after the room's first move, is refused."""
+    one, two = hubs
+    ann = await one.queue_join(ANN, 3, 1200)
+    bob = await two.queue_join(BOB, 3, 1200)
+    a, b = await paired(one, ann), await paired(two, bob)
+    assert (await two.queue_poll(bob)).ticket == b  # the same seat through the window
+    await one.queue_decline(ann)
+    with pytest.raises(Refused, match="no match to decline"):
+        await one.queue_decline(ann)
+    state = await two.queue_poll(bob)
+    assert state.ticket is None and state.waiting == (1, 0, 0, 0)
+    with pytest.raises(Refused):
+        await one.queue_poll(ann)  # ann is out of the queue
+    with pytest.raises(Refused):
+        await two.move(b, 1, 1)  # the room is gone
+    if clock is not None:
+        clock.now += 1
+    dave = await one.queue_join(CAROL._replace(name="dave", key="SHA256:dave"), 3, 1200)
+    bob_again = await paired(two, bob)
+    dave_seat = await paired(one, dave)
+    assert bob_again.code == dave_seat.code != a.code
+    x, hub = (bob_again, two) if bob_again.seat == "X" else (dave_seat, one)
+    view = hub.view(x.code)  # type: ignore[attr-defined]  # MemoryHub's, or PostgresHub's
+    view = await view if isinstance(hub, PostgresHub) else view
+    await hub.move(x, 5, view.generation)
+    with pytest.raises(Refused, match="game has begun"):
+        await one.queue_decline(dave)
+
+
+async def test_memory_a_declined_match_sends_the_partner_back_to_the_head() -> None:
+    clock = Clock()
+    hub = MemoryHub(clock=clock)
+    await declined_on((hub, hub), clock)
+
+
+async def test_memory_the_decline_window_ends() -> None:
+    clock = Clock()
+    hub = MemoryHub(clock=clock)
+    ann = await hub.queue_join(ANN, 3, 1200)
+    bob = await hub.queue_join(BOB, 3, 1200)
+    await paired(hub, ann), await paired(hub, bob)
+    clock.now += 16
+    with pytest.raises(Refused, match="no match to decline"):
+        await hub.queue_decline(ann)
+    with pytest.raises(Refused, match="no longer in the queue"):
+        await hub.queue_poll(bob)
+
+
+async def test_pg_a_declined_match_sends_the_partner_back_to_the_head(
+    two_hubs: tuple[PostgresHub, PostgresHub],
+) -> None:
+    await declined_on(two_hubs)

@@ -11,7 +11,7 @@ import test_serve_ssh
 from test_serve_ssh_ops import METRICS, ops_port, until_sample
 from test_serve_ssh_rooms import enter, hub_of
 
-from tui_tictactoe.ui.screens.match_screen import FOUND
+from tui_tictactoe.ui.screens.match_screen import DECLINED, FOUND
 
 host = test_serve_ssh.host  # the fixture: a GameServer in the test's loop
 WAIT = 30.0
@@ -47,7 +47,9 @@ async def test_the_ai_meanwhile_is_ended_by_a_match_and_esc_leaves_the_queue(hos
     ann.send("a")
     await ann.shows("Your turn")  # the game against the AI, over the waiting screen
     carol = await enter(hosted.port, "--match --board 4", "carol", local="127.0.0.4")
-    await ann.shows(FOUND)
+    await ann.shows(FOUND)  # the game against the AI ends; Enter plays carol
+    await ann.shows("Enter plays them")
+    ann.send("\r")
     await ann.shows("ann (X) vs carol (O)")
     await carol.shows("ann (X) vs carol (O)")
     dave = await enter(hosted.port, "--match", "dave", local="127.0.0.5")
@@ -55,6 +57,23 @@ async def test_the_ai_meanwhile_is_ended_by_a_match_and_esc_leaves_the_queue(hos
     dave.send("\x1b")
     await dave.shows("Public rooms")  # the lobby
     await eventually(lambda: hub_of(hosted)._queue == {}, "dave left the queue")
+
+
+async def test_a_declined_match_sends_the_partner_back_to_the_queue(host: Any) -> None:
+    hosted = await host(rooms=True)
+    ann = await enter(hosted.port, "--match", "ann", local="127.0.0.2")
+    await ann.shows("3x3 1")
+    ann.send("a")
+    await ann.shows("Your turn")
+    bob = await enter(hosted.port, "--match", "bob", local="127.0.0.3")
+    await bob.shows("ann (X) vs bob (O)")
+    await ann.shows("Esc declines")
+    ann.send("\x1b")
+    await ann.shows("Public rooms")  # ann is in the lobby
+    await bob.shows(DECLINED)
+    carol = await enter(hosted.port, "--match", "carol", local="127.0.0.4")
+    await bob.shows("bob (X) vs carol (O)")  # bob waited longer: X
+    await carol.shows("bob (X) vs carol (O)")
 
 
 async def test_a_dropped_link_leaves_the_queue(host: Any) -> None:

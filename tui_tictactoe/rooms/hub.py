@@ -67,12 +67,19 @@ class RoomHub(ABC):
 
     @abstractmethod
     async def queue_poll(self, place: Place) -> QueueState:
-        """How the queues stand, and the seat `place` was paired into (then the place is
-        gone); also the place's heartbeat. Refused if the place is gone."""
+        """How the queues stand, and the seat `place` was paired into (the same answer
+        until the pair's decline window ends, then the place is gone); also the place's
+        heartbeat. Refused if the place is gone."""
 
     @abstractmethod
     async def queue_leave(self, place: Place) -> None:
         """Out of the queue (idempotent); a place paired but not yet told leaves its seat."""
+
+    @abstractmethod
+    async def queue_decline(self, place: Place) -> None:
+        """Decline the pair `place` was made into (`matching.DECLINE_WINDOW`): the room
+        closes and the partner's place goes back to the head of the queue. Refused after
+        the window or once the room's first move is played."""
 
     @abstractmethod
     async def seat_call(self, ticket: Ticket, op: str, *args: object) -> None:

@@ -178,6 +178,9 @@ class SocketHub(RoomHub):
     async def queue_leave(self, place: Place) -> None:
         await self._call("queue_leave", place)
 
+    async def queue_decline(self, place: Place) -> None:
+        await self._call("queue_decline", place)
+
     async def leave(self, ticket: Ticket) -> None:
         await self._call("leave", ticket)
 

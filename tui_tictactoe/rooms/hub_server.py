@@ -305,9 +305,11 @@ class _Connection:
         elif isinstance(value, QueueState) and value.ticket is not None:
             self.places.discard(args[0])  # paired: the place became a seat
             self.tickets.add(value.ticket)
+        elif isinstance(value, QueueState):
+            self.places.add(args[0])  # waiting (again, after a decline): left if the game goes
         elif op in ("leave", "drop"):
             self.tickets.discard(args[0])
-        elif op == "queue_leave":
+        elif op in ("queue_leave", "queue_decline"):
             self.places.discard(args[0])
 
     def _open_stream(self, ident: int, ticket: Ticket) -> None:

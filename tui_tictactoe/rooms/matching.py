@@ -11,6 +11,10 @@ Who pairs with whom is `pairs`, a pure function of the places waiting and the ti
 the oldest place first takes the nearest rating on its board within the window of the
 one of the two who waited longer (`window`: ±100 at once, 50 wider every 5 s), so
 near ratings pair first and nobody waits for ever. The lower-rated plays X (X starts).
+
+A pair may be declined for `DECLINE_WINDOW` seconds, before its room's first move
+(`RoomHub.queue_decline`): the room closes, the decliner is out of the queue and the
+partner's place is back with the time it joined, so it pairs first.
 """
 
 from __future__ import annotations
@@ -33,6 +37,10 @@ PLACES_PER_ADDRESS = 3
 """Places one address may hold in the queues at once (one a session)."""
 MAX_PLACES = 1000
 """Places in all the queues together, by default."""
+DECLINE_WINDOW = 15.0
+"""Seconds after a pairing in which a player (one who was playing the AI) may decline it,
+before the room's first move: the partner then goes back to the head of the queue. A
+paired place answers every poll with its seat until then."""
 LOWEST_RATING, HIGHEST_RATING = 0, 10_000
 """The ratings a place may name (an Elo rating stays far inside)."""
 
@@ -118,6 +126,15 @@ def check_place_count(address: str, own: int, total: int, per_address: int, most
         raise Refused("The queues are full: try again in a minute.")
     if address and own >= per_address:
         raise Refused(f"Already {own} places in the queues from your address: leave one first.")
+
+
+def cannot_decline() -> Refused:
+    """A decline too late, or of no match."""
+    return Refused("There is no match to decline now: the game is on.")
+
+
+def game_begun() -> Refused:
+    return Refused("The game has begun: a move was played, so it cannot be declined.")
 
 
 def not_queued() -> Refused:

@@ -49,6 +49,17 @@ class _Queued:
         self.waiter, self.who, self.seen = waiter, who, seen
 
 
+class _Found:
+    """A place paired: its seat, the place as it waited (put back if the partner
+    declines), the partner's token, when, and whether its session has been told."""
+
+    __slots__ = ("paired_at", "partner", "queued", "ticket", "told")
+
+    def __init__(self, ticket: Ticket, queued: _Queued, partner: str, paired_at: float) -> None:
+        self.ticket, self.queued, self.partner = ticket, queued, partner
+        self.paired_at, self.told = paired_at, False
+
+
 """96 random bits: a 16-character token, short to copy, impossible to guess."""
 _CODE_TRIES = 64
 
@@ -76,7 +87,7 @@ class MemoryHub(RoomHub):
         self.places_per_address, self.max_places = places_per_address, max_places
         self.place_timeout = place_timeout
         self._queue: dict[str, _Queued] = {}  # place token -> who waits, and since when
-        self._found: dict[str, tuple[Ticket, float]] = {}  # paired, not told yet: seat, seen
+        self._found: dict[str, _Found] = {}  # paired, until the decline window ends
         self._round_keys = round_keys
         self.reconnect_grace = reconnect_grace
         self.max_spectators = max_spectators
@@ -223,16 +234,38 @@ class MemoryHub(RoomHub):
         if queued is not None:
             queued.seen = now
             self._pair(now)
-        found = self._found.pop(place.token, None)
+        found = self._found.get(place.token)
         if found is None and queued is None:
             raise matching.not_queued()
-        return QueueState(self._waiting_counts(), None if found is None else found[0])
+        if found is not None:
+            found.told = True
+        return QueueState(self._waiting_counts(), None if found is None else found.ticket)
 
     async def queue_leave(self, place: Place) -> None:
         self._queue.pop(place.token, None)
         found = self._found.pop(place.token, None)
-        if found is not None:  # paired, but the session went before it was told
-            await self.leave(found[0])
+        if found is not None and not found.told:  # paired, but its session went first
+            await self.leave(found.ticket)
+
+    async def queue_decline(self, place: Place) -> None:
+        self._expire_queue()
+        found = self._found.get(place.token)
+        if found is None:
+            raise matching.cannot_decline()
+        room = self._rooms.get(found.ticket.code)
+        if room is not None and room.moves:
+            raise matching.game_begun()
+        del self._found[place.token]
+        partner = self._found.pop(found.partner, None)
+        if room is not None:  # both seats freed before any move: the room closes
+            for seat in SEATS:
+                room.free(seat)
+            self._changed(room, gone=(place.token, found.partner))
+        now = self.clock()
+        if partner is not None:  # back with the time it joined: the head of the queue
+            partner.queued.seen = now
+            self._queue[found.partner] = partner.queued
+            self._pair(now)
 
     # -- beyond the interface -----------------------------------------------
 
@@ -273,12 +306,18 @@ class MemoryHub(RoomHub):
 
     def _expire_queue(self) -> None:
         """Places not asked about for `place_timeout` (their session or host died) go;
-        a seat paired but never told is dropped (its grace then runs as any seat's)."""
-        oldest = self.clock() - self.place_timeout
+        a pair's places go when its decline window ends, and a seat paired but never
+        told is then dropped (its grace runs as any seat's)."""
+        now = self.clock()
+        oldest = now - self.place_timeout
         for token in [t for t, q in self._queue.items() if q.seen < oldest]:
             del self._queue[token]
-        for token in [t for t, (_, seen) in self._found.items() if seen < oldest]:
-            ticket, _ = self._found.pop(token)
+        over = now - matching.DECLINE_WINDOW
+        for token in [t for t, found in self._found.items() if found.paired_at < over]:
+            found = self._found.pop(token)
+            if found.told:
+                continue
+            ticket = found.ticket
             room = self._rooms.get(ticket.code)
             assert ticket.seat is not None
             if room is not None and room.holds(ticket.seat, ticket.token):
@@ -293,10 +332,11 @@ class MemoryHub(RoomHub):
             if self.max_rooms is not None and len(self._rooms) >= self.max_rooms:
                 return
             room = Room(self._new_code(), x.size, "X", round_key=self._round_key())
-            for seat, waiter in zip(SEATS, (x, o), strict=True):
+            for seat, waiter, partner in zip(SEATS, (x, o), (o, x), strict=True):
                 queued = self._queue.pop(waiter.place)
                 room.sit(seat, queued.who, waiter.place)
-                self._found[waiter.place] = (Ticket(room.code, seat, waiter.place), now)
+                ticket = Ticket(room.code, seat, waiter.place)
+                self._found[waiter.place] = _Found(ticket, queued, partner.place, now)
             self._rooms[room.code] = room
             self._boxes[room.code] = []
 

@@ -90,6 +90,7 @@ OPERATIONS: dict[str, Operation] = {
         ),
         Operation("queue_poll", (Arg("place", "place"),), "queue"),
         Operation("queue_leave", (Arg("place", "place"),)),
+        Operation("queue_decline", (Arg("place", "place"),)),
     )
 }
 """Every `RoomHub` operation, in the interface's order."""

@@ -37,7 +37,7 @@ from .pg_tasks import HubTasks
 from .pg_wrong_codes import SharedWrongCodes, no_room
 from .refusals import NoRoom, too_many_lobby_names
 from .room import LOBBY_NAMES, LOBBY_WINDOW, ROOMS_PER_ADDRESS, SIZES, Room, check_new_room
-from .view import Person, Refused, RoomSummary, RoomView, SeatName, Ticket
+from .view import SEATS, Person, Refused, RoomSummary, RoomView, SeatName, Ticket
 
 T = TypeVar("T")
 CHANNEL = "tui_tictactoe_rooms"
@@ -306,13 +306,11 @@ class PostgresHub(HubTasks, RoomHub):
         async with self._link.transaction() as conn:
             now = await self._now(conn)
             oldest = now - self.place_timeout
-            lost = await pg_queue.sweep(conn, oldest)
+            lost = await pg_queue.sweep(conn, oldest, now - matching.DECLINE_WINDOW)
             held = await pg_queue.touch(conn, token, now)
             if held is not None and held[0] is None:
                 await pg_queue.pair(conn, now, oldest, self._new_room, self.max_rooms)
                 held = await pg_queue.touch(conn, token, now)
-            if held is not None and held[0] is not None:
-                await pg_queue.forget(conn, token)
             counts = await pg_queue.waiting(conn)
         await self._give_up(lost)
         if held is None:
@@ -328,8 +326,31 @@ class PostgresHub(HubTasks, RoomHub):
         async with self._link.transaction() as conn:
             paired = await pg_queue.forget(conn, token)
         if paired is not None:  # paired, but the session went before it was told
-            await self._give_up([(paired[0], token)])
+            await self._give_up([(paired, token)])
         self._mine.discard(token)
+
+    async def queue_decline(self, place: Place) -> None:
+        token = hashed(place.token)
+        async with self._link.transaction() as conn:
+            now = await self._now(conn)
+            code = await pg_queue.paired_room(conn, token, now - matching.DECLINE_WINDOW)
+        if code is None:
+            raise matching.cannot_decline()
+
+        def close(loaded: Loaded, _now: float) -> None:
+            room = loaded.room
+            if room.moves:
+                raise matching.game_begun()
+            for seat in SEATS:
+                if room.seats[seat].person is not None:
+                    room.free(seat)
+            room.generation += 1
+
+        await self._change(code, close, nothing)  # the room first: refused once it began
+        async with self._link.transaction() as conn:
+            await pg_queue.decline(conn, token, code, await self._now(conn))
+        self._mine.discard(token)
+        await self._pair()
 
     # -- beyond the interface -----------------------------------------------
 

@@ -59,38 +59,66 @@ async def join(
     )
 
 
-async def sweep(conn: psycopg.AsyncConnection, oldest: float) -> list[tuple[str, str]]:
-    """Places not asked about since `oldest` go; the (room, token hash) of those paired
-    but never told, whose seats the caller gives up."""
+async def sweep(
+    conn: psycopg.AsyncConnection, oldest: float, window_over: float
+) -> list[tuple[str, str]]:
+    """Places waiting not asked about since `oldest`, and pairs made before
+    `window_over`, go; the (room, token hash) of those paired but never told, whose
+    seats the caller gives up."""
     cursor = await conn.execute(
         "DELETE FROM room_queue WHERE token_hash IN (SELECT token_hash FROM room_queue"
-        " WHERE seen_at < to_timestamp(%s) FOR UPDATE SKIP LOCKED) RETURNING code, token_hash",
-        (oldest,),
+        " WHERE (code IS NULL AND seen_at < to_timestamp(%s))"
+        " OR paired_at < to_timestamp(%s) FOR UPDATE SKIP LOCKED)"
+        " RETURNING code, token_hash, told",
+        (oldest, window_over),
     )
-    return [(code, token) for code, token in await cursor.fetchall() if code is not None]
+    rows = await cursor.fetchall()
+    return [(code, token) for code, token, told in rows if code is not None and not told]
 
 
 async def touch(
     conn: psycopg.AsyncConnection, token_hash: str, now: float
 ) -> tuple[str | None, str | None] | None:
-    """The place's heartbeat: its room and seat if paired, (None, None) while it waits,
-    None if it is gone."""
+    """The place's heartbeat: its room and seat if paired (its session told from now),
+    (None, None) while it waits, None if it is gone."""
     cursor = await conn.execute(
-        "UPDATE room_queue SET seen_at = to_timestamp(%s) WHERE token_hash = %s"
-        " RETURNING code, seat",
+        "UPDATE room_queue SET seen_at = to_timestamp(%s), told = code IS NOT NULL"
+        " WHERE token_hash = %s RETURNING code, seat",
         (now, token_hash),
     )
     row = await cursor.fetchone()
     return None if row is None else (row[0], row[1])
 
 
-async def forget(conn: psycopg.AsyncConnection, token_hash: str) -> tuple[str, str] | None:
-    """The place gone; its room and seat if it was paired."""
+async def forget(conn: psycopg.AsyncConnection, token_hash: str) -> str | None:
+    """The place gone; its room if it was paired and its session never told."""
     cursor = await conn.execute(
-        "DELETE FROM room_queue WHERE token_hash = %s RETURNING code, seat", (token_hash,)
+        "DELETE FROM room_queue WHERE token_hash = %s RETURNING code, told", (token_hash,)
     )
     row = await cursor.fetchone()
-    return None if row is None or row[0] is None else (row[0], row[1])
+    return None if row is None or row[0] is None or row[1] else str(row[0])
+
+
+async def paired_room(conn: psycopg.AsyncConnection, token_hash: str, since: float) -> str | None:
+    """The room of the pair `token_hash` was made into after `since` (its decline
+    window still open), or None."""
+    cursor = await conn.execute(
+        "SELECT code FROM room_queue WHERE token_hash = %s AND code IS NOT NULL"
+        " AND paired_at >= to_timestamp(%s)",
+        (token_hash, since),
+    )
+    row = await cursor.fetchone()
+    return None if row is None else str(row[0])
+
+
+async def decline(conn: psycopg.AsyncConnection, token_hash: str, code: str, now: float) -> None:
+    """The decliner's place gone; the partner's waiting again with the time it joined."""
+    await conn.execute("DELETE FROM room_queue WHERE token_hash = %s", (token_hash,))
+    await conn.execute(
+        "UPDATE room_queue SET code = NULL, seat = NULL, paired_at = NULL, told = false,"
+        " seen_at = to_timestamp(%s) WHERE code = %s",
+        (now, code),
+    )
 
 
 async def waiting(conn: psycopg.AsyncConnection) -> tuple[int, ...]:
@@ -136,8 +164,9 @@ async def pair(
             break  # the rooms are at their cap: the places wait on
         for seat, queued in zip(SEATS, seated, strict=True):
             await conn.execute(
-                "UPDATE room_queue SET code = %s, seat = %s WHERE token_hash = %s",
-                (code, seat, queued.waiter.place),
+                "UPDATE room_queue SET code = %s, seat = %s, paired_at = to_timestamp(%s)"
+                " WHERE token_hash = %s",
+                (code, seat, now, queued.waiter.place),
             )
         made += 1
     return made

@@ -118,8 +118,9 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         " ADD CONSTRAINT rooms_size_check CHECK (size IN (3, 4, 5, 6))",
     ),
     # 5 -> 6: quick match (`pg_queue.py`): a row per place in a board's queue, keyed by
-    # its token's hash (which becomes its seat's); `code` and `seat` once paired, until
-    # its session is told. `seen_at` is the place's heartbeat.
+    # its token's hash (which becomes its seat's); `code`, `seat` and `paired_at` once
+    # paired, kept through the decline window (`told`: its session has its seat).
+    # `seen_at` is the place's heartbeat.
     (
         """CREATE TABLE room_queue (
             token_hash text PRIMARY KEY,
@@ -133,7 +134,11 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             seen_at timestamptz NOT NULL,
             code text,
             seat text CHECK (seat IN ('X', 'O')),
-            CONSTRAINT room_queue_paired CHECK ((code IS NULL) = (seat IS NULL))
+            paired_at timestamptz,
+            told boolean NOT NULL DEFAULT false,
+            CONSTRAINT room_queue_paired CHECK (
+                (code IS NULL) = (seat IS NULL) AND (code IS NULL) = (paired_at IS NULL)
+            )
         )""",
         "CREATE INDEX room_queue_waiting ON room_queue (since) WHERE code IS NULL",
         "CREATE INDEX room_queue_by_address ON room_queue (address)",

@@ -184,15 +184,25 @@ MATCH_COMMANDS: tuple[Command, ...] = (
         when="waiting",
     ),
     Command(
+        "Play them",
+        "Enter",
+        binds=(Bind("enter", "enter_match", "Play the player found"),),
+        bar="Enter",
+        when="deciding",
+    ),
+    Command(
         "Leave the queue",
         "Escape",
-        binds=(Bind("escape", "leave_queue", "Leave the queue"),),
+        binds=(Bind("escape", "escape", "Leave the queue, or decline the player found"),),
         bar="Esc",
+        when="not_deciding",
     ),
+    Command("Decline", "Escape", bar="Esc", when="deciding"),  # Esc's other meaning
     HELP,
     QUIT,
 )
-"""The waiting screen's keys: `a` only while a place is held (not after a refusal)."""
+"""The waiting screen's keys: `a` while a place is held; once a player is found during a
+game against the AI, Enter plays them and Esc declines (`MatchScreen.action_escape`)."""
 
 
 # -- a refusal: what next ---------------------------------------------------------------
