@@ -93,27 +93,37 @@ async def test_a_declined_match_sends_the_partner_back_first_in_line() -> None:
     hub = make_hub()
     ann_app = room_app(hub, RoomRequest("match", size=3))
     bob_app = room_app(hub, RoomRequest("match", size=3), person=BOB)
-    async with ann_app.run_test(size=(80, 24)) as ann, bob_app.run_test(size=(80, 24)) as bob:
+    async with ann_app.run_test(size=(80, 24)) as ann:
         await until(ann, lambda: waiting_screen(ann_app).place is not None)
         await ann.press("a")
         await until(ann, lambda: isinstance(ann_app.screen, GameScreen))
-        await until(bob, lambda: isinstance(bob_app.screen, RoomScreen))
-        await until(ann, lambda: waiting_screen(ann_app).deciding is not None)
-        ann_place = waiting_screen(ann_app).place
-        assert ann_place is not None
-        await ann.press("escape")
-        await until(ann, lambda: isinstance(ann_app.screen, LobbyScreen))
-        bob_waits = waiting_screen(bob_app)
-        await until(bob, lambda: bob_app.screen is bob_waits)
-        assert str(bob_waits.note.render()) == DECLINED
-        carol = await hub.queue_join(Person("carol", "k-carol"), 3, 1200)
-        await until(bob, lambda: isinstance(bob_app.screen, RoomScreen))
-        ticket = (await hub.queue_poll(carol)).ticket
-        assert ticket is not None
-        view = hub.view(ticket.code)
-        assert [s.person.name for s in view.seats if s.person] == ["bob", "carol"]
-        with pytest.raises(Refused):
-            await hub.queue_poll(ann_place)  # ann is out of the queue
+        async with bob_app.run_test(size=(80, 24)) as bob:  # bob comes once ann plays the AI
+            await declined(hub, (ann_app, ann), (bob_app, bob))
+
+
+async def declined(
+    hub: MemoryHub, ann_side: tuple[TicTacToeApp, Pilot], bob_side: tuple[TicTacToeApp, Pilot]
+) -> None:
+    """ann, playing the AI, declines bob: what each side then sees, and carol pairs with bob."""
+    ann_app, ann = ann_side
+    bob_app, bob = bob_side
+    await until(bob, lambda: isinstance(bob_app.screen, RoomScreen))
+    await until(ann, lambda: waiting_screen(ann_app).deciding is not None)
+    ann_place = waiting_screen(ann_app).place
+    assert ann_place is not None
+    await ann.press("escape")
+    await until(ann, lambda: isinstance(ann_app.screen, LobbyScreen))
+    bob_waits = waiting_screen(bob_app)
+    await until(bob, lambda: bob_app.screen is bob_waits)
+    assert str(bob_waits.note.render()) == DECLINED
+    carol = await hub.queue_join(Person("carol", "k-carol"), 3, 1200)
+    await until(bob, lambda: isinstance(bob_app.screen, RoomScreen))
+    ticket = (await hub.queue_poll(carol)).ticket
+    assert ticket is not None
+    view = hub.view(ticket.code)
+    assert [s.person.name for s in view.seats if s.person] == ["bob", "carol"]
+    with pytest.raises(Refused):
+        await hub.queue_poll(ann_place)  # ann is out of the queue
 
 
 async def test_escape_leaves_the_queue_for_the_lobby() -> None:

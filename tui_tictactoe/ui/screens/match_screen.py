@@ -49,6 +49,8 @@ DECLINED = "The player found declined: you are first in the queue again."
 WAITING = "You play the next player who asks for this board. Esc leaves the queue."
 TICK = 1.0
 """Seconds between redraws of the seconds waited."""
+PAIRED_POLL = 1.0
+"""Seconds between questions once paired (only a decline is news then: half the load)."""
 CHOICE_TIME = DECLINE_WINDOW - 3.0
 """Seconds a player found during a game against the AI has to choose: then they play."""
 
@@ -176,7 +178,7 @@ class MatchScreen(Screen[None]):
                 elif state.ticket != ticket:
                     self.post_message(self.Declined(state))
                     return
-                await asyncio.sleep(self.poll)
+                await asyncio.sleep(self.poll if ticket is None else PAIRED_POLL)
         except Refused as refusal:
             if ticket is None:  # once paired, a place gone is the window's end: nothing to say
                 self.post_message(self.Refusal(refusal.reason))
