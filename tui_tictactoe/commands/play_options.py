@@ -278,18 +278,19 @@ def room_request(args: argparse.Namespace, size: int = 3) -> RoomRequest | None:
     """The room the options ask for; None without a room option. `--seat` without
     `--join`, `--board` or `--first` without `--room new`, and an option of games
     against the AI with a room option are errors (ValueError with a one-line reason).
-    `--first human` (the default): the creator, who sits in X, starts; `--first ai`:
+    `--match`: a quick match on `--board`. `--first human` (the default): the creator, who sits in X, starts; `--first ai`:
     the friend, in O, starts."""
     room, join, watch = (getattr(args, name, None) for name in ("room", "join", "watch"))
     match = bool(getattr(args, "match", None))
     token = getattr(args, "seat", None)
     public = bool(getattr(args, "public", None))
-    _check_with_room(args, room, join, match)
+    _check_with_room(args, room, join)
     if room is None and join is None and watch is None and not match:
         return None  # the plain game: start-up pays for no part of the rooms
     given = [name for name in GAME_ONLY if getattr(args, name, None) is not None]
     if given:
         raise ValueError(f"--{given[0]} is not for rooms (a room takes --board and --first)")
+    _check_board_and_first(args, room, match)
     from ..rooms.request import RoomRequest
 
     if match:
@@ -302,12 +303,16 @@ def room_request(args: argparse.Namespace, size: int = 3) -> RoomRequest | None:
     return RoomRequest("watch", watch or "")
 
 
-def _check_with_room(args: argparse.Namespace, room: object, join: object, match: bool) -> None:
-    """The options that go with one room option only: ValueError with the reason."""
+def _check_with_room(args: argparse.Namespace, room: object, join: object) -> None:
+    """`--seat` and `--public` go with one room option only: ValueError with the reason."""
     if getattr(args, "seat", None) is not None and join is None:
         raise ValueError("--seat goes with --join CODE")
     if getattr(args, "public", None) and room is None:
         raise ValueError("--public goes with --room new")
+
+
+def _check_board_and_first(args: argparse.Namespace, room: object, match: bool) -> None:
+    """`--board` goes with `--room new` or `--match`, `--first` with `--room new` only."""
     first = getattr(args, "first", None)
     if match and first:
         raise ValueError("--first goes with --room new (a quick match's X is the lower rating)")

@@ -293,10 +293,13 @@ class PostgresHub(HubTasks, RoomHub):
         token = self._token()
         async with self._link.transaction() as conn:
             now = await self._now(conn)
+            oldest = now - self.place_timeout  # places gone silent no longer count
+            lost = await pg_queue.sweep(conn, oldest, now - matching.DECLINE_WINDOW)
             place = (size, rating)
             await pg_queue.join(
                 conn, hashed(token), who, place, self.host_id, now, self.place_limits
             )
+        await self._give_up(lost)
         self._mine.add(hashed(token))  # its seat's token, once paired
         await self._pair()
         return Place(token, size)

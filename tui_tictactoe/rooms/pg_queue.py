@@ -11,7 +11,8 @@ so two sweeps never wait on each other).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from collections.abc import Callable
+from typing import TYPE_CHECKING, NamedTuple
 
 from . import matching, refusals
 from .pg_rows import MICROSECONDS, insert_room
@@ -134,7 +135,7 @@ async def pair(
     conn: psycopg.AsyncConnection,
     now: float,
     oldest: float,
-    new_room: Any,
+    new_room: Callable[[int], Room],
     max_rooms: int | None,
 ) -> int:
     """Every pair the rule makes among the places no other host holds now, each seated
@@ -176,13 +177,13 @@ async def _insert_pair(
     conn: psycopg.AsyncConnection,
     seated: tuple[Queued, Queued],
     now: float,
-    new_room: Any,
+    new_room: Callable[[int], Room],
     max_rooms: int | None,
 ) -> str:
     """The pair's room, X then O, each seat its own host's; its code."""
     hosts = {queued.waiter.place: queued.host for queued in seated}
     for _ in range(_CODE_TRIES):
-        room: Room = new_room(seated[0].waiter.size)
+        room = new_room(seated[0].waiter.size)
         for seat, queued in zip(SEATS, seated, strict=True):
             room.sit(seat, queued.who, queued.waiter.place)
         limits = (ROOMS_PER_ADDRESS, max_rooms)  # owner "": counted in all only
