@@ -164,3 +164,28 @@ def test_match_waiting(snap_compare) -> None:  # type: ignore[no-untyped-def]
         await settle(pilot)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_match_found_during_a_game_against_the_ai(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    """A player found while ann played the AI: that game ended, Enter plays them, Esc declines."""
+    clock = Clock()
+    hub = make_hub(clock)
+    app = room_app(hub, RoomRequest("match", size=3), clock=clock)
+
+    async def run_before(pilot: Pilot) -> None:
+        screen = app.screen
+        assert isinstance(screen, MatchScreen)
+        while screen.place is None:
+            await pilot.pause(0.05)
+        await pilot.press("a")
+        await settle(pilot)
+        await hub.queue_join(BOB, 3, 1200)
+        clock.now += 5
+        screen._show_seconds()  # 5 s waited, then found: the count stops there
+        while screen.deciding is None:
+            await pilot.pause(0.05)
+        clock.now += 5
+        screen._show_seconds()
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)

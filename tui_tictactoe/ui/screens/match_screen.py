@@ -44,7 +44,7 @@ from .room_screen import RoomScreen
 from .room_setting import RoomSetting
 
 FOUND = "A player was found: your game against the AI ends here."
-CHOOSE = "Enter plays them; Esc declines (they go back to the head of the queue)."
+CHOOSE = "Enter plays them (so do {seconds} s of nothing); Esc declines: they wait again, first."
 DECLINED = "The player found declined: you are first in the queue again."
 WAITING = "You play the next player who asks for this board. Esc leaves the queue."
 TICK = 1.0
@@ -209,6 +209,7 @@ class MatchScreen(Screen[None]):
         """The other player declined: their room goes, this screen is back, first in line."""
         self._back_to_self()
         self.paired, self.done, self.deciding = False, False, None
+        self.title_line.update(f"Waiting for a player on {self.board_size}x{self.board_size}")
         self.note.update(DECLINED)
         self.counts.update(waiting_line(message.state.waiting))
         self._show_keys()
@@ -230,7 +231,8 @@ class MatchScreen(Screen[None]):
             return
         self._back_to_self()
         self.deciding = ticket
-        self.note.update(f"{FOUND} {CHOOSE}")
+        self.title_line.update(f"A player was found on {self.board_size}x{self.board_size}")
+        self.note.update(f"{FOUND} {CHOOSE.format(seconds=round(CHOICE_TIME))}")
         self._show_keys()
         self.set_timer(CHOICE_TIME, self.action_enter_match)
 
@@ -264,6 +266,8 @@ class MatchScreen(Screen[None]):
             self.app.exit()
 
     def _show_seconds(self) -> None:
+        if self.done:
+            return  # paired, left or refused: the count stops where the waiting did
         waited = max(0, int(self.setting.clock() - self.started))
         self.seconds.update(f"Waited {waited} s")
 
