@@ -5,11 +5,12 @@ two hosts sharing one PostgreSQL database. Nothing is timed: each wait is for a 
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any
 
 import test_serve_ssh
 from test_serve_ssh_ops import METRICS, ops_port, until_sample
-from test_serve_ssh_rooms import enter, hub_of
+from test_serve_ssh_rooms import ANN_KEY, BOB_KEY, FINGERPRINT, enter, hub_of, record_of, until
 
 from tui_tictactoe.ui.screens.match_screen import DECLINED, FOUND
 
@@ -38,6 +39,34 @@ async def test_two_players_matched_on_one_host_share_a_room_and_play(host: Any) 
     await bob.shows("Your turn: you play O.")
     assert hub_of(hosted)._queue == {}  # both places became seats
     await until_sample(ops_port(hosted), "tui_tictactoe_sessions", {"kind": "match"}, 2)
+
+
+async def test_a_matched_round_is_rated_and_the_next_place_names_the_new_rating(
+    host: Any, tmp_path: Path
+) -> None:
+    """Players with keys: the round of a quick match is kept and rated as any room's, and
+    ann's next place in the queue names her new rating (read from the record)."""
+    hosted = await host(rooms=True)
+    ann = await enter(hosted.port, "--match", "ann", ANN_KEY, local="127.0.0.2")
+    await ann.shows("3x3 1")
+    bob = await enter(hosted.port, "--match", "bob", BOB_KEY, local="127.0.0.3")
+    await ann.shows("Your turn: you play X.")
+    for mover, other, cell in ((ann, bob, 1), (bob, ann, 4), (ann, bob, 2), (bob, ann, 5)):
+        mover.send(str(cell))
+        await other.matches(rf"played {cell}\. Your turn")
+    ann.send("3")
+    await bob.shows("ann wins!")
+    record = record_of(tmp_path)
+    try:
+        await until("the round kept", lambda: record.people_rounds(FINGERPRINT[ANN_KEY]))
+        assert record.people_rounds(FINGERPRINT[ANN_KEY])[0].rated
+        await until("ann rated", lambda: record.people_stats(FINGERPRINT[ANN_KEY]).rating == 1216)
+    finally:
+        record.close()
+    again = await enter(hosted.port, "--match --board 5", "ann", ANN_KEY, local="127.0.0.4")
+    await again.shows("5x5 1")
+    ratings = [queued.waiter.rating for queued in hub_of(hosted)._queue.values()]
+    assert ratings == [1216]
 
 
 async def test_the_ai_meanwhile_is_ended_by_a_match_and_esc_leaves_the_queue(host: Any) -> None:
