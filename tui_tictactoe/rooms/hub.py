@@ -16,8 +16,8 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator
 
-from .matching import Place, QueueState
-from .view import OfferKind, Person, RoomSummary, RoomView, SeatName, Ticket
+from tui_tictactoe.rooms.matching import Place, QueueState
+from tui_tictactoe.rooms.view import OfferKind, Person, RoomSummary, RoomView, SeatName, Ticket
 
 
 class RoomHub(ABC):

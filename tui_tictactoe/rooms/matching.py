@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from .view import Refused, Ticket
+from tui_tictactoe.rooms.view import Refused, Ticket
 
 WINDOW_START = 100
 """Rating points apart two players may be paired at once."""

@@ -25,9 +25,9 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Static
 
-from ...controller.status import Status
-from ...record.people import START
-from ...rooms.matching import (
+from tui_tictactoe.controller.status import Status
+from tui_tictactoe.record.people import START
+from tui_tictactoe.rooms.matching import (
     DECLINE_WINDOW,
     HIGHEST_RATING,
     LOWEST_RATING,
@@ -35,13 +35,13 @@ from ...rooms.matching import (
     Place,
     QueueState,
 )
-from ...rooms.room import SIZES
-from ...rooms.view import Refused, Ticket
-from ..room_keys import MATCH_COMMANDS, acts, screen_bindings, screen_keys
-from ..widgets import TitleBar
-from ..widgets.key_bar import KeyBar, KeyHint
-from .room_screen import RoomScreen
-from .room_setting import RoomSetting
+from tui_tictactoe.rooms.room import SIZES
+from tui_tictactoe.rooms.view import Refused, Ticket
+from tui_tictactoe.ui.room_keys import MATCH_COMMANDS, acts, screen_bindings, screen_keys
+from tui_tictactoe.ui.screens.room_screen import RoomScreen
+from tui_tictactoe.ui.screens.room_setting import RoomSetting
+from tui_tictactoe.ui.widgets import TitleBar
+from tui_tictactoe.ui.widgets.key_bar import KeyBar, KeyHint
 
 FOUND = "A player was found: your game against the AI ends here."
 CHOOSE = "Enter plays them (so do {seconds} s of nothing); Esc declines: they wait again, first."
