@@ -62,13 +62,25 @@ def test_bad_values_are_refused_with_a_short_line(
     assert message in error and len(error) <= 190 and "\x1b" not in error
 
 
+def test_match_asks_for_a_quick_match_on_its_board_and_no_first() -> None:
+    assert parse("--match") == RoomRequest("match", size=3)
+    assert parse("--match", "--board", "5") == RoomRequest("match", size=5)
+    with pytest.raises(ValueError, match="--first goes with --room new"):
+        parse("--match", "--first", "ai")
+    with pytest.raises(ValueError, match="--difficulty is not for rooms"):
+        parse("--match", "--difficulty", "easy")
+    with pytest.raises(SystemExit):
+        parse("--match", "--join", "ABCD")  # one room option at a time
+
+
 def test_a_seat_token_goes_with_join() -> None:
     with pytest.raises(ValueError, match="--seat goes with --join"):
         parse("--seat", "abc")
 
 
 @pytest.mark.parametrize(
-    "words", [("--room", "new"), ("--join", "ABCD"), ("--watch", "ABCD"), ("--seat", "x")]
+    "words",
+    [("--room", "new"), ("--join", "ABCD"), ("--watch", "ABCD"), ("--match",), ("--seat", "x")],
 )
 def test_without_a_hub_a_room_option_says_how_and_exits_2(
     words: tuple[str, ...], capsys: pytest.CaptureFixture[str]

@@ -10,12 +10,13 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from room_tools import ANN, BOB, EVE, make_hub, room_app, room_of, settle
+from room_tools import ANN, BOB, EVE, Clock, make_hub, room_app, room_of, settle
 from textual.pilot import Pilot
 
 from tui_tictactoe.rooms.memory_hub import MemoryHub
 from tui_tictactoe.rooms.request import ROOM_ADDRESS_ENV, RoomRequest
 from tui_tictactoe.rooms.view import Person, Ticket
+from tui_tictactoe.ui.screens.match_screen import MatchScreen
 
 SIZE = (80, 24)
 
@@ -163,3 +164,48 @@ def test_room_refused_full(snap_compare, size: tuple[int, int]) -> None:  # type
 
     app = room_app(hub, RoomRequest("join", asyncio.run(set_up())), person=Person("guest"))
     assert snap_compare(app, terminal_size=size, run_before=settle)
+
+
+def test_match_waiting(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    """The quick match's waiting screen: 12 s waited (a stopped clock moved by hand),
+    one more player waiting on 4x4."""
+    clock = Clock()
+    hub = make_hub(clock)
+    app = room_app(hub, RoomRequest("match", size=3), clock=clock)
+
+    async def run_before(pilot: Pilot) -> None:
+        await hub.queue_join(BOB, 4, 1200)
+        screen = app.screen
+        assert isinstance(screen, MatchScreen)
+        while "3x3 1" not in str(screen.counts.render()):
+            await pilot.pause(0.05)
+        clock.now += 12
+        screen._show_seconds()
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_match_found_during_a_game_against_the_ai(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    """A player found while ann played the AI: that game ended, Enter plays them, Esc declines."""
+    clock = Clock()
+    hub = make_hub(clock)
+    app = room_app(hub, RoomRequest("match", size=3), clock=clock)
+
+    async def run_before(pilot: Pilot) -> None:
+        screen = app.screen
+        assert isinstance(screen, MatchScreen)
+        while screen.place is None:
+            await pilot.pause(0.05)
+        await pilot.press("a")
+        await settle(pilot)
+        await hub.queue_join(BOB, 3, 1200)
+        clock.now += 5
+        screen._show_seconds()  # 5 s waited, then found: the count stops there
+        while screen.deciding is None:
+            await pilot.pause(0.05)
+        clock.now += 5
+        screen._show_seconds()
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)

@@ -244,6 +244,13 @@ def add_room_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
     one.add_argument(
         "--watch", type=_code, metavar="CODE", default=default(None), help="watch room CODE"
     )
+    one.add_argument(
+        "--match",
+        action="store_const",
+        const=True,
+        default=default(None),
+        help="play someone: wait for the next player on this board (--board)",
+    )
     group.add_argument(
         "--public",
         action="store_const",
@@ -271,30 +278,46 @@ def room_request(args: argparse.Namespace, size: int = 3) -> RoomRequest | None:
     """The room the options ask for; None without a room option. `--seat` without
     `--join`, `--board` or `--first` without `--room new`, and an option of games
     against the AI with a room option are errors (ValueError with a one-line reason).
-    `--first human` (the default): the creator, who sits in X, starts; `--first ai`:
+    `--match`: a quick match on `--board`. `--first human` (the default): the creator, who sits in X, starts; `--first ai`:
     the friend, in O, starts."""
     room, join, watch = (getattr(args, name, None) for name in ("room", "join", "watch"))
+    match = bool(getattr(args, "match", None))
     token = getattr(args, "seat", None)
-    if token is not None and join is None:
-        raise ValueError("--seat goes with --join CODE")
     public = bool(getattr(args, "public", None))
-    if public and room is None:
-        raise ValueError("--public goes with --room new")
-    if room is None and join is None and watch is None:
+    _check_with_room(args, room, join)
+    if room is None and join is None and watch is None and not match:
         return None  # the plain game: start-up pays for no part of the rooms
     given = [name for name in GAME_ONLY if getattr(args, name, None) is not None]
     if given:
         raise ValueError(f"--{given[0]} is not for rooms (a room takes --board and --first)")
-    if room is None and (getattr(args, "board", None) or getattr(args, "first", None)):
-        raise ValueError("--board and --first go with --room new (the creator chooses)")
+    _check_board_and_first(args, room, match)
     from tui_tictactoe.rooms.request import RoomRequest
 
+    if match:
+        return RoomRequest("match", size=size)
     if room is not None:
         first: Symbol = "O" if getattr(args, "first", None) == "ai" else "X"
         return RoomRequest("new", size=size, first=first, public=public)
     if join is not None:
         return RoomRequest("join", join, token or "")
     return RoomRequest("watch", watch or "")
+
+
+def _check_with_room(args: argparse.Namespace, room: object, join: object) -> None:
+    """`--seat` and `--public` go with one room option only: ValueError with the reason."""
+    if getattr(args, "seat", None) is not None and join is None:
+        raise ValueError("--seat goes with --join CODE")
+    if getattr(args, "public", None) and room is None:
+        raise ValueError("--public goes with --room new")
+
+
+def _check_board_and_first(args: argparse.Namespace, room: object, match: bool) -> None:
+    """`--board` goes with `--room new` or `--match`, `--first` with `--room new` only."""
+    first = getattr(args, "first", None)
+    if match and first:
+        raise ValueError("--first goes with --room new (a quick match's X is the lower rating)")
+    if room is None and not match and (getattr(args, "board", None) or first):
+        raise ValueError("--board and --first go with --room new (the creator chooses)")
 
 
 def plays_the_ai(args: argparse.Namespace) -> bool:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator
 
+from tui_tictactoe.rooms.matching import Place, QueueState
 from tui_tictactoe.rooms.view import OfferKind, Person, RoomSummary, RoomView, SeatName, Ticket
 
 
@@ -58,6 +59,27 @@ class RoomHub(ABC):
     async def rooms(self) -> list[RoomSummary]:
         """The public rooms someone may enter (a free seat, or watching on), for the
         lobby; private rooms are never listed."""
+
+    @abstractmethod
+    async def queue_join(self, who: Person, size: int, rating: int) -> Place:
+        """A place in the quick-match queue of board `size` (see `matching`). Refused
+        past the places per address or in all."""
+
+    @abstractmethod
+    async def queue_poll(self, place: Place) -> QueueState:
+        """How the queues stand, and the seat `place` was paired into (the same answer
+        until the pair's decline window ends, then the place is gone); also the place's
+        heartbeat. Refused if the place is gone."""
+
+    @abstractmethod
+    async def queue_leave(self, place: Place) -> None:
+        """Out of the queue (idempotent); a place paired but not yet told leaves its seat."""
+
+    @abstractmethod
+    async def queue_decline(self, place: Place) -> None:
+        """Decline the pair `place` was made into (`matching.DECLINE_WINDOW`): the room
+        closes and the partner's place goes back to the head of the queue. Refused after
+        the window or once the room's first move is played."""
 
     @abstractmethod
     async def seat_call(self, ticket: Ticket, op: str, *args: object) -> None:

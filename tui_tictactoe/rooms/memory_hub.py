@@ -23,21 +23,44 @@ import time
 from collections.abc import AsyncIterator, Callable, Collection
 
 from tui_tictactoe.record.values import new_round_key
-from tui_tictactoe.rooms import codes, refusals
+from tui_tictactoe.rooms import codes, matching, refusals
 from tui_tictactoe.rooms.hub import RoomHub
 from tui_tictactoe.rooms.mailbox import Mailbox
+from tui_tictactoe.rooms.matching import Place, QueueState, Waiter
 from tui_tictactoe.rooms.operations import OPERATIONS
 from tui_tictactoe.rooms.refusals import NoRoom, no_room, too_many_lobby_names
 from tui_tictactoe.rooms.room import (
     LOBBY_NAMES,
     LOBBY_WINDOW,
     ROOMS_PER_ADDRESS,
+    SIZES,
     Room,
     check_new_room,
     check_room_count,
 )
 from tui_tictactoe.rooms.view import SEATS, Person, Refused, RoomSummary, RoomView, SeatName, Ticket
 from tui_tictactoe.rooms.wrong_codes import WrongCodes
+
+
+class _Queued:
+    """A place waiting: the rule's view of it, who holds it, and when it was last asked about."""
+
+    __slots__ = ("seen", "waiter", "who")
+
+    def __init__(self, waiter: Waiter, who: Person, seen: float) -> None:
+        self.waiter, self.who, self.seen = waiter, who, seen
+
+
+class _Found:
+    """A place paired: its seat, the place as it waited (put back if the partner
+    declines), the partner's token, when, and whether its session has been told."""
+
+    __slots__ = ("paired_at", "partner", "queued", "ticket", "told")
+
+    def __init__(self, ticket: Ticket, queued: _Queued, partner: str, paired_at: float) -> None:
+        self.ticket, self.queued, self.partner = ticket, queued, partner
+        self.paired_at, self.told = paired_at, False
+
 
 """96 random bits: a 16-character token, short to copy, impossible to guess."""
 _CODE_TRIES = 64
@@ -59,8 +82,15 @@ class MemoryHub(RoomHub):
         wrong_code_limit: int = 5,
         wrong_code_window: float = 60.0,
         round_keys: Callable[[], str] = new_round_key,
+        places_per_address: int = matching.PLACES_PER_ADDRESS,
+        max_places: int = matching.MAX_PLACES,
+        place_timeout: float = matching.PLACE_TIMEOUT,
     ) -> None:
         self.clock = clock
+        self.places_per_address, self.max_places = places_per_address, max_places
+        self.place_timeout = place_timeout
+        self._queue: dict[str, _Queued] = {}  # place token -> who waits, and since when
+        self._found: dict[str, _Found] = {}  # paired, until the decline window ends
         self._round_keys = round_keys
         self.reconnect_grace = reconnect_grace
         self.move_time = move_time  # each new room's clock (0: none)
@@ -190,6 +220,59 @@ class MemoryHub(RoomHub):
         self.expire()
         return [room.summary() for room in self._rooms.values() if room.listed()]
 
+    async def queue_join(self, who: Person, size: int, rating: int) -> Place:
+        self._expire_queue()
+        matching.check_place(size, rating, SIZES)
+        own = sum(q.who.address == who.address for q in self._queue.values())
+        matching.check_place_count(
+            who.address, own, len(self._queue), self.places_per_address, self.max_places
+        )
+        token = self._token()
+        now = self.clock()
+        self._queue[token] = _Queued(Waiter(token, size, rating, now), who, now)
+        self._pair(now)
+        return Place(token, size)
+
+    async def queue_poll(self, place: Place) -> QueueState:
+        self._expire_queue()
+        now = self.clock()
+        queued = self._queue.get(place.token)
+        if queued is not None:
+            queued.seen = now
+            self._pair(now)
+        found = self._found.get(place.token)
+        if found is None and queued is None:
+            raise matching.not_queued()
+        if found is not None:
+            found.told = True
+        return QueueState(self._waiting_counts(), None if found is None else found.ticket)
+
+    async def queue_leave(self, place: Place) -> None:
+        self._queue.pop(place.token, None)
+        found = self._found.pop(place.token, None)
+        if found is not None and not found.told:  # paired, but its session went first
+            await self.leave(found.ticket)
+
+    async def queue_decline(self, place: Place) -> None:
+        self._expire_queue()
+        found = self._found.get(place.token)
+        if found is None:
+            raise matching.cannot_decline()
+        room = self._rooms.get(found.ticket.code)
+        if room is not None and room.moves:
+            raise matching.game_begun()
+        del self._found[place.token]
+        partner = self._found.pop(found.partner, None)
+        if room is not None:  # both seats freed before any move: the room closes
+            for seat in SEATS:
+                room.free(seat)
+            self._changed(room, gone=(place.token, found.partner))
+        now = self.clock()
+        if partner is not None:  # back with the time it joined: the head of the queue
+            partner.queued.seen = now
+            self._queue[found.partner] = partner.queued
+            self._pair(now)
+
     # -- beyond the interface -----------------------------------------------
 
     def view(self, code: str) -> RoomView:
@@ -228,6 +311,45 @@ class MemoryHub(RoomHub):
             self._timer = None
 
     # -- inside ---------------------------------------------------------------
+
+    def _waiting_counts(self) -> tuple[int, ...]:
+        return tuple(sum(q.waiter.size == size for q in self._queue.values()) for size in SIZES)
+
+    def _expire_queue(self) -> None:
+        """Places not asked about for `place_timeout` (their session or host died) go;
+        a pair's places go when its decline window ends, and a seat paired but never
+        told is then dropped (its grace runs as any seat's)."""
+        now = self.clock()
+        oldest = now - self.place_timeout
+        for token in [t for t, q in self._queue.items() if q.seen < oldest]:
+            del self._queue[token]
+        over = now - matching.DECLINE_WINDOW
+        for token in [t for t, found in self._found.items() if found.paired_at < over]:
+            found = self._found.pop(token)
+            if found.told:
+                continue
+            ticket = found.ticket
+            room = self._rooms.get(ticket.code)
+            assert ticket.seat is not None
+            if room is not None and room.holds(ticket.seat, ticket.token):
+                room.away(ticket.seat, self.clock() + self.reconnect_grace)
+                self._changed(room)
+                self._arm()
+
+    def _pair(self, now: float) -> None:
+        """Every pair the rule makes now, each in a new private room (while rooms may be
+        opened: at the cap the places wait on)."""
+        for x, o in matching.pairs([q.waiter for q in self._queue.values()], now):
+            if self.max_rooms is not None and len(self._rooms) >= self.max_rooms:
+                return
+            room = Room(self._new_code(), x.size, "X", round_key=self._round_key())
+            for seat, waiter, partner in zip(SEATS, (x, o), (o, x), strict=True):
+                queued = self._queue.pop(waiter.place)
+                room.sit(seat, queued.who, waiter.place)
+                ticket = Ticket(room.code, seat, waiter.place)
+                self._found[waiter.place] = _Found(ticket, queued, partner.place, now)
+            self._rooms[room.code] = room
+            self._boxes[room.code] = []
 
     def _find(self, code: str, who: Person) -> Room:
         """The live room a person typed, with wrong codes rate-limited per address (and

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from tui_tictactoe.options import BOARDS
+from tui_tictactoe.rooms.matching import HIGHEST_RATING, LOWEST_RATING
 from tui_tictactoe.rooms.room import Gone, Keys, Room
 from tui_tictactoe.rooms.view import SeatName
 
@@ -26,7 +27,7 @@ class Arg(NamedTuple):
     (an int's bounds, for "int", are `low` and `high`)."""
 
     name: str
-    kind: str  # person, ticket, typed_code, token, seat, bool, int, offer
+    kind: str  # person, ticket, typed_code, token, seat, bool, int, offer, place
     low: int = 0
     high: int = 0
 
@@ -36,7 +37,7 @@ class Operation(NamedTuple):
 
     name: str
     args: tuple[Arg, ...]
-    answer: str = "none"  # none, ticket or rooms: what a reply carries
+    answer: str = "none"  # none, ticket, rooms, place or queue: what a reply carries
     rule: Callable[..., Gone | None] | None = None  # a seat holder's rule in `Room`
 
 
@@ -79,6 +80,18 @@ OPERATIONS: dict[str, Operation] = {
         Operation("drop", (_TICKET,)),
         Operation("updates", (_TICKET,)),
         Operation("rooms", (), "rooms"),
+        Operation(
+            "queue_join",
+            (
+                Arg("who", "person"),
+                Arg("size", "int", SMALLEST, LARGEST),
+                Arg("rating", "int", LOWEST_RATING, HIGHEST_RATING),
+            ),
+            "place",
+        ),
+        Operation("queue_poll", (Arg("place", "place"),), "queue"),
+        Operation("queue_leave", (Arg("place", "place"),)),
+        Operation("queue_decline", (Arg("place", "place"),)),
     )
 }
 """Every `RoomHub` operation, in the interface's order."""

@@ -1,7 +1,7 @@
 """What a session asks of the rooms when it starts, and where others reach this server.
 
-The command layer turns `--room new`, `--join CODE [--seat TOKEN]` and `--watch CODE`
-into a `RoomRequest` for the app; with a hub and no room option the app shows the
+The command layer turns `--room new`, `--join CODE [--seat TOKEN]`, `--watch CODE` and
+`--match` into a `RoomRequest` for the app; with a hub and no room option the app shows the
 lobby. `serve-ssh` names its own address in the environment (`ROOM_ADDRESS_ENV`) so
 that a room can show the exact line a friend types.
 """
@@ -25,13 +25,13 @@ UNKNOWN_HOST = "HOST"
 _HOST_LIMIT = 253  # the longest DNS name
 _HOST_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:[]_")
 
-Kind = Literal["lobby", "new", "join", "watch"]
+Kind = Literal["lobby", "new", "join", "watch", "match"]
 
 
 class RoomRequest(NamedTuple):
     """What the app does first with a hub: show the lobby, create a room (of `size`,
     `first` starting, listed in the lobby if `public`), join `code` (with a guest's seat
-    `token`), or watch `code`."""
+    `token`), watch `code`, or wait for a quick match on a board of `size`."""
 
     kind: Kind = "lobby"
     code: str = ""
@@ -75,4 +75,4 @@ async def enter(hub: RoomHub, request: RoomRequest, who: Person) -> Ticket:
         return await hub.join(request.code, who, request.token)
     if request.kind == "watch":
         return await hub.watch(request.code, who)
-    raise ValueError("the lobby is not a room")
+    raise ValueError("the lobby and the queue are not rooms")

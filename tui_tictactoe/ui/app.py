@@ -146,7 +146,12 @@ class TicTacToeApp(App[None]):
 
             identity = self.record_link.identity
             setting = room_setting(
-                self.hub, self.person, identity, self.room_clock, self.record_link.match_ended
+                self.hub,
+                self.person,
+                identity,
+                self.room_clock,
+                self.record_link.match_ended,
+                self.record_link.rating,
             )
             board_size = int(self.controller.options.board)
             screen = first_screen(setting, self.room, self._game_screen, board_size)

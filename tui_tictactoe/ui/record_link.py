@@ -92,6 +92,16 @@ class RecordLink:
                 self._record = Record.open() if self.enabled else Record.disabled()
             return self._record
 
+    def rating(self, player: str) -> int:
+        """`player`'s Elo rating, or the starting one (never rated, or no record): blocking,
+        call it from a thread."""
+        from tui_tictactoe.record.people import START
+
+        if not player:
+            return START
+        rating = self.record().people_stats(player).rating
+        return START if rating is None else rating
+
     # -- opening ---------------------------------------------------------------------
 
     def start(self) -> None:

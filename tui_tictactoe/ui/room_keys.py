@@ -194,6 +194,38 @@ def lobby_states(focus: str) -> dict[str, bool]:
     }
 
 
+# -- the quick match's queue: the AI meanwhile, Esc out --------------------------------
+
+MATCH_COMMANDS: tuple[Command, ...] = (
+    Command(
+        "Play the AI meanwhile",
+        "a",
+        binds=(Bind("a", "play_ai", "Play the AI meanwhile"),),
+        bar="a",
+        when="waiting",
+    ),
+    Command(
+        "Play them",
+        "Enter",
+        binds=(Bind("enter", "enter_match", "Play the player found"),),
+        bar="Enter",
+        when="deciding",
+    ),
+    Command(
+        "Leave the queue",
+        "Escape",
+        binds=(Bind("escape", "escape", "Leave the queue, or decline the player found"),),
+        bar="Esc",
+        when="not_deciding",
+    ),
+    Command("Decline", "Escape", bar="Esc", when="deciding"),  # Esc's other meaning
+    HELP,
+    QUIT,
+)
+"""The waiting screen's keys: `a` while a place is held; once a player is found during a
+game against the AI, Enter plays them and Esc declines (`MatchScreen.action_escape`)."""
+
+
 # -- a refusal: what next ---------------------------------------------------------------
 
 REFUSED_COMMANDS: tuple[Command, ...] = (

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from functools import partial
 
 from textual.screen import Screen
 
@@ -29,14 +30,17 @@ def room_setting(
     identity: Identity,
     clock: Callable[[], float] | None = None,
     keep: Callable[[Match], None] | None = None,
+    rating: Callable[[str], int] | None = None,
 ) -> RoomSetting:
     """The hub and who this session is to it: `person` as the command layer named it,
-    else this process's identity (no key: a guest, who is shown their seat token)."""
+    else this process's identity (no key: a guest, who is shown their seat token);
+    `rating(key)` reads a keyed player's Elo for a quick match (a guest's is the start's)."""
     if person is not None:
         who, guest = person, not person.key
     else:  # `keep` saves a player's finished rounds (`RecordLink.match_ended`)
         who, guest = Person(identity.name, identity.player or ""), identity.player is None
-    return RoomSetting(hub, who, guest, room_address(), clock or time.time, keep)
+    own = None if rating is None or guest else partial(rating, who.key)
+    return RoomSetting(hub, who, guest, room_address(), clock or time.time, keep, rating=own)
 
 
 def first_screen(
@@ -50,4 +54,8 @@ def first_screen(
     setting = setting._replace(lobby=lambda: LobbyScreen(setting, play_ai, board_size))
     if request is None or request.kind == "lobby":
         return LobbyScreen(setting, play_ai, board_size)
+    if request.kind == "match":
+        from tui_tictactoe.ui.screens.match_screen import MatchScreen
+
+        return MatchScreen(setting, play_ai, request.size)
     return RoomScreen(setting, request)

@@ -25,9 +25,11 @@ from functools import partial
 from typing import Any, TypeVar
 
 from tui_tictactoe.record.values import new_round_key
-from tui_tictactoe.rooms import codes, refusals
+from tui_tictactoe.rooms import codes, matching, refusals
 from tui_tictactoe.rooms.hub import RoomHub
+from tui_tictactoe.rooms.matching import Place, QueueState
 from tui_tictactoe.rooms.operations import OPERATIONS
+from tui_tictactoe.rooms.postgres import queue as pg_queue
 from tui_tictactoe.rooms.postgres import rows as pg_rows
 from tui_tictactoe.rooms.postgres import sweep as pg_sweep
 from tui_tictactoe.rooms.postgres.link import POOL_SIZE, Link
@@ -51,10 +53,11 @@ from tui_tictactoe.rooms.room import (
     LOBBY_NAMES,
     LOBBY_WINDOW,
     ROOMS_PER_ADDRESS,
+    SIZES,
     Room,
     check_new_room,
 )
-from tui_tictactoe.rooms.view import Person, Refused, RoomSummary, RoomView, SeatName, Ticket
+from tui_tictactoe.rooms.view import SEATS, Person, Refused, RoomSummary, RoomView, SeatName, Ticket
 
 T = TypeVar("T")
 CHANNEL = "tui_tictactoe_rooms"
@@ -98,8 +101,13 @@ class PostgresHub(HubTasks, RoomHub):
         log: Callable[[str], None] = _log_to_stderr,
         round_keys: Callable[[], str] = new_round_key,
         connections: int = POOL_SIZE,
+        places_per_address: int = matching.PLACES_PER_ADDRESS,
+        max_places: int = matching.MAX_PLACES,
+        place_timeout: float = matching.PLACE_TIMEOUT,
     ) -> None:
         self.url = url
+        self.place_limits = (places_per_address, max_places)
+        self.place_timeout = place_timeout
         self._round_keys = round_keys  # each round's key for the record, as MemoryHub's
         self.reconnect_grace = reconnect_grace
         self.move_time = move_time  # each new room's clock (0: none); the room keeps it
@@ -303,6 +311,73 @@ class PostgresHub(HubTasks, RoomHub):
         rooms = (found[code].room for code in listed if code in found)
         return [room.summary() for room in rooms if room.listed()]
 
+    async def queue_join(self, who: Person, size: int, rating: int) -> Place:
+        matching.check_place(size, rating, SIZES)
+        token = self._token()
+        async with self._link.transaction() as conn:
+            now = await self._now(conn)
+            oldest = now - self.place_timeout  # places gone silent no longer count
+            lost = await pg_queue.sweep(conn, oldest, now - matching.DECLINE_WINDOW)
+            place = (size, rating)
+            await pg_queue.join(
+                conn, hashed(token), who, place, self.host_id, now, self.place_limits
+            )
+        await self._give_up(lost)
+        self._mine.add(hashed(token))  # its seat's token, once paired
+        await self._pair()
+        return Place(token, size)
+
+    async def queue_poll(self, place: Place) -> QueueState:
+        token = hashed(place.token)
+        async with self._link.transaction() as conn:
+            now = await self._now(conn)
+            oldest = now - self.place_timeout
+            lost = await pg_queue.sweep(conn, oldest, now - matching.DECLINE_WINDOW)
+            held = await pg_queue.touch(conn, token, now)
+            if held is not None and held[0] is None:
+                await pg_queue.pair(conn, now, oldest, self._new_room, self.max_rooms)
+                held = await pg_queue.touch(conn, token, now)
+            counts = await pg_queue.waiting(conn)
+        await self._give_up(lost)
+        if held is None:
+            self._mine.discard(token)
+            raise matching.not_queued()
+        code, seat = held
+        if code is None or seat not in ("X", "O"):
+            return QueueState(counts)
+        return QueueState(counts, Ticket(code, "X" if seat == "X" else "O", place.token))
+
+    async def queue_leave(self, place: Place) -> None:
+        token = hashed(place.token)
+        async with self._link.transaction() as conn:
+            paired = await pg_queue.forget(conn, token)
+        if paired is not None:  # paired, but the session went before it was told
+            await self._give_up([(paired, token)])
+        self._mine.discard(token)
+
+    async def queue_decline(self, place: Place) -> None:
+        token = hashed(place.token)
+        async with self._link.transaction() as conn:
+            now = await self._now(conn)
+            code = await pg_queue.paired_room(conn, token, now - matching.DECLINE_WINDOW)
+        if code is None:
+            raise matching.cannot_decline()
+
+        def close(loaded: Loaded, _now: float) -> None:
+            room = loaded.room
+            if room.moves:
+                raise matching.game_begun()
+            for seat in SEATS:
+                if room.seats[seat].person is not None:
+                    room.free(seat)
+            room.generation += 1
+
+        await self._change(code, close, nothing)  # the room first: refused once it began
+        async with self._link.transaction() as conn:
+            await pg_queue.decline(conn, token, code, await self._now(conn))
+        self._mine.discard(token)
+        await self._pair()
+
     # -- beyond the interface -----------------------------------------------
 
     async def view(self, code: str) -> RoomView:
@@ -357,6 +432,29 @@ class PostgresHub(HubTasks, RoomHub):
         await self._link.close()
 
     # -- inside ---------------------------------------------------------------
+
+    async def _pair(self) -> None:
+        """Pair what may be paired now (a new place may complete a pair at once)."""
+        async with self._link.transaction() as conn:
+            now = await self._now(conn)
+            oldest = now - self.place_timeout
+            await pg_queue.pair(conn, now, oldest, self._new_room, self.max_rooms)
+
+    def _new_room(self, size: int) -> Room:
+        """A quick match's room: private, X starts, a fresh code and round key."""
+        return Room(codes.new_code(self._rng), size, "X", round_key=self._round_keys())
+
+    async def _give_up(self, seats: list[tuple[str, str]]) -> None:
+        """Seats paired for places whose session never came (by token hash): freed."""
+        for code, token in seats:
+
+            def go(loaded: Loaded, _now: float, token: str = token) -> None:
+                for seat, held in loaded.room.seats.items():
+                    if held.person is not None and held.token == token:
+                        loaded.room.free(seat)
+                        loaded.room.generation += 1
+
+            await self._change(code, go, nothing)
 
     async def _change(
         self, code: str, op: Callable[[Loaded, float], T], missing: Callable[[], T]

@@ -339,8 +339,10 @@ async def insert_room(
     now: float,
     host: str,
     limits: tuple[int, int | None],
+    hosts: dict[str, str] | None = None,
 ) -> bool:
-    """A new room's rows, its places `host`'s; False if its code is live already.
+    """A new room's rows, its places `host`'s (or, by token hash, `hosts`': a quick
+    match seats players of two hosts); False if its code is live already.
     `Refused` past `limits` (rooms per address, live rooms in all: every host's,
     counted one host at a time, `room.check_room_count`)."""
     per_address, most = limits
@@ -357,7 +359,7 @@ async def insert_room(
         return False
     await conn.execute("DELETE FROM room_seats WHERE code = %s", (room.code,))
     await conn.execute("DELETE FROM room_watchers WHERE code = %s", (room.code,))
-    await save_places(conn, Loaded(room, incarnation, {}, 1), host, fresh=True)
+    await save_places(conn, Loaded(room, incarnation, hosts or {}, 1), host, fresh=True)
     return True
 
 

@@ -14,6 +14,7 @@ seat or spectator whose host stopped beating is treated as dropped. `room_wrong_
 holds the last minute's wrong room codes by client address, for every host's limit
 (and, of `kind` "lobby", the names each address put in the lobby). A room keeps its
 creator's address (`owner_address`) while it is live, so rooms are counted per address.
+`room_queue` holds the quick-match places (`pg_queue.py`).
 """
 
 from __future__ import annotations
@@ -131,6 +132,33 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         " DROP CONSTRAINT rooms_offer_check,"
         " ADD CONSTRAINT rooms_offer_check CHECK (offer IN ('draw', 'take_back'))",
         "CREATE INDEX rooms_by_deadline ON rooms (deadline) WHERE deadline IS NOT NULL",
+    ),
+    # 6 -> 7: quick match (`pg_queue.py`): a row per place in a board's queue, keyed by
+    # its token's hash (which becomes its seat's); `code`, `seat` and `paired_at` once
+    # paired, kept through the decline window (`told`: its session has its seat).
+    # `seen_at` is the place's heartbeat.
+    (
+        """CREATE TABLE room_queue (
+            token_hash text PRIMARY KEY,
+            size smallint NOT NULL CHECK (size IN (3, 4, 5, 6)),
+            rating integer NOT NULL,
+            name text NOT NULL,
+            key text NOT NULL,
+            address text NOT NULL,
+            host_id text NOT NULL,
+            since timestamptz NOT NULL,
+            seen_at timestamptz NOT NULL,
+            code text,
+            seat text CHECK (seat IN ('X', 'O')),
+            paired_at timestamptz,
+            told boolean NOT NULL DEFAULT false,
+            CONSTRAINT room_queue_paired CHECK (
+                (code IS NULL) = (seat IS NULL) AND (code IS NULL) = (paired_at IS NULL)
+            )
+        )""",
+        "CREATE INDEX room_queue_waiting ON room_queue (since) WHERE code IS NULL",
+        "CREATE INDEX room_queue_by_address ON room_queue (address)",
+        "CREATE INDEX room_queue_by_seen ON room_queue (seen_at)",
     ),
 )
 

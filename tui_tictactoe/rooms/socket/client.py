@@ -19,6 +19,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from tui_tictactoe.rooms.hub import RoomHub
+from tui_tictactoe.rooms.matching import Place, QueueState
 from tui_tictactoe.rooms.operations import OPERATIONS
 from tui_tictactoe.rooms.socket import wire
 from tui_tictactoe.rooms.view import Person, Refused, RoomSummary, RoomView, SeatName, Ticket
@@ -34,6 +35,8 @@ _ANSWERS: dict[str, type | tuple[type, ...]] = {
     "none": type(None),
     "ticket": Ticket,
     "rooms": list,
+    "place": Place,
+    "queue": QueueState,
 }
 """What a reply to each kind of operation must carry (`Operation.answer`)."""
 
@@ -161,6 +164,22 @@ class SocketHub(RoomHub):
 
     async def seat_call(self, ticket: Ticket, op: str, *args: object) -> None:
         await self._call(op, ticket, *args)
+
+    async def queue_join(self, who: Person, size: int, rating: int) -> Place:
+        value = await self._call("queue_join", who, size, rating)
+        assert isinstance(value, Place)  # checked by `_call` against the table
+        return value
+
+    async def queue_poll(self, place: Place) -> QueueState:
+        value = await self._call("queue_poll", place)
+        assert isinstance(value, QueueState)  # checked by `_call` against the table
+        return value
+
+    async def queue_leave(self, place: Place) -> None:
+        await self._call("queue_leave", place)
+
+    async def queue_decline(self, place: Place) -> None:
+        await self._call("queue_decline", place)
 
     async def leave(self, ticket: Ticket) -> None:
         await self._call("leave", ticket)

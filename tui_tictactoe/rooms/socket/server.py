@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from tui_tictactoe.rooms.hub import RoomHub
+from tui_tictactoe.rooms.matching import Place, QueueState
 from tui_tictactoe.rooms.socket import wire
 from tui_tictactoe.rooms.socket.directory import (
     SOCKET_NAME,
@@ -51,7 +52,7 @@ MAX_PATH = 107
 """Bytes of an AF_UNIX path on Linux, without its final NUL."""
 _READ_CHUNK = 4096
 _FAILED = "The room server failed to answer that: try again."
-_MAKES_TICKETS = ("create", "join", "watch")
+_MAKES_TICKETS = ("create", "join", "watch", "queue_join")
 
 
 class HubWatch(Protocol):
@@ -228,6 +229,7 @@ class _Connection:
         self.reader = reader
         self.writer = writer
         self.tickets: set[Ticket] = set()
+        self.places: set[Place] = set()  # quick-match places: left when the game goes
         self.streams: dict[int, asyncio.Task[None]] = {}
         self._write_lock = asyncio.Lock()
         self._decoder = wire.FrameDecoder(wire.request_from_json, wire.MAX_REQUEST)
@@ -280,7 +282,7 @@ class _Connection:
         if op == "ping":
             await self._reply(wire.Reply(request.id))
             return
-        if op in _MAKES_TICKETS and len(self.tickets) >= MAX_TICKETS:
+        if op in _MAKES_TICKETS and len(self.tickets) + len(self.places) >= MAX_TICKETS:
             await self._reply(wire.Reply(request.id, refused="This game holds too many places."))
             return
         if self.server.watch is not None:
@@ -288,17 +290,32 @@ class _Connection:
         try:
             value = await getattr(self.server.hub, op)(*args)
         except Refused as refused:
+            if op == "queue_poll":
+                self.places.discard(args[0])  # the place is gone
             await self._reply(wire.Reply(request.id, refused=refused.reason))
             return
         except Exception as error:  # a broken hub: this request fails, not the server
             self.server.log(f"room hub: {op} failed: {type(error).__name__}")
             await self._reply(wire.Reply(request.id, refused=_FAILED))
             return
+        self._hold(op, args, value)
+        await self._reply(wire.Reply(request.id, value))
+
+    def _hold(self, op: str, args: tuple[Any, ...], value: object) -> None:
+        """What this connection holds after `op`: its tickets and queue places."""
         if isinstance(value, Ticket):
             self.tickets.add(value)
+        elif isinstance(value, Place):
+            self.places.add(value)
+        elif isinstance(value, QueueState) and value.ticket is not None:
+            self.places.discard(args[0])  # paired: the place became a seat
+            self.tickets.add(value.ticket)
+        elif isinstance(value, QueueState):
+            self.places.add(args[0])  # waiting (again, after a decline): left if the game goes
         elif op in ("leave", "drop"):
             self.tickets.discard(args[0])
-        await self._reply(wire.Reply(request.id, value))
+        elif op in ("queue_leave", "queue_decline"):
+            self.places.discard(args[0])
 
     def _open_stream(self, ident: int, ticket: Ticket) -> None:
         if ident in self.streams:
@@ -360,3 +377,9 @@ class _Connection:
             except Exception as error:  # one bad drop must not keep the others
                 self.server.log(f"room hub: drop failed: {type(error).__name__}")
         self.tickets.clear()
+        for place in list(self.places):  # a game gone while waiting leaves the queue
+            try:
+                await self.server.hub.queue_leave(place)
+            except Exception as error:
+                self.server.log(f"room hub: queue_leave failed: {type(error).__name__}")
+        self.places.clear()

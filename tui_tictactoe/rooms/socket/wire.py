@@ -8,9 +8,9 @@ Anything else raises `WireError` (and nothing else), whose text says why; the se
 then closes that connection. The frames themselves are in `frames`.
 
 A game process sends requests `{"id": n, "op": "create", "args": {...}}`; the server
-answers each with `{"id": n, "ok": RESULT}` (RESULT: null, `{"ticket": ...}` or
-`{"rooms": [...]}`) or `{"id": n, "refused": "reason"}`, and for an `updates` request
-pushes `{"id": n, "room": {...}}` for each new view, then ends it with a reply.
+answers each with `{"id": n, "ok": RESULT}` (RESULT: null, `{"ticket": ...}`,
+`{"rooms": [...]}`, `{"place": ...}` or `{"queue": ...}`) or `{"id": n, "refused":
+"reason"}`, and for an `updates` request pushes `{"id": n, "room": {...}}` for each new view, then ends it with a reply.
 """
 
 from __future__ import annotations
@@ -21,7 +21,9 @@ from typing import Any, NamedTuple
 
 from tui_tictactoe.identity import displayable
 from tui_tictactoe.rooms import codes
+from tui_tictactoe.rooms.matching import Place, QueueState
 from tui_tictactoe.rooms.operations import LARGEST, MAX_ID, OPERATIONS, SMALLEST, Arg
+from tui_tictactoe.rooms.room import SIZES
 from tui_tictactoe.rooms.socket.frames import FrameDecoder as FrameDecoder
 from tui_tictactoe.rooms.socket.frames import WireError as WireError
 from tui_tictactoe.rooms.socket.frames import decode_body as decode_body
@@ -314,6 +316,29 @@ def summary_from_json(value: object) -> RoomSummary:
     )
 
 
+def place_to_json(place: Place) -> dict[str, Any]:
+    return {"token": place.token, "size": place.size}
+
+
+def place_from_json(value: object) -> Place:
+    obj = _fields(value, ("token", "size"), "a queue place")
+    return Place(_token(obj["token"]), _int(obj["size"], SMALLEST, LARGEST, "size"))
+
+
+def queue_to_json(state: QueueState) -> dict[str, Any]:
+    ticket = None if state.ticket is None else ticket_to_json(state.ticket)
+    return {"waiting": list(state.waiting), "ticket": ticket}
+
+
+def queue_from_json(value: object) -> QueueState:
+    obj = _fields(value, ("waiting", "ticket"), "the queues")
+    waiting = _list(obj["waiting"], len(SIZES), "waiting")
+    if len(waiting) != len(SIZES):
+        raise WireError(f"The queues are {len(SIZES)} counts, one a board.")
+    ticket = None if obj["ticket"] is None else ticket_from_json(obj["ticket"])
+    return QueueState(tuple(_int(n, 0, MAX_ID, "a count") for n in waiting), ticket)
+
+
 # -- requests ------------------------------------------------------------------------
 
 
@@ -330,6 +355,7 @@ _CHECKS: dict[str, Callable[[object, str], Any]] = {
     "seat": _seat,
     "bool": _bool,
     "offer": lambda value, _: _offer_kind(value),
+    "place": lambda value, _: place_from_json(value),
 }
 
 
@@ -351,7 +377,11 @@ hub's operations (`operations.OPERATIONS`), and two of the wire's own: `ping` ke
 idle connection open; `stop` ends the `updates` stream of request `stream` (a client
 that stopped reading it)."""
 
-_TO_JSON: dict[type, Callable[[Any], Any]] = {Person: person_to_json, Ticket: ticket_to_json}
+_TO_JSON: dict[type, Callable[[Any], Any]] = {
+    Person: person_to_json,
+    Ticket: ticket_to_json,
+    Place: place_to_json,
+}
 
 
 def request_to_json(request: Request) -> dict[str, Any]:
@@ -389,6 +419,10 @@ def reply_to_json(reply: Reply) -> dict[str, Any]:
         obj: dict[str, Any] = {"id": reply.id, "refused": reply.refused}
     elif isinstance(reply.value, Ticket):
         obj = {"id": reply.id, "ok": {"ticket": ticket_to_json(reply.value)}}
+    elif isinstance(reply.value, Place):
+        obj = {"id": reply.id, "ok": {"place": place_to_json(reply.value)}}
+    elif isinstance(reply.value, QueueState):
+        obj = {"id": reply.id, "ok": {"queue": queue_to_json(reply.value)}}
     elif isinstance(reply.value, list):
         listed = [summary_to_json(summary) for summary in reply.value[:MAX_LISTED]]
         obj = {"id": reply.id, "ok": {"rooms": listed}}
@@ -413,7 +447,11 @@ def _ok_value(value: object) -> Any:
         return ticket_from_json(value["ticket"])
     if type(value) is dict and set(value) == {"rooms"}:
         return [summary_from_json(item) for item in _list(value["rooms"], MAX_LISTED, "rooms")]
-    raise WireError("ok must be null, {ticket} or {rooms}.")
+    if type(value) is dict and set(value) == {"place"}:
+        return place_from_json(value["place"])
+    if type(value) is dict and set(value) == {"queue"}:
+        return queue_from_json(value["queue"])
+    raise WireError("ok must be null, {ticket}, {rooms}, {place} or {queue}.")
 
 
 def server_message_from_json(value: object) -> Reply | Push:

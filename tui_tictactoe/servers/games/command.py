@@ -155,6 +155,8 @@ def play_args(options: argparse.Namespace) -> list[str]:
             argv += [f"--{name}", getattr(options, name)]
     if getattr(options, "public", None):
         argv.append("--public")
+    if getattr(options, "match", None):
+        argv.append("--match")
     if options.seed is not None:
         argv += ["--seed", str(options.seed)]
     if options.alternate is not None:

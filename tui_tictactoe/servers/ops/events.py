@@ -13,10 +13,11 @@ import argparse
 
 from tui_tictactoe.commands.play_arguments import plays_the_ai
 
-SESSION_KINDS = ("lobby", "ai", "room_player", "spectator", "queued")
+SESSION_KINDS = ("lobby", "ai", "room_player", "spectator", "match", "queued")
 """Sessions now, by kind. A game's kind is what its options asked for at the start
 (`session_kind`): a lobby session that then enters a room stays "lobby" (the server
-does not read the game's screens); "queued" is a connection not (yet) admitted to a game."""
+does not read the game's screens), and a `--match` session stays "match" once paired;
+"queued" is a connection not (yet) admitted to a game (not the quick match's queue)."""
 
 REFUSAL_REASONS: tuple[tuple[str, str], ...] = (
     # (words in the connection's ending, the reason's label)
@@ -51,12 +52,14 @@ def refusal_reason(ending: str) -> str:
 
 def session_kind(options: argparse.Namespace | None, rooms: bool) -> str:
     """A game's kind from its play options: a spectator (`--watch`), a room's player
-    (`--room`, `--join`), the lobby (no option, with rooms on), else against the AI
+    (`--room`, `--join`), a quick match (`--match`), the lobby (no option, with rooms on), else against the AI
     (game options, `--no-rooms`; hot seat too)."""
     if options is not None and getattr(options, "watch", None):
         return "spectator"
     if options is not None and (getattr(options, "room", None) or getattr(options, "join", None)):
         return "room_player"
+    if options is not None and getattr(options, "match", None):
+        return "match"
     if not rooms or options is None:
         return "lobby" if rooms else "ai"
     return "ai" if plays_the_ai(options) else "lobby"

@@ -1,7 +1,7 @@
 """The lobby: what a serve-ssh player sees who connected without a room option.
 
-Play the AI (the usual game), open a new room (private: only its code brings people
-in) or a public one, join one by its code, or enter a public room from the list
+Play the AI (the usual game), play someone (the quick match's queue), open a new
+room (private: only its code brings people in) or a public one, join one by its code, or enter a public room from the list
 (`hub.rooms()`, read again every few seconds): Enter on a room with a free seat joins
 it, on a full one watches. Private rooms are never listed. A code is typed
 into a bounded box that takes letters, spaces and hyphens only, read by
@@ -35,7 +35,13 @@ from tui_tictactoe.ui.widgets.key_bar import KeyBar
 REFRESH = 3.0
 """Seconds between readings of the live rooms."""
 
-PLAY_AI, NEW_ROOM, NEW_PUBLIC, JOIN_ROOM = "play-ai", "new-room", "new-public", "join-room"
+PLAY_AI, MATCH, NEW_ROOM, NEW_PUBLIC, JOIN_ROOM = (
+    "play-ai",
+    "play-someone",
+    "new-room",
+    "new-public",
+    "join-room",
+)
 
 
 def room_entry(summary: RoomSummary) -> Text:
@@ -66,6 +72,7 @@ class LobbyScreen(IgnoresStaleResize, Screen[None]):
             Option("New room (private)", id=NEW_ROOM),
             Option("New public room", id=NEW_PUBLIC),
             Option("Join a room", id=JOIN_ROOM),
+            Option("Play someone (quick match)", id=MATCH),
             id="lobby-menu",
         )
         self.code = Input(
@@ -137,6 +144,10 @@ class LobbyScreen(IgnoresStaleResize, Screen[None]):
         chosen = event.option.id
         if chosen == PLAY_AI:
             self.app.push_screen(self.play_ai())  # for good: q there quits
+        elif chosen == MATCH:
+            from tui_tictactoe.ui.screens.match_screen import MatchScreen
+
+            self.app.push_screen(MatchScreen(self.setting, self.play_ai, self.board_size))
         elif chosen in (NEW_ROOM, NEW_PUBLIC):
             await self._enter(self._create(public=chosen == NEW_PUBLIC))
         elif chosen == JOIN_ROOM:
