@@ -22,6 +22,7 @@ import asyncssh
 from ..addresses import DEFAULT_IPV6_PREFIX
 from ..commands.play_options import PROG
 from .admission import Admission
+from .deny import DENIED, DenyGate
 from .drain import DEFAULT_TIMEOUT, RESTARTING, Drain
 from .fork_server import ForkServer
 from .game_command import CHILD_COMMAND, common_environment, printable
@@ -75,6 +76,7 @@ class Settings:
     ipv6_prefix: int = DEFAULT_IPV6_PREFIX  # an IPv6 client counts by its network of this
     drain_timeout: float = DEFAULT_TIMEOUT  # seconds a drain (SIGUSR1) waits for rounds
     metrics: tuple[str, int] | None = None  # where /metrics, /livez, /readyz are served
+    deny: Path | None = None  # the deny list (`deny.DenyGate`), read again on SIGHUP
 
 
 def _log_to_stderr(line: str) -> None:
@@ -92,6 +94,10 @@ class GameServer:
         self.ops: OpsEndpoint | None = None
         self.room_watch: RoomWatch | None = None
         self.drain = Drain(self, settings.drain_timeout, self.log)
+        self.deny = DenyGate(settings.deny, self.log)
+        unreadable = self.deny.load(announce=False)
+        if unreadable is not None:  # never start with fewer denied than the host asked for
+            raise HostKeyError(unreadable)
         self.host_key = load_or_create(settings.host_key or default_host_key_path())
         self.authorized_keys: asyncssh.SSHAuthorizedKeys | None = None
         if settings.authorized_keys is not None:
@@ -232,6 +238,9 @@ class GameServer:
         """Count a new connection as waiting; or why it is refused (the message it gets).
         A connection it displaces (see `admission`) is told the server is busy."""
         self.clients.add(client)
+        denied = self.deny.check(address=client.address)
+        if denied is not None:  # told like any refusal on arrival, never counted as waiting
+            return denied
         refusal, evicted = self.admission.arrive(client)
         if evicted is not None:
             evicted.refuse(BUSY, ending="refused: made room for a newer connection")
@@ -354,7 +363,11 @@ class Client(asyncssh.SSHServer):
         self.server.events.connection_opened()
         refusal = self.server.arrive(self)
         if refusal is not None:
-            self.ending = "refused: too many connections logging in from one address"
+            self.ending = (
+                f"refused: {refusal.rstrip('.')} (address)"
+                if refusal.startswith(DENIED)
+                else "refused: too many connections logging in from one address"
+            )
             self._refuse_on_arrival(refusal)
         elif self.server.settings.idle_timeout:
             self._timer = loop.call_later(self.server.settings.idle_timeout, self._check_idle)
@@ -502,7 +515,10 @@ class Client(asyncssh.SSHServer):
         self.logged_in = True
         if self._offered is not None and not self._guest:
             self.fingerprint = self._offered.get_fingerprint("sha256")
-        self.refusal = self.server.admit(self)
+        denied = self.server.deny.check(key=self.fingerprint, name=self.username)
+        if denied is not None:
+            self.ending = f"refused: {DENIED} (key or name)"
+        self.refusal = denied or self.server.admit(self)
         if self.refusal is not None:
             if self._timer is not None:
                 self._timer.cancel()
