@@ -60,7 +60,7 @@ BOARD_RULES = (
 game's start-up does not import `commands.analyse`)."""
 
 
-COMMANDS = ("play", "analyse", "analyze", "stats", "serve-ssh", "serve-web")
+COMMANDS = ("play", "analyse", "analyze", "stats", "serve-ssh", "serve-web", "admin")
 
 
 class NotPlainPlay(Exception):
@@ -124,6 +124,7 @@ class WholeParser(BoundedParser):
 
 
 def build_parser() -> WholeParser:
+    from .commands.admin import add_admin_options
     from .servers.options import add_ssh_options, add_web_options
 
     parser = WholeParser(
@@ -189,6 +190,14 @@ def build_parser() -> WholeParser:
         description="Host the game for a web browser: each tab plays in its own process.",
     )
     add_web_options(web)
+    admin = commands.add_parser(
+        "admin",
+        help="for a host: list, end, deny, rename and drain what running serve-ssh servers serve",
+        description="Moderate the running serve-ssh servers of this data directory, or of every "
+        "host sharing --database-url (docs/hosting.md, Moderation). Every action is logged "
+        "with who ran it and why.",
+    )
+    add_admin_options(admin)
     parser.servers = {"serve-ssh": ssh, "serve-web": web}
     return parser
 
@@ -229,6 +238,10 @@ def _main(argv: Sequence[str] | None) -> int:
         from .servers.ssh import serve
 
         return serve(args)
+    if args.command == "admin":
+        from .commands.admin import run_admin
+
+        return run_admin(args)
     if args.command == "serve-web":
         from .servers.web import serve as serve_web
 

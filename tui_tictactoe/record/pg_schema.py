@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .failures import NewerSchema
+from .moderation import MODERATION_TABLES
 from .pg_connection import transaction
 from .rounds import STANDING_KEYS, add_round_statement
 
@@ -118,6 +119,12 @@ MIGRATIONS: tuple[tuple[str | Callable[[psycopg.Connection], object], ...], ...]
     (
         "ALTER TABLE matches ADD COLUMN agreed boolean NOT NULL DEFAULT false,"
         " ADD CONSTRAINT matches_agreed CHECK (NOT agreed OR result = 'draw')",
+    ),
+    # 3 -> 4: the SQLite file's schema 5, moderation (`moderation.py`): the same tables,
+    # times as UTC ISO text so that one set of statements serves both backends.
+    tuple(
+        statement.format(id="bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY")
+        for statement in MODERATION_TABLES
     ),
 )
 """Schema migrations: step i takes `schema_version.version` i to i + 1. Append, never edit.

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar, cast
 
 from .failures import Failure, NewerSchema, classify, reason
 from .location import DATABASE_URL_ENV, database_path, database_url
+from .moderation import ModerationRecord
 from .people import PeopleRecord
 from .rounds import SAVE_PLAYER, PreparedRound, prepare_round, round_record
 from .schema import (
@@ -58,7 +59,7 @@ class Connection(Protocol):
     def close(self) -> None: ...
 
 
-class Record(PeopleRecord):
+class Record(PeopleRecord, ModerationRecord):
     """The record of every player on this machine, and their settings.
 
     Safe to share between threads (one connection behind a lock) and between

@@ -21,6 +21,7 @@ import asyncssh
 
 from ..addresses import DEFAULT_IPV6_PREFIX
 from ..commands.play_options import PROG
+from ..record.moderation import LiveSession, now_text
 from .admission import Admission
 from .deny import DENIED, DenyGate
 from .drain import DEFAULT_TIMEOUT, RESTARTING, Drain
@@ -29,6 +30,7 @@ from .game_command import CHILD_COMMAND, common_environment, printable
 from .game_process import GameProcess, Launch, spawn
 from .host_key import HostKeyError, default_host_key_path, load_or_create
 from .log_format import Event, event_of
+from .moderation import ModerationLink
 from .proxy_listener import Acceptor, Network, Source, listen, ssh_options
 from .refusal_log import RefusalLog, ending_kind, library_log, log_prefix
 from .room_service import RoomService, database_environment, friend_address
@@ -77,6 +79,7 @@ class Settings:
     drain_timeout: float = DEFAULT_TIMEOUT  # seconds a drain (SIGUSR1) waits for rounds
     metrics: tuple[str, int] | None = None  # where /metrics, /livez, /readyz are served
     deny: Path | None = None  # the deny list (`deny.DenyGate`), read again on SIGHUP
+    admin: bool = True  # the record as `tui-tictactoe admin`'s channel (`moderation`)
 
 
 def _log_to_stderr(line: str) -> None:
@@ -95,6 +98,8 @@ class GameServer:
         self.room_watch: RoomWatch | None = None
         self.drain = Drain(self, settings.drain_timeout, self.log)
         self.deny = DenyGate(settings.deny, self.log)
+        self.renamed: dict[str, str] = {}  # key -> the name an admin gave it (`moderation`)
+        self.moderation: ModerationLink | None = None
         unreadable = self.deny.load(announce=False)
         if unreadable is not None:  # never start with fewer denied than the host asked for
             raise HostKeyError(unreadable)
@@ -165,6 +170,10 @@ class GameServer:
         if self.rooms is not None:  # before the first game can start (the loop runs on)
             self.rooms.listening(friend_address(settings.host, port, settings.public_address))
             self.room_environment.update(self.rooms.environment)
+        if settings.admin:
+            deny = str(settings.deny) if settings.deny is not None else None
+            self.moderation = ModerationLink(self, port, settings.database_url, deny)
+            await self.moderation.start()
         if self.settings.fork_server and sys.platform == "linux":
             try:
                 self.fork_server = await ForkServer.start(
@@ -231,6 +240,53 @@ class GameServer:
         return bool(self.games) or any(
             client.session is not None and client.session.starting for client in self.clients
         )
+
+    # -- what `tui-tictactoe admin` sees and does (`moderation.ModerationLink`) ------------
+
+    def live_sessions(self, host: str) -> list[LiveSession]:
+        """Every logged-in connection: who, from where, in which rooms (its game's places
+        in the hub, and the room its options named)."""
+        rooms = self.rooms.server.rooms_by_game() if self.rooms is not None else {}
+        found = []
+        for client in self.clients:
+            if not client.logged_in:
+                continue
+            session = client.session
+            game = session.game if session is not None else None
+            codes = set(rooms.get(game.pid, ())) if game is not None and game.pid else set()
+            if session is not None and session.room:
+                codes.add(session.room)
+            kind = session.kind if session is not None and game is not None else "queued"
+            found.append(
+                LiveSession(
+                    host,
+                    client.session_id,
+                    printable(client.name) or "-",
+                    client.fingerprint,
+                    client.address,
+                    " ".join(sorted(codes)),
+                    kind,
+                    client.began_at,
+                )
+            )
+        return sorted(found)
+
+    def end_sessions(self, target: str, message: str) -> int:
+        """End the session `target` names, or every session in the room it names."""
+        rooms = self.rooms.server.rooms_by_game() if self.rooms is not None else {}
+        ended = 0
+        for client in list(self.clients):
+            session = client.session
+            game = session.game if session is not None else None
+            held = rooms.get(game.pid, set()) if game is not None and game.pid else set()
+            named = session is not None and session.room == target
+            if client.session_id == target or target in held or named:
+                client.end(message, 1, ending="ended by an admin")
+                ended += 1
+        return ended
+
+    def begin_drain(self) -> None:
+        self.drain.begin()
 
     # -- admission (the counting is `Admission`'s) ---------------------------------------
 
@@ -310,6 +366,8 @@ class GameServer:
             await asyncio.gather(*self._ending, return_exceptions=True)
         if self.fork_server is not None:
             await self.fork_server.close()
+        if self.moderation is not None:
+            await self.moderation.stop()
         if self.rooms is not None:
             await self.rooms.stop()
         if self.ops is not None:
@@ -331,6 +389,8 @@ class Client(asyncssh.SSHServer):
         self.counted_as = "?"  # the address as every per-address rule counts it
         self.peer = "?"
         self.username = ""
+        self.name = ""  # as the game shows it: the user name, or the one an admin gave the key
+        self.began_at = now_text()
         self.fingerprint: str | None = None
         self.refusal: str | None = None
         self.session: GameSession | None = None
@@ -504,7 +564,7 @@ class Client(asyncssh.SSHServer):
     def begin_auth(self, username: str) -> bool:
         """Logging in is required only to learn the player's key; anyone gets in without one,
         unless `--authorized-keys` was given."""
-        self.username = username[:USERNAME_LIMIT]
+        self.username = self.name = username[:USERNAME_LIMIT]
         self.authenticating = True
         if self.telling is not None:  # before any answer to it: a client stops at "denied"
             self.refuse(self.telling)
@@ -515,6 +575,8 @@ class Client(asyncssh.SSHServer):
         self.logged_in = True
         if self._offered is not None and not self._guest:
             self.fingerprint = self._offered.get_fingerprint("sha256")
+        if self.fingerprint is not None:
+            self.name = self.server.renamed.get(self.fingerprint, self.username)
         denied = self.server.deny.check(key=self.fingerprint, name=self.username)
         if denied is not None:
             self.ending = f"refused: {DENIED} (key or name)"
