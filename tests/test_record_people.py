@@ -372,16 +372,16 @@ def tables(path: Path) -> set[str]:
         return {name for (name,) in conn.execute("SELECT name FROM sqlite_master")}
 
 
-def test_a_new_record_has_schema_4(tmp_path: Path) -> None:
+def test_a_new_record_has_the_latest_schema(tmp_path: Path) -> None:
     path = tmp_path / DATABASE_NAME
     with Record.open(path) as record:
         assert record.available
-    assert schema_version() == 4
-    assert {"matches", "ratings", "rounds", "board_standings"} <= tables(path)
+    assert schema_version() == 5
+    assert {"matches", "ratings", "rounds", "board_standings", "name_owners"} <= tables(path)
 
 
 @pytest.mark.parametrize("old", [SCHEMA_1, SCHEMA_2], ids=["schema-1", "schema-2"])
-def test_an_older_record_is_upgraded_to_schema_4_with_nothing_lost(
+def test_an_older_record_is_upgraded_to_the_latest_schema_with_nothing_lost(
     tmp_path: Path, old: Path
 ) -> None:
     path = tmp_path / DATABASE_NAME
@@ -396,7 +396,7 @@ def test_an_older_record_is_upgraded_to_schema_4_with_nothing_lost(
         assert ratings_of(record) == {ANN.key: (1216, 1), BOB.key: (1184, 1)}
         assert record.stats("alice") == stats
     with sqlite3.connect(path) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == 4
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == schema_version()
     after = dump(path, *kept)
     if old == SCHEMA_2:
         assert after == before
@@ -451,7 +451,7 @@ def test_a_schema_3_record_is_upgraded_to_4_keeping_its_rounds_between_people(
         assert record.available and record.take_notice() is None
         assert record.save_match(match(result="draw", moves=AGREED)._replace(agreed=True))
     with sqlite3.connect(path) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == 4
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == schema_version()
         agreed = conn.execute("SELECT agreed FROM matches ORDER BY id").fetchall()
         with pytest.raises(sqlite3.IntegrityError):  # only a draw is agreed
             conn.execute("UPDATE matches SET agreed = 1 WHERE result = 'X'")

@@ -21,11 +21,11 @@ import pytest
 import test_serve_ssh
 from pty_terminal import command
 from test_serve_ssh import START_TIMEOUT, by_key, connect, play, play_round
-from test_serve_ssh_deny import told
+from test_serve_ssh_deny import told, wide
 from test_serve_ssh_hosts import listening_port, processes, serve_ssh
 from test_serve_ssh_rooms import ANN_KEY, BOB_KEY, FINGERPRINT, enter, new_room, until
 
-from tui_tictactoe.record import Record
+from tui_tictactoe.record import FinishedRound, Record
 
 host = test_serve_ssh.host  # the fixture: a GameServer in the test's loop, with its log
 __all__ = ["processes"]  # the fixture, used by name
@@ -171,6 +171,14 @@ async def test_two_hosts_on_postgresql_share_the_list_the_orders_and_the_denials
     )
     hosts = {s["name"]: s["host"] for s in listing["sessions"]}
     assert hosts["ann"] != hosts["bob"]  # one room, two hosts
+    other = await enter(b.port, None, "ANN", BOB_KEY, local="127.0.0.5")  # ann's name, on B
+    await until_listed(lambda found: len(found["sessions"]) == 3, *url)
+    record = Record.open_url(pg_url)
+    try:  # the name is the key's that used it first, on whichever host
+        assert record.name_owner("ann") == FINGERPRINT[ANN_KEY]
+    finally:
+        record.close()
+    other.conn.close()
 
     assert "taken by 2 of 2 hosts" in await admin(*url, "end", code, "--reason", "closing it")
     for player in (ann, bob):
@@ -186,6 +194,29 @@ async def test_two_hosts_on_postgresql_share_the_list_the_orders_and_the_denials
         await until("the rename read", lambda h=hosted: h.server.renamed)
     for hosted in (a, b):  # each host logs every action, whichever host's admin ran it
         await hosted.logged("rename ")
+
+
+async def test_a_name_belongs_to_the_first_key_that_used_it(host: Any, tmp_path: Path) -> None:
+    hosted = await host(admin=True)
+    ann, bob = FINGERPRINT[ANN_KEY], FINGERPRINT[BOB_KEY]
+    first = await play(hosted.port, username="alice", key=ANN_KEY)
+    record = Record.open()
+    try:
+        await until("the name claimed", lambda: record.name_owner("alice") == ann)
+        second = await play(hosted.port, username=wide("ALICE"), key=BOB_KEY, local="127.0.0.2")
+        await until_listed(lambda found: len(found["sessions"]) == 2)
+        assert record.name_owner("Alice") == ann  # NFKC and case: the same name, still ann's
+        won = FinishedRound("medium", "X", "human", (1, 4, 2, 5, 3), "win", display_name="alice")
+        for key in (bob, ann):  # both keep rounds under the name
+            assert record.save_round(key, won)
+        labels = {entry.player: entry.label for entry in record.leaderboard().medium_wins}
+    finally:
+        record.close()
+    assert labels[ann] == "alice"  # the owner under the name
+    assert labels[bob] == f"alice ({bob[:15]}…)"  # the other with its fingerprint
+    for term in (first, second):
+        term.send("q")
+        assert await term.wait_closed() == 0
 
 
 async def test_admin_drain_ends_the_server_once_its_round_has_finished(

@@ -25,11 +25,11 @@ from __future__ import annotations
 import fnmatch
 import ipaddress
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from ..identity import displayable
+from .names import name_key
 
 LINE_LIMIT = 1024
 """Characters of a line read at all (a longer one is reported and skipped)."""
@@ -63,12 +63,6 @@ class DenyEntry:
         if self.reason:
             words.append(f"# {self.reason}")
         return " ".join(words)
-
-
-def name_key(name: str) -> str:
-    """A name as patterns match it: as shown (`displayable`), NFKC-normalised, case-folded."""
-    shown = displayable(name, PATTERN_LIMIT, empty="")
-    return unicodedata.normalize("NFKC", shown).casefold()
 
 
 def parse_when(text: str) -> datetime:

@@ -20,6 +20,8 @@ from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
+from .names import FINGERPRINT, name_key
+
 T = TypeVar("T")
 
 MODERATION_TABLES = (
@@ -147,9 +149,53 @@ class ModerationRecord:
                         " kind, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                         tuple(session),
                     )
+                    if session.player is not None and session.player.startswith(FINGERPRINT):
+                        self._claim_name(conn, session.player, session.name)
             return True
 
         return self._run(write, False, "the live sessions were not published")
+
+    def _claim_name(self, conn: Any, player: str, name: str) -> None:
+        """`name` is `player`'s if no key used it before (a name with nothing to show in
+        it is nobody's)."""
+        key = name_key(name)
+        if key:
+            self._query(
+                conn,
+                "INSERT INTO name_owners (name, player, since) VALUES (?, ?, ?)"
+                " ON CONFLICT (name) DO NOTHING",
+                (key, player, now_text()),
+            )
+
+    def name_owner(self, name: str) -> str | None:
+        """The key that owns `name`, if one does."""
+
+        def read(conn: Any) -> str | None:
+            rows = self._query(
+                conn, "SELECT player FROM name_owners WHERE name = ?", (name_key(name),)
+            )
+            return str(rows[0][0]) if rows else None
+
+        return self._run(read, None, "the name's owner could not be read")
+
+    def _with_owners(self, conn: Any, entries: list[T]) -> list[T]:
+        """`entries` (a leaderboard's rows: `LeaderEntry`, `RatingEntry`) each marked
+        whether its key owns its name (`owns_name`)."""
+        rows: list[Any] = entries
+        players = sorted({entry.player for entry in rows})
+        if not players:
+            return entries
+        marks = ", ".join("?" * len(players))
+        owned = {
+            (name, player)
+            for name, player in self._query(
+                conn, f"SELECT name, player FROM name_owners WHERE player IN ({marks})", players
+            )
+        }
+        return [
+            entry._replace(owns_name=(name_key(entry.display_name), entry.player) in owned)
+            for entry in rows
+        ]
 
     def forget_host(self, host: str) -> bool:
         """A host that stops: it and its sessions are no longer live."""
@@ -295,7 +341,6 @@ class ModerationRecord:
     def rename(self, player: str, name: str) -> bool:
         """`player` is called `name` from now on: on the leaderboard and ratings at once, in
         its next session's game (the server reads `admin_names`), and `name` is its own."""
-        from .deny_list import name_key
 
         def write(conn: Any) -> bool:
             with self._writing(conn):

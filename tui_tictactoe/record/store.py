@@ -295,7 +295,8 @@ class Record(PeopleRecord, ModerationRecord):
                 conn, LEADERS.format(column="clean_wins"), (board_size, "medium", limit)
             )
             return Leaderboard(
-                [LeaderEntry(*row) for row in streaks], [LeaderEntry(*row) for row in wins]
+                self._with_owners(conn, [LeaderEntry(*row) for row in streaks]),
+                self._with_owners(conn, [LeaderEntry(*row) for row in wins]),
             )
 
         return self._run(read, Leaderboard([], []), "the leaderboard could not be read")
