@@ -125,6 +125,7 @@ async def test_denied_keys_addresses_and_names_get_one_line_and_no_game(
     )
     hosted = await host(deny=path)
     assert any(f"{path}:6: not a key" in line for line in hosted.log)
+    assert sum("deny" in line for line in hosted.log) == 1  # said once, the rest silent
 
     said = await told(hosted.port, username="ann", key=ANN_KEY)
     assert f"{DENIED}: spam in room names." in said
@@ -225,6 +226,13 @@ async def test_sighup_reads_the_file_again_and_the_game_in_play_goes_on(tmp_path
     finally:
         stop(server)
     assert "Traceback" not in (tmp_path / "log").read_text()
+
+
+async def test_a_file_of_garbage_writes_a_bounded_log(host: Any, tmp_path: Path) -> None:
+    path = deny_file(tmp_path, *(f"garbage {n}" for n in range(5000)), "127.0.0.2")
+    hosted = await host(deny=path)
+    assert len(hosted.log) == 21 and "4980 more bad lines skipped" in hosted.log[-1]
+    assert DENIED in await disconnected(hosted.port, local="127.0.0.2")
 
 
 async def test_a_deny_file_that_cannot_be_read_stops_the_start(tmp_path: Path) -> None:

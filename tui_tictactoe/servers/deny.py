@@ -19,6 +19,9 @@ from .refusal_log import log_prefix
 
 DENY_FILE_LIMIT = 1024 * 1024
 """Bytes of a deny file read at most (an entry is ~80 bytes: some 13,000 entries)."""
+BAD_LINES_LOGGED = 20
+"""Bad lines of one reading logged each (the rest counted in one line): a file of garbage
+writes a bounded log."""
 DENIED = "This server does not accept you"
 """What a denied client is told (and the words the metrics' `denied` reason is found by)."""
 
@@ -60,8 +63,11 @@ class DenyGate:
 
     def _read(self, text: str, announce: bool) -> None:
         entries, problems = parse_lines(text)
-        for number, why in problems:
+        for number, why in problems[:BAD_LINES_LOGGED]:
             self._said("deny.bad_line", f"{self.path}:{number}: {why} (line skipped)")
+        if len(problems) > BAD_LINES_LOGGED:
+            more = len(problems) - BAD_LINES_LOGGED
+            self._said("deny.bad_line", f"{self.path}: {more} more bad lines skipped")
         self._file = DenyList(entries)
         self._merge()
         if announce:
