@@ -27,6 +27,7 @@ from pty_terminal import command
 from test_proxy_protocol import v2
 from test_serve_ssh import STEP_TIMEOUT, connect, open_game, play
 from test_serve_ssh_hostile import installed_server, stop, until
+from test_serve_ssh_ops import until_sample
 from test_serve_ssh_proxy import via_balancer
 from test_serve_ssh_rooms import ANN_KEY, BOB_KEY, FINGERPRINT, OpenSSH
 
@@ -173,15 +174,22 @@ async def test_an_entry_stops_applying_when_it_expires_without_a_reload(
     assert await term.wait_closed() == 0
 
 
-async def test_denied_connections_are_logged_as_a_count(host: Any, tmp_path: Path) -> None:
-    hosted = await host(deny=deny_file(tmp_path, "127.0.0.2"))
+async def test_denied_connections_are_logged_as_a_count_and_counted_as_denied(
+    host: Any, tmp_path: Path
+) -> None:
+    hosted = await host(deny=deny_file(tmp_path, "127.0.0.2", "name:eve"), metrics=("127.0.0.1", 0))
     for _ in range(4):
         assert DENIED in await disconnected(hosted.port, local="127.0.0.2")
-    await until("four closed", lambda: not hosted.server.clients)
+    assert DENIED in await told(hosted.port, username="eve")
+    await until("five closed", lambda: not hosted.server.clients)
     hosted.server.refusals.flush()
     lines = [line for line in hosted.log if DENIED in line]
     assert len(lines) == 2, hosted.log  # the first whole, then the count of the others
-    assert "3 more connections" in lines[1]
+    assert "4 more connections" in lines[1]
+    assert hosted.server.ops is not None and hosted.server.ops.port
+    await until_sample(
+        hosted.server.ops.port, "tui_tictactoe_refusals_total", {"reason": "denied"}, 5
+    )
 
 
 @pytest.mark.skipif(shutil.which("ssh") is None, reason="no OpenSSH client here")

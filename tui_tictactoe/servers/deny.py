@@ -46,6 +46,10 @@ class DenyGate:
         not be read (the list then stays as it was), else None. `announce`: log the count
         (a reload's; at the start the server says nothing before it listens)."""
         if self.path is None:
+            if announce:
+                self._said(
+                    "deny.none", "no --deny FILE to read again (shared entries: each second)"
+                )
             return None
         try:
             with self.path.open("rb") as file:

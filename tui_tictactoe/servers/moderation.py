@@ -90,8 +90,19 @@ class ModerationLink:
         return Record.open_url(self.database_url) if self.database_url else Record.open()
 
     async def _run(self) -> None:
+        failed: str | None = None
         while True:
-            await self.look()
+            try:
+                await self.look()
+                failed = None
+            except Exception as error:  # a look fails, not the server: the next one tries again
+                if type(error).__name__ != failed:  # said once until it changes
+                    failed = type(error).__name__
+                    self.server.log(
+                        Event(
+                            "admin.record_failed", f"{log_prefix()}admin: a look failed ({failed})"
+                        )
+                    )
             await asyncio.sleep(BEAT)
 
     async def look(self) -> None:

@@ -143,7 +143,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
     def session_started(self) -> None:
         refusal = self.client.refusal
         if refusal is not None:
-            self.client.ending = f"refused: {refusal.split(':')[0]}"
+            self.client.ending = f"refused: {refusal.split(':')[0].rstrip('.')}"
             self._finish(refusal, 1)
             return
         if self.stats is not None and not isinstance(self.options, OptionsError):
