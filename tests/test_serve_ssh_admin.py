@@ -25,6 +25,7 @@ from test_serve_ssh_deny import told, wide
 from test_serve_ssh_hosts import listening_port, processes, serve_ssh
 from test_serve_ssh_rooms import ANN_KEY, BOB_KEY, FINGERPRINT, enter, new_room, until
 
+from tui_tictactoe.cli import build_parser
 from tui_tictactoe.record import FinishedRound, Record
 
 host = test_serve_ssh.host  # the fixture: a GameServer in the test's loop, with its log
@@ -240,6 +241,13 @@ async def test_admin_drain_ends_the_server_once_its_round_has_finished(
     log = server.stderr.read().decode()
     assert "drain" in log and "because 'deploying'" in log and "drained" in log, log
     assert not (await listed(data=data))["hosts"]  # gone from the list as it stopped
+
+
+def test_the_database_url_goes_before_or_after_the_action() -> None:
+    parser = build_parser()
+    for words in (["--database-url", "U", "list"], ["list", "--database-url", "U"]):
+        assert parser.parse_args(["admin", *words]).database_url == "U"
+    assert parser.parse_args(["admin", "list"]).database_url is None
 
 
 async def test_bad_words_are_one_line_and_change_nothing(tmp_path: Path) -> None:

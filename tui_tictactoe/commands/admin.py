@@ -11,33 +11,34 @@ OS user) and why (`--reason`), and each server writes it to its log.
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import sys
-import time
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .play_options import PROG
 
 if TYPE_CHECKING:
+    from datetime import timedelta
+
     from ..record import Record
     from ..record.moderation import LiveSession
 
 FRESH = 30.0  # seconds: a host seen since is live (`servers.moderation.FRESH`)
 WAIT = 15.0  # seconds `end` and `drain` wait for each host to take the order
 REASON_LIMIT = 200
-_SESSION = re.compile(r"[0-9a-f]{8}")
-_ROOM = re.compile(r"[A-Z]{4}")
-_DURATION = re.compile(r"(\d{1,6})([smhdw])")
+_SESSION = r"[0-9a-f]{8}"  # patterns, compiled on first use (`re`'s cache): the parser's
+_ROOM = r"[A-Z]{4}"  # every build imports this module
+_DURATION = r"(\d{1,6})([smhdw])"
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
 
 
 def duration(text: str) -> timedelta:
     """`--for`: a number and a unit, s m h d or w (`30m`, `12h`, `7d`)."""
-    found = _DURATION.fullmatch(text.strip())
+    from datetime import timedelta
+
+    found = re.fullmatch(_DURATION, text.strip())
     if found is None:
         raise argparse.ArgumentTypeError(
             f"not a duration: {text[:20]!r} (a number and s, m, h, d or w: 30m, 12h, 7d)"
@@ -95,6 +96,10 @@ def add_admin_options(parser: argparse.ArgumentParser) -> None:
     )
     for each in (end, deny, rename, drain):
         each.add_argument("--reason", type=reason, required=True, help="why (kept and logged)")
+    for each in (listing, end, deny, rename, drain):  # also after the action's words
+        each.add_argument(
+            "--database-url", metavar="URL", default=argparse.SUPPRESS, help="as above"
+        )
 
 
 class AdminError(Exception):
@@ -132,6 +137,8 @@ def _who() -> str:
 
 
 def _since() -> str:
+    from datetime import UTC, datetime, timedelta
+
     when = datetime.now(UTC) - timedelta(seconds=FRESH)
     return when.isoformat(timespec="seconds").replace("+00:00", "Z")
 
@@ -147,6 +154,8 @@ def _done(record: Record, action: str, target: str, why: str, outcome: str) -> N
 def list_live(record: Record, args: argparse.Namespace) -> None:
     hosts, sessions = record.live(_since())
     if args.json:
+        import json
+
         print(
             json.dumps(
                 {
@@ -198,9 +207,9 @@ def _table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
 
 def end(record: Record, args: argparse.Namespace) -> None:
     target = args.target.strip()
-    is_room = _ROOM.fullmatch(target.upper()) is not None
+    is_room = re.fullmatch(_ROOM, target.upper()) is not None
     target = target.upper() if is_room else target.lower()
-    if not (_SESSION.fullmatch(target) or is_room):
+    if not (re.fullmatch(_SESSION, target) or is_room):
         raise AdminError(f"not a session's id (8 hex digits) nor a room's code: {target[:20]!r}")
     _, sessions = record.live(_since())
     hosts = sorted({s.host for s in sessions if s.session == target or target in s.rooms.split()})
@@ -246,6 +255,8 @@ def _ordered(
 
 def _waited(record: Record, orders: dict[str, int | None]) -> str:
     """Wait for each host to take its order; what came of it, in words."""
+    import time
+
     if any(order is None for order in orders.values()):
         raise AdminError("the order could not be written to the record")
     deadline = time.monotonic() + WAIT
@@ -259,6 +270,8 @@ def _waited(record: Record, orders: dict[str, int | None]) -> str:
 
 
 def deny(record: Record, args: argparse.Namespace) -> None:
+    from datetime import UTC, datetime
+
     from ..record.deny_list import DenyEntry, parse_value
 
     try:
