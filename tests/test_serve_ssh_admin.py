@@ -94,8 +94,11 @@ async def test_list_end_deny_and_rename_on_one_host(host: Any, tmp_path: Path) -
     assert seen["bob"]["address"] == "127.0.0.2"
     assert seen["carol"]["player"] is None and seen["carol"]["kind"] == "ai"
     assert [h["deny_file"] for h in listing["hosts"]] == [str(deny)]
+    together = sorted([seen["ann"]["session"], seen["bob"]["session"]])
+    assert list(listing["rooms"]) == [code] and sorted(listing["rooms"][code]) == together
     text = await admin("list")
-    assert code in text and "(guest)" in text and "127.0.0.3" in text
+    assert f"{code}  ann, bob" in text or f"{code}  bob, ann" in text
+    assert "(guest)" in text and "127.0.0.3" in text
 
     said = await admin("end", code, "--reason", "abusive room name")
     assert "taken by 1 of 1 hosts" in said

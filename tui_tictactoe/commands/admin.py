@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -153,30 +153,31 @@ def _done(record: Record, action: str, target: str, why: str, outcome: str) -> N
 
 def list_live(record: Record, args: argparse.Namespace) -> None:
     hosts, sessions = record.live(_since())
+    rooms: dict[str, list[str]] = {}  # code -> its sessions, on every host
+    for session in sessions:
+        for code in session.rooms.split():
+            rooms.setdefault(code, []).append(session.session)
     if args.json:
         import json
 
-        print(
-            json.dumps(
-                {
-                    "hosts": [host._asdict() for host in hosts],
-                    "sessions": [session._asdict() for session in sessions],
-                }
-            )
-        )
+        listing = {
+            "hosts": [host._asdict() for host in hosts],
+            "rooms": rooms,
+            "sessions": [session._asdict() for session in sessions],
+        }
+        print(json.dumps(listing))
         return
-    print(
-        _table(
-            ("HOST", "PID", "DENY FILE", "SEEN"),
-            [(host.host, str(host.pid), host.deny_file or "-", host.seen_at) for host in hosts],
-        )
-    )
+    servers = [(host.host, str(host.pid), host.deny_file or "-", host.seen_at) for host in hosts]
+    print(_table(("HOST", "PID", "DENY FILE", "SEEN"), servers) if hosts else "no live servers")
+    if rooms:
+        print()
+        named = {session.session: _session_row(session)[1] for session in sessions}
+        held = [(code, ", ".join(named[each] for each in ids)) for code, ids in rooms.items()]
+        print(_table(("ROOM", "SESSIONS (PLAYERS AND SPECTATORS)"), sorted(held)))
     print()
+    header = ("SESSION", "NAME", "KEY", "ADDRESS", "ROOMS", "KIND", "HOST", "SINCE")
     print(
-        _table(
-            ("SESSION", "NAME", "KEY", "ADDRESS", "ROOMS", "KIND", "HOST", "SINCE"),
-            [_session_row(session) for session in sessions],
-        )
+        _table(header, [_session_row(each) for each in sessions])
         if sessions
         else "no live sessions"
     )
@@ -197,7 +198,7 @@ def _session_row(session: LiveSession) -> tuple[str, ...]:
     )
 
 
-def _table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
+def _table(header: tuple[str, ...], rows: Sequence[tuple[str, ...]]) -> str:
     widths = [max(len(row[n]) for row in [header, *rows]) for n in range(len(header))]
     return "\n".join(
         "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
