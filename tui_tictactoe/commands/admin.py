@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from .play_options import PROG
 
 if TYPE_CHECKING:
-    from datetime import timedelta
+    from datetime import datetime, timedelta
 
     from ..record import Record
     from ..record.moderation import LiveSession
@@ -286,8 +286,24 @@ def deny(record: Record, args: argparse.Namespace) -> None:
         _append(path, line)
     if not record.add_denied(line):
         raise AdminError("the entry could not be kept in the record")
+    record.forget_denied(_expired(record.denied_entries(), datetime.now(UTC)))
     where = ", ".join(map(str, files)) or "the record only (no deny file)"
     _done(record, "deny", line, args.reason, f"every host's list, and {where}")
+
+
+def _expired(lines: list[str], now: datetime) -> list[str]:
+    """The shared entries past their expiry (they deny nothing: the table need not keep them)."""
+    from ..record.deny_list import parse_entry
+
+    expired = []
+    for line in lines:
+        try:
+            entry = parse_entry(line)
+        except ValueError:
+            continue
+        if entry is not None and not entry.applies(now):
+            expired.append(line)
+    return expired
 
 
 def _deny_files(record: Record, named: str | None) -> list[Path]:

@@ -323,6 +323,17 @@ class ModerationRecord:
 
         return self._run(write, False, "the deny entry was not kept")
 
+    def forget_denied(self, entries: Sequence[str]) -> bool:
+        """Shared deny entries no longer kept (expired ones, which apply nowhere)."""
+
+        def write(conn: Any) -> bool:
+            with self._writing(conn):
+                for entry in entries:
+                    self._query(conn, "DELETE FROM denied WHERE entry = ?", (entry,))
+            return True
+
+        return self._run(write, False, "the expired deny entries were not removed")
+
     def log_action(self, by_user: str, action: str, target: str, reason: str, outcome: str) -> bool:
         """One admin action: who (the OS user), what, on what, why, and what came of it."""
 

@@ -9,6 +9,9 @@ names an admin set; and writes every admin action since the last look to this se
 One way for one host (the SQLite record in the data directory, which `admin` opens too) and
 for many (the PostgreSQL database they share): no socket or signal of its own to secure.
 An order waits at most a BEAT; the record being out of reach costs this only its looks.
+The server keeps one connection to the SQLite record for its life: another one opened and
+closed in the same process could take the write-ahead log from under it (SQLite's locks are
+the process's), so nothing else in the server's process opens the record.
 """
 
 from __future__ import annotations
