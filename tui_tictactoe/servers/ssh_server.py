@@ -424,7 +424,7 @@ class Client(asyncssh.SSHServer):
         refusal = self.server.arrive(self)
         if refusal is not None:
             self.ending = (
-                f"refused: {refusal.rstrip('.')} (address)"
+                f"refused: {DENIED} (address)"  # one kind in the counted log, whatever the reason
                 if refusal.startswith(DENIED)
                 else "refused: too many connections logging in from one address"
             )
