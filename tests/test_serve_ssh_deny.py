@@ -218,7 +218,7 @@ async def test_sighup_reads_the_file_again_and_the_game_in_play_goes_on(tmp_path
         )
         os.kill(server.pid, signal.SIGHUP)
         log = tmp_path / "log"
-        await until("the reload", lambda: "3 entries, 1 bad lines" in log.read_text())
+        await until("the reload", lambda: "3 entries, 1 bad line skipped" in log.read_text())
         assert f"{path}:4: " in log.read_text()
         assert DENIED in await disconnected(port, local="127.0.0.2")
         assert f"{DENIED}: go away." in await told(port, username="bob", local="127.0.0.3")

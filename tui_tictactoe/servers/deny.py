@@ -31,6 +31,10 @@ def denial(entry: DenyEntry) -> str:
     return f"{DENIED}: {entry.reason}." if entry.reason else f"{DENIED}."
 
 
+def _count(number: int, one: str, many: str) -> str:
+    return f"{number} {one if number == 1 else many}"
+
+
 class DenyGate:
     """The deny list in force: the file's entries and the shared ones."""
 
@@ -78,8 +82,12 @@ class DenyGate:
             self.log(
                 Event(
                     "deny.loaded",
-                    f"{log_prefix()}deny list {self.path}: {len(entries)} entries"
-                    + (f", {len(problems)} bad lines skipped" if problems else ""),
+                    f"{log_prefix()}deny list {self.path}: {_count(len(entries), 'entry', 'entries')}"
+                    + (
+                        f", {_count(len(problems), 'bad line', 'bad lines')} skipped"
+                        if problems
+                        else ""
+                    ),
                     entries=len(entries),
                     bad_lines=len(problems),
                 )
