@@ -17,13 +17,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .play_options import PROG
+from tui_tictactoe.commands.play_arguments import PROG
 
 if TYPE_CHECKING:
     from datetime import datetime, timedelta
 
-    from ..record import Record
-    from ..record.moderation import LiveSession
+    from tui_tictactoe.record import Record
+    from tui_tictactoe.record.moderation import LiveSession
 
 FRESH = 30.0  # seconds: a host seen since is live (`servers.moderation.FRESH`)
 WAIT = 15.0  # seconds `end` and `drain` wait for each host to take the order
@@ -47,7 +47,7 @@ def duration(text: str) -> timedelta:
 
 
 def reason(text: str) -> str:
-    from ..identity import displayable
+    from tui_tictactoe.identity import displayable
 
     shown = displayable(text, REASON_LIMIT, empty="")
     if not shown:
@@ -107,7 +107,7 @@ class AdminError(Exception):
 
 
 def run_admin(args: argparse.Namespace) -> int:
-    from ..record import Record
+    from tui_tictactoe.record import Record
 
     url = args.database_url
     record = Record.open_url(url) if url else Record.open()
@@ -184,7 +184,7 @@ def list_live(record: Record, args: argparse.Namespace) -> None:
 
 
 def _session_row(session: LiveSession) -> tuple[str, ...]:
-    from ..identity import displayable
+    from tui_tictactoe.identity import displayable
 
     return (
         session.session,
@@ -273,7 +273,7 @@ def _waited(record: Record, orders: dict[str, int | None]) -> str:
 def deny(record: Record, args: argparse.Namespace) -> None:
     from datetime import UTC, datetime
 
-    from ..record.deny_list import DenyEntry, parse_value
+    from tui_tictactoe.record.deny_list import DenyEntry, parse_value
 
     try:
         kind, value, network = parse_value(args.value.strip())
@@ -293,7 +293,7 @@ def deny(record: Record, args: argparse.Namespace) -> None:
 
 def _expired(lines: list[str], now: datetime) -> list[str]:
     """The shared entries past their expiry (they deny nothing: the table need not keep them)."""
-    from ..record.deny_list import parse_entry
+    from tui_tictactoe.record.deny_list import parse_entry
 
     expired = []
     for line in lines:
@@ -331,8 +331,8 @@ def _append(path: Path, line: str) -> None:
 
 
 def rename(record: Record, args: argparse.Namespace) -> None:
-    from ..identity import NAME_LIMIT, displayable
-    from ..record.deny_list import parse_value
+    from tui_tictactoe.identity import NAME_LIMIT, displayable
+    from tui_tictactoe.record.deny_list import parse_value
 
     try:
         kind = parse_value(args.key.strip())[0]

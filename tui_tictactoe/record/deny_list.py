@@ -28,8 +28,8 @@ import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from ..identity import displayable
-from .names import name_key
+from tui_tictactoe.identity import displayable
+from tui_tictactoe.record.names import name_key
 
 LINE_LIMIT = 1024
 """Characters of a line read at all (a longer one is reported and skipped)."""

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
-from .names import FINGERPRINT, name_key
+from tui_tictactoe.record.names import FINGERPRINT, name_key
 
 T = TypeVar("T")
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from ..identity import displayable
+from tui_tictactoe.identity import displayable
 
 FINGERPRINT = "SHA256:"
 """How serve-ssh's players (their SSH key's fingerprint) begin."""

@@ -13,9 +13,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from typing import TYPE_CHECKING
 
-from .failures import Foreign, NewerSchema
-from .moderation import MODERATION_TABLES
-from .rounds import add_round_statement
+from tui_tictactoe.record.failures import Foreign, NewerSchema
+from tui_tictactoe.record.moderation import MODERATION_TABLES
+from tui_tictactoe.record.rounds import add_round_statement
 
 if TYPE_CHECKING:
     import sqlite3

@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from ..record.deny_list import DenyEntry, DenyList, parse_lines
-from .log_format import Event
-from .refusal_log import log_prefix
+from tui_tictactoe.record.deny_list import DenyEntry, DenyList, parse_lines
+from tui_tictactoe.servers.ops.log_format import Event
+from tui_tictactoe.servers.refusal_log import log_prefix
 
 DENY_FILE_LIMIT = 1024 * 1024
 """Bytes of a deny file read at most (an entry is ~80 bytes: some 13,000 entries)."""

@@ -23,13 +23,13 @@ import socket
 import time
 from typing import Protocol
 
-from ..record import Record
-from ..record.deny_list import DenyEntry, parse_entry
-from ..record.moderation import AdminAction, LiveHost, LiveSession, Order, now_text
-from .deny import DenyGate
-from .game_command import printable
-from .log_format import Event
-from .refusal_log import log_prefix
+from tui_tictactoe.record import Record
+from tui_tictactoe.record.deny_list import DenyEntry, parse_entry
+from tui_tictactoe.record.moderation import AdminAction, LiveHost, LiveSession, Order, now_text
+from tui_tictactoe.servers.deny import DenyGate
+from tui_tictactoe.servers.games.command import printable
+from tui_tictactoe.servers.ops.log_format import Event
+from tui_tictactoe.servers.refusal_log import log_prefix
 
 BEAT = 1.0
 """Seconds between looks at the record."""
