@@ -66,7 +66,7 @@ BOARD_RULES = (
 game's start-up does not import `commands.analyse`)."""
 
 
-COMMANDS = ("play", "analyse", "analyze", "stats", "serve-ssh", "serve-web")
+COMMANDS = ("play", "analyse", "analyze", "stats", "serve-ssh", "serve-web", "admin")
 
 
 class NotPlainPlay(Exception):
@@ -130,6 +130,7 @@ class WholeParser(BoundedParser):
 
 
 def build_parser() -> WholeParser:
+    from tui_tictactoe.commands.admin import add_admin_options
     from tui_tictactoe.servers.arguments import add_ssh_options, add_web_options
 
     parser = WholeParser(
@@ -195,6 +196,14 @@ def build_parser() -> WholeParser:
         description="Host the game for a web browser: each tab plays in its own process.",
     )
     add_web_options(web)
+    admin = commands.add_parser(
+        "admin",
+        help="for a host: list, end, deny, rename and drain what running serve-ssh servers serve",
+        description="Moderate the running serve-ssh servers of this data directory, or of every "
+        "host sharing --database-url (docs/hosting.md, Moderation). Every action is logged "
+        "with who ran it and why.",
+    )
+    add_admin_options(admin)
     parser.servers = {"serve-ssh": ssh, "serve-web": web}
     return parser
 
@@ -235,6 +244,10 @@ def _main(argv: Sequence[str] | None) -> int:
         from tui_tictactoe.servers.ssh.main import serve
 
         return serve(args)
+    if args.command == "admin":
+        from tui_tictactoe.commands.admin import run_admin
+
+        return run_admin(args)
     if args.command == "serve-web":
         from tui_tictactoe.servers.web.main import serve as serve_web
 

@@ -378,7 +378,7 @@ def test_a_new_record_has_the_latest_schema(tmp_path: Path) -> None:
     with Record.open(path) as record:
         assert record.available
     assert schema_version() == 5
-    assert {"matches", "ratings", "rounds", "board_standings"} <= tables(path)
+    assert {"matches", "ratings", "rounds", "board_standings", "name_owners"} <= tables(path)
 
 
 @pytest.mark.parametrize("old", [SCHEMA_1, SCHEMA_2], ids=["schema-1", "schema-2"])

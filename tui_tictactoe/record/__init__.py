@@ -21,7 +21,8 @@ their Elo ratings), `validation` (arguments against
 `options.CHOICES`), `values` (what the record hands out), `names` (how a stored
 player is shown), `listing` (the record as the stats screen and `stats` list it),
 `location` (where the file lives), `rounds` (a round checked, and the standings'
-upkeep in SQL, for both backends); for PostgreSQL `pg_store` (`PostgresRecord`),
+upkeep in SQL, for both backends), `moderation` (what `tui-tictactoe admin` and the servers
+tell each other; who owns a name), `deny_list` (the deny list's lines, read and matched); for PostgreSQL `pg_store` (`PostgresRecord`),
 `pg_schema` (its tables and migrations) and `pg_connection` (connecting, and what
 its failures mean).
 

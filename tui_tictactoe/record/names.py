@@ -4,10 +4,14 @@ A player is stored by a key (the local user's name, or serve-ssh's key
 fingerprint) with the name it last played under. Names were stored uncleaned
 before `identity.displayable` existed, and SSH clients choose theirs, so every
 stored name is cleaned when shown, and a player known by a key shows the start of
-its fingerprint: two "alice"s must look different.
+its fingerprint: two "alice"s must look different. On a server a name belongs to the
+first key that used it (`moderation.ModerationRecord.publish` claims it): that key is
+listed under the name alone, every other key under it with its fingerprint.
 """
 
 from __future__ import annotations
+
+import unicodedata
 
 from tui_tictactoe.identity import displayable
 
@@ -17,15 +21,28 @@ FINGERPRINT_SHOWN = 8
 """Characters of a fingerprint shown after a player's name on the leaderboard."""
 
 
+NAME_KEY_LIMIT = 256
+"""Characters of a name compared at all (a longer one is cut, as shown)."""
+
+
+def name_key(name: str) -> str:
+    """A name as names are compared (who owns it, what a deny pattern matches): as shown
+    (`displayable`: escapes and invisible characters gone), NFKC-normalised (fullwidth
+    letters are the ASCII ones), case-folded."""
+    shown = displayable(name, NAME_KEY_LIMIT, empty="")
+    return unicodedata.normalize("NFKC", shown).casefold()
+
+
 def shown_name(display_name: str, player: str) -> str:
     """A stored name as it may be shown; with nothing to show in it, the player's key."""
     return displayable(display_name, empty="") or displayable(player)
 
 
-def labelled_name(display_name: str, player: str) -> str:
-    """The name, and for a player known by a key the start of its fingerprint."""
+def labelled_name(display_name: str, player: str, owner: bool = False) -> str:
+    """The name, and for a player known by a key the start of its fingerprint, unless that
+    key owns the name (`owner`): the name alone is its own."""
     name = shown_name(display_name, player)
-    if not player.startswith(FINGERPRINT):
+    if not player.startswith(FINGERPRINT) or (owner and name != displayable(player)):
         return name
     shown = len(FINGERPRINT) + FINGERPRINT_SHOWN
     short = player if len(player) <= shown else player[:shown] + "…"

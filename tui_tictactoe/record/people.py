@@ -166,6 +166,7 @@ class PeopleRecord:
         def _run(self, operation: Callable[[Any], T], fallback: T, lost: str) -> T: ...
         def _query(self, conn: Any, statement: str, params: Sequence[Any] = ()) -> list[Any]: ...
         def _writing(self, conn: Any) -> AbstractContextManager[None]: ...
+        def _with_owners(self, conn: Any, entries: list[T]) -> list[T]: ...
 
     MATCH_COLUMNS = (
         "id, ended_at, kind, board_size, x_player, x_name, o_player, o_name, first, moves,"
@@ -287,6 +288,6 @@ class PeopleRecord:
                 " ORDER BY rating DESC, games DESC, player LIMIT ?",
                 (limit,),
             )
-            return [RatingEntry(*row) for row in rows]
+            return self._with_owners(conn, [RatingEntry(*row) for row in rows])
 
         return self._run(read, [], "the leaderboard could not be read")

@@ -14,6 +14,7 @@ from contextlib import contextmanager, suppress
 from typing import TYPE_CHECKING
 
 from tui_tictactoe.record.failures import Foreign, NewerSchema
+from tui_tictactoe.record.moderation import MODERATION_TABLES
 from tui_tictactoe.record.rounds import add_round_statement
 
 if TYPE_CHECKING:
@@ -179,6 +180,10 @@ MIGRATIONS: tuple[tuple[str | Callable[[sqlite3.Connection], object], ...], ...]
         "ALTER TABLE matches ADD COLUMN take_backs INTEGER NOT NULL DEFAULT 0"
         " CHECK (take_backs >= 0)",
     ),
+    # 5 -> 6: moderation (`moderation.py`): the servers' live sessions, the admin's orders
+    # to them, the shared deny entries, every admin action, names set by the admin, and
+    # which key owns a name. Times are UTC ISO text, in both backends alike.
+    tuple(statement.format(id="INTEGER PRIMARY KEY") for statement in MODERATION_TABLES),
 )
 """Schema migrations: step i takes `PRAGMA user_version` i to i + 1. Append, never edit.
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar, cast
 
 from tui_tictactoe.record.failures import Failure, NewerSchema, classify, reason
 from tui_tictactoe.record.location import DATABASE_URL_ENV, database_path, database_url
+from tui_tictactoe.record.moderation import ModerationRecord
 from tui_tictactoe.record.people import PeopleRecord
 from tui_tictactoe.record.rounds import SAVE_PLAYER, PreparedRound, prepare_round, round_record
 from tui_tictactoe.record.schema import (
@@ -58,7 +59,7 @@ class Connection(Protocol):
     def close(self) -> None: ...
 
 
-class Record(PeopleRecord):
+class Record(PeopleRecord, ModerationRecord):
     """The record of every player on this machine, and their settings.
 
     Safe to share between threads (one connection behind a lock) and between
@@ -294,7 +295,8 @@ class Record(PeopleRecord):
                 conn, LEADERS.format(column="clean_wins"), (board_size, "medium", limit)
             )
             return Leaderboard(
-                [LeaderEntry(*row) for row in streaks], [LeaderEntry(*row) for row in wins]
+                self._with_owners(conn, [LeaderEntry(*row) for row in streaks]),
+                self._with_owners(conn, [LeaderEntry(*row) for row in wins]),
             )
 
         return self._run(read, Leaderboard([], []), "the leaderboard could not be read")

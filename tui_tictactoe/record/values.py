@@ -135,12 +135,14 @@ class LeaderEntry(NamedTuple):
     player: str
     display_name: str
     value: int
+    owns_name: bool = False  # the first key that used the name (`moderation`)
 
     @property
     def label(self) -> str:
         """The name, and for a player known by a key the start of its fingerprint: SSH
-        user names are whatever the client says, so two "alice"s must look different."""
-        return labelled_name(self.display_name, self.player)
+        user names are whatever the client says, so two "alice"s must look different.
+        The key that owns the name is listed under it alone: no other takes its place."""
+        return labelled_name(self.display_name, self.player, self.owns_name)
 
 
 class Leaderboard(NamedTuple):
@@ -290,8 +292,9 @@ class RatingEntry(NamedTuple):
     display_name: str
     rating: int
     games: int
+    owns_name: bool = False  # the first key that used the name (`moderation`)
 
     @property
     def label(self) -> str:
         """The name, and the start of the key's fingerprint (see `LeaderEntry.label`)."""
-        return labelled_name(self.display_name, self.player)
+        return labelled_name(self.display_name, self.player, self.owns_name)

@@ -185,6 +185,12 @@ def add_ssh_options(parser: argparse.ArgumentParser) -> None:
         "must start with a PROXY protocol header (HAProxy send-proxy or send-proxy-v2), whose "
         "address is then the client's for every per-address limit and log line (default: none)",
     )
+    parser.add_argument(
+        "--deny",
+        metavar="FILE",
+        help="turn away the keys, addresses, networks and name patterns in this file, one a "
+        "line: VALUE [until=WHEN] [# REASON] (docs/hosting.md, Moderation); read again on SIGHUP",
+    )
     add_room_options(parser)
     parser.add_argument(
         "--drain-timeout",

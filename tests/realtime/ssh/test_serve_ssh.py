@@ -400,7 +400,7 @@ async def host(
         the AI from a session with no options: with rooms, that session is the lobby's,
         see test_serve_ssh_rooms.py)."""
         log: list[str] = []
-        settings = {"rooms": False, **settings}
+        settings = {"rooms": False, "admin": False, **settings}
         server = GameServer(Settings(port=0, **settings), log=log.append)
         started.append(server)
         return Hosted(server, await server.start(), log)

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from tui_tictactoe.record.failures import NewerSchema
+from tui_tictactoe.record.moderation import MODERATION_TABLES
 from tui_tictactoe.record.postgres.connection import transaction
 from tui_tictactoe.record.rounds import STANDING_KEYS, add_round_statement
 
@@ -126,6 +127,12 @@ MIGRATIONS: tuple[tuple[str | Callable[[psycopg.Connection], object], ...], ...]
         " OR (cause = 'time' AND result IN ('X', 'O'))"
         " OR (cause = 'claimed' AND result = 'abandoned')),"
         " ADD COLUMN take_backs integer NOT NULL DEFAULT 0 CHECK (take_backs >= 0)",
+    ),
+    # 4 -> 5: the SQLite file's schema 6, moderation (`moderation.py`): the same tables,
+    # times as UTC ISO text so that one set of statements serves both backends.
+    tuple(
+        statement.format(id="bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY")
+        for statement in MODERATION_TABLES
     ),
 )
 """Schema migrations: step i takes `schema_version.version` i to i + 1. Append, never edit.

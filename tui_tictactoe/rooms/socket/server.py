@@ -104,6 +104,7 @@ class HubServer:
         self.log = log
         self.connections: dict[asyncio.Task[None], socket.socket] = {}
         self.watch: HubWatch | None = None
+        self._games: dict[_Connection, int] = {}  # each connection's game process (pid)
         self._listener: socket.socket | None = None
         self._accepting: asyncio.Task[None] | None = None
         self._made_dir: Path | None = None
@@ -198,24 +199,47 @@ class HubServer:
 
     async def _serve(self, conn: socket.socket) -> None:
         task = asyncio.current_task()
+        served: _Connection | None = None
         try:
             reader, writer = await asyncio.open_unix_connection(sock=conn)
-            await _Connection(self, reader, writer).run()
+            served = _Connection(self, reader, writer)
+            pid = _peer(conn)[0]
+            if pid is not None:
+                self._games[served] = pid
+            await served.run()
         finally:
             conn.close()
+            if served is not None:
+                self._games.pop(served, None)
             if task in self.connections:
                 del self.connections[task]
+
+    def rooms_by_game(self) -> dict[int, set[str]]:
+        """The rooms each game process (by pid) holds a place in now: what `serve-ssh`'s
+        admin sees of a session's rooms (the game, not the server, enters them)."""
+        rooms: dict[int, set[str]] = {}
+        for served, pid in self._games.items():
+            rooms.setdefault(pid, set()).update(ticket.code for ticket in served.tickets)
+        return rooms
 
     def _refusal(self, conn: socket.socket) -> str:
         """Why this connection is turned away at once ("" if it is not)."""
         if len(self.connections) >= self.max_connections:
             return f"already {self.max_connections} connections"
-        if hasattr(socket, "SO_PEERCRED"):
-            creds = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
-            _, uid, _ = struct.unpack("3i", creds)
-            if uid != os.geteuid():
-                return f"a process of user {uid}"
+        uid = _peer(conn)[1]
+        if uid is not None and uid != os.geteuid():
+            return f"a process of user {uid}"
         return ""
+
+
+def _peer(conn: socket.socket) -> tuple[int | None, int | None]:
+    """The process id and user id of a connection's peer (None where the system has no
+    SO_PEERCRED)."""
+    if not hasattr(socket, "SO_PEERCRED"):
+        return None, None
+    creds = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+    pid, uid, _ = struct.unpack("3i", creds)
+    return pid, uid
 
 
 class _Connection:

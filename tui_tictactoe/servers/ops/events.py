@@ -34,6 +34,7 @@ REFUSAL_REASONS: tuple[tuple[str, str], ...] = (
     ("stats for a guest", "stats_guest"),
     ("PROXY", "proxy_header"),
     ("--authorized-keys", "key_not_authorized"),
+    ("does not accept you", "denied"),  # `serve-ssh --deny` (`deny.DENIED`)
 )
 OTHER = "other"
 

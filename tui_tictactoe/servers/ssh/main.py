@@ -59,6 +59,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
         ipv6_prefix=args.ipv6_prefix,
         drain_timeout=args.drain_timeout,
         metrics=args.metrics,
+        deny=Path(args.deny) if args.deny else None,
     )
 
 
@@ -96,6 +97,7 @@ async def _run(server: GameServer) -> int:
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     loop.add_signal_handler(DRAIN_SIGNAL, server.drain.begin)
+    loop.add_signal_handler(signal.SIGHUP, server.deny.load)  # games go on: see `deny`
     _said_listening(server, port)
     done = asyncio.ensure_future(server.drain.done.wait())
     stopped = asyncio.ensure_future(stop.wait())

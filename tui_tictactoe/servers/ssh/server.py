@@ -21,10 +21,13 @@ import asyncssh
 
 from tui_tictactoe.addresses import DEFAULT_IPV6_PREFIX
 from tui_tictactoe.commands.play_arguments import PROG
+from tui_tictactoe.record.moderation import LiveSession, now_text
 from tui_tictactoe.servers.admission import Admission
+from tui_tictactoe.servers.deny import DENIED, DenyGate
 from tui_tictactoe.servers.games.command import CHILD_COMMAND, common_environment, printable
 from tui_tictactoe.servers.games.fork_server import ForkServer
 from tui_tictactoe.servers.games.process import GameProcess, Launch, spawn
+from tui_tictactoe.servers.moderation import ModerationLink
 from tui_tictactoe.servers.ops.drain import DEFAULT_TIMEOUT, RESTARTING, Drain
 from tui_tictactoe.servers.ops.events import ServerEvents, refusal_reason
 from tui_tictactoe.servers.ops.log_format import Event, event_of
@@ -76,6 +79,8 @@ class Settings:
     ipv6_prefix: int = DEFAULT_IPV6_PREFIX  # an IPv6 client counts by its network of this
     drain_timeout: float = DEFAULT_TIMEOUT  # seconds a drain (SIGUSR1) waits for rounds
     metrics: tuple[str, int] | None = None  # where /metrics, /livez, /readyz are served
+    deny: Path | None = None  # the deny list (`deny.DenyGate`), read again on SIGHUP
+    admin: bool = True  # the record as `tui-tictactoe admin`'s channel (`moderation`)
 
 
 def _log_to_stderr(line: str) -> None:
@@ -93,6 +98,12 @@ class GameServer:
         self.ops: OpsEndpoint | None = None
         self.room_watch: RoomWatch | None = None
         self.drain = Drain(self, settings.drain_timeout, self.log)
+        self.deny = DenyGate(settings.deny, self.log)
+        self.renamed: dict[str, str] = {}  # key -> the name an admin gave it (`moderation`)
+        self.moderation: ModerationLink | None = None
+        unreadable = self.deny.load(announce=False)
+        if unreadable is not None:  # never start with fewer denied than the host asked for
+            raise HostKeyError(unreadable)
         self.host_key = load_or_create(settings.host_key or default_host_key_path())
         self.authorized_keys: asyncssh.SSHAuthorizedKeys | None = None
         if settings.authorized_keys is not None:
@@ -160,6 +171,10 @@ class GameServer:
         if self.rooms is not None:  # before the first game can start (the loop runs on)
             self.rooms.listening(friend_address(settings.host, port, settings.public_address))
             self.room_environment.update(self.rooms.environment)
+        if settings.admin:
+            deny = str(settings.deny) if settings.deny is not None else None
+            self.moderation = ModerationLink(self, port, settings.database_url, deny)
+            await self.moderation.start()
         if self.settings.fork_server and sys.platform == "linux":
             try:
                 self.fork_server = await ForkServer.start(
@@ -227,12 +242,62 @@ class GameServer:
             client.session is not None and client.session.starting for client in self.clients
         )
 
+    # -- what `tui-tictactoe admin` sees and does (`moderation.ModerationLink`) ------------
+
+    def live_sessions(self, host: str) -> list[LiveSession]:
+        """Every logged-in connection: who, from where, in which rooms (its game's places
+        in the hub, and the room its options named)."""
+        rooms = self.rooms.server.rooms_by_game() if self.rooms is not None else {}
+        found = []
+        for client in self.clients:
+            if not client.logged_in:
+                continue
+            session = client.session
+            game = session.game if session is not None else None
+            codes = set(rooms.get(game.pid, ())) if game is not None and game.pid else set()
+            if session is not None and session.room:
+                codes.add(session.room)
+            kind = session.kind if session is not None and game is not None else "queued"
+            found.append(
+                LiveSession(
+                    host,
+                    client.session_id,
+                    printable(client.name) or "-",
+                    client.fingerprint,
+                    client.address,
+                    " ".join(sorted(codes)),
+                    kind,
+                    client.began_at,
+                )
+            )
+        return sorted(found)
+
+    def end_sessions(self, target: str, message: str) -> int:
+        """End the session `target` names, or every session in the room it names."""
+        rooms = self.rooms.server.rooms_by_game() if self.rooms is not None else {}
+        ended = 0
+        for client in list(self.clients):
+            session = client.session
+            game = session.game if session is not None else None
+            held = rooms.get(game.pid, set()) if game is not None and game.pid else set()
+            named = session is not None and session.room == target
+            if client.session_id == target or target in held or named:
+                client.end(message, 1, ending="ended by an admin")
+                ended += 1
+        return ended
+
+    def begin_drain(self) -> None:
+        self.drain.begin()
+
     # -- admission (the counting is `Admission`'s) ---------------------------------------
 
     def arrive(self, client: Client) -> str | None:
         """Count a new connection as waiting; or why it is refused (the message it gets).
         A connection it displaces (see `admission`) is told the server is busy."""
         self.clients.add(client)
+        denied = self.deny.check(address=client.address)
+        if denied is not None:  # told like any refusal on arrival, never counted as waiting
+            return denied
         refusal, evicted = self.admission.arrive(client)
         if evicted is not None:
             evicted.refuse(BUSY, ending="refused: made room for a newer connection")
@@ -302,6 +367,8 @@ class GameServer:
             await asyncio.gather(*self._ending, return_exceptions=True)
         if self.fork_server is not None:
             await self.fork_server.close()
+        if self.moderation is not None:
+            await self.moderation.stop()
         if self.rooms is not None:
             await self.rooms.stop()
         if self.ops is not None:
@@ -323,6 +390,8 @@ class Client(asyncssh.SSHServer):
         self.counted_as = "?"  # the address as every per-address rule counts it
         self.peer = "?"
         self.username = ""
+        self.name = ""  # as the game shows it: the user name, or the one an admin gave the key
+        self.began_at = now_text()
         self.fingerprint: str | None = None
         self.refusal: str | None = None
         self.session: GameSession | None = None
@@ -355,7 +424,11 @@ class Client(asyncssh.SSHServer):
         self.server.events.connection_opened()
         refusal = self.server.arrive(self)
         if refusal is not None:
-            self.ending = "refused: too many connections logging in from one address"
+            self.ending = (
+                f"refused: {DENIED} (address)"  # one kind in the counted log, whatever the reason
+                if refusal.startswith(DENIED)
+                else "refused: too many connections logging in from one address"
+            )
             self._refuse_on_arrival(refusal)
         elif self.server.settings.idle_timeout:
             self._timer = loop.call_later(self.server.settings.idle_timeout, self._check_idle)
@@ -492,7 +565,7 @@ class Client(asyncssh.SSHServer):
     def begin_auth(self, username: str) -> bool:
         """Logging in is required only to learn the player's key; anyone gets in without one,
         unless `--authorized-keys` was given."""
-        self.username = username[:USERNAME_LIMIT]
+        self.username = self.name = username[:USERNAME_LIMIT]
         self.authenticating = True
         if self.telling is not None:  # before any answer to it: a client stops at "denied"
             self.refuse(self.telling)
@@ -503,7 +576,12 @@ class Client(asyncssh.SSHServer):
         self.logged_in = True
         if self._offered is not None and not self._guest:
             self.fingerprint = self._offered.get_fingerprint("sha256")
-        self.refusal = self.server.admit(self)
+        if self.fingerprint is not None:
+            self.name = self.server.renamed.get(self.fingerprint, self.username)
+        denied = self.server.deny.check(key=self.fingerprint, name=self.username)
+        if denied is not None:
+            self.ending = f"refused: {DENIED} (key or name)"
+        self.refusal = denied or self.server.admit(self)
         if self.refusal is not None:
             if self._timer is not None:
                 self._timer.cancel()

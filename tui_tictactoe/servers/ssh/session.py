@@ -63,6 +63,7 @@ class Connection(Protocol):
 
     conn: asyncssh.SSHServerConnection | None
     username: str
+    name: str  # what the game calls the player (`ssh_server.Client.name`)
     address: str  # the client's IP address
     counted_as: str  # ... as the per-address rules count it (`addresses.counting_key`)
     fingerprint: str | None
@@ -142,7 +143,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
     def session_started(self) -> None:
         refusal = self.client.refusal
         if refusal is not None:
-            self.client.ending = f"refused: {refusal.split(':')[0]}"
+            self.client.ending = f"refused: {refusal.split(':')[0].rstrip('.')}"
             self._finish(refusal, 1)
             return
         if self.stats is not None and not isinstance(self.options, OptionsError):
@@ -190,7 +191,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             "dumb",
             {},
             client.fingerprint,
-            client.username,
+            client.name,
             rooms=client.host.room_environment,
             address=client.counted_as,
         )
@@ -220,7 +221,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             self.term_type or "dumb",
             self.chan.get_environment(),
             client.fingerprint,
-            client.username,
+            client.name,
             rooms=client.host.room_environment,
             address=client.counted_as,
         ) | secret_environment(options)

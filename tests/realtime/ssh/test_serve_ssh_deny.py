@@ -1,0 +1,255 @@
+"""`serve-ssh --deny FILE` (issue 31, Moderation): keys, addresses, networks and names turned
+away with one line and no game; read again on SIGHUP while games go on; expired entries stop
+applying by themselves; refusals logged as a count.
+
+Real parts: `GameServer`s on loopback, asyncssh clients bound to 127.0.0.N (and behind a
+PROXY header for an IPv6 network), one OpenSSH client, and the installed `serve-ssh` in a
+process of its own for the signal. Nothing is timed: each wait is for a screen, a log line
+or a close.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import os
+import shutil
+import signal
+import subprocess
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+import pytest
+import test_serve_ssh
+from proxy_headers import v2
+from pty_terminal import command
+from test_serve_ssh import STEP_TIMEOUT, connect, open_game, play
+from test_serve_ssh_hostile import installed_server, stop, until
+from test_serve_ssh_ops import until_sample
+from test_serve_ssh_proxy import via_balancer
+from test_serve_ssh_rooms import ANN_KEY, BOB_KEY, FINGERPRINT, OpenSSH
+
+from tui_tictactoe.record.deny_list import DenyList, parse_lines
+from tui_tictactoe.servers.ops.events import refusal_reason
+
+host = test_serve_ssh.host  # the fixture: a GameServer in the test's loop, with its log
+DENIED = "This server does not accept you"
+
+
+def wide(text: str) -> str:
+    """`text` in fullwidth letters (NFKC makes them the ASCII ones again)."""
+    return "".join(chr(ord(char) + 0xFEE0) for char in text)
+
+
+def deny_file(tmp_path: Path, *lines: str) -> Path:
+    path = tmp_path / "deny"
+    path.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+    return path
+
+
+async def told(port: int, **options: Any) -> str:
+    """What a client that logged in and asked for a game was told (it gets no game)."""
+    conn = await connect(port, **options)
+    term = await open_game(conn)
+    assert await term.wait_closed() == 1
+    assert term.output.count(b"Your turn") == 0
+    return term.stderr.decode()
+
+
+async def disconnected(port: int, **options: Any) -> str:
+    """The disconnect message of a client turned away on arrival (by its address)."""
+    with pytest.raises(asyncssh.DisconnectError) as raised:
+        await connect(port, **options)
+    return str(raised.value.reason)
+
+
+# -- the file ------------------------------------------------------------------------------
+
+
+def test_the_file_format_entries_expiry_reasons_and_bad_lines() -> None:
+    key = FINGERPRINT[ANN_KEY]
+    text = "\n".join(
+        [
+            "# comments and blank lines are allowed",
+            "",
+            f"{key} until=2999-01-01 # spam \x1b[31min rooms",
+            "198.51.100.7",
+            "2001:db8::/32 until=2000-01-01T00:00Z",
+            "name:*ADMIN*  # impersonation",
+            "bogus",
+            "10.0.0.1/8",
+            "203.0.113.9 until=tomorrow",
+            "203.0.113.9 for=1d",
+            "x" * 2000,
+        ]
+    )
+    entries, problems = parse_lines(text)
+    assert [entry.kind for entry in entries] == ["key", "network", "network", "name"]
+    assert entries[0].reason == "spam in rooms"  # the escape sequence is gone whole
+    assert [number for number, _ in problems] == [7, 8, 9, 10, 11]
+    assert "host bits set" in problems[1][1]
+    assert "ISO date" in problems[2][1]
+    rules = DenyList(entries)
+    assert rules.match(key=key) == entries[0]
+    assert rules.match(address="198.51.100.7") == entries[1]
+    assert rules.match(address="::ffff:198.51.100.7") == entries[1]
+    assert rules.match(address="198.51.100.8") is None
+    assert rules.match(address="2001:db8::1") is None  # expired
+    assert rules.match(address="2001:db8::1", now=datetime(1999, 1, 1, tzinfo=UTC)) is not None
+    for name in (
+        "admin",
+        "SuperAdmin",
+        wide("super") + "\u200b" + wide("ADMIN"),
+    ):  # fullwidth, zero width
+        assert rules.match(name=name) == entries[3], name
+    assert rules.match(name="adm1n") is None
+    assert [entry.line() for entry in parse_lines(entries[0].line())[0]] == [entries[0].line()]
+    assert refusal_reason(f"refused: {DENIED} (address)") == "denied"
+
+
+# -- a running server ------------------------------------------------------------------------
+
+
+async def test_denied_keys_addresses_and_names_get_one_line_and_no_game(
+    host: Any, tmp_path: Path
+) -> None:
+    path = deny_file(
+        tmp_path,
+        f"{FINGERPRINT[ANN_KEY]} # spam in room names",
+        "127.0.0.2",
+        "127.0.0.4/30 until=2999-12-31",
+        "name:*admin*",
+        "127.0.0.9 until=2001-01-01  # long expired",
+        "not an entry",
+    )
+    hosted = await host(deny=path)
+    assert any(f"{path}:6: not a key" in line for line in hosted.log)
+    assert sum("deny" in line for line in hosted.log) == 1  # said once, the rest silent
+
+    said = await told(hosted.port, username="ann", key=ANN_KEY)
+    assert f"{DENIED}: spam in room names." in said
+    assert DENIED in await disconnected(hosted.port, local="127.0.0.2")
+    assert DENIED in await disconnected(hosted.port, local="127.0.0.5")
+    said = await told(hosted.port, username=wide("SuperAdmin"))
+    assert said.strip() == f"tui-tictactoe: {DENIED}."  # no reason; nothing of the name echoed
+    assert not hosted.server.games
+
+    bob = await play(hosted.port, username="bob", key=BOB_KEY, local="127.0.0.3")
+    old = await play(hosted.port, username="carol", local="127.0.0.9")  # expired entry
+    for term in (bob, old):
+        term.send("q")
+        assert await term.wait_closed() == 0
+
+
+async def test_an_ipv6_network_denies_a_client_named_by_the_balancer(
+    host: Any, tmp_path: Path
+) -> None:
+    path = deny_file(tmp_path, "2001:db8:bad::/48 # your network")
+    hosted = await host(
+        deny=path,
+        proxy_protocol_from=(ipaddress.ip_network("127.0.0.2/32"),),
+        fork_server=False,
+    )
+    with pytest.raises(asyncssh.DisconnectError, match=DENIED):
+        await via_balancer(hosted.port, v2("2001:db8:bad:1::7", 40001))
+    ok = await via_balancer(hosted.port, v2("2001:db8:beef::7", 40002))
+    term = await open_game(ok)
+    await term.first_frame()
+    term.send("q")
+    assert await term.wait_closed() == 0
+
+
+async def test_an_entry_stops_applying_when_it_expires_without_a_reload(
+    host: Any, tmp_path: Path
+) -> None:
+    soon = datetime.now(UTC) + timedelta(seconds=2)
+    path = deny_file(tmp_path, f"name:eve until={soon.isoformat()}")
+    hosted = await host(deny=path)
+    assert DENIED in await told(hosted.port, username="eve")
+    await until("the entry to expire", lambda: datetime.now(UTC) > soon, STEP_TIMEOUT)
+    term = await play(hosted.port, username="eve")
+    term.send("q")
+    assert await term.wait_closed() == 0
+
+
+async def test_denied_connections_are_logged_as_a_count_and_counted_as_denied(
+    host: Any, tmp_path: Path
+) -> None:
+    hosted = await host(deny=deny_file(tmp_path, "127.0.0.2", "name:eve"), metrics=("127.0.0.1", 0))
+    for _ in range(4):
+        assert DENIED in await disconnected(hosted.port, local="127.0.0.2")
+    assert DENIED in await told(hosted.port, username="eve")
+    await until("five closed", lambda: not hosted.server.clients)
+    hosted.server.refusals.flush()
+    lines = [line for line in hosted.log if DENIED in line]
+    assert len(lines) == 2, hosted.log  # the first whole, then the count of the others
+    assert "4 more connections" in lines[1]
+    assert hosted.server.ops is not None and hosted.server.ops.port
+    await until_sample(
+        hosted.server.ops.port, "tui_tictactoe_refusals_total", {"reason": "denied"}, 5
+    )
+
+
+@pytest.mark.skipif(shutil.which("ssh") is None, reason="no OpenSSH client here")
+async def test_an_openssh_client_is_told_it_is_not_accepted(host: Any, tmp_path: Path) -> None:
+    hosted = await host(deny=deny_file(tmp_path, "name:mallory # abuse"))
+    openssh = OpenSSH(hosted.port, "mallory")
+    try:
+        await openssh.shows(f"{DENIED}: abuse.")
+        await until("ssh to end", lambda: not openssh.child.isalive())
+        assert not hosted.server.games
+    finally:
+        openssh.child.close(force=True)
+    assert openssh.child.exitstatus == 1
+
+
+# -- SIGHUP ----------------------------------------------------------------------------------
+
+
+async def test_sighup_reads_the_file_again_and_the_game_in_play_goes_on(tmp_path: Path) -> None:
+    path = deny_file(tmp_path, "# nobody yet")
+    server, port = await installed_server(tmp_path, "--deny", str(path))
+    try:
+        playing = await play(port, username="ann", key=ANN_KEY, local="127.0.0.2")
+        path.write_text(
+            f"{FINGERPRINT[ANN_KEY]}\n127.0.0.2\nname:bob # go away\n???\n", encoding="utf-8"
+        )
+        os.kill(server.pid, signal.SIGHUP)
+        log = tmp_path / "log"
+        await until("the reload", lambda: "3 entries, 1 bad line skipped" in log.read_text())
+        assert f"{path}:4: " in log.read_text()
+        assert DENIED in await disconnected(port, local="127.0.0.2")
+        assert f"{DENIED}: go away." in await told(port, username="bob", local="127.0.0.3")
+        assert DENIED in await told(port, username="ann", key=ANN_KEY, local="127.0.0.3")
+        playing.send("5")  # the game that was in play when it came goes on
+        await playing.wait_until("the AI's reply", lambda: "AI played" in playing.status())
+        path.unlink()
+        path.mkdir()  # unreadable as a file, also for root
+        os.kill(server.pid, signal.SIGHUP)
+        await until("the unreadable reload", lambda: "list in force is kept" in log.read_text())
+        assert DENIED in await disconnected(port, local="127.0.0.2")  # still denied
+        assert server.poll() is None and not playing.closed.is_set()
+    finally:
+        stop(server)
+    assert "Traceback" not in (tmp_path / "log").read_text()
+
+
+async def test_a_file_of_garbage_writes_a_bounded_log(host: Any, tmp_path: Path) -> None:
+    path = deny_file(tmp_path, *(f"garbage {n}" for n in range(5000)), "127.0.0.2")
+    hosted = await host(deny=path)
+    assert len(hosted.log) == 21 and "4980 more bad lines skipped" in hosted.log[-1]
+    assert DENIED in await disconnected(hosted.port, local="127.0.0.2")
+
+
+async def test_a_deny_file_that_cannot_be_read_stops_the_start(tmp_path: Path) -> None:
+    done = await asyncio.to_thread(
+        subprocess.run,
+        [*command(), "serve-ssh", "--port", "0", "--deny", str(tmp_path / "missing")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert "cannot read the deny list" in done.stderr and done.stderr.count("\n") == 1

@@ -1,0 +1,378 @@
+"""Moderation in the record: what `tui-tictactoe admin` and the servers tell each other.
+
+A running `serve-ssh` publishes itself and its live sessions here (`publish`, every few
+seconds: a heartbeat), and takes the orders an admin left for it (`take_orders`: end a
+session or a room, drain); it reads the shared deny entries (`denied_entries`), the names an
+admin set (`admin_names`) and every admin action since the last look (`actions_after`),
+which it writes to its log. The admin command writes those and reads the live sessions.
+The record is the one channel for one host (the SQLite file in the data directory) and for
+every host sharing a PostgreSQL database alike: no socket of its own, no second protocol.
+
+A name belongs to the first key that used it (`claim_name`, `name_owners`): another key under
+the same name is shown with its fingerprint and does not take the name's place on the
+leaderboard. Written once for both backends through `Record`'s dialect (`_query`,
+`_writing`, `_run`); times are UTC ISO text, which sorts as time does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
+
+from tui_tictactoe.record.names import FINGERPRINT, name_key
+
+T = TypeVar("T")
+
+MODERATION_TABLES = (
+    """CREATE TABLE live_hosts (
+        host TEXT PRIMARY KEY,
+        machine TEXT NOT NULL,
+        pid INTEGER NOT NULL,
+        deny_file TEXT,
+        started_at TEXT NOT NULL,
+        seen_at TEXT NOT NULL
+    )""",
+    """CREATE TABLE live_sessions (
+        host TEXT NOT NULL,
+        session TEXT NOT NULL,
+        name TEXT NOT NULL,
+        player TEXT,
+        address TEXT NOT NULL,
+        rooms TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        started_at TEXT NOT NULL,
+        PRIMARY KEY (host, session)
+    )""",
+    """CREATE TABLE admin_orders (
+        id {id},
+        host TEXT NOT NULL,
+        action TEXT NOT NULL CHECK (action IN ('end', 'drain')),
+        target TEXT NOT NULL,
+        message TEXT NOT NULL,
+        made_at TEXT NOT NULL,
+        done_at TEXT
+    )""",
+    "CREATE INDEX admin_orders_by_host ON admin_orders (host, done_at)",
+    "CREATE TABLE denied (id {id}, entry TEXT NOT NULL, added_at TEXT NOT NULL)",
+    """CREATE TABLE admin_actions (
+        id {id},
+        at TEXT NOT NULL,
+        by_user TEXT NOT NULL,
+        action TEXT NOT NULL,
+        target TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        outcome TEXT NOT NULL
+    )""",
+    "CREATE TABLE admin_names (player TEXT PRIMARY KEY, name TEXT NOT NULL)",
+    "CREATE TABLE name_owners (name TEXT PRIMARY KEY, player TEXT NOT NULL, since TEXT NOT NULL)",
+)
+"""The tables of the schema step that adds moderation (`{id}`: each backend's row id)."""
+
+
+class LiveHost(NamedTuple):
+    host: str  # MACHINE:PORT
+    machine: str
+    pid: int
+    deny_file: str | None  # its --deny FILE, which `admin deny` appends to
+    started_at: str
+    seen_at: str
+
+
+class LiveSession(NamedTuple):
+    host: str
+    session: str  # the connection's id, as in the server's log
+    name: str  # as shown
+    player: str | None  # the key's fingerprint; None: a guest
+    address: str
+    rooms: str  # room codes, space-separated ("" if none)
+    kind: str
+    started_at: str
+
+
+class Order(NamedTuple):
+    id: int
+    action: str  # end, drain
+    target: str  # a session or a room's code (end)
+    message: str  # what the players are told
+
+
+class AdminAction(NamedTuple):
+    id: int
+    at: str
+    by_user: str
+    action: str
+    target: str
+    reason: str
+    outcome: str
+
+
+def now_text() -> str:
+    """Now, as the moderation tables keep times."""
+    from datetime import UTC, datetime
+
+    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+class ModerationRecord:
+    """`Record`'s moderation methods (its base, beside `PeopleRecord`). Like every `Record`
+    method they never raise for the database's sake: a failure returns the fallback and
+    leaves a notice."""
+
+    if TYPE_CHECKING:
+
+        def _run(self, operation: Callable[[Any], T], fallback: T, lost: str) -> T: ...
+        def _query(self, conn: Any, statement: str, params: Sequence[Any] = ()) -> list[Any]: ...
+        def _writing(self, conn: Any) -> AbstractContextManager[None]: ...
+
+    # -- the servers' side ---------------------------------------------------------
+
+    def publish(self, host: LiveHost, sessions: Sequence[LiveSession]) -> bool:
+        """The host (its heartbeat: `seen_at`) and all its live sessions, replacing the last."""
+
+        def write(conn: Any) -> bool:
+            with self._writing(conn):
+                self._query(
+                    conn,
+                    "INSERT INTO live_hosts (host, machine, pid, deny_file, started_at, seen_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (host) DO UPDATE SET"
+                    " machine = excluded.machine, pid = excluded.pid,"
+                    " deny_file = excluded.deny_file, started_at = excluded.started_at,"
+                    " seen_at = excluded.seen_at",
+                    tuple(host),
+                )
+                self._query(conn, "DELETE FROM live_sessions WHERE host = ?", (host.host,))
+                for session in sessions:
+                    self._query(
+                        conn,
+                        "INSERT INTO live_sessions (host, session, name, player, address, rooms,"
+                        " kind, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        tuple(session),
+                    )
+                    if session.player is not None and session.player.startswith(FINGERPRINT):
+                        self._claim_name(conn, session.player, session.name)
+            return True
+
+        return self._run(write, False, "the live sessions were not published")
+
+    def _claim_name(self, conn: Any, player: str, name: str) -> None:
+        """`name` is `player`'s if no key used it before (a name with nothing to show in
+        it is nobody's)."""
+        key = name_key(name)
+        if key:
+            self._query(
+                conn,
+                "INSERT INTO name_owners (name, player, since) VALUES (?, ?, ?)"
+                " ON CONFLICT (name) DO NOTHING",
+                (key, player, now_text()),
+            )
+
+    def name_owner(self, name: str) -> str | None:
+        """The key that owns `name`, if one does."""
+
+        def read(conn: Any) -> str | None:
+            rows = self._query(
+                conn, "SELECT player FROM name_owners WHERE name = ?", (name_key(name),)
+            )
+            return str(rows[0][0]) if rows else None
+
+        return self._run(read, None, "the name's owner could not be read")
+
+    def _with_owners(self, conn: Any, entries: list[T]) -> list[T]:
+        """`entries` (a leaderboard's rows: `LeaderEntry`, `RatingEntry`) each marked
+        whether its key owns its name (`owns_name`)."""
+        rows: list[Any] = entries
+        players = sorted({entry.player for entry in rows})
+        if not players:
+            return entries
+        marks = ", ".join("?" * len(players))
+        owned = {
+            (name, player)
+            for name, player in self._query(
+                conn, f"SELECT name, player FROM name_owners WHERE player IN ({marks})", players
+            )
+        }
+        return [
+            entry._replace(owns_name=(name_key(entry.display_name), entry.player) in owned)
+            for entry in rows
+        ]
+
+    def forget_host(self, host: str) -> bool:
+        """A host that stops: it and its sessions are no longer live."""
+
+        def write(conn: Any) -> bool:
+            with self._writing(conn):
+                self._query(conn, "DELETE FROM live_sessions WHERE host = ?", (host,))
+                self._query(conn, "DELETE FROM live_hosts WHERE host = ?", (host,))
+            return True
+
+        return self._run(write, False, "the host's sessions were not removed")
+
+    def take_orders(self, host: str) -> list[Order]:
+        """The orders left for `host` not taken yet, each taken once (marked done)."""
+
+        def take(conn: Any) -> list[Order]:
+            find = (
+                "SELECT id, action, target, message FROM admin_orders"
+                " WHERE host = ? AND done_at IS NULL ORDER BY id"
+            )
+            if not self._query(conn, find, (host,)):  # the usual look: no write lock taken
+                return []
+            with self._writing(conn):
+                rows = self._query(conn, find, (host,))
+                for row in rows:
+                    self._query(
+                        conn,
+                        "UPDATE admin_orders SET done_at = ? WHERE id = ?",
+                        (now_text(), row[0]),
+                    )
+            return [Order(*row) for row in rows]
+
+        return self._run(take, [], "the admin's orders could not be read")
+
+    def denied_entries(self) -> list[str]:
+        """Every shared deny entry's line (`deny_list.parse_entry` reads each)."""
+
+        def read(conn: Any) -> list[str]:
+            return [row[0] for row in self._query(conn, "SELECT entry FROM denied ORDER BY id")]
+
+        return self._run(read, [], "the shared deny list could not be read")
+
+    def admin_names(self) -> dict[str, str]:
+        """Names an admin gave players, by key."""
+
+        def read(conn: Any) -> dict[str, str]:
+            return dict(self._query(conn, "SELECT player, name FROM admin_names"))
+
+        return self._run(read, {}, "the names set by the admin could not be read")
+
+    def actions_after(self, last: int, limit: int = 100) -> list[AdminAction]:
+        """Admin actions with an id above `last`, oldest first (-1: none, just the last id)."""
+
+        def read(conn: Any) -> list[AdminAction]:
+            if last < 0:
+                rows = self._query(
+                    conn,
+                    "SELECT id, at, by_user, action, target, reason, outcome FROM admin_actions"
+                    " ORDER BY id DESC LIMIT 1",
+                )
+            else:
+                rows = self._query(
+                    conn,
+                    "SELECT id, at, by_user, action, target, reason, outcome FROM admin_actions"
+                    " WHERE id > ? ORDER BY id LIMIT ?",
+                    (last, limit),
+                )
+            return [AdminAction(*row) for row in rows]
+
+        return self._run(read, [], "the admin's actions could not be read")
+
+    # -- the admin's side ----------------------------------------------------------
+
+    def live(self, seen_since: str) -> tuple[list[LiveHost], list[LiveSession]]:
+        """The hosts seen since `seen_since` (UTC ISO text) and their sessions."""
+
+        def read(conn: Any) -> tuple[list[LiveHost], list[LiveSession]]:
+            hosts = self._query(
+                conn,
+                "SELECT host, machine, pid, deny_file, started_at, seen_at FROM live_hosts"
+                " WHERE seen_at >= ? ORDER BY host",
+                (seen_since,),
+            )
+            sessions = self._query(
+                conn,
+                "SELECT s.host, s.session, s.name, s.player, s.address, s.rooms, s.kind,"
+                " s.started_at FROM live_sessions s JOIN live_hosts h ON h.host = s.host"
+                " WHERE h.seen_at >= ? ORDER BY s.started_at, s.session",
+                (seen_since,),
+            )
+            return [LiveHost(*row) for row in hosts], [LiveSession(*row) for row in sessions]
+
+        nothing: tuple[list[LiveHost], list[LiveSession]] = ([], [])
+        return self._run(read, nothing, "the live sessions could not be read")
+
+    def add_order(self, host: str, action: str, target: str, message: str) -> int | None:
+        """An order for `host`; its id (to wait for `order_taken`), None if not written."""
+
+        def write(conn: Any) -> int:
+            with self._writing(conn):
+                rows = self._query(
+                    conn,
+                    "INSERT INTO admin_orders (host, action, target, message, made_at)"
+                    " VALUES (?, ?, ?, ?, ?) RETURNING id",
+                    (host, action, target, message, now_text()),
+                )
+            return int(rows[0][0])
+
+        return self._run(write, None, "the order was not written")
+
+    def order_taken(self, order: int) -> bool:
+        def read(conn: Any) -> bool:
+            rows = self._query(conn, "SELECT done_at FROM admin_orders WHERE id = ?", (order,))
+            return bool(rows and rows[0][0] is not None)
+
+        return self._run(read, False, "the order could not be read")
+
+    def add_denied(self, entry: str) -> bool:
+        def write(conn: Any) -> bool:
+            with self._writing(conn):
+                self._query(
+                    conn, "INSERT INTO denied (entry, added_at) VALUES (?, ?)", (entry, now_text())
+                )
+            return True
+
+        return self._run(write, False, "the deny entry was not kept")
+
+    def forget_denied(self, entries: Sequence[str]) -> bool:
+        """Shared deny entries no longer kept (expired ones, which apply nowhere)."""
+
+        def write(conn: Any) -> bool:
+            with self._writing(conn):
+                for entry in entries:
+                    self._query(conn, "DELETE FROM denied WHERE entry = ?", (entry,))
+            return True
+
+        return self._run(write, False, "the expired deny entries were not removed")
+
+    def log_action(self, by_user: str, action: str, target: str, reason: str, outcome: str) -> bool:
+        """One admin action: who (the OS user), what, on what, why, and what came of it."""
+
+        def write(conn: Any) -> bool:
+            with self._writing(conn):
+                self._query(
+                    conn,
+                    "INSERT INTO admin_actions (at, by_user, action, target, reason, outcome)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    (now_text(), by_user, action, target, reason, outcome),
+                )
+            return True
+
+        return self._run(write, False, "the admin action was not logged")
+
+    def rename(self, player: str, name: str) -> bool:
+        """`player` is called `name` from now on: on the leaderboard and ratings at once, in
+        its next session's game (the server reads `admin_names`), and `name` is its own."""
+
+        def write(conn: Any) -> bool:
+            with self._writing(conn):
+                self._query(
+                    conn,
+                    "INSERT INTO admin_names (player, name) VALUES (?, ?)"
+                    " ON CONFLICT (player) DO UPDATE SET name = excluded.name",
+                    (player, name),
+                )
+                for table in ("players", "ratings"):
+                    self._query(
+                        conn,
+                        f"UPDATE {table} SET display_name = ? WHERE player = ?",
+                        (name, player),
+                    )
+                self._query(
+                    conn,
+                    "INSERT INTO name_owners (name, player, since) VALUES (?, ?, ?)"
+                    " ON CONFLICT (name) DO UPDATE SET player = excluded.player",
+                    (name_key(name), player, now_text()),
+                )
+            return True
+
+        return self._run(write, False, "the name was not changed")
