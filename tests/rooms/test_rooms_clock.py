@@ -180,3 +180,19 @@ async def test_memory_hubs_timer_falls_the_flag_with_no_call() -> None:
     await hub.move(ann, 5, hub.view(ann.code).generation)
     await asyncio.wait_for(task, 10)
     assert (seen[-1].result, seen[-1].cause) == ("X", "time")
+
+
+async def test_a_quick_matchs_room_runs_on_the_hubs_clock(hub: Hub, clock: Clock) -> None:
+    """A room the queue opens keeps the hub's terms as one a player opens does (the match
+    and the clock were built apart: its room once had no clock at all)."""
+    ann = await hub.queue_join(ANN, 3, 1200)
+    bob = await hub.queue_join(BOB, 3, 1200)
+    x, o = (await hub.queue_poll(ann)).ticket, (await hub.queue_poll(bob)).ticket
+    assert x is not None and o is not None
+    mover = x if x.seat == "X" else o
+    await hub.move(mover, 5, (await look(hub, x.code)).generation)
+    view = await look(hub, x.code)
+    assert view.deadline == clock.now + MOVE_TIME and view.to_move == "O"
+    clock.now += MOVE_TIME
+    await maybe(hub.expire())
+    assert (await look(hub, x.code)).cause == "time"

@@ -115,9 +115,8 @@ class MemoryHub(RoomHub):
         check_room_count(who.address, own, len(self._rooms), self.rooms_per_address, self.max_rooms)
         if public:
             self._lobby_names(who)
-        room = Room(self._new_code(), size, first, round_key=self._round_key())
+        room = self._open(size, first)
         room.public, room.owner = public, who.address
-        room.move_time, room.grace = self.move_time, self.reconnect_grace
         room.flag_fall(self.clock())  # nothing due in a new room: the time of this change
         token = self._token()
         room.sit("X", who, token, creator=True)
@@ -336,13 +335,21 @@ class MemoryHub(RoomHub):
                 self._changed(room)
                 self._arm()
 
+    def _open(self, size: int, first: SeatName) -> Room:
+        """A new room on this hub's terms (its move clock, its reconnect grace): made here
+        for a room someone opens and for a quick match's alike."""
+        room = Room(self._new_code(), size, first, round_key=self._round_key())
+        room.move_time, room.grace = self.move_time, self.reconnect_grace
+        return room
+
     def _pair(self, now: float) -> None:
         """Every pair the rule makes now, each in a new private room (while rooms may be
         opened: at the cap the places wait on)."""
         for x, o in matching.pairs([q.waiter for q in self._queue.values()], now):
             if self.max_rooms is not None and len(self._rooms) >= self.max_rooms:
                 return
-            room = Room(self._new_code(), x.size, "X", round_key=self._round_key())
+            room = self._open(x.size, "X")
+            room.flag_fall(now)
             for seat, waiter, partner in zip(SEATS, (x, o), (o, x), strict=True):
                 queued = self._queue.pop(waiter.place)
                 room.sit(seat, queued.who, waiter.place)

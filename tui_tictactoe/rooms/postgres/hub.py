@@ -162,9 +162,8 @@ class PostgresHub(HubTasks, RoomHub):
             await self.lobby_names.check(who.address)
         token = ""
         for _ in range(_CODE_TRIES):
-            room = Room(codes.new_code(self._rng), size, first, round_key=self._round_keys())
+            room = self._new_room(size, first)
             room.public, room.owner = public, who.address
-            room.move_time, room.grace = self.move_time, self.reconnect_grace
             token = token or self._token()  # drawn as MemoryHub does, after the code
             room.sit("X", who._replace(address=""), hashed(token), creator=True)
             if await self._insert(room):
@@ -440,9 +439,12 @@ class PostgresHub(HubTasks, RoomHub):
             oldest = now - self.place_timeout
             await pg_queue.pair(conn, now, oldest, self._new_room, self.max_rooms)
 
-    def _new_room(self, size: int) -> Room:
-        """A quick match's room: private, X starts, a fresh code and round key."""
-        return Room(codes.new_code(self._rng), size, "X", round_key=self._round_keys())
+    def _new_room(self, size: int, first: SeatName = "X") -> Room:
+        """A new room on this hub's terms (its move clock, its reconnect grace), a fresh
+        code and round key: for a room someone opens and a quick match's (X starts) alike."""
+        room = Room(codes.new_code(self._rng), size, first, round_key=self._round_keys())
+        room.move_time, room.grace = self.move_time, self.reconnect_grace
+        return room
 
     async def _give_up(self, seats: list[tuple[str, str]]) -> None:
         """Seats paired for places whose session never came (by token hash): freed."""
