@@ -41,7 +41,7 @@ from tui_tictactoe.rooms.view import Person, Ticket
 
 def run_without_pgbouncer(ci: str | None) -> subprocess.CompletedProcess[str]:
     """One PgBouncer test, its binary said to be missing."""
-    test = "test_pgbouncer.py::test_transactions_share_and_switch_server_connections"
+    test = "record/test_pgbouncer.py::test_transactions_share_and_switch_server_connections"
     return run_without(BINARY_ENV, "/nonexistent/pgbouncer", test, ci)
 
 
