@@ -33,6 +33,10 @@ REFUSAL_REASONS: tuple[tuple[str, str], ...] = (
     ("stats for a guest", "stats_guest"),
     ("PROXY", "proxy_header"),
     ("--authorized-keys", "key_not_authorized"),
+    # serve-web's (`web_guard`): a page of another site, a plain HTTP request on /ws
+    ("another site", "origin"),
+    ("without an Origin", "origin"),
+    ("for websockets", "not_websocket"),
 )
 OTHER = "other"
 
