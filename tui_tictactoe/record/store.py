@@ -194,6 +194,7 @@ class Record(PeopleRecord):
         alternate: bool | None = None,
         theme: str | None = None,
         board: str | None = None,
+        bell: bool | None = None,
     ) -> bool:
         """Remember the given settings (None: leave as is) in one transaction.
 
@@ -207,6 +208,7 @@ class Record(PeopleRecord):
                 "alternate": alternate,
                 "board": board,
                 "theme": theme,
+                "bell": bell,
             }
         )
         if player is None:
@@ -230,7 +232,7 @@ class Record(PeopleRecord):
     def settings(self, player: str | None) -> dict[str, Any]:
         """The player's saved settings: only those saved and still valid.
 
-        Keys: symbol, first, difficulty, board (str), alternate (bool), theme (str). The
+        Keys: symbol, first, difficulty, board (str), alternate, bell (bool), theme (str). The
         caller merges them over its defaults, and command-line flags over them.
         """
         if player is None:

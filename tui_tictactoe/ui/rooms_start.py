@@ -9,7 +9,7 @@ rooms' screens.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 
 from textual.screen import Screen
 
@@ -29,6 +29,7 @@ def room_setting(
     identity: Identity,
     clock: Callable[[], float] | None = None,
     keep: Callable[[Match], None] | None = None,
+    bell: Callable[[Hashable], object] | None = None,
 ) -> RoomSetting:
     """The hub and who this session is to it: `person` as the command layer named it,
     else this process's identity (no key: a guest, who is shown their seat token)."""
@@ -36,7 +37,7 @@ def room_setting(
         who, guest = person, not person.key
     else:  # `keep` saves a player's finished rounds (`RecordLink.match_ended`)
         who, guest = Person(identity.name, identity.player or ""), identity.player is None
-    return RoomSetting(hub, who, guest, room_address(), clock or time.time, keep)
+    return RoomSetting(hub, who, guest, room_address(), clock or time.time, keep, bell=bell)
 
 
 def first_screen(

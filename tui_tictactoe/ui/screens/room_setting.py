@@ -4,7 +4,7 @@ refusal), apart so that each can name it without importing the others."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import NamedTuple
 
 from textual.screen import Screen
@@ -19,8 +19,9 @@ class RoomSetting(NamedTuple):
     """What every room screen of a session shares: the hub, who this session is to it
     (a guest is shown their seat token), where others reach the server, and the hub's
     clock (a dropped player's `back_by` is Unix time on it: `time.time` by default), and where
-    a player's finished rounds are kept (`RecordLink.match_ended`), and how to make a lobby
-    (a refused room's way back: `RoomRefused`; None where there is no lobby)."""
+    a player's finished rounds are kept (`RecordLink.match_ended`), how to make a lobby
+    (a refused room's way back: `RoomRefused`; None where there is no lobby), and the bell
+    rung once when it becomes this player's turn (`TicTacToeApp.ring_for_turn`)."""
 
     hub: RoomHub
     who: Person
@@ -29,3 +30,4 @@ class RoomSetting(NamedTuple):
     clock: Callable[[], float] = time.time
     keep: Callable[[Match], None] | None = None  # a player's finished rounds, for the record
     lobby: Callable[[], Screen[None]] | None = None
+    bell: Callable[[Hashable], object] | None = None  # `TicTacToeApp.ring_for_turn`
