@@ -37,10 +37,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from pg_cluster import Cluster, binaries
 
-from tui_tictactoe.rooms import pg_link
 from tui_tictactoe.rooms.hub import RoomHub
 from tui_tictactoe.rooms.memory_hub import MemoryHub
-from tui_tictactoe.rooms.pg_hub import PostgresHub
+from tui_tictactoe.rooms.postgres import link as pg_link
+from tui_tictactoe.rooms.postgres.hub import PostgresHub
 from tui_tictactoe.rooms.view import Person, RoomView, Ticket
 
 POOL_SIZE = getattr(pg_link, "POOL_SIZE", 1)  # 1: a hub from before the pool (to compare)

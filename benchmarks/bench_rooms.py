@@ -13,7 +13,7 @@ Method
 The server is the installed command, `tui-tictactoe serve-ssh --port 0`, in its own
 process as a host runs it (fork server on; caps raised so every session fits). Every
 client is an asyncssh connection with an 80x24 pty whose output feeds a `pyte` screen
-(`SSHTerminal` from tests/test_serve_ssh.py, the board read with the pty tests' own
+(`SSHTerminal` from tests/realtime/ssh/test_serve_ssh.py, the board read with the pty tests' own
 box-finding code). Room i's three sessions connect from 127.0.0.(i+2): `ann<i>` opens
 the room (`--room new`, seat X), `bob<i>` joins it (O), `eve<i>` watches.
 

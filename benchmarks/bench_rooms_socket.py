@@ -24,9 +24,9 @@ import time
 from typing import Any
 
 from tui_tictactoe.rooms.hub import RoomHub
-from tui_tictactoe.rooms.hub_client import SocketHub
-from tui_tictactoe.rooms.hub_server import HubServer
 from tui_tictactoe.rooms.memory_hub import MemoryHub
+from tui_tictactoe.rooms.socket.client import SocketHub
+from tui_tictactoe.rooms.socket.server import HubServer
 from tui_tictactoe.rooms.view import Person, RoomView, Ticket
 
 Times = dict[tuple[int, int], int]  # (round, move index) -> monotonic ns

@@ -11,7 +11,7 @@ discarded warm-up of each) so drifting load on the shared machine hits all alike
 
 * local: `tui-tictactoe` in a fresh 80x24 pseudo-terminal, clock started just
   before the spawn; and the exact command the server runs for a session
-  (`python -m tui_tictactoe.servers.child play ...`), the same way;
+  (`python -m tui_tictactoe.servers.games.child play ...`), the same way;
 * OpenSSH: `ssh -tt -p PORT 127.0.0.1` (the real client, if installed) in a fresh
   80x24 pty, clock started just before its spawn: key exchange, login (guest),
   the server starting the game, and every byte of the frame crossing SSH;
@@ -66,8 +66,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # ser
 from bench_startup import app_command, board_is_empty
 from server_tools import game_argv
 
-from tui_tictactoe.servers.game_command import options_parser
-from tui_tictactoe.servers.game_process import GameProcess, spawn
+from tui_tictactoe.servers.games.command import options_parser
+from tui_tictactoe.servers.games.process import GameProcess, spawn
 
 ROWS, COLS = 24, 80
 TIMEOUT = 60.0

@@ -13,8 +13,8 @@ import asyncio
 import signal
 import sys
 
-from tui_tictactoe.rooms.hub_server import HubServer
-from tui_tictactoe.rooms.pg_hub import PostgresHub
+from tui_tictactoe.rooms.postgres.hub import PostgresHub
+from tui_tictactoe.rooms.socket.server import HubServer
 
 
 async def main(

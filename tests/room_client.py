@@ -17,8 +17,8 @@ import sys
 from collections.abc import AsyncIterator
 from typing import Any
 
-from tui_tictactoe.rooms import wire
-from tui_tictactoe.rooms.hub_client import SocketHub
+from tui_tictactoe.rooms.socket import wire
+from tui_tictactoe.rooms.socket.client import SocketHub
 from tui_tictactoe.rooms.view import Person, Refused, RoomView, Ticket
 
 

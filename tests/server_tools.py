@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import argparse
 
-from tui_tictactoe.servers.game_command import CHILD_COMMAND, play_args
-from tui_tictactoe.servers.ssh_server import GameServer
+from tui_tictactoe.servers.games.command import CHILD_COMMAND, play_args
+from tui_tictactoe.servers.ssh.server import GameServer
 
 
 def game_argv(options: argparse.Namespace) -> list[str]:

@@ -19,7 +19,7 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 
 from tui_tictactoe.controller import AIReply, GameController, GameOptions, MoveRefused
-from tui_tictactoe.controller.options import SETTINGS
+from tui_tictactoe.controller.game_options import SETTINGS
 from tui_tictactoe.engine.board import Cell, GameBoard
 from tui_tictactoe.engine.bounded import BoundedSearch
 from tui_tictactoe.engine.geometry import Geometry, is_bounded

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .controller import GameController, Score
-from .engine import (
+from tui_tictactoe.controller import GameController, Score
+from tui_tictactoe.engine import (
     AIPlayer,
     GameBoard,
     HumanPlayer,
@@ -16,7 +16,7 @@ from .engine import (
 )
 
 if TYPE_CHECKING:
-    from .ui.app import TicTacToeApp
+    from tui_tictactoe.ui.app import TicTacToeApp
 
     __version__: str  # read from the installed metadata on first use (`__getattr__`)
 
@@ -38,7 +38,7 @@ def __getattr__(name: str) -> Any:
     # Textual is imported only when the app is asked for, so the engine and the
     # `analyse` command start fast; the version is read only when asked for too.
     if name == "TicTacToeApp":
-        from .ui.app import TicTacToeApp
+        from tui_tictactoe.ui.app import TicTacToeApp
 
         return TicTacToeApp
     if name == "__version__":

@@ -15,11 +15,17 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from . import package_version
-from .commands.play import end_at_once, run_play
-from .commands.play_options import PROG, BoundedParser, add_play_options, metavar, symbol
-from .commands.terminal_check import terminal_problem
-from .ui.commands import key_summary
+from tui_tictactoe import package_version
+from tui_tictactoe.commands.play import end_at_once, run_play
+from tui_tictactoe.commands.play_arguments import (
+    PROG,
+    BoundedParser,
+    add_play_options,
+    metavar,
+    symbol,
+)
+from tui_tictactoe.commands.terminal_check import terminal_problem
+from tui_tictactoe.ui.commands import key_summary
 
 __all__ = ["PROG", "build_parser", "end_at_once", "main", "terminal_problem"]
 
@@ -100,7 +106,7 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     server = parser.servers.get(args.command)
     if server is not None and args.config:
         # The file's settings become the command's defaults, so what the line gives wins.
-        from .servers.config import ConfigError, read_config
+        from tui_tictactoe.servers.config import ConfigError, read_config
 
         try:
             server.set_defaults(**read_config(args.config, server))
@@ -109,7 +115,7 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
             raise SystemExit(2) from None
         args = parser.parse_args(words)
     if server is not None and args.print_config:
-        from .servers.config import render_config
+        from tui_tictactoe.servers.config import render_config
 
         print(render_config(args, server))
         raise SystemExit(0)  # as --help and --version leave
@@ -124,7 +130,7 @@ class WholeParser(BoundedParser):
 
 
 def build_parser() -> WholeParser:
-    from .servers.options import add_ssh_options, add_web_options
+    from tui_tictactoe.servers.arguments import add_ssh_options, add_web_options
 
     parser = WholeParser(
         prog=PROG,
@@ -218,19 +224,19 @@ def _main(argv: Sequence[str] | None) -> int:
     # Each command is imported when it runs: the game's start-up pays for none of the
     # others (and the servers' asyncssh and aiohttp are heavy).
     if args.command in ("analyse", "analyze"):
-        from .commands.analyse import run_analyse
+        from tui_tictactoe.commands.analyse import run_analyse
 
         return run_analyse(args.board, args.to_move, args.json)
     if args.command == "stats":
-        from .commands.stats import run_stats
+        from tui_tictactoe.commands.stats import run_stats
 
         return run_stats(args.json, args.player)
     if args.command == "serve-ssh":
-        from .servers.ssh import serve
+        from tui_tictactoe.servers.ssh.main import serve
 
         return serve(args)
     if args.command == "serve-web":
-        from .servers.web import serve as serve_web
+        from tui_tictactoe.servers.web.main import serve as serve_web
 
         return serve_web(args)
     return run_play(args)

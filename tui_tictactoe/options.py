@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from .engine.board import SYMBOLS
-from .engine.geometry import Geometry, geometry
-from .engine.strategies import DIFFICULTIES
+from tui_tictactoe.engine.board import SYMBOLS
+from tui_tictactoe.engine.geometry import Geometry, geometry
+from tui_tictactoe.engine.strategies import DIFFICULTIES
 
 Side = Literal["human", "ai"]
 SIDES: tuple[Side, Side] = ("human", "ai")

@@ -9,11 +9,11 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
-from ..engine.analysis import Analysis, InvalidPosition, analyse
-from ..engine.board import GameBoard
-from ..engine.geometry import Geometry
-from ..options import BOARDS, board_geometry
-from .play_options import PROG, echo
+from tui_tictactoe.commands.play_arguments import PROG, echo
+from tui_tictactoe.engine.analysis import Analysis, InvalidPosition, analyse
+from tui_tictactoe.engine.board import GameBoard
+from tui_tictactoe.engine.geometry import Geometry
+from tui_tictactoe.options import BOARDS, board_geometry
 
 SIZES = {int(board) ** 2: int(board) for board in BOARDS}
 """Cells -> board size: 9 cells make the 3x3 board, 16 the 4x4, 25 the 5x5, 36 the 6x6."""

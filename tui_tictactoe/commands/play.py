@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from contextlib import suppress
 from typing import TYPE_CHECKING, NoReturn
 
-from .play_options import (
+from tui_tictactoe.commands.play_arguments import (
     NO_HUB,
     PROG,
     BoundedParser,
@@ -21,12 +21,12 @@ from .play_options import (
     room_request,
     seat_from_environment,
 )
-from .terminal_check import terminal_problem
+from tui_tictactoe.commands.terminal_check import terminal_problem
 
 if TYPE_CHECKING:
-    from ..rooms.hub import RoomHub
-    from ..rooms.request import RoomRequest
-    from ..rooms.view import Person
+    from tui_tictactoe.rooms.hub import RoomHub
+    from tui_tictactoe.rooms.request import RoomRequest
+    from tui_tictactoe.rooms.view import Person
 
 
 def main(argv: Sequence[str]) -> int:
@@ -57,7 +57,7 @@ def run_play(args: argparse.Namespace) -> int:
     if getattr(args, "plain", False):  # line by line: no Textual, no terminal needed
         if room is not None:
             return run_plain_room(room)
-        from .plain import run_plain
+        from tui_tictactoe.commands.plain import run_plain
 
         return run_plain(args)
     hub = room_hub()
@@ -71,8 +71,8 @@ def run_play(args: argparse.Namespace) -> int:
         print(f"{PROG}: {problem}", file=sys.stderr)
         return 2
 
-    from ..controller.options import SETTINGS, GameOptions
-    from ..ui.app import TicTacToeApp
+    from tui_tictactoe.controller.game_options import SETTINGS, GameOptions
+    from tui_tictactoe.ui.app import TicTacToeApp
 
     # Each value was checked where it was read (the play options' choices).
     given = {name: getattr(args, name) for name in SETTINGS if getattr(args, name) is not None}
@@ -88,7 +88,7 @@ def run_play(args: argparse.Namespace) -> int:
     app.run()
     dropped = app.input_gate.dropped
     if dropped:  # the screen was stderr until now (under serve-web, the server's log)
-        from ..ui.input_gate import dropped_line
+        from tui_tictactoe.ui.input_gate import dropped_line
 
         print(dropped_line(dropped, PROG, since="in this game"), file=sys.stderr)
     end_at_once(app.return_code or 0)
@@ -100,7 +100,7 @@ def run_plain_room(room: RoomRequest) -> int:
     if hub is None:
         print(NO_HUB, file=sys.stderr)
         return 2
-    from .plain.room import run_plain_room as run
+    from tui_tictactoe.commands.plain.room import run_plain_room as run
 
     out = sys.stdout
     if hasattr(out, "reconfigure"):
@@ -117,7 +117,7 @@ def room_hub() -> RoomHub | None:
     loop (which only `App.run()` starts), from this process (after the fork)."""
     if not os.environ.get(HUB_ENV):
         return None
-    from ..rooms.hub_client import SocketHub
+    from tui_tictactoe.rooms.socket.client import SocketHub
 
     return SocketHub()
 
@@ -125,9 +125,9 @@ def room_hub() -> RoomHub | None:
 def session_person() -> Person:
     """Who this session is to the hub: the player serve-ssh named (the SSH user name and
     key's fingerprint; no key: a guest) and the client's address."""
-    from ..identity import current_identity
-    from ..rooms.request import PLAYER_ADDRESS_ENV
-    from ..rooms.view import Person
+    from tui_tictactoe.identity import current_identity
+    from tui_tictactoe.rooms.request import PLAYER_ADDRESS_ENV
+    from tui_tictactoe.rooms.view import Person
 
     identity = current_identity()
     address = os.environ.get(PLAYER_ADDRESS_ENV, "")[:64]

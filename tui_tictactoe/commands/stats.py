@@ -10,18 +10,25 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from .play_options import PROG
+from tui_tictactoe.commands.play_arguments import PROG
 
 if TYPE_CHECKING:
-    from ..record import DifficultyStats, PeopleRound, PeopleStats, Record, RoundRecord, Stats
+    from tui_tictactoe.record import (
+        DifficultyStats,
+        PeopleRound,
+        PeopleStats,
+        Record,
+        RoundRecord,
+        Stats,
+    )
 
 
 def run_stats(as_json: bool, named: str | None = None) -> int:
     """`stats`: the current player's record and last rounds, as the stats screen shows
     them (`--json`: the record alone); 1 (the record's notice on stderr) if unusable.
     `named` (`--player`, the host's): that player's instead, by key or shown name."""
-    from ..identity import current_identity
-    from ..record import RECENT_ROUNDS, Record
+    from tui_tictactoe.identity import current_identity
+    from tui_tictactoe.record import RECENT_ROUNDS, Record
 
     identity = current_identity()
     with Record.open() as record:
@@ -65,7 +72,7 @@ def stats_json(stats: Stats, people: PeopleStats | None = None) -> str:
     """
     import json
 
-    from ..record import empty_people_stats
+    from tui_tictactoe.record import empty_people_stats
 
     met = people if people is not None else empty_people_stats(stats.player)
     return json.dumps(
@@ -98,7 +105,13 @@ def format_stats(
     """`tui-tictactoe stats`: a table per board played (a row per level played there), then
     the rounds (the latest first); as the stats screen shows them, within 60 columns. Then,
     for a player who has played people, those rounds apart (`format_people`)."""
-    from ..record import ROUND_COLUMNS, STANDING_COLUMNS, board_tables, round_cells, shown_name
+    from tui_tictactoe.record import (
+        ROUND_COLUMNS,
+        STANDING_COLUMNS,
+        board_tables,
+        round_cells,
+        shown_name,
+    )
 
     count = "1 round" if stats.rounds == 1 else f"{stats.rounds} rounds"
     lines = [f"{shown_name(stats.display_name, stats.player)}: {count}"]
@@ -121,7 +134,7 @@ def format_stats(
 def format_people(people: PeopleStats, met: Sequence[PeopleRound]) -> list[str]:
     """The rounds against people, as the stats screen's people page shows them: the rating,
     the rooms and hot seat rounds per board, the last rounds (names cleaned)."""
-    from ..record import (
+    from tui_tictactoe.record import (
         HOT_SEAT_COLUMNS,
         PEOPLE_COLUMNS,
         PEOPLE_ROUND_COLUMNS,

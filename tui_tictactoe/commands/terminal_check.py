@@ -7,7 +7,7 @@ import codecs
 import os
 import sys
 
-from .play_options import echo
+from tui_tictactoe.commands.play_arguments import echo
 
 STREAMS = ((0, "standard input"), (1, "standard output"), (2, "standard error"))
 

@@ -1,11 +1,11 @@
 """The game as the app plays it: turns, rounds, score, options, and every background job
 (the AI's move, a hint, the big-board analysis) as a request and its reply. No UI."""
 
-from .ai_turn import AIReply, AIRequest
-from .game import GameController, MoveRefused
-from .options import CHOICES, SIDES, GameOptions, Side
-from .rounds import Score
-from .status import (
+from tui_tictactoe.controller.ai_turn import AIReply, AIRequest
+from tui_tictactoe.controller.game import GameController, MoveRefused
+from tui_tictactoe.controller.game_options import CHOICES, SIDES, GameOptions, Side
+from tui_tictactoe.controller.rounds import Score
+from tui_tictactoe.controller.status import (
     TONES,
     Status,
     Tone,
@@ -15,7 +15,7 @@ from .status import (
     refused,
     turn_status,
 )
-from .teaching import (
+from tui_tictactoe.controller.teaching import (
     AnalysisFound,
     AnalysisRequest,
     CellScores,

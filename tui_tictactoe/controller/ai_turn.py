@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
-from ..engine.board import Cell, GameBoard
-from ..engine.cancel import SearchCancelled
-from ..engine.players import AIPlayer
-from ..engine.strategies import Decision
+from tui_tictactoe.engine.board import Cell, GameBoard
+from tui_tictactoe.engine.cancel import SearchCancelled
+from tui_tictactoe.engine.players import AIPlayer
+from tui_tictactoe.engine.strategies import Decision
 
 
 class AIReply(NamedTuple):

@@ -7,18 +7,18 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Literal
 
-from ..engine.board import EMPTY, Cell, GameBoard, IllegalMove, Outcome, Symbol, other
-from ..engine.players import AIPlayer, HumanPlayer, Player
-from ..engine.strategies import Decision, MinimaxStrategy, MoveStrategy, strategy_for
-from .ai_turn import AIReply, AIRequest, Decisions
-from .options import GameOptions, Side
-from .rounds import Result, RoundSummary, Score, TakeBack
-from .seats import Seats
-from .teaching import (
+from tui_tictactoe.controller.ai_turn import AIReply, AIRequest, Decisions
+from tui_tictactoe.controller.game_options import GameOptions, Side
+from tui_tictactoe.controller.rounds import Result, RoundSummary, Score, TakeBack
+from tui_tictactoe.controller.seats import Seats
+from tui_tictactoe.controller.teaching import (
     HintReply,
     Reply,
+    TeachingAids,
 )
-from .tutor import TeachingAids
+from tui_tictactoe.engine.board import EMPTY, Cell, GameBoard, IllegalMove, Outcome, Symbol, other
+from tui_tictactoe.engine.players import AIPlayer, HumanPlayer, Player
+from tui_tictactoe.engine.strategies import Decision, MinimaxStrategy, MoveStrategy, strategy_for
 
 if TYPE_CHECKING:  # for the checker only (see `engine.board.Refusal`)
     GameRefusal = Literal["over", "ai-failed", "not-your-turn", "taken"]

@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from ..engine.analysis import Analysis, known_analysis
-from ..engine.board import SYMBOLS, Cell, GameBoard, Symbol, other
-from ..engine.geometry import Geometry
-from ..engine.solver import Verdict
-from .options import BOARDS, SIDES, board_geometry
+from tui_tictactoe.controller.game_options import BOARDS, SIDES, board_geometry
+from tui_tictactoe.engine.analysis import Analysis, known_analysis
+from tui_tictactoe.engine.board import SYMBOLS, Cell, GameBoard, Symbol, other
+from tui_tictactoe.engine.geometry import Geometry
+from tui_tictactoe.engine.solver import Verdict
 
 
 class Move(NamedTuple):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
-from ..engine.board import Cell, Symbol
+from tui_tictactoe.engine.board import Cell, Symbol
 
 Result = Literal["win", "loss", "draw", "abandoned"]
 """A round's result from the human's side (between people, X's); the record's `RESULTS`."""

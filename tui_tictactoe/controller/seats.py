@@ -9,10 +9,10 @@ are `HumanPlayer`s taking turns at one keyboard.
 
 from __future__ import annotations
 
-from ..engine.board import Symbol, other
-from ..engine.players import AIPlayer, HumanPlayer, Player
-from ..engine.strategies import MoveStrategy
-from .options import GameOptions, Side
+from tui_tictactoe.controller.game_options import GameOptions, Side
+from tui_tictactoe.engine.board import Symbol, other
+from tui_tictactoe.engine.players import AIPlayer, HumanPlayer, Player
+from tui_tictactoe.engine.strategies import MoveStrategy
 
 
 class Seats:

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from typing import Literal, NamedTuple
 
-from ..engine.board import Cell, IllegalMove
-from .game import GameController
-from .rounds import TakeBack
-from .teaching import AnalysisFound
+from tui_tictactoe.controller.game import GameController
+from tui_tictactoe.controller.rounds import TakeBack
+from tui_tictactoe.controller.teaching import AnalysisFound
+from tui_tictactoe.engine.board import Cell, IllegalMove
 
 Tone = Literal["turn", "thinking", "win", "loss", "draw", "refused", "hint", "error", "question"]
 TONES: tuple[Tone, ...] = (

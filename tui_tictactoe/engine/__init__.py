@@ -8,13 +8,29 @@ For the same reason the search of the bigger boards (`search`, `symmetry`, `line
 imported when first asked for: a 3x3 game never searches.
 """
 
-from .analysis import Analysis, InvalidPosition, MoveVerdict, analyse, side_to_move, status_of
-from .board import EMPTY, SYMBOLS, Cell, GameBoard, IllegalMove, Outcome, Symbol, other
-from .cancel import Cancelled, SearchCancelled
-from .geometry import STANDARD, Geometry, geometry
-from .players import AIPlayer, HumanPlayer, Player
-from .solver import NodeCounter, Solver, Verdict, shared_solver
-from .strategies import (
+from tui_tictactoe.engine.analysis import (
+    Analysis,
+    InvalidPosition,
+    MoveVerdict,
+    analyse,
+    side_to_move,
+    status_of,
+)
+from tui_tictactoe.engine.board import (
+    EMPTY,
+    SYMBOLS,
+    Cell,
+    GameBoard,
+    IllegalMove,
+    Outcome,
+    Symbol,
+    other,
+)
+from tui_tictactoe.engine.cancel import Cancelled, SearchCancelled
+from tui_tictactoe.engine.geometry import STANDARD, Geometry, geometry
+from tui_tictactoe.engine.players import AIPlayer, HumanPlayer, Player
+from tui_tictactoe.engine.solver import NodeCounter, Solver, Verdict, shared_solver
+from tui_tictactoe.engine.strategies import (
     DIFFICULTIES,
     Decision,
     MinimaxStrategy,

@@ -6,14 +6,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Literal, NamedTuple, Protocol
 
-from .board import SYMBOLS, Cell, GameBoard, Symbol, other
-from .cancel import Cancelled
-from .geometry import Geometry, is_bounded
-from .solver import Verdict
-from .strategies import search_of
+from tui_tictactoe.engine.board import SYMBOLS, Cell, GameBoard, Symbol, other
+from tui_tictactoe.engine.cancel import Cancelled
+from tui_tictactoe.engine.geometry import Geometry, is_bounded
+from tui_tictactoe.engine.solver import Verdict
+from tui_tictactoe.engine.strategies import search_of
 
 if TYPE_CHECKING:
-    from .known import Scores
+    from tui_tictactoe.engine.known import Scores
 
 OnMove = Callable[[int, int], None]
 """Told (move number, number of moves) before each move of a position is searched."""
@@ -172,7 +172,9 @@ def known_analysis(board: GameBoard, to_move: str | None = None) -> Analysis | N
         return Analysis(board.to_string(), mover, status, ())
     me, them = board.masks_for(mover)
     cells = empty_cells(board.geometry, me, them)
-    from .known import known_scores  # on first use: a game's start needs no verdict
+    from tui_tictactoe.engine.known import (
+        known_scores,  # on first use: a game's start needs no verdict
+    )
 
     scores = known_scores(board.geometry, me, them, cells)
     if len(scores) < len(cells):
@@ -197,7 +199,9 @@ def move_scores(
     a caller has read already with `known_scores` (to show them at once), not yielded again."""
     cells = empty_cells(geometry, me, them)
     if known is None:
-        from .known import known_scores  # on first use: a game's start needs no verdict
+        from tui_tictactoe.engine.known import (
+            known_scores,  # on first use: a game's start needs no verdict
+        )
 
         known = known_scores(geometry, me, them, cells)
         if known:

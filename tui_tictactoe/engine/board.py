@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
-from .geometry import STANDARD, Geometry
+from tui_tictactoe.engine.geometry import STANDARD, Geometry
 
 Symbol = Literal["X", "O"]
 EMPTY = " "

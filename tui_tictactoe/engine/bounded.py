@@ -25,9 +25,9 @@ from collections.abc import Callable
 from functools import cache
 from time import perf_counter
 
-from .cancel import Cancelled, SearchCancelled
-from .geometry import Geometry, check_in_play
-from .lines import centre_first, completions
+from tui_tictactoe.engine.cancel import Cancelled, SearchCancelled
+from tui_tictactoe.engine.geometry import Geometry, check_in_play
+from tui_tictactoe.engine.lines import centre_first, completions
 
 Clock = Callable[[], float]
 """Seconds from some fixed point (`time.perf_counter`; a fake one in tests)."""

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from functools import cache
 
-from .geometry import Geometry
-from .solver import shared_solver
-from .strategies import BOOK_GEOMETRY, search_of
+from tui_tictactoe.engine.geometry import Geometry
+from tui_tictactoe.engine.solver import shared_solver
+from tui_tictactoe.engine.strategies import BOOK_GEOMETRY, search_of
 
 Scores = dict[int, int]
 """Cell index (reading order) -> the exact score of playing there, for the side to move."""
@@ -62,8 +62,12 @@ def stored_scores(geometry: Geometry, me: int, them: int, cells: list[int]) -> S
     where none are stored (another board, more stones)."""
     if geometry != BOOK_GEOMETRY or (me | them).bit_count() > STORED_STONES:
         return None
-    from .opening_book import VERDICTS  # imported on first use: 3x3 never pays for it
-    from .search import shared_search  # 5x5's exact search, which `search_of` gives too
+    from tui_tictactoe.engine.opening_book import (
+        VERDICTS,  # imported on first use: 3x3 never pays for it
+    )
+    from tui_tictactoe.engine.search import (
+        shared_search,  # 5x5's exact search, which `search_of` gives too
+    )
 
     canonical_me, canonical_them, symmetry = shared_search(geometry).canonical(me, them)
     stored = VERDICTS.get(canonical_me | canonical_them << geometry.cells)
@@ -103,13 +107,13 @@ def _book_entry(geometry: Geometry, me: int, them: int) -> tuple[int, tuple[int,
     """(value, best cells) of a 5x5 position from the opening book, else None."""
     if geometry != BOOK_GEOMETRY or (me | them).bit_count() > BOOK_STONES:
         return None
-    from .opening_book import BOOK
+    from tui_tictactoe.engine.opening_book import BOOK
 
     return search_of(geometry).book_entry(BOOK, me, them)
 
 
 @cache
 def _symmetries(size: int) -> tuple[tuple[int, ...], ...]:
-    from .symmetry import symmetries  # with the search, which is loaded by now
+    from tui_tictactoe.engine.symmetry import symmetries  # with the search, which is loaded by now
 
     return symmetries(size)

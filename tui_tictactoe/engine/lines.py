@@ -6,7 +6,7 @@ Computed once per search root (`search.Search`); the inner loop keeps them up to
 
 from __future__ import annotations
 
-from .geometry import Geometry
+from tui_tictactoe.engine.geometry import Geometry
 
 
 def centre_first(geometry: Geometry) -> tuple[int, ...]:

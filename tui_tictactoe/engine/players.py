@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from .board import SYMBOLS, Cell, GameBoard, Symbol
-from .cancel import Cancelled
-from .strategies import MinimaxStrategy, MoveStrategy
+from tui_tictactoe.engine.board import SYMBOLS, Cell, GameBoard, Symbol
+from tui_tictactoe.engine.cancel import Cancelled
+from tui_tictactoe.engine.strategies import MinimaxStrategy, MoveStrategy
 
 
 class Player:

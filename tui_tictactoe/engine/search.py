@@ -27,10 +27,10 @@ import random
 from collections.abc import Callable, Iterable
 from functools import cache
 
-from .cancel import Cancelled, SearchCancelled
-from .geometry import Geometry, check_in_play
-from .lines import centre_first, completions, live_lines
-from .symmetry import Canonicaliser
+from tui_tictactoe.engine.cancel import Cancelled, SearchCancelled
+from tui_tictactoe.engine.geometry import Geometry, check_in_play
+from tui_tictactoe.engine.lines import centre_first, completions, live_lines
+from tui_tictactoe.engine.symmetry import Canonicaliser
 
 CHECK_EVERY = 1024
 """Nodes between two polls of `cancelled`: a few milliseconds of search."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Literal, NamedTuple
 
-from .geometry import STANDARD, Geometry
+from tui_tictactoe.engine.geometry import STANDARD, Geometry
 
 Outcome = Literal["win", "draw", "loss", "unknown"]
 

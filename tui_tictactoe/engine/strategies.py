@@ -7,14 +7,14 @@ from abc import ABC, abstractmethod
 from time import perf_counter
 from typing import TYPE_CHECKING, Literal, NamedTuple, Protocol, cast
 
-from .board import SYMBOLS, Cell, GameBoard
-from .cancel import Cancelled
-from .geometry import STANDARD, Geometry, geometry, is_bounded
-from .solver import NodeCounter, Solver, Verdict, limited_scores, shared_solver
+from tui_tictactoe.engine.board import SYMBOLS, Cell, GameBoard
+from tui_tictactoe.engine.cancel import Cancelled
+from tui_tictactoe.engine.geometry import STANDARD, Geometry, geometry, is_bounded
+from tui_tictactoe.engine.solver import NodeCounter, Solver, Verdict, limited_scores, shared_solver
 
 if TYPE_CHECKING:
-    from .bounded import BoundedSearch
-    from .search import Search
+    from tui_tictactoe.engine.bounded import BoundedSearch
+    from tui_tictactoe.engine.search import Search
 
 Difficulty = Literal["easy", "medium", "hard"]
 
@@ -29,11 +29,11 @@ def search_of(geometry: Geometry) -> Search | BoundedSearch:
     by a second on bigger boards (`bounded.shared_bounded`). The modules are imported here,
     on first use, so a 3x3 game, which never searches, does not load them: its start-up
     paid ~10M instructions for it."""
-    from .bounded import shared_bounded
+    from tui_tictactoe.engine.bounded import shared_bounded
 
     if is_bounded(geometry):
         return shared_bounded(geometry)
-    from .search import shared_search
+    from tui_tictactoe.engine.search import shared_search
 
     return shared_search(geometry)
 
@@ -136,7 +136,9 @@ class MinimaxStrategy(MoveStrategy):
             return self._book
         if geometry != BOOK_GEOMETRY:
             return {}
-        from .opening_book import BOOK  # imported on first use: 3x3 never pays for it
+        from tui_tictactoe.engine.opening_book import (
+            BOOK,  # imported on first use: 3x3 never pays for it
+        )
 
         return BOOK
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .geometry import Geometry
+from tui_tictactoe.engine.geometry import Geometry
 
 
 def symmetries(size: int) -> tuple[tuple[int, ...], ...]:

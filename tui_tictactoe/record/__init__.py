@@ -33,7 +33,7 @@ is tight and `import sqlite3` alone costs several ms (psycopg only with a URL se
 
 from __future__ import annotations
 
-from .listing import (
+from tui_tictactoe.record.listing import (
     HOT_SEAT_COLUMNS,
     PEOPLE_COLUMNS,
     PEOPLE_ROUND_COLUMNS,
@@ -46,7 +46,7 @@ from .listing import (
     people_tables,
     round_cells,
 )
-from .location import (
+from tui_tictactoe.record.location import (
     APP_NAME,
     DATA_DIR_ENV,
     DATABASE_NAME,
@@ -54,11 +54,13 @@ from .location import (
     data_dir,
     database_path,
 )
-from .names import shown_name
-from .pg_store import PostgresRecord  # registers the postgresql:// backend with Record
-from .schema import schema_version
-from .store import Record
-from .values import (
+from tui_tictactoe.record.names import shown_name
+from tui_tictactoe.record.postgres.store import (
+    PostgresRecord,  # registers the postgresql:// backend with Record
+)
+from tui_tictactoe.record.schema import schema_version
+from tui_tictactoe.record.store import Record
+from tui_tictactoe.record.values import (
     KINDS,
     LEADERBOARD_BOARD,
     MATCH_RESULTS,

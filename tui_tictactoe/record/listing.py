@@ -7,8 +7,8 @@ so, so the columns live here, below both, rather than with either of them. Both 
 
 from __future__ import annotations
 
-from ..identity import displayable
-from .values import PeopleRound, PeopleStats, RoundRecord, Stats, board_name
+from tui_tictactoe.identity import displayable
+from tui_tictactoe.record.values import PeopleRound, PeopleStats, RoundRecord, Stats, board_name
 
 RECENT_ROUNDS = 10
 """Rounds listed by the stats screen and `tui-tictactoe stats`, newest first."""

@@ -9,7 +9,7 @@ its fingerprint: two "alice"s must look different.
 
 from __future__ import annotations
 
-from ..identity import displayable
+from tui_tictactoe.identity import displayable
 
 FINGERPRINT = "SHA256:"
 """How serve-ssh's players (their SSH key's fingerprint) begin."""

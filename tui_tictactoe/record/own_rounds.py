@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from ..engine.board import other
-from .store import Record
-from .values import FinishedRound, Match, Seat, new_round_key
+from tui_tictactoe.engine.board import other
+from tui_tictactoe.record.store import Record
+from tui_tictactoe.record.values import FinishedRound, Match, Seat, new_round_key
 
 
 class EndedRound(Protocol):

@@ -22,8 +22,8 @@ from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from .validation import check_match, stored_name, utc_text
-from .values import (
+from tui_tictactoe.record.validation import check_match, stored_name, utc_text
+from tui_tictactoe.record.values import (
     HotSeatStanding,
     Match,
     PeopleRound,

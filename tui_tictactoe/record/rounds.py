@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
-from .validation import check_round, utc_text
-from .values import RESULTS, FinishedRound, RoundRecord
+from tui_tictactoe.record.validation import check_round, utc_text
+from tui_tictactoe.record.values import RESULTS, FinishedRound, RoundRecord
 
 
 class PreparedRound(NamedTuple):

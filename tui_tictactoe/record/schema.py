@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from typing import TYPE_CHECKING
 
-from .failures import Foreign, NewerSchema
-from .rounds import add_round_statement
+from tui_tictactoe.record.failures import Foreign, NewerSchema
+from tui_tictactoe.record.rounds import add_round_statement
 
 if TYPE_CHECKING:
     import sqlite3

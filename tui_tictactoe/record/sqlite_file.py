@@ -15,8 +15,8 @@ from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .failures import Damaged, reason
-from .schema import check_version, migrate, schema_version
+from tui_tictactoe.record.failures import Damaged, reason
+from tui_tictactoe.record.schema import check_version, migrate, schema_version
 
 if TYPE_CHECKING:
     import sqlite3

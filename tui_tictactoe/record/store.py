@@ -17,11 +17,11 @@ from contextlib import AbstractContextManager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar, cast
 
-from .failures import Failure, NewerSchema, classify, reason
-from .location import DATABASE_URL_ENV, database_path, database_url
-from .people import PeopleRecord
-from .rounds import SAVE_PLAYER, PreparedRound, prepare_round, round_record
-from .schema import (
+from tui_tictactoe.record.failures import Failure, NewerSchema, classify, reason
+from tui_tictactoe.record.location import DATABASE_URL_ENV, database_path, database_url
+from tui_tictactoe.record.people import PeopleRecord
+from tui_tictactoe.record.rounds import SAVE_PLAYER, PreparedRound, prepare_round, round_record
+from tui_tictactoe.record.schema import (
     ADD_TO_BOARD_STANDING,
     ADD_TO_STANDING,
     LEADERS,
@@ -29,9 +29,9 @@ from .schema import (
     schema_version,
     write_transaction,
 )
-from .sqlite_file import move_aside, open_database
-from .validation import settings_to_store, valid_settings
-from .values import (
+from tui_tictactoe.record.sqlite_file import move_aside, open_database
+from tui_tictactoe.record.validation import settings_to_store, valid_settings
+from tui_tictactoe.record.values import (
     LEADERBOARD_BOARD,
     FinishedRound,
     Leaderboard,

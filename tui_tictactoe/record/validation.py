@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..engine import GameBoard, IllegalMove
-from ..options import CHOICES, board_geometry
-from .values import KINDS, MATCH_RESULTS, RESULTS, SEATS, Match
+from tui_tictactoe.engine import GameBoard, IllegalMove
+from tui_tictactoe.options import CHOICES, board_geometry
+from tui_tictactoe.record.values import KINDS, MATCH_RESULTS, RESULTS, SEATS, Match
 
 if TYPE_CHECKING:
     from datetime import datetime

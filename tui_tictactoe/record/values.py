@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..options import CHOICES
-from .names import labelled_name
+from tui_tictactoe.options import CHOICES
+from tui_tictactoe.record.names import labelled_name
 
 if TYPE_CHECKING:
     from datetime import datetime

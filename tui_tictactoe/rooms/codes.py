@@ -14,7 +14,7 @@ import secrets
 import string
 from typing import Protocol
 
-from .view import Refused
+from tui_tictactoe.rooms.view import Refused
 
 ALPHABET = "ABCDEFGHJKMNPRSTUVWXYZ"
 """The letters of a code: A-Z without I, L, O and Q."""

@@ -19,21 +19,21 @@ from collections.abc import Callable, Sequence
 from contextlib import suppress
 from typing import NamedTuple
 
-from ..controller.teaching import (
+from tui_tictactoe.controller.teaching import (
     AnalysisFound,
     AnalysisRequest,
     AnalysisRun,
     CellScores,
 )
-from ..engine.analysis import Analysis, MoveScorer, analyse
-from ..engine.board import GameBoard, IllegalMove, other
-from ..engine.geometry import Geometry
-from ..engine.players import HumanPlayer, Player
-from ..engine.strategies import search_of
-from ..identity import displayable, set_apart
-from ..options import WIN_LENGTHS, board_geometry
-from ..record.names import labelled_name
-from .view import SEATS, Person, Result, RoomView, SeatName, SeatView, Ticket
+from tui_tictactoe.engine.analysis import Analysis, MoveScorer, analyse
+from tui_tictactoe.engine.board import GameBoard, IllegalMove, other
+from tui_tictactoe.engine.geometry import Geometry
+from tui_tictactoe.engine.players import HumanPlayer, Player
+from tui_tictactoe.engine.strategies import search_of
+from tui_tictactoe.identity import displayable, set_apart
+from tui_tictactoe.options import WIN_LENGTHS, board_geometry
+from tui_tictactoe.record.names import labelled_name
+from tui_tictactoe.rooms.view import SEATS, Person, Result, RoomView, SeatName, SeatView, Ticket
 
 INSTANT_CELLS = 9
 """On 3x3 the solved table answers at once, on the event loop (`RoomGame.analysis`); the

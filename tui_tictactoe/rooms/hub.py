@@ -16,7 +16,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator
 
-from .view import OfferKind, Person, RoomSummary, RoomView, SeatName, Ticket
+from tui_tictactoe.rooms.view import OfferKind, Person, RoomSummary, RoomView, SeatName, Ticket
 
 
 class RoomHub(ABC):

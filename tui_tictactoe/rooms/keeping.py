@@ -11,9 +11,9 @@ the people who sat are remembered from the views before it.
 
 from __future__ import annotations
 
-from ..record.validation import check_match
-from ..record.values import Match, Seat
-from .view import SEATS, Person, RoomView, SeatName
+from tui_tictactoe.record.validation import check_match
+from tui_tictactoe.record.values import Match, Seat
+from tui_tictactoe.rooms.view import SEATS, Person, RoomView, SeatName
 
 
 class RoundKeeper:

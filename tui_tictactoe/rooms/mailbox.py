@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 
-from .view import RoomView
+from tui_tictactoe.rooms.view import RoomView
 
 
 class Mailbox:

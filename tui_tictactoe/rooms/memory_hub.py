@@ -20,13 +20,13 @@ import secrets
 import time
 from collections.abc import AsyncIterator, Callable, Collection
 
-from ..record.values import new_round_key
-from . import codes, refusals
-from .hub import RoomHub
-from .mailbox import Mailbox
-from .operations import OPERATIONS
-from .refusals import NoRoom, no_room, too_many_lobby_names
-from .room import (
+from tui_tictactoe.record.values import new_round_key
+from tui_tictactoe.rooms import codes, refusals
+from tui_tictactoe.rooms.hub import RoomHub
+from tui_tictactoe.rooms.mailbox import Mailbox
+from tui_tictactoe.rooms.operations import OPERATIONS
+from tui_tictactoe.rooms.refusals import NoRoom, no_room, too_many_lobby_names
+from tui_tictactoe.rooms.room import (
     LOBBY_NAMES,
     LOBBY_WINDOW,
     ROOMS_PER_ADDRESS,
@@ -34,8 +34,8 @@ from .room import (
     check_new_room,
     check_room_count,
 )
-from .view import SEATS, Person, Refused, RoomSummary, RoomView, SeatName, Ticket
-from .wrong_codes import WrongCodes
+from tui_tictactoe.rooms.view import SEATS, Person, Refused, RoomSummary, RoomView, SeatName, Ticket
+from tui_tictactoe.rooms.wrong_codes import WrongCodes
 
 """96 random bits: a 16-character token, short to copy, impossible to guess."""
 _CODE_TRIES = 64

@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
-from ..options import BOARDS
-from .room import Gone, Keys, Room
-from .view import SeatName
+from tui_tictactoe.options import BOARDS
+from tui_tictactoe.rooms.room import Gone, Keys, Room
+from tui_tictactoe.rooms.view import SeatName
 
 Rule = Callable[[Room, SeatName | None, Keys], Gone | None]
 """A rule with its arguments bound: what it changed (`room.Gone`), or None for nothing."""

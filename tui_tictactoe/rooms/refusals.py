@@ -8,8 +8,8 @@ socket between a game and the hub) can never say the same thing two ways.
 
 from __future__ import annotations
 
-from ..options import BOARDS
-from .view import Refused, SeatName
+from tui_tictactoe.options import BOARDS
+from tui_tictactoe.rooms.view import Refused, SeatName
 
 
 class NoRoom(Refused):

@@ -12,8 +12,8 @@ import os
 from collections.abc import Mapping
 from typing import Literal, NamedTuple
 
-from .hub import RoomHub
-from .view import Person, SeatName, Ticket
+from tui_tictactoe.rooms.hub import RoomHub
+from tui_tictactoe.rooms.view import Person, SeatName, Ticket
 
 ROOM_ADDRESS_ENV = "TUI_TICTACTOE_ROOM_ADDRESS"
 """Set by serve-ssh for its games: "HOST PORT", the address players ssh to."""

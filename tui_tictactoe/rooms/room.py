@@ -16,14 +16,14 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..engine.board import GameBoard, other
-from ..options import BOARDS, board_geometry
-from . import refusals
-from .refusals import NoRoom as NoRoom
-from .refusals import no_room as no_room
-from .refusals import too_many_lobby_names as too_many_lobby_names
-from .refusals import too_many_wrong_codes as too_many_wrong_codes
-from .view import (
+from tui_tictactoe.engine.board import GameBoard, other
+from tui_tictactoe.options import BOARDS, board_geometry
+from tui_tictactoe.rooms import refusals
+from tui_tictactoe.rooms.refusals import NoRoom as NoRoom
+from tui_tictactoe.rooms.refusals import no_room as no_room
+from tui_tictactoe.rooms.refusals import too_many_lobby_names as too_many_lobby_names
+from tui_tictactoe.rooms.refusals import too_many_wrong_codes as too_many_wrong_codes
+from tui_tictactoe.rooms.view import (
     OFFERS,
     SEATS,
     Offer,

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import math
 
-from ..controller.status import Status, Tone, analysis_progress, refused
-from ..controller.teaching import AnalysisFound
-from ..engine.board import other
-from .game import RoomGame
-from .refusals import OFFER_WORDS, no_room
-from .request import RoomAddress
-from .view import SEATS, Offer, SeatName
+from tui_tictactoe.controller.status import Status, Tone, analysis_progress, refused
+from tui_tictactoe.controller.teaching import AnalysisFound
+from tui_tictactoe.engine.board import other
+from tui_tictactoe.rooms.game import RoomGame
+from tui_tictactoe.rooms.refusals import OFFER_WORDS, no_room
+from tui_tictactoe.rooms.request import RoomAddress
+from tui_tictactoe.rooms.view import SEATS, Offer, SeatName
 
 WAITING_FOR_VIEW = Status("Entering the room…", "thinking")
 

@@ -16,8 +16,8 @@ import math
 from collections import deque
 from collections.abc import Callable
 
-from .refusals import too_many_wrong_codes
-from .view import Refused
+from tui_tictactoe.rooms.refusals import too_many_wrong_codes
+from tui_tictactoe.rooms.view import Refused
 
 
 class WrongCodes:

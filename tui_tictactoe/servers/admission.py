@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Generic, Protocol, TypeVar
 
-from ..addresses import DEFAULT_IPV6_PREFIX, counting_key
+from tui_tictactoe.addresses import DEFAULT_IPV6_PREFIX, counting_key
 
 
 class Candidate(Protocol):

@@ -112,7 +112,7 @@ def _value(path: str, key: str, action: argparse.Action, value: object) -> objec
 def render_config(args: argparse.Namespace, parser: argparse.ArgumentParser) -> str:
     """The settings in force, one `key = value` a line (an unset one as a comment), in the
     form `--config` reads back. A database URL's password is not shown."""
-    from .database import shown_url
+    from tui_tictactoe.servers.database import shown_url
 
     lines = []
     for key, action in settings(parser).items():

@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from urllib.parse import urlsplit
 
-from ..record.location import DATABASE_URL_ENV
+from tui_tictactoe.record.location import DATABASE_URL_ENV
 
 POSTGRES_SCHEMES = ("postgresql", "postgres")
 
@@ -64,9 +64,9 @@ def check_record(url: str) -> None:
     """The record on `url` opens, its tables made or upgraded now (so the first game
     does not wait for that); else `DatabaseUnusable`, saying why in a few words."""
     check_scheme(url)
-    from ..record.failures import Failure, NewerSchema
-    from ..record.pg_connection import classify, connect, reason
-    from ..record.pg_schema import ensure_schema, schema_version
+    from tui_tictactoe.record.failures import Failure, NewerSchema
+    from tui_tictactoe.record.postgres.connection import classify, connect, reason
+    from tui_tictactoe.record.postgres.schema import ensure_schema, schema_version
 
     try:
         conn = connect(url)
@@ -116,7 +116,7 @@ class DatabaseProbe:
         return self.reached
 
     def _ask(self) -> None:
-        from ..record.pg_connection import connect
+        from tui_tictactoe.record.postgres.connection import connect
 
         try:
             connect(self.url).close()

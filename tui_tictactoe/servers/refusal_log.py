@@ -15,9 +15,9 @@ import re
 import time
 from collections.abc import Callable
 
-from ..commands.play_options import PROG
-from ..identity import displayable
-from .log_format import Event
+from tui_tictactoe.commands.play_arguments import PROG
+from tui_tictactoe.identity import displayable
+from tui_tictactoe.servers.ops.log_format import Event
 
 INTERVAL = 10.0  # seconds
 

@@ -18,14 +18,14 @@ import socket
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
-from ..commands.play_options import PROG
-from ..rooms.hub_server import HubServer, HubServerError
-from ..rooms.memory_hub import MemoryHub
-from ..rooms.request import ROOM_ADDRESS_ENV
-from ..rooms.room import ROOMS_PER_ADDRESS
-from ..rooms.view import Refused
-from ..rooms.wire import ENV_VAR as HUB_ENV
-from .database import (
+from tui_tictactoe.commands.play_arguments import PROG
+from tui_tictactoe.rooms.memory_hub import MemoryHub
+from tui_tictactoe.rooms.request import ROOM_ADDRESS_ENV
+from tui_tictactoe.rooms.room import ROOMS_PER_ADDRESS
+from tui_tictactoe.rooms.socket.server import HubServer, HubServerError
+from tui_tictactoe.rooms.socket.wire import ENV_VAR as HUB_ENV
+from tui_tictactoe.rooms.view import Refused
+from tui_tictactoe.servers.database import (
     DATABASE_URL_ENV,
     DatabaseUnusable,
     check_scheme,
@@ -43,7 +43,7 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from ..rooms.pg_hub import PostgresHub
+    from tui_tictactoe.rooms.postgres.hub import PostgresHub
 
 
 def friend_address(host: str, port: int, public: tuple[str, int | None] | None) -> str:
@@ -116,8 +116,8 @@ class RoomService:
                 rooms_per_address=per_address,
             )
         else:
-            from ..rooms.pg_hub import PostgresHub  # psycopg only for a database
-            from ..rooms.pg_link import POOL_SIZE
+            from tui_tictactoe.rooms.postgres.hub import PostgresHub  # psycopg only for a database
+            from tui_tictactoe.rooms.postgres.link import POOL_SIZE
 
             self.postgres = PostgresHub(
                 database_url,
@@ -156,7 +156,7 @@ class RoomService:
         self.environment[ROOM_ADDRESS_ENV] = address
 
     async def _start_database(self, hub: PostgresHub) -> None:
-        from ..rooms.pg_schema import NewerRoomSchema
+        from tui_tictactoe.rooms.postgres.schema import NewerRoomSchema
 
         assert self.database_url is not None
         shown = shown_url(self.database_url)

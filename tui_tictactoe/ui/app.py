@@ -19,23 +19,23 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.screen import Screen
 
-from ..controller import GameController, GameOptions
-from ..engine.strategies import MoveStrategy
-from ..limits import MAX_COLUMNS, MAX_ROWS
-from .commands import bindings
-from .input_gate import InputGate, gated
-from .record_link import RecordLink
-from .screens.board_screen import BoardScreen
-from .screens.game_screen import GameScreen
-from .terminal import DaemonThreads, HangUpWatch, exit_soon
-from .themes import register_themes
-from .turn_bell import TurnBell
+from tui_tictactoe.controller import GameController, GameOptions
+from tui_tictactoe.engine.strategies import MoveStrategy
+from tui_tictactoe.limits import MAX_COLUMNS, MAX_ROWS
+from tui_tictactoe.ui.commands import bindings
+from tui_tictactoe.ui.input_gate import InputGate, gated
+from tui_tictactoe.ui.record_link import RecordLink
+from tui_tictactoe.ui.screens.board_screen import BoardScreen
+from tui_tictactoe.ui.screens.game_screen import GameScreen
+from tui_tictactoe.ui.terminal import DaemonThreads, HangUpWatch, exit_soon
+from tui_tictactoe.ui.themes import register_themes
+from tui_tictactoe.ui.turn_bell import TurnBell
 
 if TYPE_CHECKING:
-    from ..rooms.hub import RoomHub
-    from ..rooms.request import RoomRequest
-    from ..rooms.view import Person
-    from .screens.menu_screen import MenuItem
+    from tui_tictactoe.rooms.hub import RoomHub
+    from tui_tictactoe.rooms.request import RoomRequest
+    from tui_tictactoe.rooms.view import Person
+    from tui_tictactoe.ui.screens.menu_screen import MenuItem
 
 COLOUR_DEPTH_CLASSES = {
     "256": "-colours-256",
@@ -44,7 +44,7 @@ COLOUR_DEPTH_CLASSES = {
 }
 """The app's class for a terminal of 256 colours, or 16 (or 8), by Rich's name for it: the
 stylesheet draws the board there in colours that stay apart once Rich has rounded them to
-the terminal's palette (tests/test_theme_contrast.py). Truecolor needs none."""
+the terminal's palette (tests/ui/test_theme_contrast.py). Truecolor needs none."""
 
 
 FEW_COLOURS_CSS = Path(__file__).with_name("few_colours.tcss")
@@ -144,7 +144,7 @@ class TicTacToeApp(App[None]):
         )
         screen: Screen[None]
         if self.hub is not None:
-            from .rooms_start import first_screen, room_setting
+            from tui_tictactoe.ui.rooms_start import first_screen, room_setting
 
             identity = self.record_link.identity
             setting = room_setting(
@@ -192,7 +192,7 @@ class TicTacToeApp(App[None]):
         every game watches for the terminal going away, with no timer, so an idle game wakes
         for nothing (`HangUpWatch`), and SIGHUP is the other sign of it."""
         if self.record_link.hosted and not self.is_headless:
-            from .server_restart import ServerRestart  # serve-ssh's drain (SIGUSR1)
+            from tui_tictactoe.ui.server_restart import ServerRestart  # serve-ssh's drain (SIGUSR1)
 
             ServerRestart(self, self.controller, lambda: self.board).install()
         if not self.is_headless and os.isatty(0):
@@ -330,7 +330,7 @@ class TicTacToeApp(App[None]):
 
     def _menu_open(self) -> bool:
         """Is a menu anywhere in the stack (not only on top)? Then Ctrl+P opens no other."""
-        from .screens.menu_screen import MenuScreen
+        from tui_tictactoe.ui.screens.menu_screen import MenuScreen
 
         return any(isinstance(screen, MenuScreen) for screen in self.screen_stack)
 
@@ -339,13 +339,13 @@ class TicTacToeApp(App[None]):
         the game, and help, the theme, the keys and quitting everywhere. Nothing that
         writes files (Textual's "Screenshot" would write into the server's home on every
         use) or blows a cell up to the whole screen ("Maximize")."""
-        from .screens.menu_screen import command_items
+        from tui_tictactoe.ui.screens.menu_screen import command_items
 
         over_game = isinstance(screen, BoardScreen) and screen.game_menu
         return command_items(self, screen, over_game=over_game)
 
     def action_open_menu(self) -> None:
-        from .screens.menu_screen import MenuScreen
+        from tui_tictactoe.ui.screens.menu_screen import MenuScreen
 
         if not self._menu_open():
             self.push_screen(MenuScreen(self.menu_items(self.screen)), self._run_menu_item)
@@ -358,7 +358,7 @@ class TicTacToeApp(App[None]):
 
     def search_themes(self) -> None:
         """Textual's "change theme" action lands here: the game's own theme menu."""
-        from .screens.menu_screen import ThemeMenu
+        from tui_tictactoe.ui.screens.menu_screen import ThemeMenu
 
         if not self._menu_open():
             themes = sorted(self.available_themes)
@@ -394,7 +394,7 @@ class TicTacToeApp(App[None]):
 
     def action_open_stats(self) -> None:
         """`s`: the player's record (imported on first use, like the help)."""
-        from .screens.stats_screen import StatsScreen
+        from tui_tictactoe.ui.screens.stats_screen import StatsScreen
 
         if not any(isinstance(screen, StatsScreen) for screen in self.screen_stack):
             self.push_screen(StatsScreen(self.record_link))
@@ -403,7 +403,7 @@ class TicTacToeApp(App[None]):
         """Open the help, or close it when it is already open."""
         # Imported and built on first use, then kept: start-up should not pay for it,
         # and a player toggling it in a burst should not pay for it each time.
-        from .screens.help_screen import HelpScreen
+        from tui_tictactoe.ui.screens.help_screen import HelpScreen
 
         if isinstance(self.screen, HelpScreen):
             self.pop_screen()

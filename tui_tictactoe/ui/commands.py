@@ -3,7 +3,7 @@
 The game screen's and the app's bindings, the key bar, the menu (Ctrl+P), the help's
 key list and `--help`'s list of keys are all made from `COMMANDS`, so a key cannot be
 added, changed or renamed in one of them and forgotten in another; the README's key
-table is held to it by `tests/test_command_table.py`. One order for all: the key bar's.
+table is held to it by `tests/ui/test_command_table.py`. One order for all: the key bar's.
 
 Plain data (NamedTuples: a frozen dataclass costs a start-up several times more to
 create), no Textual at import: the command line reads it for `--help` without

@@ -23,16 +23,16 @@ from collections.abc import Callable, Mapping
 from contextlib import suppress
 from typing import TYPE_CHECKING, Any
 
-from ..controller import GameController, GameOptions
-from ..controller.options import SETTINGS
-from ..controller.rounds import RoundSummary
-from ..identity import Identity, current_identity
-from .turn_bell import TurnBell
+from tui_tictactoe.controller import GameController, GameOptions
+from tui_tictactoe.controller.game_options import SETTINGS
+from tui_tictactoe.controller.rounds import RoundSummary
+from tui_tictactoe.identity import Identity, current_identity
+from tui_tictactoe.ui.turn_bell import TurnBell
 
 if TYPE_CHECKING:
     from textual.app import App
 
-    from ..record import Match, Record
+    from tui_tictactoe.record import Match, Record
 
 NOT_WRITTEN = ("opponent",)
 """Settings never remembered: every run starts against the AI (the default) unless
@@ -91,7 +91,7 @@ class RecordLink:
         """The record, opened on first use (call it from a thread: it may touch the disk)."""
         with self._lock:
             if self._record is None:
-                from ..record import Record
+                from tui_tictactoe.record import Record
 
                 self._record = Record.open() if self.enabled else Record.disabled()
             return self._record
@@ -188,7 +188,7 @@ class RecordLink:
             self._in_thread(lambda: self._save_round(summary), "save a round")
 
     def _hot_seat_match(self, summary: RoundSummary) -> Match:
-        from ..record.own_rounds import hot_seat_match
+        from tui_tictactoe.record.own_rounds import hot_seat_match
 
         assert self.player is not None
         return hot_seat_match(summary, self.identity.name, self.player)
@@ -206,7 +206,7 @@ class RecordLink:
         the record keeps it, and moves the ratings, once. A round of guests alone is not
         kept (nobody could see it). ValueError at once for an invalid `Match`.
         """
-        from ..record.validation import check_match
+        from tui_tictactoe.record.validation import check_match
 
         check_match(match)
         if not self.enabled or (match.x.key is None and match.o.key is None):
@@ -244,7 +244,7 @@ class RecordLink:
         self._on_ui(self.show_notice)
 
     def _write_round(self, summary: RoundSummary) -> None:
-        from ..record.own_rounds import write_round
+        from tui_tictactoe.record.own_rounds import write_round
 
         assert self.player is not None
         write_round(self.record(), summary, self.identity.name, self.player)

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .commands import HELP, MOVE, PLAY, PLAY_DIGIT, QUIT, Bind, Command
-from .widgets.key_bar import KeyHint
+from tui_tictactoe.ui.commands import HELP, MOVE, PLAY, PLAY_DIGIT, QUIT, Bind, Command
+from tui_tictactoe.ui.widgets.key_bar import KeyHint
 
 if TYPE_CHECKING:
     from textual.binding import BindingType

@@ -13,14 +13,14 @@ from collections.abc import Callable, Hashable
 
 from textual.screen import Screen
 
-from ..identity import Identity
-from ..record.values import Match
-from ..rooms.hub import RoomHub
-from ..rooms.request import RoomRequest, room_address
-from ..rooms.view import Person
-from .screens.lobby_screen import LobbyScreen
-from .screens.room_screen import RoomScreen
-from .screens.room_setting import RoomSetting
+from tui_tictactoe.identity import Identity
+from tui_tictactoe.record.values import Match
+from tui_tictactoe.rooms.hub import RoomHub
+from tui_tictactoe.rooms.request import RoomRequest, room_address
+from tui_tictactoe.rooms.view import Person
+from tui_tictactoe.ui.screens.lobby_screen import LobbyScreen
+from tui_tictactoe.ui.screens.room_screen import RoomScreen
+from tui_tictactoe.ui.screens.room_setting import RoomSetting
 
 
 def room_setting(

@@ -1,7 +1,7 @@
 """The game's own colour themes, registered beside Textual's built-in ones.
 
 The menu's Theme lists them with the others, the record remembers the choice, and
-tests/test_theme_contrast.py measures each at every colour depth like any built-in theme.
+tests/ui/test_theme_contrast.py measures each at every colour depth like any built-in theme.
 CONTRIBUTING.md's recipe adds one here.
 """
 

@@ -11,7 +11,7 @@ from time import monotonic
 
 from textual.timer import Timer
 
-from ..controller import GameController, Status
+from tui_tictactoe.controller import GameController, Status
 
 TICK = 0.1
 """Seconds between updates of the thinking time."""

@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 from functools import wraps
 from typing import Any, TypeVar
 
-from ..controller.status import refused
+from tui_tictactoe.controller.status import refused
 
 LIMIT = 32
 """Steps kept at most; a longer burst (a paste) loses the rest, and the player is told."""

@@ -9,6 +9,6 @@ Modules: `lines` (reading a line with a bound), `text` (what is printed), `game`
 
 from __future__ import annotations
 
-from .game import run_plain
+from tui_tictactoe.commands.plain.game import run_plain
 
 __all__ = ["run_plain"]

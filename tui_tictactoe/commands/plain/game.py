@@ -17,10 +17,20 @@ import sys
 from contextlib import suppress
 from typing import BinaryIO, TextIO
 
-from ...controller import GameController, GameOptions
-from ...controller.options import SETTINGS
-from ...controller.rounds import RoundSummary
-from ...controller.status import (
+from tui_tictactoe.commands.plain.lines import LINE_LIMIT, TOO_LONG, LineReader, TooLong
+from tui_tictactoe.commands.plain.text import (
+    analysis_line,
+    ascii_text,
+    board_rows,
+    help_lines,
+    prompt,
+    score_line,
+)
+from tui_tictactoe.commands.play_arguments import echo
+from tui_tictactoe.controller import GameController, GameOptions
+from tui_tictactoe.controller.game_options import SETTINGS
+from tui_tictactoe.controller.rounds import RoundSummary
+from tui_tictactoe.controller.status import (
     PEOPLE_REFUSE,
     QUIT_QUESTION,
     game_title,
@@ -30,11 +40,8 @@ from ...controller.status import (
     take_back_status,
     turn_status,
 )
-from ...engine.board import IllegalMove
-from ...identity import Identity, current_identity
-from ..play_options import echo
-from .lines import LINE_LIMIT, TOO_LONG, LineReader, TooLong
-from .text import analysis_line, ascii_text, board_rows, help_lines, prompt, score_line
+from tui_tictactoe.engine.board import IllegalMove
+from tui_tictactoe.identity import Identity, current_identity
 
 TOO_LONG_TEXT = f"That line is too long (at most {LINE_LIMIT} bytes): nothing done."
 
@@ -246,7 +253,7 @@ class Keeper:
     ends (inline: a save takes about a millisecond), its notices said once."""
 
     def __init__(self, enabled: bool, identity: Identity) -> None:
-        from ...record import Record
+        from tui_tictactoe.record import Record
 
         self.record = Record.open() if enabled else Record.disabled()
         self.identity = identity
@@ -258,7 +265,7 @@ class Keeper:
         return self.record.settings(self.identity.player)
 
     def round_ended(self, summary: RoundSummary) -> None:
-        from ...record.own_rounds import save_ended
+        from tui_tictactoe.record.own_rounds import save_ended
 
         save_ended(self.record, summary, self.identity.name, self.identity.player)
 

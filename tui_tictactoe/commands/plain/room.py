@@ -19,11 +19,14 @@ import time
 from collections.abc import Awaitable
 from typing import BinaryIO, TextIO
 
-from ...engine.board import EMPTY
-from ...rooms.game import RoomGame
-from ...rooms.hub import RoomHub
-from ...rooms.request import RoomRequest, enter, room_address
-from ...rooms.status import (
+from tui_tictactoe.commands.plain.lines import LINE_LIMIT, TOO_LONG, LineReader, TooLong
+from tui_tictactoe.commands.plain.text import ascii_text
+from tui_tictactoe.commands.play_arguments import echo
+from tui_tictactoe.engine.board import EMPTY
+from tui_tictactoe.rooms.game import RoomGame
+from tui_tictactoe.rooms.hub import RoomHub
+from tui_tictactoe.rooms.request import RoomRequest, enter, room_address
+from tui_tictactoe.rooms.status import (
     LEAVE_QUESTION,
     LINK_LOST,
     invite_lines,
@@ -32,10 +35,7 @@ from ...rooms.status import (
     room_title,
     score_line,
 )
-from ...rooms.view import Person, Refused
-from ..play_options import echo
-from .lines import LINE_LIMIT, TOO_LONG, LineReader, TooLong
-from .text import ascii_text
+from tui_tictactoe.rooms.view import Person, Refused
 
 QUEUED_LINES = 8
 """Lines read ahead of the room's answers at most; the reader thread waits beyond."""

@@ -7,10 +7,10 @@ thing: the status line's typographic characters are spelled out (`ascii_text`).
 
 from __future__ import annotations
 
-from ...controller import GameController
-from ...engine.analysis import Analysis
-from ...engine.board import EMPTY
-from ...engine.geometry import Geometry
+from tui_tictactoe.controller import GameController
+from tui_tictactoe.engine.analysis import Analysis
+from tui_tictactoe.engine.board import EMPTY
+from tui_tictactoe.engine.geometry import Geometry
 
 TYPOGRAPHY = {"\u2026": "...", "\u00b7": "-", "\u2014": "-", "\u2013": "-"}
 """The status line's characters beyond ASCII, and what the plain game prints instead."""

@@ -22,23 +22,23 @@ from textual.widget import Widget
 from textual.widgets import Button
 from textual.worker import get_current_worker
 
-from ...controller.status import Status, digits_refused
-from ..widgets import GameCell, GameGrid, StatusLine
-from ..widgets.too_small import (
+from tui_tictactoe.controller.status import Status, digits_refused
+from tui_tictactoe.ui.screens.stale_resize import IgnoresStaleResize
+from tui_tictactoe.ui.widgets import GameCell, GameGrid, StatusLine
+from tui_tictactoe.ui.widgets.too_small import (
     CHROME_ROWS,
     TooSmall,
     compact,
     needed_size,
 )
-from .stale_resize import IgnoresStaleResize
 
 if TYPE_CHECKING:
     from textual.screen import Screen
 
-    from ...controller import Request
-    from ...controller.teaching import AnalysisRequest
-    from ...engine.board import Cell
-    from ...engine.geometry import Geometry
+    from tui_tictactoe.controller import Request
+    from tui_tictactoe.controller.teaching import AnalysisRequest
+    from tui_tictactoe.engine.board import Cell
+    from tui_tictactoe.engine.geometry import Geometry
 
 MIN_SIZE = Size(60, 18)
 """Below this something would be cut: a message asks for a larger terminal. 60 columns

@@ -30,8 +30,8 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
-from ...controller import AIReply, GameController, GameOptions, HintReply, Reply
-from ...controller.status import (
+from tui_tictactoe.controller import AIReply, GameController, GameOptions, HintReply, Reply
+from tui_tictactoe.controller.status import (
     FINDING_HINT,
     PEOPLE_REFUSE,
     QUIT_QUESTION,
@@ -44,18 +44,18 @@ from ...controller.status import (
     take_back_status,
     turn_status,
 )
-from ...engine.board import IllegalMove
-from ..commands import MENU, PLAY, QUIT, bindings
-from ..thinking_clock import ThinkingClock
-from ..type_ahead import TypeAhead, after_the_ai
-from ..widgets import ControlButton, Scoreboard, TitleBar
-from ..widgets.key_bar import KeyBar, KeyHint, game_keys
-from ..widgets.too_small import CELL_ROWS, COMPACT_CHROME_ROWS
-from .board_screen import MIN_SIZE, PLAY_WIDTH, BoardScreen
+from tui_tictactoe.engine.board import IllegalMove
+from tui_tictactoe.ui.commands import MENU, PLAY, QUIT, bindings
+from tui_tictactoe.ui.screens.board_screen import MIN_SIZE, PLAY_WIDTH, BoardScreen
+from tui_tictactoe.ui.thinking_clock import ThinkingClock
+from tui_tictactoe.ui.type_ahead import TypeAhead, after_the_ai
+from tui_tictactoe.ui.widgets import ControlButton, Scoreboard, TitleBar
+from tui_tictactoe.ui.widgets.key_bar import KeyBar, KeyHint, game_keys
+from tui_tictactoe.ui.widgets.too_small import CELL_ROWS, COMPACT_CHROME_ROWS
 
 if TYPE_CHECKING:
-    from ..record_link import RecordLink
-    from ..widgets.reasoning_panel import ReasoningPanel
+    from tui_tictactoe.ui.record_link import RecordLink
+    from tui_tictactoe.ui.widgets.reasoning_panel import ReasoningPanel
 
 __all__ = ["MIN_SIZE", "PANEL_ROOM", "PLAY_WIDTH", "GameScreen"]
 
@@ -213,7 +213,7 @@ class GameScreen(BoardScreen, Screen[None]):
 
     def action_new_game(self) -> None:
         # Imported on demand, like the help: start-up does not need the dialog.
-        from .new_game_screen import NewGameScreen
+        from tui_tictactoe.ui.screens.new_game_screen import NewGameScreen
 
         # Saved settings that wait for the next game, else the game's own options.
         waiting = self.link.waiting if self.link is not None else None
@@ -309,7 +309,9 @@ class GameScreen(BoardScreen, Screen[None]):
         if self._info is None:
             if not show:
                 return
-            from ..widgets.reasoning_panel import ReasoningPanel  # start-up does not need it
+            from tui_tictactoe.ui.widgets.reasoning_panel import (
+                ReasoningPanel,  # start-up does not need it
+            )
 
             self._info = ReasoningPanel(id="info")
             self.mount(self._info)

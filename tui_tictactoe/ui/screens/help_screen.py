@@ -16,8 +16,8 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from ..commands import key_list_markdown
-from .stale_resize import IgnoresStaleResize
+from tui_tictactoe.ui.commands import key_list_markdown
+from tui_tictactoe.ui.screens.stale_resize import IgnoresStaleResize
 
 HELP_PATH = Path(__file__).parent.parent / "help.md"
 

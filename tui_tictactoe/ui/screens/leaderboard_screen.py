@@ -16,12 +16,12 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 from textual.worker import Worker, WorkerState
 
-from ...record import LEADERBOARD_BOARD, board_name
-from ..widgets import TitleBar
+from tui_tictactoe.record import LEADERBOARD_BOARD, board_name
+from tui_tictactoe.ui.widgets import TitleBar
 
 if TYPE_CHECKING:
-    from ...record import Leaderboard, RatingEntry
-    from ..record_link import RecordLink
+    from tui_tictactoe.record import Leaderboard, RatingEntry
+    from tui_tictactoe.ui.record_link import RecordLink
 
 
 class LeaderboardScreen(Screen[None]):

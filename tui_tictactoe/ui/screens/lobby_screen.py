@@ -22,15 +22,15 @@ from textual.screen import Screen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...identity import displayable, set_apart
-from ...rooms import codes
-from ...rooms.view import Refused, RoomSummary, Ticket
-from ..room_keys import LOBBY_COMMANDS, lobby_states, screen_bindings, screen_keys
-from ..widgets import TitleBar
-from ..widgets.key_bar import KeyBar
-from .room_screen import RoomScreen
-from .room_setting import RoomSetting
-from .stale_resize import IgnoresStaleResize
+from tui_tictactoe.identity import displayable, set_apart
+from tui_tictactoe.rooms import codes
+from tui_tictactoe.rooms.view import Refused, RoomSummary, Ticket
+from tui_tictactoe.ui.room_keys import LOBBY_COMMANDS, lobby_states, screen_bindings, screen_keys
+from tui_tictactoe.ui.screens.room_screen import RoomScreen
+from tui_tictactoe.ui.screens.room_setting import RoomSetting
+from tui_tictactoe.ui.screens.stale_resize import IgnoresStaleResize
+from tui_tictactoe.ui.widgets import TitleBar
+from tui_tictactoe.ui.widgets.key_bar import KeyBar
 
 REFRESH = 3.0
 """Seconds between readings of the live rooms."""

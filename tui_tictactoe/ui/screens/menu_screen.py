@@ -21,8 +21,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 
-from ..commands import menu_commands
-from .stale_resize import IgnoresStaleResize
+from tui_tictactoe.ui.commands import menu_commands
+from tui_tictactoe.ui.screens.stale_resize import IgnoresStaleResize
 
 if TYPE_CHECKING:
     from textual.app import App

@@ -19,9 +19,9 @@ from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Button, Footer, Static
 
-from ...controller import CHOICES, GameOptions
-from ..widgets.narrow_button import NarrowSafe
-from .stale_resize import IgnoresStaleResize
+from tui_tictactoe.controller import CHOICES, GameOptions
+from tui_tictactoe.ui.screens.stale_resize import IgnoresStaleResize
+from tui_tictactoe.ui.widgets.narrow_button import NarrowSafe
 
 LABEL_WIDTH = 12
 ABANDONS = "Start abandons this round."

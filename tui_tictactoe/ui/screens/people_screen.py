@@ -18,7 +18,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 from textual.worker import Worker, WorkerState
 
-from ...record import (
+from tui_tictactoe.record import (
     HOT_SEAT_COLUMNS,
     PEOPLE_COLUMNS,
     PEOPLE_ROUND_COLUMNS,
@@ -27,11 +27,11 @@ from ...record import (
     people_summary,
     people_tables,
 )
-from ..widgets import TitleBar
+from tui_tictactoe.ui.widgets import TitleBar
 
 if TYPE_CHECKING:
-    from ...record import PeopleRound, PeopleStats
-    from ..record_link import RecordLink
+    from tui_tictactoe.record import PeopleRound, PeopleStats
+    from tui_tictactoe.ui.record_link import RecordLink
 
 
 def _cells(row: tuple[str, ...], style: str = "") -> list[Text]:

@@ -17,11 +17,11 @@ from textual.containers import Center, CenterMiddle
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from ...controller.replay import Replay
-from ..widgets import GameGrid, TitleBar
+from tui_tictactoe.controller.replay import Replay
+from tui_tictactoe.ui.widgets import GameGrid, TitleBar
 
 if TYPE_CHECKING:
-    from ...record import RoundRecord
+    from tui_tictactoe.record import RoundRecord
 
 LAST_MOVE = "-last"
 """The CSS class of the cell played last (the game's `-last-ai` look, for either side)."""

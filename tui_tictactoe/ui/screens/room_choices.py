@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from ...controller.status import Status
-from ...rooms.game import RoomGame
-from ...rooms.hub import RoomHub
-from ...rooms.room import WATCHING_OFF
-from ...rooms.view import RoomView
-from ..widgets import StatusLine
+from tui_tictactoe.controller.status import Status
+from tui_tictactoe.rooms.game import RoomGame
+from tui_tictactoe.rooms.hub import RoomHub
+from tui_tictactoe.rooms.room import WATCHING_OFF
+from tui_tictactoe.rooms.view import RoomView
+from tui_tictactoe.ui.widgets import StatusLine
 
 LISTED = Status("Public: the lobby lists this room.", "hint")
 PRIVATE = Status("Private: only people with the code get in.", "hint")

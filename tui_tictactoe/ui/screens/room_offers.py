@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Awaitable
 
-from ...rooms.game import RoomGame
-from ...rooms.hub import RoomHub
-from ..widgets import StatusLine
+from tui_tictactoe.rooms.game import RoomGame
+from tui_tictactoe.rooms.hub import RoomHub
+from tui_tictactoe.ui.widgets import StatusLine
 
 ANSWER_KEYS = ("y", "n")
 

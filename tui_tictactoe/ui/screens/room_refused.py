@@ -20,13 +20,13 @@ from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...rooms.request import RoomRequest
-from ...rooms.status import LINK_LOST, watch_instead
-from ...rooms.view import Ticket
-from ..room_keys import REFUSED_COMMANDS, acts, screen_bindings, screen_keys
-from ..widgets import TitleBar
-from ..widgets.key_bar import KeyBar
-from .stale_resize import IgnoresStaleResize
+from tui_tictactoe.rooms.request import RoomRequest
+from tui_tictactoe.rooms.status import LINK_LOST, watch_instead
+from tui_tictactoe.rooms.view import Ticket
+from tui_tictactoe.ui.room_keys import REFUSED_COMMANDS, acts, screen_bindings, screen_keys
+from tui_tictactoe.ui.screens.stale_resize import IgnoresStaleResize
+from tui_tictactoe.ui.widgets import TitleBar
+from tui_tictactoe.ui.widgets.key_bar import KeyBar
 
 WATCH, LOBBY, QUIT = "watch", "lobby", "quit"
 

@@ -28,14 +28,14 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Static
 
-from ...controller.status import refused
-from ...controller.teaching import CellScores
-from ...engine.board import Cell
-from ...options import board_geometry
-from ...rooms.game import RoomGame
-from ...rooms.keeping import RoundKeeper
-from ...rooms.request import RoomRequest, enter
-from ...rooms.status import (
+from tui_tictactoe.controller.status import refused
+from tui_tictactoe.controller.teaching import CellScores
+from tui_tictactoe.engine.board import Cell
+from tui_tictactoe.options import board_geometry
+from tui_tictactoe.rooms.game import RoomGame
+from tui_tictactoe.rooms.keeping import RoundKeeper
+from tui_tictactoe.rooms.request import RoomRequest, enter
+from tui_tictactoe.rooms.status import (
     LEAVE_QUESTION,
     LINK_LOST,
     NO_HINT,
@@ -47,16 +47,16 @@ from ...rooms.status import (
     room_title,
     score_line,
 )
-from ...rooms.view import Refused, RoomView, Ticket
-from ..commands import MENU, QUIT
-from ..room_keys import room_bindings, room_keys
-from ..widgets import TitleBar
-from ..widgets.key_bar import KeyBar, KeyHint
-from .board_screen import BoardScreen
-from .room_choices import RoomChoices, ended_reason
-from .room_offers import RoomOffers
-from .room_refused import show_refusal
-from .room_setting import RoomSetting
+from tui_tictactoe.rooms.view import Refused, RoomView, Ticket
+from tui_tictactoe.ui.commands import MENU, QUIT
+from tui_tictactoe.ui.room_keys import room_bindings, room_keys
+from tui_tictactoe.ui.screens.board_screen import BoardScreen
+from tui_tictactoe.ui.screens.room_choices import RoomChoices, ended_reason
+from tui_tictactoe.ui.screens.room_offers import RoomOffers
+from tui_tictactoe.ui.screens.room_refused import show_refusal
+from tui_tictactoe.ui.screens.room_setting import RoomSetting
+from tui_tictactoe.ui.widgets import TitleBar
+from tui_tictactoe.ui.widgets.key_bar import KeyBar, KeyHint
 
 TICK = 1.0
 """Seconds between redraws of the state: "waiting 42 s" counts down."""

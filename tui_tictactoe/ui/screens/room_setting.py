@@ -9,10 +9,10 @@ from typing import NamedTuple
 
 from textual.screen import Screen
 
-from ...record.values import Match
-from ...rooms.hub import RoomHub
-from ...rooms.request import RoomAddress
-from ...rooms.view import Person
+from tui_tictactoe.record.values import Match
+from tui_tictactoe.rooms.hub import RoomHub
+from tui_tictactoe.rooms.request import RoomAddress
+from tui_tictactoe.rooms.view import Person
 
 
 class RoomSetting(NamedTuple):

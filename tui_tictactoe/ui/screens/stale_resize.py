@@ -5,8 +5,8 @@ modal screen is open, the screens below can receive Resize events for the older
 size after the newer one; laying out at the old size makes a screen post itself
 another Resize, and two screens then bounce the two sizes between them for ever:
 the app stops drawing and no key (not even Ctrl+Q) is handled. Found by
-tests/test_pty_chaos.py (seed 20240: the menu open, the terminal resized to
-139x52 and then 184x41 about 30 ms apart); tests/test_app_edges.py checks that a
+tests/realtime/pty/test_pty_chaos.py (seed 20240: the menu open, the terminal resized to
+139x52 and then 184x41 about 30 ms apart); tests/ui/test_app_edges.py checks that a
 stale Resize is ignored. Remove this module once a Textual release survives that
 chaos run without it; re-check when the `textual<8.3` pin moves.
 """

@@ -18,15 +18,21 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 from textual.worker import Worker, WorkerState
 
-from ...record import RECENT_ROUNDS, ROUND_COLUMNS, STANDING_COLUMNS, board_tables, round_cells
-from ..widgets import TitleBar
-from .leaderboard_screen import LeaderboardScreen
-from .people_screen import PeopleScreen
-from .replay_screen import ReplayScreen
+from tui_tictactoe.record import (
+    RECENT_ROUNDS,
+    ROUND_COLUMNS,
+    STANDING_COLUMNS,
+    board_tables,
+    round_cells,
+)
+from tui_tictactoe.ui.screens.leaderboard_screen import LeaderboardScreen
+from tui_tictactoe.ui.screens.people_screen import PeopleScreen
+from tui_tictactoe.ui.screens.replay_screen import ReplayScreen
+from tui_tictactoe.ui.widgets import TitleBar
 
 if TYPE_CHECKING:
-    from ...record import RoundRecord, Stats
-    from ..record_link import RecordLink
+    from tui_tictactoe.record import RoundRecord, Stats
+    from tui_tictactoe.ui.record_link import RecordLink
 
 
 class StatsScreen(Screen[None]):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.widgets import Button
 
-from .narrow_button import NarrowSafe
+from tui_tictactoe.ui.widgets.narrow_button import NarrowSafe
 
 
 class ControlButton(NarrowSafe, Button, can_focus=False):

@@ -7,11 +7,11 @@ from textual.content import Content
 from textual.reactive import reactive
 from textual.widgets import Button
 
-from ...engine.analysis import MoveVerdict
-from ...engine.board import EMPTY
-from ...engine.solver import Verdict
-from .marks import MARGIN, is_large, mark_lines
-from .narrow_button import NarrowSafe
+from tui_tictactoe.engine.analysis import MoveVerdict
+from tui_tictactoe.engine.board import EMPTY
+from tui_tictactoe.engine.solver import Verdict
+from tui_tictactoe.ui.widgets.marks import MARGIN, is_large, mark_lines
+from tui_tictactoe.ui.widgets.narrow_button import NarrowSafe
 
 LETTER_STYLES = {"X": "bold", "O": "bold italic underline"}
 """Styles of a mark drawn as a bare letter (a small cell): X and O differ without colour."""

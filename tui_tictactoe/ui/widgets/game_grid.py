@@ -11,10 +11,10 @@ from textual.css.scalar import Scalar
 from textual.geometry import Size
 from textual.widget import Widget
 
-from ...engine.analysis import Analysis
-from ...engine.board import Cell, GameBoard
-from ...engine.geometry import Geometry
-from .game_cell import GameCell, symbol_classes
+from tui_tictactoe.engine.analysis import Analysis
+from tui_tictactoe.engine.board import Cell, GameBoard
+from tui_tictactoe.engine.geometry import Geometry
+from tui_tictactoe.ui.widgets.game_cell import GameCell, symbol_classes
 
 if TYPE_CHECKING:
     from textual._arrange import DockArrangeResult

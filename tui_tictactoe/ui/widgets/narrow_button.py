@@ -24,7 +24,7 @@ class NarrowSafe(_Base):
     `ValueError: range() arg 3 must not be zero`, which ends the app. A real
     terminal dragged to a few columns gets there (a frame can be drawn before
     the widgets hear of the new size); `Button("Reset")` styled `width: 2`
-    shows it in one line (see `tests/test_narrow_button.py`). Remove this
+    shows it in one line (see `tests/ui/test_narrow_button.py`). Remove this
     mixin when that test passes with a plain `Button`.
 
     A plain mixin rather than a Button subclass: a widget class costs start-up

@@ -5,8 +5,8 @@ from __future__ import annotations
 from textual.content import Content
 from textual.widgets import Static
 
-from ...engine.geometry import Geometry
-from ...engine.strategies import Decision
+from tui_tictactoe.engine.geometry import Geometry
+from tui_tictactoe.engine.strategies import Decision
 
 
 def format_seconds(seconds: float) -> str:

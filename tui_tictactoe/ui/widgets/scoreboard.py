@@ -7,7 +7,7 @@ from textual.content import Content
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from ...controller import Score
+from tui_tictactoe.controller import Score
 
 
 class Scoreboard(Static):

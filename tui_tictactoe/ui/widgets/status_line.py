@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.content import Content
 from textual.widget import Widget
 
-from ...controller import Status
+from tui_tictactoe.controller import Status
 
 TONE_STYLES = {
     "turn": "",

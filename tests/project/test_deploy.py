@@ -1,0 +1,122 @@
+"""deploy/: the systemd units and their configuration files, as a host would install them.
+
+`systemd-analyze verify` checks each unit (skipped where systemd-analyze is missing), and
+`systemd-analyze security --offline` rates its exposure, which must stay "OK" (at most 2.0 of
+10); the unit's own ExecStart line, with the sample configuration file, is one the command
+accepts (`--print-config` shows the file's settings in force).
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from pty_terminal import command
+
+DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
+UNITS = sorted(DEPLOY.glob("*.service"))
+INSTALLED = "/opt/tui-tictactoe/bin/tui-tictactoe"  # where the units expect the command
+EXPOSURE_LIMIT = 2.0
+
+needs_systemd = pytest.mark.skipif(
+    shutil.which("systemd-analyze") is None,
+    reason="NO SYSTEMD TESTS: systemd-analyze was not found (Debian's systemd package)",
+)
+
+
+def exec_start(unit: Path) -> list[str]:
+    line = next(line for line in unit.read_text().splitlines() if line.startswith("ExecStart="))
+    return shlex.split(line.removeprefix("ExecStart="))
+
+
+def here(unit: Path, tmp_path: Path) -> Path:
+    """The unit with its command where this test's installation has it (verify checks that
+    the command exists and can be run)."""
+    installed = shutil.which("tui-tictactoe")
+    assert installed is not None
+    copy = tmp_path / unit.name
+    copy.write_text(unit.read_text().replace(INSTALLED, installed))
+    return copy
+
+
+def test_there_is_a_unit_for_each_server() -> None:
+    assert [unit.name for unit in UNITS] == [
+        "tui-tictactoe-ssh.service",
+        "tui-tictactoe-web.service",
+    ]
+
+
+@needs_systemd
+@pytest.mark.parametrize("unit", UNITS, ids=lambda unit: unit.name)
+def test_systemd_verifies_the_unit(unit: Path, tmp_path: Path) -> None:
+    result = subprocess.run(
+        ["systemd-analyze", "verify", str(here(unit, tmp_path))],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.strip() == "", result.stderr
+
+
+@needs_systemd
+@pytest.mark.parametrize("unit", UNITS, ids=lambda unit: unit.name)
+def test_the_unit_is_hardened(unit: Path, tmp_path: Path) -> None:
+    text = unit.read_text()
+    for setting in (
+        "DynamicUser=yes",
+        "NoNewPrivileges=yes",
+        "ProtectSystem=strict",
+        "MemoryMax=",
+        "CPUQuota=",
+        "Restart=",
+        "StateDirectory=tui-tictactoe",
+    ):
+        assert setting in text, setting
+    result = subprocess.run(
+        ["systemd-analyze", "security", "--offline=true", str(here(unit, tmp_path))],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    found = re.search(r"Overall exposure level for \S+: (\d+\.\d+)", result.stdout)
+    assert found, result.stdout + result.stderr
+    assert float(found.group(1)) <= EXPOSURE_LIMIT, result.stdout
+
+
+@pytest.mark.parametrize("unit", UNITS, ids=lambda unit: unit.name)
+def test_the_units_command_line_and_its_sample_file_are_accepted(unit: Path) -> None:
+    words = [word.replace("${CONFIGURATION_DIRECTORY}", str(DEPLOY)) for word in exec_start(unit)]
+    assert words[0] == INSTALLED
+    result = subprocess.run(
+        [*command(), *words[1:], "--print-config"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    sample = DEPLOY / Path(words[words.index("--config") + 1]).name
+    for line in sample.read_text().splitlines():
+        setting = line.split("#")[0].strip()
+        if setting:
+            key, value = (part.strip() for part in setting.split("=", 1))
+            assert re.search(rf"^{re.escape(key)} = ", result.stdout, re.MULTILINE), key
+            if value.isdigit():
+                assert f"{key} = {value}" in result.stdout
+
+
+@pytest.mark.parametrize("unit", ["tui-tictactoe-ssh.service", "tui-tictactoe-web.service"])
+def test_reloading_a_unit_drains_and_it_comes_back(unit: str) -> None:
+    """Both servers drain on SIGUSR1 (tests/realtime/ssh/test_serve_ssh_drain.py, test_serve_web_ops.py) and
+    exit 0 after their last round: the unit's reload sends it, and only `Restart=always`
+    starts the server again."""
+    text = (DEPLOY / unit).read_text()
+    assert "ExecReload=/bin/kill -USR1 $MAINPID" in text
+    assert "Restart=always" in text

@@ -1,0 +1,303 @@
+"""The game's options on a command line, and argparse with bounded messages.
+
+Shared by the command line (`tui-tictactoe [play] ...`) and `serve-ssh`, which reads a
+client's exec request with the same options: what a client typed reaches the game only
+as values these parsers accepted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+from collections.abc import Callable, MutableMapping
+from typing import TYPE_CHECKING, NoReturn
+
+from tui_tictactoe.options import CHOICES
+
+if TYPE_CHECKING:
+    from tui_tictactoe.engine.board import Symbol
+    from tui_tictactoe.rooms.request import RoomRequest
+
+PROG = "tui-tictactoe"
+
+ECHO_LIMIT = 20  # characters of a user's value that an error message quotes
+MESSAGE_LIMIT = 160  # characters of any argparse error message (its long words cut first)
+WORD_LIMIT = 40  # characters of one word of an argparse error message
+
+
+def echo(text: str, limit: int = ECHO_LIMIT) -> str:
+    """`text` quoted for an error message: repr (control characters escaped), and at
+    most `limit` characters of it, the cut marked with an ellipsis."""
+    if len(text) <= limit:
+        return repr(text)
+    return repr(text[: limit - 1]) + "…"
+
+
+class BoundedParser(argparse.ArgumentParser):
+    """argparse with bounded, one-line error messages.
+
+    The options' own type functions already quote at most `ECHO_LIMIT` characters
+    of a bad value; this catches argparse's other messages that echo what was
+    typed (unrecognized arguments, an unknown command, `--opt=value` on a flag,
+    ambiguous abbreviations), which would otherwise print a 5,000-character
+    argument whole, or a raw newline or escape sequence.
+    """
+
+    def error(self, message: str) -> NoReturn:
+        super().error(_bounded(message))
+
+
+def _bounded(message: str) -> str:
+    # Non-printable characters (newlines, ESC...) are shown as escapes, long words
+    # are cut, and so is the whole.
+    message = "".join(
+        char if char.isprintable() else char.encode("unicode_escape").decode("ascii")
+        for char in message
+    )
+    message = re.sub(
+        rf"\S{{{WORD_LIMIT + 1},}}", lambda match: match.group()[: WORD_LIMIT - 1] + "…", message
+    )
+    if len(message) > MESSAGE_LIMIT:
+        message = message[: MESSAGE_LIMIT - 1] + "…"
+    return message
+
+
+def _choice(option: str, *, fold_case: bool = False) -> Callable[[str], str]:
+    """A `type=` for a choice from CHOICES[option]: quotes at most ECHO_LIMIT
+    characters of a bad value (argparse's own `choices=` quotes all of it)."""
+    allowed = CHOICES[option]
+
+    def parse(text: str) -> str:
+        value = text.upper() if fold_case else text
+        if value not in allowed:
+            raise argparse.ArgumentTypeError(
+                f"invalid choice: {echo(text)} (choose from {', '.join(allowed)})"
+            )
+        return value
+
+    parse.__name__ = option  # argparse names the type in some messages
+    return parse
+
+
+def metavar(option: str) -> str:
+    return "{" + ",".join(CHOICES[option]) + "}"
+
+
+symbol = _choice("symbol", fold_case=True)
+
+SEED_DIGITS = 40  # 2**128 has 39 digits: enough for any seed anyone types
+
+
+def _seed(text: str) -> int:
+    """`--seed`: a whole number in ASCII digits, optionally signed, at most SEED_DIGITS long."""
+    if not re.fullmatch(rf"[+-]?[0-9]{{1,{SEED_DIGITS}}}", text):
+        raise argparse.ArgumentTypeError(
+            f"must be a whole number of at most {SEED_DIGITS} digits, not {echo(text)}"
+        )
+    return int(text)
+
+
+def add_play_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
+    # The `play` subcommand repeats the top-level options; SUPPRESS keeps its
+    # defaults from overwriting values given before the word `play`. The game
+    # options default to None, "not given": the player's saved settings apply,
+    # then the game's defaults; a flag given wins for that run.
+    def default(value: object) -> object:
+        return value if defaults else argparse.SUPPRESS
+
+    group = parser.add_argument_group("game options")
+    group.add_argument(
+        "--symbol",
+        type=symbol,
+        metavar=metavar("symbol"),
+        default=default(None),
+        help="your symbol: X or O (default: your last choice, else X)",
+    )
+    group.add_argument(
+        "--first",
+        type=_choice("first"),
+        metavar=metavar("first"),
+        default=default(None),
+        help="who moves first in the first round (default: your last choice, else human)",
+    )
+    group.add_argument(
+        "--difficulty",
+        type=_choice("difficulty"),
+        metavar=metavar("difficulty"),
+        default=default(None),
+        help="easy looks 1 move ahead, medium 2, hard plays perfectly "
+        "(default: your last choice, else hard)",
+    )
+    group.add_argument(
+        "--board",
+        type=_choice("board"),
+        metavar=metavar("board"),
+        default=default(None),
+        help="board size: 3 (3x3, three in a row), 4 or 5 (4x4, 5x5, four in a row), 6 "
+        "(6x6, five in a row; the AI searches a second, it cannot solve it) "
+        "(default: your last choice, else 3)",
+    )
+    group.add_argument(
+        "--opponent",
+        type=_choice("opponent"),
+        metavar=metavar("opponent"),
+        default=default(None),
+        help="who plays the other seat: ai, or human for two people taking turns at one "
+        "keyboard (default: ai)",
+    )
+    group.add_argument(
+        "--seed",
+        type=_seed,
+        metavar="N",
+        default=default(None),
+        help="seed the AI's random choice between equally good moves, for repeatable games",
+    )
+    group.add_argument(
+        "--alternate",
+        action=argparse.BooleanOptionalAction,
+        default=default(None),
+        help="alternate who starts each round, or not (default: your last choice, else not)",
+    )
+    group.add_argument(
+        "--plain",
+        action="store_true",
+        default=default(False),
+        help="play line by line on standard input and output: no full screen, no colours "
+        "(for screen readers, any terminal, ssh without -t, scripts)",
+    )
+    group.add_argument(
+        "--no-record",
+        dest="record",
+        action="store_false",
+        default=default(True),
+        help="play without reading or writing your record and settings",
+    )
+    add_room_options(parser, defaults)
+
+
+# -- rooms: `--room new`, `--join CODE [--seat TOKEN]`, `--watch CODE` ------------------
+# Each value is checked as it is parsed: a code by `rooms.codes.normalise` (which reads at
+# most 32 characters), a seat token as at most `TOKEN_LIMIT` URL-safe characters. Rooms are
+# played over serve-ssh; a game with no hub to reach says how (`NO_HUB`) and exits with 2.
+
+NO_HUB = "Rooms are played over serve-ssh: ssh -t -p 2222 HOST -- --room new"
+SEAT_ENV = "TUI_TICTACTOE_ROOM_SEAT"
+"""Set by serve-ssh for a game joined with `--seat`: the token, which is a secret, kept off
+the game's command line (any local user's `ps` shows that; a process's environment only its
+own user can read)."""
+TOKEN_LIMIT = 32
+"""A seat token is 16 letters and digits (`rooms.codes.new_token`); longer is not one. The
+parser still takes "-" and "_" (older tokens had them)."""
+
+
+def _code(text: str) -> str:
+    from tui_tictactoe.rooms import codes  # only a line with a room option pays for it
+    from tui_tictactoe.rooms.view import Refused
+
+    try:
+        return codes.normalise(text)
+    except Refused as refusal:
+        raise argparse.ArgumentTypeError(refusal.reason) from None
+
+
+def _token(text: str) -> str:
+    if not re.fullmatch(rf"[A-Za-z0-9_-]{{1,{TOKEN_LIMIT}}}", text):
+        raise argparse.ArgumentTypeError(f"not a seat token: {echo(text)}")
+    return text
+
+
+def seat_from_environment(environ: MutableMapping[str, str] | None = None) -> str | None:
+    """The seat token serve-ssh handed this game in `SEAT_ENV` (taken out of the
+    environment, so that nothing the game starts inherits it); None without a valid one."""
+    value = (os.environ if environ is None else environ).pop(SEAT_ENV, "")
+    try:
+        return _token(value) if value else None
+    except argparse.ArgumentTypeError:
+        return None
+
+
+def _new(text: str) -> str:
+    if text != "new":
+        raise argparse.ArgumentTypeError(f"invalid choice: {echo(text)} (choose from new)")
+    return text
+
+
+def add_room_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
+    """`--room`, `--join`, `--seat`, `--watch` (at most one of `--room`, `--join`, `--watch`)."""
+
+    def default(value: object) -> object:
+        return value if defaults else argparse.SUPPRESS
+
+    group = parser.add_argument_group("rooms (over serve-ssh)")
+    one = group.add_mutually_exclusive_group()
+    one.add_argument(
+        "--room", type=_new, metavar="new", default=default(None), help="open a new room"
+    )
+    one.add_argument(
+        "--join",
+        type=_code,
+        metavar="CODE",
+        default=default(None),
+        help="take the free seat of room CODE (or your own seat back)",
+    )
+    one.add_argument(
+        "--watch", type=_code, metavar="CODE", default=default(None), help="watch room CODE"
+    )
+    group.add_argument(
+        "--public",
+        action="store_const",
+        const=True,
+        default=default(None),
+        help="with --room new: list the room in the lobby (default: private, its code "
+        "shown only to the people in it)",
+    )
+    group.add_argument(
+        "--seat",
+        type=_token,
+        metavar="TOKEN",
+        default=default(None),
+        help="with --join: the seat token a guest was shown, to get their seat back",
+    )
+
+
+GAME_ONLY = ("opponent", "symbol", "difficulty", "seed", "alternate")
+"""Options of a game on this terminal (against the AI, or hot seat): with a room option
+they are refused, and any of them (or `--board`, `--first`) without one skips the
+lobby (`plays_the_ai`)."""
+
+
+def room_request(args: argparse.Namespace, size: int = 3) -> RoomRequest | None:
+    """The room the options ask for; None without a room option. `--seat` without
+    `--join`, `--board` or `--first` without `--room new`, and an option of games
+    against the AI with a room option are errors (ValueError with a one-line reason).
+    `--first human` (the default): the creator, who sits in X, starts; `--first ai`:
+    the friend, in O, starts."""
+    room, join, watch = (getattr(args, name, None) for name in ("room", "join", "watch"))
+    token = getattr(args, "seat", None)
+    if token is not None and join is None:
+        raise ValueError("--seat goes with --join CODE")
+    public = bool(getattr(args, "public", None))
+    if public and room is None:
+        raise ValueError("--public goes with --room new")
+    if room is None and join is None and watch is None:
+        return None  # the plain game: start-up pays for no part of the rooms
+    given = [name for name in GAME_ONLY if getattr(args, name, None) is not None]
+    if given:
+        raise ValueError(f"--{given[0]} is not for rooms (a room takes --board and --first)")
+    if room is None and (getattr(args, "board", None) or getattr(args, "first", None)):
+        raise ValueError("--board and --first go with --room new (the creator chooses)")
+    from tui_tictactoe.rooms.request import RoomRequest
+
+    if room is not None:
+        first: Symbol = "O" if getattr(args, "first", None) == "ai" else "X"
+        return RoomRequest("new", size=size, first=first, public=public)
+    if join is not None:
+        return RoomRequest("join", join, token or "")
+    return RoomRequest("watch", watch or "")
+
+
+def plays_the_ai(args: argparse.Namespace) -> bool:
+    """A game option but no room option: straight to the game (against the AI, or hot
+    seat), as before rooms (serve-ssh shows the lobby only to a session without one)."""
+    return any(getattr(args, name, None) is not None for name in (*GAME_ONLY, "board", "first"))

@@ -1,0 +1,1 @@
+"""The record on PostgreSQL: one record for every host on one database."""

@@ -1,0 +1,364 @@
+"""A room's rows read into a `room.Room` and written back: the rules stay in `room.py`.
+
+`PostgresHub` loads a room (its row locked with `FOR UPDATE` when it is to change),
+applies one of `Room`'s rules in Python, and writes the whole room back in the same
+transaction. Seat and spectator tokens are stored as their SHA-256 only, so the `Room`
+holds hashes and every token a client sends is hashed (`hashed`) before a rule sees it.
+Times are whole microseconds (`micro`), the database's precision, so a view built here
+and one read back from the rows are equal.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+from collections.abc import Awaitable, Callable
+from contextlib import suppress
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, NoReturn
+
+from tui_tictactoe.engine.board import IllegalMove, other
+from tui_tictactoe.rooms import codes, refusals
+from tui_tictactoe.rooms.room import Room, Seat, check_room_count
+from tui_tictactoe.rooms.view import Offer, Person, Ticket
+
+if TYPE_CHECKING:
+    import psycopg
+
+MICROSECONDS = 1_000_000
+Places = tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]
+"""The rows of a room's seats and of its spectators, as `save_places` writes them."""
+NOTE_BYTES = 7900
+"""The longest notification sent (PostgreSQL takes up to 8000 bytes)."""
+CREATE_LOCK = 0x7474_7400_0003
+"""Held while a room is created under a room cap, so hosts count one at a time."""
+LOBBY = "SELECT code FROM rooms WHERE public AND NOT closed ORDER BY created_at, code LIMIT 1000"
+"""The public rooms, oldest first: loaded, then listed by `Room.listed` (the rule's one place)."""
+
+
+def micro(seconds: float) -> float:
+    """`seconds` at the database's precision (a whole microsecond)."""
+    return round(seconds * MICROSECONDS) / MICROSECONDS
+
+
+def hashed(token: object) -> str:
+    """What a token is kept as; "" (no token) for anything but a short ASCII string."""
+    if not isinstance(token, str) or not token or not token.isascii() or len(token) > 64:
+        return ""
+    return hashlib.sha256(token.encode("ascii")).hexdigest()
+
+
+@dataclass
+class Loaded:
+    """A room as read, with what `Room` does not keep: which host holds each place
+    (token hash -> host id), the room's incarnation (a code freed and used again is
+    another room), the generation it was read at, and its places' rows as read (a change
+    that leaves them alone, a move, does not write them)."""
+
+    room: Room
+    incarnation: int
+    hosts: dict[str, str]
+    read_at: int
+    places: Places | None = None
+
+    @property
+    def changed(self) -> bool:
+        return self.room.generation != self.read_at
+
+
+COLUMNS: dict[str, str] = {
+    "code": "",
+    "incarnation": "",
+    "size": "",
+    "generation": "",
+    "board_generation": "",
+    "round": "",
+    "first": "",
+    "moves": "::smallint[]",
+    "score": "::integer[]",
+    "result": "",
+    "left_by": "",
+    "rematch": "::text[]",
+    "closed": "",
+    "round_key": "",
+    "public": "",
+    "watching": "",
+    "owner_address": "",
+    "offer": "",
+    "offer_by": "",
+    "offered": "::text[]",
+    "agreed": "",
+}
+"""A room's row: each column and the cast its value is written with. A room's state in
+one list: `room_values` writes it, `_room` reads it, the statements are made from it."""
+_FIXED = ("code", "incarnation", "size", "owner_address")
+"""Set when a room is made, never changed by a rule."""
+_ROOM = f"SELECT {', '.join(COLUMNS)} FROM rooms WHERE code = ANY(%s)"
+_SEATS = (
+    "SELECT code, seat, name, key, token_hash, present,"
+    " (extract(epoch FROM back_by) * 1000000)::bigint, host_id, creator"
+    " FROM room_seats WHERE code = ANY(%s)"
+)
+_WATCHERS = (
+    "SELECT code, token_hash, name, key, host_id FROM room_watchers WHERE code = ANY(%s)"
+    " ORDER BY code, token_hash"
+)
+
+
+async def load(conn: psycopg.AsyncConnection, codes: list[str], lock: bool) -> dict[str, Loaded]:
+    """The rooms named (closed ones too); with `lock`, their rows are locked for this
+    transaction (callers lock one room at a time, so no two transactions deadlock)."""
+    return await (await queue_load(conn, codes, lock))()
+
+
+async def queue_load(
+    conn: psycopg.AsyncConnection, codes: list[str], lock: bool
+) -> Callable[[], Awaitable[dict[str, Loaded]]]:
+    """`load` as three statements sent now (queued, in pipeline mode) and what reads
+    their results. The places are read by a statement after the one that locks the
+    room's row, so under READ COMMITTED they are as the lock's last holder left them."""
+    rooms = await conn.execute(_ROOM + (" FOR UPDATE" if lock else ""), (codes,))
+    seats = await conn.execute(_SEATS, (codes,))
+    watchers = await conn.execute(_WATCHERS, (codes,))
+
+    async def fetch() -> dict[str, Loaded]:
+        found = {row[0]: _room(row) for row in await rooms.fetchall()}
+        _places(found, await seats.fetchall(), await watchers.fetchall())
+        for loaded in found.values():
+            loaded.places = place_rows(loaded, "")
+        return found
+
+    return fetch
+
+
+def _places(found: dict[str, Loaded], seats: list[Any], watchers: list[Any]) -> None:
+    """Rows of `room_seats` and `room_watchers` (as `_SEATS` and `_WATCHERS` read them)
+    put in their rooms."""
+    for code, seat, name, key, token, present, back_by, host, creator in seats:
+        if (loaded := found.get(code)) is not None:
+            back = None if back_by is None else back_by / MICROSECONDS
+            loaded.room.seats[seat] = Seat(Person(name, key), token, present, back, creator)
+            loaded.hosts[token] = host
+    for code, token, name, key, host in watchers:
+        if (loaded := found.get(code)) is not None:
+            loaded.room.watchers[token] = Person(name, key)
+            loaded.hosts[token] = host
+
+
+def note(loaded: Loaded) -> str:
+    """What a change tells the other hosts: `CODE GENERATION`, then the room's rows as
+    JSON when they fit in a notification, so a host feeds its readers without reading
+    the room again (else it reads it)."""
+    room = loaded.room
+    head = f"{room.code} {room.generation}"
+    values = room_values(room, 0.0, loaded.incarnation) | {"owner_address": ""}
+    row = [values[column] for column in COLUMNS]
+    places, watchers = place_rows(loaded, "")
+    seats = [  # `back_by` as `_SEATS` reads it: whole microseconds
+        (*seat[:6], None if seat[6] is None else round(seat[6] * MICROSECONDS), *seat[7:])
+        for seat in places
+    ]
+    text = f"{head} {json.dumps([row, seats, watchers], separators=(',', ':'))}"
+    return text if len(text.encode()) <= NOTE_BYTES else head
+
+
+def from_note(code: str, generation: int, body: str) -> Loaded | None:
+    """The room a notification carries (`note`); None if it carries none, or anything
+    but room `code` at `generation` (it is then read from its rows)."""
+    try:
+        row, seats, watchers = json.loads(body)
+        found = {row[0]: _room(row)}
+        _places(found, seats, watchers)
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError):
+        return None
+    loaded = found.get(code)
+    if loaded is None or loaded.room.generation != generation:
+        return None
+    return loaded
+
+
+def _room(row: tuple[Any, ...]) -> Loaded:
+    value = dict(zip(COLUMNS, row, strict=True))
+    offer = value["offer"]
+    room = Room(
+        value["code"],
+        value["size"],
+        value["first"],
+        generation=value["generation"],
+        board_generation=value["board_generation"],
+        round=value["round"],
+        round_key=value["round_key"],
+        moves=list(value["moves"]),
+        score=list(value["score"]),
+        result=value["result"],
+        left_by=value["left_by"],
+        rematch=set(value["rematch"]),
+        closed=value["closed"],
+        public=value["public"],
+        watching=value["watching"],
+        owner=value["owner_address"],
+        offer=None if offer is None else Offer(offer, value["offer_by"]),
+        offered=set(value["offered"]),
+        agreed=value["agreed"],
+    )
+    for index, cell in enumerate(room.moves):  # the board, rebuilt from the moves
+        seat = room.first if index % 2 == 0 else other(room.first)
+        row_, col = room.board.geometry.cell_of_key(cell)
+        with suppress(IllegalMove):  # as before: a stored move the board refuses is skipped
+            room.board.make_move(row_, col, seat)
+    return Loaded(room, value["incarnation"], {}, value["generation"])
+
+
+_SET = ", ".join(f"{c} = %({c})s{cast}" for c, cast in COLUMNS.items() if c not in _FIXED)
+INSERT_ROOM = f"""
+INSERT INTO rooms ({", ".join(COLUMNS)}, created_at, updated_at)
+VALUES ({", ".join(f"%({c})s{cast}" for c, cast in COLUMNS.items())},
+        to_timestamp(%(now)s), to_timestamp(%(now)s))
+ON CONFLICT (code) DO UPDATE SET
+    {", ".join(f"{c} = EXCLUDED.{c}" for c in COLUMNS if c != "code")},
+    created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at
+WHERE rooms.closed
+RETURNING code
+"""
+"""A new room; a closed room's row with the same code is taken over (its code is free
+again), a live one's is not (no row returned: the caller draws another code)."""
+
+_UPDATE_ROOM = f"UPDATE rooms SET {_SET}, updated_at = to_timestamp(%(now)s) WHERE code = %(code)s"
+_INSERT_SEAT = (
+    "INSERT INTO room_seats (code, seat, name, key, token_hash, present, back_by, host_id,"
+    " creator) VALUES (%s, %s, %s, %s, %s, %s, to_timestamp(%s), %s, %s)"
+)
+_INSERT_WATCHER = (
+    "INSERT INTO room_watchers (code, token_hash, name, key, host_id) VALUES (%s, %s, %s, %s, %s)"
+)
+
+
+def room_values(room: Room, now: float, incarnation: int = 0) -> dict[str, object]:
+    """The room's row (`COLUMNS`), and `now` for its times."""
+    offer = room.offer
+    return {
+        "code": room.code,
+        "incarnation": incarnation,
+        "size": room.size,
+        "generation": room.generation,
+        "board_generation": room.board_generation,
+        "round": room.round,
+        "first": room.first,
+        "moves": list(room.moves),
+        "score": list(room.score),
+        "result": room.result,
+        "left_by": room.left_by,
+        "rematch": sorted(room.rematch),
+        "closed": room.closed,
+        "round_key": room.round_key,
+        "public": room.public,
+        "watching": room.watching,
+        "owner_address": room.owner,
+        "offer": None if offer is None else offer.kind,
+        "offer_by": None if offer is None else offer.by,
+        "offered": sorted(room.offered),
+        "agreed": room.agreed,
+        "now": now,
+    }
+
+
+async def save(conn: psycopg.AsyncConnection, loaded: Loaded, now: float, host: str) -> None:
+    """Write the room back (its row is locked by this transaction): the room's row, and
+    its seats and spectators replaced if they changed. A new place is `host`'s."""
+    await conn.execute(_UPDATE_ROOM, room_values(loaded.room, now))
+    if place_rows(loaded, host) != loaded.places:
+        await save_places(conn, loaded, host, fresh=False)
+
+
+def place_rows(loaded: Loaded, host: str) -> Places:
+    """The rows of the room's seats and spectators (none once closed); a place with no
+    host yet is `host`'s."""
+    room = loaded.room
+    if room.closed:
+        return [], []  # a closed room's row is kept a while; nobody is in it
+
+    def hosts(token: str) -> str:
+        return loaded.hosts.get(token, host)
+
+    seats = [
+        (
+            room.code,
+            name,
+            who.name,
+            who.key,
+            seat.token,
+            seat.present,
+            seat.back_by,
+            hosts(seat.token),
+            seat.creator,
+        )
+        for name, seat in room.seats.items()
+        if (who := seat.person) is not None
+    ]
+    watchers = [
+        (room.code, token, who.name, who.key, hosts(token)) for token, who in room.watchers.items()
+    ]
+    return seats, watchers
+
+
+async def save_places(
+    conn: psycopg.AsyncConnection, loaded: Loaded, host: str, fresh: bool
+) -> None:
+    room = loaded.room
+    if not fresh:
+        await conn.execute("DELETE FROM room_seats WHERE code = %s", (room.code,))
+        await conn.execute("DELETE FROM room_watchers WHERE code = %s", (room.code,))
+    seats, watchers = place_rows(loaded, host)
+    # Not closed by a `with`: in pipeline mode its results come at the flight's end.
+    cursor = conn.cursor()
+    if seats:
+        await cursor.executemany(_INSERT_SEAT, seats)
+    if watchers:
+        await cursor.executemany(_INSERT_WATCHER, watchers)
+
+
+async def insert_room(
+    conn: psycopg.AsyncConnection,
+    room: Room,
+    now: float,
+    host: str,
+    limits: tuple[int, int | None],
+) -> bool:
+    """A new room's rows, its places `host`'s; False if its code is live already.
+    `Refused` past `limits` (rooms per address, live rooms in all: every host's,
+    counted one host at a time, `room.check_room_count`)."""
+    per_address, most = limits
+    await conn.execute("SELECT pg_advisory_xact_lock(%s)", (CREATE_LOCK,))
+    cursor = await conn.execute(
+        "SELECT count(*), count(*) FILTER (WHERE owner_address = %s) FROM rooms WHERE NOT closed",
+        (room.owner,),
+    )
+    total, own = await cursor.fetchone() or (0, 0)
+    check_room_count(room.owner, own, total, per_address, most)
+    incarnation = secrets.randbits(62)
+    cursor = await conn.execute(INSERT_ROOM, room_values(room, now, incarnation))
+    if await cursor.fetchone() is None:
+        return False
+    await conn.execute("DELETE FROM room_seats WHERE code = %s", (room.code,))
+    await conn.execute("DELETE FROM room_watchers WHERE code = %s", (room.code,))
+    await save_places(conn, Loaded(room, incarnation, {}, 1), host, fresh=True)
+    return True
+
+
+def is_code(code: object) -> bool:
+    return isinstance(code, str) and len(code) == codes.LENGTH
+
+
+def closed(ticket: Ticket) -> Callable[[], NoReturn]:
+    """What a call about a room that is gone says (`PostgresHub._change`'s `missing`)."""
+
+    def missing() -> NoReturn:
+        raise refusals.room_closed(ticket.code)
+
+    return missing
+
+
+def nothing() -> None:
+    """A room that is gone needs nothing done (`PostgresHub._change`'s `missing`)."""
+    return None

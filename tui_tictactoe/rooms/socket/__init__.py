@@ -1,0 +1,1 @@
+"""The rooms across processes: the hub served to the games over a local socket."""

@@ -1,0 +1,1 @@
+"""A hosted game's process: built, forked and relayed for a session."""

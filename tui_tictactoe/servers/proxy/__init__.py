@@ -1,0 +1,1 @@
+"""The PROXY protocol: a client's address from a trusted balancer."""

@@ -1,0 +1,1 @@
+"""`serve-ssh`: the game over SSH, a game process per session."""

@@ -1,0 +1,1 @@
+"""`serve-web`: the game in a browser, through textual-serve."""

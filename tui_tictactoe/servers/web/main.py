@@ -1,0 +1,395 @@
+"""`tui-tictactoe serve-web`: the game in a web browser, through Textual's own `textual-serve`.
+
+textual-serve starts the command once per browser tab, through a shell, with
+TEXTUAL_DRIVER set to its web driver (so the game's terminal check steps aside),
+and relays the screen over a websocket to xterm.js in the page.
+
+Every visitor plays as a guest, as an SSH client without a key does: a web page
+says nothing about who is at the other end, so no visitor plays as the server's
+user, with that user's record, settings and theme, and nothing a visitor plays is kept.
+
+What textual-serve's `Server` leaves open to any client, and where it is closed here
+(a subclass that uses its public methods and attributes only; nothing of it is patched):
+
+- its websocket handler (no Origin check, any size, no caps, no idle timeout, a tab
+  that stops reading stalls its game) is replaced by `handle_websocket`, which checks
+  the handshake (`web_guard`) and runs a bounded `web_session.WebSession`, built on
+  textual-serve's public `AppService`;
+- its application (`/static/` listed its files) is built again from the same public
+  handlers, with the files served but no directory listing, and the page refusing to
+  be framed by another site (a frame would start games as this site);
+- its `serve` (aiohttp's default one-minute shutdown, sessions left open) is replaced
+  by one that ends every session with a message and stops every game, in seconds, and
+  that runs what `serve-ssh` runs as a service: `--metrics` with `/livez` and `/readyz`
+  (`ops_http`), the drain on SIGUSR1 (`drain`), `--log-format json` (`log_format`);
+- its page loads a web font from a third-party site (every visitor's address sent there,
+  and no font offline): the page is served with the same font from textual-serve's own
+  static files (`page_template`); and its start-up banner (a logo and the game's internal
+  command line) is one line of ours with the address to open.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import re
+import shlex
+import signal
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import aiohttp_jinja2
+import jinja2
+from aiohttp import web
+from textual_serve.server import Server
+
+from tui_tictactoe.commands.play_arguments import PROG
+from tui_tictactoe.identity import guest_environment
+from tui_tictactoe.servers.database import (
+    DatabaseProbe,
+    DatabaseUnusable,
+    check_record,
+    database_environment,
+    database_url,
+)
+from tui_tictactoe.servers.ops.drain import DRAIN_SIGNAL, Drain
+from tui_tictactoe.servers.ops.events import ServerEvents, refusal_reason
+from tui_tictactoe.servers.ops.log_format import Event, ServerLog, event_of
+from tui_tictactoe.servers.refusal_log import ending_kind
+from tui_tictactoe.servers.web.child import SERVER_VARIABLE
+from tui_tictactoe.servers.web.guard import (
+    DRAINING,
+    SHUTTING_DOWN,
+    Capacity,
+    Refusal,
+    RefusalLog,
+    allowed_origins,
+    origin_refusal,
+    query_size,
+)
+from tui_tictactoe.servers.web.session import WebSession
+
+if TYPE_CHECKING:
+    from tui_tictactoe.servers.ops.endpoint import OpsEndpoint
+
+TITLE = "Tic-Tac-Toe"
+SHUTDOWN_GRACE = 2.5  # seconds sessions get to end on SIGTERM before their games are killed
+WILDCARD_HOSTS = ("", "0.0.0.0", "::")
+SECURITY_HEADERS = {
+    "X-Frame-Options": "DENY",
+    "Content-Security-Policy": "frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+}
+
+
+def game_command() -> str:
+    """The command line textual-serve runs (through a shell, hence quoted): the game,
+    with the guest's environment assigned in front of it. The shell `exec`s it, so
+    the game is the server's child and can die with it (`web_child`)."""
+    environment = {**guest_environment(), SERVER_VARIABLE: str(os.getpid())}
+    assigned = " ".join(f"{name}={shlex.quote(value)}" for name, value in environment.items())
+    game = [sys.executable, "-m", "tui_tictactoe.servers.web.child", "play"]
+    return f"{assigned} exec {shlex.join(game)}"
+
+
+PAGE = "app_index.html"
+THIRD_PARTY_FONT = re.compile(r"<link[^>]*fonts\.googleapis\.com[^>]*/>", re.DOTALL)
+LOCAL_FONT = """<style>
+      @font-face {
+        font-family: "Roboto Mono";
+        src: url("{{ config.static.url }}fonts/RobotoMono-VariableFont_wght.ttf");
+      }
+    </style>"""
+
+
+def page_template(templates: Path) -> str:
+    """textual-serve's page, its Roboto Mono from the server's own static files (which ship
+    the font) instead of a third-party font service."""
+    page = (templates / PAGE).read_text(encoding="utf-8")
+    return THIRD_PARTY_FONT.sub(lambda _: LOCAL_FONT, page)
+
+
+def _log_to_stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+RESTARTED = f"{PROG}: this server restarted after your round: reload the page to play again"
+"""What a tab reads when its game ended during a drain."""
+
+
+class GameWebServer(Server):
+    """textual-serve's `Server`, holding against hostile pages and clients."""
+
+    def __init__(
+        self,
+        args: argparse.Namespace,
+        log: Callable[[str], None] = _log_to_stderr,
+    ) -> None:
+        super().__init__(
+            game_command(), host=args.host, port=args.port, title=TITLE, public_url=args.public_url
+        )
+        self.origins = allowed_origins(args.host, args.port, args.public_url)
+        self.public_url_given = args.public_url is not None
+        self.capacity = Capacity(args.max_sessions, args.max_per_address)
+        self.idle_timeout: float = args.idle_timeout
+        self._log = log
+        self.log_refusal = RefusalLog(self.log, prefix=f"{PROG} serve-web: ")
+        self.sessions: set[WebSession] = set()
+        self.accepting = True
+        self.listening = False
+        self.binding: tuple[str, int] = (args.host, args.port)  # listened on last (or tried)
+        self.metrics_address: tuple[str, int] | None = getattr(args, "metrics", None)
+        self.events = ServerEvents()  # counted with --metrics (`ops_http.start_ops`)
+        self.ops: OpsEndpoint | None = None
+        self.drain = Drain(self, getattr(args, "drain_timeout", 600.0), self.log, "serve-web")
+        url = database_url(getattr(args, "database_url", None))
+        self.database = DatabaseProbe(url) if url is not None else None
+
+    def log(self, line: str) -> None:
+        """Every line of the server's: to the log, and as an event to the metrics."""
+        self._log(line)
+        self.events.heard(*event_of(line))
+
+    # -- the application --------------------------------------------------------------
+
+    async def build_app(self) -> web.Application:
+        """The routes of textual-serve's application, with its public handlers."""
+        app = web.Application()
+        page = page_template(Path(self.templates_path))
+        aiohttp_jinja2.setup(app, loader=jinja2.DictLoader({PAGE: page}))
+        app.add_routes(
+            [
+                web.get("/", self.handle_index, name="index"),
+                web.get("/ws", self.handle_websocket, name="websocket"),
+                web.get("/download/{key}", self.handle_download, name="download"),
+                web.static("/static", self.statics_path, show_index=False, name="static"),
+            ]
+        )
+        app.on_response_prepare.append(self._add_security_headers)
+        app.on_shutdown.append(self.on_shutdown)
+        return app
+
+    @staticmethod
+    async def _add_security_headers(request: web.Request, response: web.StreamResponse) -> None:
+        response.headers.update(SECURITY_HEADERS)
+
+    def serve(self, debug: bool = False) -> None:
+        """As textual-serve's `serve`, with this application and a short shutdown:
+        SIGINT and SIGTERM end every session (`on_shutdown`) before the loop stops;
+        SIGUSR1 drains (`drain`). OSError if an address cannot be listened on."""
+        self.debug = debug
+        self.initialize_logging()
+        if self.host in WILDCARD_HOSTS and not self.public_url_given:
+            self.log(
+                f"{PROG} serve-web: listening on every address without --public-url: "
+                "browsers are refused until it names the address they use "
+                f"(e.g. --public-url http://NAME:{self.port})"
+            )
+        asyncio.run(self.run())
+
+    async def run(self) -> None:
+        """Listen (and serve the metrics, if asked) until stopped or drained."""
+        runner = web.AppRunner(
+            await self.build_app(),
+            handle_signals=False,
+            access_log=None,  # a line per request, as fast as anyone sends them: one per session
+            shutdown_timeout=1.0,  # for handlers still running after on_shutdown
+        )
+        await runner.setup()
+        try:
+            await web.TCPSite(runner, self.host, self.port).start()
+            if self.metrics_address is not None:
+                from tui_tictactoe.servers.ops.endpoint import start_ops
+
+                self.binding = self.metrics_address
+                self.ops, self.events = await start_ops(self.metrics_address, self)
+            self.listening = True
+            self._said_listening()
+            await self._until_stopped()
+            self.log(Event("server.stopping", f"{PROG} serve-web: shutting down"))
+        finally:
+            served, self.accepting, self.listening = self.listening, False, False
+            await runner.cleanup()  # `on_shutdown`: every session told, every game stopped
+            if self.ops is not None:
+                await self.ops.stop()
+        if served:
+            self.log(Event("server.stopped", f"{PROG} serve-web: stopped"))
+
+    async def _until_stopped(self) -> None:
+        loop = asyncio.get_running_loop()
+        stop = asyncio.Event()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        loop.add_signal_handler(DRAIN_SIGNAL, self.drain.begin)
+        waits = [asyncio.ensure_future(event.wait()) for event in (stop, self.drain.done)]
+        try:
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for waiting in waits:
+                waiting.cancel()
+
+    def _said_listening(self) -> None:
+        """One line with the address to open (not textual-serve's logo and command line)."""
+        ops = self.ops
+        metrics = f"; metrics and health on http://{ops.address[0]}:{ops.port}" if ops else ""
+        self.log(
+            Event(
+                "server.listening",
+                f"{PROG} serve-web: open {self.public_url}/ in a browser; Ctrl+C stops{metrics}",
+                url=f"{self.public_url}/",
+                port=self.port,
+                metrics_port=ops.port if ops else None,
+            )
+        )
+
+    # -- what the metrics and the health checks read (`ops_http.OpsHost`) ----------------
+
+    def sessions_now(self) -> Mapping[str, int]:
+        """Every tab plays the AI as a guest (serve-web has no rooms and no queue)."""
+        return {"ai": len(self.sessions)}
+
+    def rooms_now(self) -> int:
+        return 0
+
+    @property
+    def draining(self) -> bool:
+        return self.drain.draining
+
+    def not_ready(self) -> str | None:
+        """Why a balancer should send no new tab here, or None."""
+        if self.drain.draining:
+            return "draining"
+        if not self.accepting or not self.listening:
+            return "not listening"
+        if self.database is not None and not self.database.reachable():
+            return "the database is out of reach"
+        return None
+
+    # -- the drain (`drain.Drain`) ------------------------------------------------------
+
+    def stop_accepting(self) -> None:
+        """New tabs are refused (503, `DRAINING`); the page and its files are still served
+        to the tabs that play, and the port stays open for them."""
+        self.accepting = False
+
+    def playing(self) -> set[WebSession]:
+        return set(self.sessions)
+
+    def busy(self) -> bool:
+        return bool(self.sessions)
+
+    # -- sessions ---------------------------------------------------------------------
+
+    def _refused(self, address: str, status: int, reason: str) -> web.Response:
+        self.events.refused(refusal_reason(reason))
+        self.log_refusal(
+            Event(
+                "connection.refused",
+                f"{PROG} serve-web: {address} refused: {reason}",
+                address=address,
+                reason=refusal_reason(reason),
+            )
+        )
+        headers = {"Retry-After": "60"} if status in (429, 503) else None
+        return web.Response(status=status, text=f"{PROG}: {reason}\n", headers=headers)
+
+    # textual-serve annotates this handler as returning a WebSocketResponse; aiohttp takes any
+    # response from a handler, and a refusal here is an HTTP status before the upgrade.
+    async def handle_websocket(  # type: ignore[override]
+        self, request: web.Request
+    ) -> web.StreamResponse:
+        """A tab's game: refused before the upgrade (403 for a foreign page, 503 when the
+        server is full or stopping, 429 for too many from one address), else played."""
+        address = request.remote or "?"
+        self.events.connection_opened()
+        reason = origin_refusal(request.headers, self.origins)
+        if reason is not None:
+            return self._refused(address, 403, reason)
+        session = WebSession(
+            request,
+            self.command,
+            self.download_manager,
+            self.idle_timeout,
+            log=lambda line: self.log(f"{PROG} serve-web: {address} {line}"),
+            events=self.events,
+            farewell=lambda: RESTARTED if self.drain.draining else None,
+        )
+        if not session.websocket.can_prepare(request).ok:
+            self.events.refused(refusal_reason("for websockets"))
+            return web.Response(status=400, text=f"{PROG}: this address is for websockets\n")
+        refusal: Refusal | None = DRAINING if self.drain.draining else SHUTTING_DOWN
+        if self.accepting:
+            refusal = self.capacity.admit(address)
+        if refusal is not None:
+            return self._refused(address, refusal.status, refusal.reason)
+        self.sessions.add(session)
+        try:
+            await session.run(*query_size(request.query))
+        finally:
+            self.sessions.discard(session)
+            self.capacity.release(address)
+            self._log_session(session, address)
+        return session.websocket
+
+    def _log_session(self, session: WebSession, address: str) -> None:
+        dropped = session.budget.report(final=True)
+        ending = session.ending or "ended"
+        self.log(
+            Event(
+                "connection.closed",
+                f"{PROG} serve-web: {address} played {session.seconds:.0f} s: "
+                f"{ending}" + (f"; {dropped}" if dropped else ""),
+                session=session.session_id,
+                address=address,
+                kind="ai",
+                seconds=round(session.seconds, 1),
+                ending=ending_kind(ending),
+            )
+        )
+
+    async def on_shutdown(self, app: web.Application) -> None:
+        """Tell every tab, close its websocket, stop its game; kill games that linger."""
+        self.accepting = False
+        reason = DRAINING if self.drain.done.is_set() else SHUTTING_DOWN
+        sessions = list(self.sessions)
+        for session in sessions:
+            session.end(reason.reason, code=1001, notice=f"{PROG}: {reason.reason}")
+        if sessions:
+            await asyncio.wait(
+                [asyncio.ensure_future(session.done.wait()) for session in sessions],
+                timeout=SHUTDOWN_GRACE,
+            )
+        for session in sessions:
+            if not session.done.is_set():
+                session.kill_game()
+        self.log_refusal.flush()
+
+
+def serve(args: argparse.Namespace) -> int:
+    """Serve until SIGINT or SIGTERM, then end every session and exit 0; on SIGUSR1, drain
+    and exit 0. With a database (`--database-url`) it must be usable first (else one line
+    and exit 1, as `serve-ssh`)."""
+    url = database_url(args.database_url)
+    if url is not None:
+        try:
+            check_record(url)
+        except DatabaseUnusable as error:
+            print(f"{PROG} serve-web: {error}", file=sys.stderr)
+            return 1
+        # Every game inherits this process's environment (textual-serve copies it): not
+        # on the game's command line, which any local user may read and which is shell text.
+        os.environ.update(database_environment(url))
+    server = GameWebServer(args, ServerLog(args.log_format))
+    try:
+        server.serve()
+    except OSError as error:
+        host, port = server.binding
+        where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+        # asyncio's bind error has its own long wording: the system's few words instead
+        why = os.strerror(error.errno) if error.errno else str(error)
+        print(f"{PROG} serve-web: cannot listen on {where}: {why}", file=sys.stderr)
+        return 1
+    return 0
