@@ -112,11 +112,11 @@ def test_the_units_command_line_and_its_sample_file_are_accepted(unit: Path) -> 
                 assert f"{key} = {value}" in result.stdout
 
 
-def test_reloading_the_ssh_unit_drains_and_it_comes_back() -> None:
-    """serve-ssh drains on SIGUSR1 (tests/realtime/ssh/test_serve_ssh_drain.py) and exits 0 after its last
-    round: the unit's reload sends it, and only `Restart=always` starts the server again."""
-    text = (DEPLOY / "tui-tictactoe-ssh.service").read_text()
+@pytest.mark.parametrize("unit", ["tui-tictactoe-ssh.service", "tui-tictactoe-web.service"])
+def test_reloading_a_unit_drains_and_it_comes_back(unit: str) -> None:
+    """Both servers drain on SIGUSR1 (tests/realtime/ssh/test_serve_ssh_drain.py, test_serve_web_ops.py) and
+    exit 0 after their last round: the unit's reload sends it, and only `Restart=always`
+    starts the server again."""
+    text = (DEPLOY / unit).read_text()
     assert "ExecReload=/bin/kill -USR1 $MAINPID" in text
     assert "Restart=always" in text
-    web = (DEPLOY / "tui-tictactoe-web.service").read_text()
-    assert "ExecReload" not in web  # serve-web has no drain: SIGUSR1 would end it

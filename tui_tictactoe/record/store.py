@@ -195,6 +195,7 @@ class Record(PeopleRecord, ModerationRecord):
         alternate: bool | None = None,
         theme: str | None = None,
         board: str | None = None,
+        bell: bool | None = None,
     ) -> bool:
         """Remember the given settings (None: leave as is) in one transaction.
 
@@ -208,6 +209,7 @@ class Record(PeopleRecord, ModerationRecord):
                 "alternate": alternate,
                 "board": board,
                 "theme": theme,
+                "bell": bell,
             }
         )
         if player is None:
@@ -231,7 +233,7 @@ class Record(PeopleRecord, ModerationRecord):
     def settings(self, player: str | None) -> dict[str, Any]:
         """The player's saved settings: only those saved and still valid.
 
-        Keys: symbol, first, difficulty, board (str), alternate (bool), theme (str). The
+        Keys: symbol, first, difficulty, board (str), alternate, bell (bool), theme (str). The
         caller merges them over its defaults, and command-line flags over them.
         """
         if player is None:

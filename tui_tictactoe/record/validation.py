@@ -55,10 +55,14 @@ def utc_text(when: datetime | None) -> str:
     return moment.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
+FLAGS = ("alternate", "bell")
+"""Yes-or-no settings: alternating starts, and the bell when it becomes your turn in a room."""
+
+
 def settings_to_store(given: Mapping[str, object]) -> dict[str, str]:
     """The given settings (None: not given) as stored text; ValueError for a bad one.
 
-    Choices (`CHOICES`) as they are, `alternate` as "1" or "0", `theme` any name.
+    Choices (`CHOICES`) as they are, `alternate` and `bell` as "1" or "0", `theme` any name.
     """
     values: dict[str, str] = {}
     for name, value in given.items():
@@ -66,9 +70,9 @@ def settings_to_store(given: Mapping[str, object]) -> dict[str, str]:
             continue
         if name in CHOICES:
             values[name] = check_choice(name, value, CHOICES[name])
-        elif name == "alternate":
+        elif name in FLAGS:
             if not isinstance(value, bool):
-                raise ValueError(f"alternate must be True or False, not {value!r}")
+                raise ValueError(f"{name} must be True or False, not {value!r}")
             values[name] = "1" if value else "0"
         elif name == "theme":
             if not isinstance(value, str) or not value:
@@ -84,8 +88,9 @@ def valid_settings(stored: Mapping[str, str]) -> dict[str, Any]:
     settings: dict[str, Any] = {
         name: stored[name] for name, allowed in CHOICES.items() if stored.get(name) in allowed
     }
-    if stored.get("alternate") in ("0", "1"):
-        settings["alternate"] = stored["alternate"] == "1"
+    for name in FLAGS:
+        if stored.get(name) in ("0", "1"):
+            settings[name] = stored[name] == "1"
     if stored.get("theme"):
         settings["theme"] = stored["theme"]
     return settings

@@ -101,6 +101,18 @@ def add_ops_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_drain_option(parser: argparse.ArgumentParser) -> None:
+    """`--drain-timeout`, alike on both servers (`servers.drain`)."""
+    parser.add_argument(
+        "--drain-timeout",
+        type=_seconds,
+        default=600.0,
+        metavar="SECONDS",
+        help="on SIGUSR1 the server takes no new sessions, lets the rounds in play end, then "
+        "exits 0; after this long it exits all the same (default 600)",
+    )
+
+
 NETWORKS_LIMIT = 64  # networks in --proxy-protocol-from
 
 
@@ -192,14 +204,7 @@ def add_ssh_options(parser: argparse.ArgumentParser) -> None:
         "line: VALUE [until=WHEN] [# REASON] (docs/hosting.md, Moderation); read again on SIGHUP",
     )
     add_room_options(parser)
-    parser.add_argument(
-        "--drain-timeout",
-        type=_seconds,
-        default=600.0,
-        metavar="SECONDS",
-        help="on SIGUSR1 the server takes no new sessions, lets the rounds in play end, then "
-        "exits 0; after this long it exits all the same (default 600)",
-    )
+    add_drain_option(parser)
     add_ops_options(parser)
     add_database_option(
         parser, "the record and the rooms, so that several hosts on one database are one world"
@@ -343,6 +348,8 @@ def add_web_options(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help="close a session without a key or click for this long (default 600; 0: never)",
     )
+    add_drain_option(parser)
+    add_ops_options(parser)
     add_database_option(
         parser, "the record the games read: the leaderboard of every host on that database"
     )

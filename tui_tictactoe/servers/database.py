@@ -12,7 +12,10 @@ record there (`check_record`). psycopg is imported only then.
 
 from __future__ import annotations
 
+import asyncio
 import os
+import time
+from collections.abc import Callable
 from urllib.parse import urlsplit
 
 from tui_tictactoe.record.location import DATABASE_URL_ENV
@@ -85,3 +88,43 @@ def check_record(url: str) -> None:
         else:
             why = f"{reason(error)}."
         raise DatabaseUnusable(f"cannot use the database {shown_url(url)}: {why}") from None
+
+
+PROBE_AGE = 5.0
+"""Seconds a probe's answer stands before the next question asks the database again."""
+
+
+class DatabaseProbe:
+    """Whether the database answers, for a health check (`/readyz`) that must not wait.
+
+    `reachable()` returns the last answer at once and, if it is older than PROBE_AGE,
+    asks again in a thread (one at a time; a connection opened and closed, bounded by
+    the record's `connect_timeout`). Nothing is asked unless someone checks, so a server
+    without health checks opens no extra connection."""
+
+    def __init__(self, url: str, clock: Callable[[], float] = time.monotonic) -> None:
+        self.url = url
+        self.clock = clock
+        self.reached = True  # the start-up check (`check_record`) has just reached it
+        self.asked_at = clock()
+        self._asking: asyncio.Future[None] | None = None
+
+    def reachable(self) -> bool:
+        if self._asking is None and self.clock() - self.asked_at >= PROBE_AGE:
+            self._asking = asyncio.get_running_loop().run_in_executor(None, self._ask)
+            self._asking.add_done_callback(self._answered)
+        return self.reached
+
+    def _ask(self) -> None:
+        from tui_tictactoe.record.postgres.connection import connect
+
+        try:
+            connect(self.url).close()
+        except Exception:  # whatever the reason: not reachable for a player's game either
+            self.reached = False
+        else:
+            self.reached = True
+
+    def _answered(self, _future: asyncio.Future[None]) -> None:
+        self.asked_at = self.clock()
+        self._asking = None

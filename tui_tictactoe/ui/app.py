@@ -7,7 +7,7 @@ import inspect
 import os
 import random
 import signal
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Hashable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -29,6 +29,7 @@ from tui_tictactoe.ui.screens.board_screen import BoardScreen
 from tui_tictactoe.ui.screens.game_screen import GameScreen
 from tui_tictactoe.ui.terminal import DaemonThreads, HangUpWatch, exit_soon
 from tui_tictactoe.ui.themes import register_themes
+from tui_tictactoe.ui.turn_bell import TurnBell
 
 if TYPE_CHECKING:
     from tui_tictactoe.rooms.hub import RoomHub
@@ -118,6 +119,7 @@ class TicTacToeApp(App[None]):
             {name: getattr(options, name) for name in given},
             use_options=lambda options: self.game.use_saved_options(options),
             enabled=record,
+            turn_bell=TurnBell(self.bell),
         )
         self._typed_ahead: list[events.InputEvent] | None = []
         self._told_size_cap = False
@@ -152,6 +154,7 @@ class TicTacToeApp(App[None]):
                 self.room_clock,
                 self.record_link.match_ended,
                 self.record_link.rating,
+                bell=self.ring_for_turn,
             )
             board_size = int(self.controller.options.board)
             screen = first_screen(setting, self.room, self._game_screen, board_size)
@@ -281,6 +284,14 @@ class TicTacToeApp(App[None]):
         boards = [s for s in self.screen_stack if isinstance(s, BoardScreen) and not s.left]
         return boards[-1] if boards else None
 
+    def ring_for_turn(self, turn: Hashable) -> bool:
+        """Ring the terminal's bell once for `turn` (`TurnBell`): when it becomes the player's
+        turn in a room (`RoomScreen` calls it with the room's code, round and move count),
+        or when a quick match is found (call it with e.g. `("match", code)`). The same
+        `turn` again rings nothing; nor does anything with the bell turned off in the
+        new-game dialog. True if it rang."""
+        return self.record_link.turn_bell.ring_for(turn)
+
     @property
     def quit_asked(self) -> bool:
         """The quit question is up (in the board's status line): q, y, Exit or the menu's
@@ -298,7 +309,9 @@ class TicTacToeApp(App[None]):
         await self.on_room_screen_ready()
 
     async def on_room_screen_ready(self) -> None:
-        """A room or the lobby is on screen (the record waits for a game against the AI)."""
+        """A room or the lobby is on screen (the record waits for a game against the AI,
+        but for the player's bell setting)."""
+        self.call_after_refresh(self.record_link.load_bell)
         self._tell_if_at_size_cap()
         held, self._typed_ahead = self._typed_ahead or [], None
         for event in held:

@@ -27,6 +27,7 @@ from tui_tictactoe.controller import GameController, GameOptions
 from tui_tictactoe.controller.game_options import SETTINGS
 from tui_tictactoe.controller.rounds import RoundSummary
 from tui_tictactoe.identity import Identity, current_identity
+from tui_tictactoe.ui.turn_bell import TurnBell
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -53,11 +54,14 @@ class RecordLink:
         use_options: Callable[[GameOptions], bool],
         enabled: bool = True,
         identity: Identity | None = None,
+        turn_bell: TurnBell | None = None,
     ) -> None:
         """`given`: the options set on the command line (they beat saved settings);
         `use_options`: starts the game again with saved settings, unless play has begun
         (False); `enabled` False (`--no-record`): nothing is read or written."""
         self.app = app
+        self.turn_bell = turn_bell if turn_bell is not None else TurnBell(app.bell)
+        self._bell_loaded = False  # the saved bell setting has been read (and applied)
         self.controller = controller
         self.use_options = use_options
         self.given = dict(given)  # the options the player gave in this run
@@ -113,8 +117,32 @@ class RecordLink:
         settings = self.record().settings(self.player)
         self._on_ui(self._apply_settings, settings)
 
+    def load_bell(self) -> None:
+        """Read the saved bell setting alone, in a thread: a room's session, whose record
+        waits for a game against the AI (`start`), still hears its player's choice."""
+        if self.enabled and self.player is not None and not self._bell_loaded:
+            self._in_thread(
+                lambda: self._on_ui(self._apply_bell, self.record().settings(self.player)),
+                "read the settings",
+            )
+
+    def _apply_bell(self, settings: dict[str, Any]) -> None:
+        if not self._bell_loaded and isinstance(settings.get("bell"), bool):
+            self.turn_bell.enabled = settings["bell"]
+        self._bell_loaded = True
+
+    def bell_chosen(self, on: bool) -> None:
+        """The new-game dialog's bell setting: in force now, kept if it changed."""
+        self._bell_loaded = True  # a setting read later does not undo the player's choice
+        if on == self.turn_bell.enabled:
+            return
+        self.turn_bell.enabled = on
+        if self.enabled and self.player is not None:
+            self._in_thread(lambda: self._save_settings({"bell": on}), "save the bell")
+
     def _apply_settings(self, settings: dict[str, Any]) -> None:
         """Saved settings over the defaults, under the options given in this run."""
+        self._apply_bell(settings)
         app = self.app
         theme = settings.get("theme")
         if theme and theme in app.available_themes:

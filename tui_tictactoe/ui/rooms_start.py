@@ -9,7 +9,7 @@ rooms' screens.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from functools import partial
 
 from textual.screen import Screen
@@ -31,6 +31,7 @@ def room_setting(
     clock: Callable[[], float] | None = None,
     keep: Callable[[Match], None] | None = None,
     rating: Callable[[str], int] | None = None,
+    bell: Callable[[Hashable], object] | None = None,
 ) -> RoomSetting:
     """The hub and who this session is to it: `person` as the command layer named it,
     else this process's identity (no key: a guest, who is shown their seat token);
@@ -40,7 +41,8 @@ def room_setting(
     else:  # `keep` saves a player's finished rounds (`RecordLink.match_ended`)
         who, guest = Person(identity.name, identity.player or ""), identity.player is None
     own = None if rating is None or guest else partial(rating, who.key)
-    return RoomSetting(hub, who, guest, room_address(), clock or time.time, keep, rating=own)
+    clock = clock or time.time
+    return RoomSetting(hub, who, guest, room_address(), clock, keep, rating=own, bell=bell)
 
 
 def first_screen(

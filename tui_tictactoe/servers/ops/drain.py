@@ -1,7 +1,9 @@
-"""Draining `serve-ssh` (SIGUSR1): no new sessions, every round played to its end, exit 0.
+"""Draining a server (SIGUSR1): no new sessions, every round played to its end, exit 0.
 
-On `begin` the listening port closes (a balancer's next connection goes to another host,
-and `/readyz` says "draining"), and every game is told, by SIGUSR1 to its process group,
+One drain for both servers (`serve-ssh`, `serve-web`): each says how it stops taking
+sessions (`DrainHost.stop_accepting`) and how its games are told (`Told.send_signal`).
+On `begin` new sessions are refused (serve-ssh closes its port; a balancer's next
+connection goes to another host, and `/readyz` says "draining"), and every game is told, by SIGUSR1 to its process group,
 again every `RETELL` s until it has gone (one still starting ignores it: see
 `ui.server_restart`). Each game shows "This server restarts after your round" and ends
 itself once no round is in play. When the last game has gone, or after `--drain-timeout`
@@ -30,15 +32,16 @@ RESTARTING = "this server is restarting: connect again to play (on another host)
 
 
 class Told(Protocol):
-    """A game as the drain sees it (`game_process.GameProcess`)."""
+    """A game as the drain sees it (`game_process.GameProcess`, `web_session.WebSession`)."""
 
-    returncode: int | None
+    @property
+    def returncode(self) -> int | None: ...
 
     def send_signal(self, sig: signal.Signals) -> None: ...
 
 
 class DrainHost(Protocol):
-    """What the drain needs of the server (`ssh_server.GameServer`)."""
+    """What the drain needs of the server (`ssh_server.GameServer`, `web.GameWebServer`)."""
 
     def stop_accepting(self) -> None: ...
 
@@ -54,8 +57,16 @@ class DrainHost(Protocol):
 class Drain:
     """The drain of one server: `begin` once (more calls are ignored), `done` when over."""
 
-    def __init__(self, host: DrainHost, timeout: float, log: Callable[[str], None]) -> None:
+    def __init__(
+        self,
+        host: DrainHost,
+        timeout: float,
+        log: Callable[[str], None],
+        command: str = "serve-ssh",
+    ) -> None:
+        """`command`: the server's name in its log lines."""
         self.host = host
+        self.command = command
         self.timeout = timeout
         self.log = log
         self.draining = False
@@ -70,7 +81,7 @@ class Drain:
         self.log(
             Event(
                 "drain.begun",
-                f"{PROG} serve-ssh: draining: no new sessions; rounds in play go on "
+                f"{PROG} {self.command}: draining: no new sessions; rounds in play go on "
                 f"(at most {self.timeout:g} s)",
                 timeout_seconds=self.timeout,
             )
@@ -98,7 +109,7 @@ class Drain:
         self.log(
             Event(
                 "drain.ended",
-                f"{PROG} serve-ssh: drained ({why}) after {seconds:.1f} s",
+                f"{PROG} {self.command}: drained ({why}) after {seconds:.1f} s",
                 reason="timeout" if why == "timeout" else "idle",
                 seconds=round(seconds, 1),
             )

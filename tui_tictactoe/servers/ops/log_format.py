@@ -14,6 +14,7 @@ interface: rename one only with a note there.
 from __future__ import annotations
 
 import json
+import re
 import sys
 import time
 from collections.abc import Callable
@@ -35,6 +36,10 @@ KNOWN_LINES: tuple[tuple[str, str], ...] = (
 `tests/test_ops_logs.py` checks that each start still occurs in its module's source."""
 
 
+SERVER_PREFIX = re.compile(r" serve-(?:ssh|web): ")
+"""Where a server's own text line begins (after the time and the program's name)."""
+
+
 class Event(str):
     """A log line (the text) with its event name and fields (for JSON and the metrics)."""
 
@@ -52,7 +57,7 @@ def event_of(line: str) -> tuple[str, dict[str, Any]]:
     """The event name and fields of any line (`KNOWN_LINES` for plain ones)."""
     if isinstance(line, Event):
         return line.name, line.fields
-    body = line.partition(" serve-ssh: ")[2] or line
+    body = SERVER_PREFIX.split(line, maxsplit=1)[-1]
     for start, name in KNOWN_LINES:
         if body.startswith(start):
             return name, {"message": body}

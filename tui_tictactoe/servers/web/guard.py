@@ -32,6 +32,7 @@ from urllib.parse import urlsplit
 from tui_tictactoe.addresses import counting_key
 from tui_tictactoe.limits import clamp_size
 from tui_tictactoe.servers.games.command import printable
+from tui_tictactoe.servers.ops.log_format import Event
 
 MAX_MESSAGE = 64 * 1024
 """Bytes in one websocket message from the page (a key, a paste, a resize); a larger
@@ -108,6 +109,7 @@ class Refusal(NamedTuple):
 
 
 SHUTTING_DOWN = Refusal(503, "the server is shutting down: goodbye")
+DRAINING = Refusal(503, "this server is restarting: try again in a moment (or on another host)")
 
 
 class Capacity:
@@ -181,7 +183,8 @@ class RefusalLog:
 
     def flush(self) -> None:
         if self.suppressed:
-            self.log(f"{self.prefix}{self.suppressed} more refused, not logged one by one")
+            text = f"{self.prefix}{self.suppressed} more refused, not logged one by one"
+            self.log(Event("refusals.counted", text, count=self.suppressed, noun="websockets"))
             self.suppressed = 0
 
 

@@ -19,7 +19,9 @@ What textual-serve's `Server` leaves open to any client, and where it is closed 
   handlers, with the files served but no directory listing, and the page refusing to
   be framed by another site (a frame would start games as this site);
 - its `serve` (aiohttp's default one-minute shutdown, sessions left open) is replaced
-  by one that ends every session with a message and stops every game, in seconds;
+  by one that ends every session with a message and stops every game, in seconds, and
+  that runs what `serve-ssh` runs as a service: `--metrics` with `/livez` and `/readyz`
+  (`ops_http`), the drain on SIGUSR1 (`drain`), `--log-format json` (`log_format`);
 - its page loads a web font from a third-party site (every visitor's address sent there,
   and no font offline): the page is served with the same font from textual-serve's own
   static files (`page_template`); and its start-up banner (a logo and the game's internal
@@ -35,8 +37,9 @@ import re
 import shlex
 import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import aiohttp_jinja2
 import jinja2
@@ -46,21 +49,31 @@ from textual_serve.server import Server
 from tui_tictactoe.commands.play_arguments import PROG
 from tui_tictactoe.identity import guest_environment
 from tui_tictactoe.servers.database import (
+    DatabaseProbe,
     DatabaseUnusable,
     check_record,
     database_environment,
     database_url,
 )
+from tui_tictactoe.servers.ops.drain import DRAIN_SIGNAL, Drain
+from tui_tictactoe.servers.ops.events import ServerEvents, refusal_reason
+from tui_tictactoe.servers.ops.log_format import Event, ServerLog, event_of
+from tui_tictactoe.servers.refusal_log import ending_kind
 from tui_tictactoe.servers.web.child import SERVER_VARIABLE
 from tui_tictactoe.servers.web.guard import (
+    DRAINING,
     SHUTTING_DOWN,
     Capacity,
+    Refusal,
     RefusalLog,
     allowed_origins,
     origin_refusal,
     query_size,
 )
 from tui_tictactoe.servers.web.session import WebSession
+
+if TYPE_CHECKING:
+    from tui_tictactoe.servers.ops.endpoint import OpsEndpoint
 
 TITLE = "Tic-Tac-Toe"
 SHUTDOWN_GRACE = 2.5  # seconds sessions get to end on SIGTERM before their games are killed
@@ -103,6 +116,10 @@ def _log_to_stderr(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
 
 
+RESTARTED = f"{PROG}: this server restarted after your round: reload the page to play again"
+"""What a tab reads when its game ended during a drain."""
+
+
 class GameWebServer(Server):
     """textual-serve's `Server`, holding against hostile pages and clients."""
 
@@ -118,10 +135,23 @@ class GameWebServer(Server):
         self.public_url_given = args.public_url is not None
         self.capacity = Capacity(args.max_sessions, args.max_per_address)
         self.idle_timeout: float = args.idle_timeout
-        self.log = log
-        self.log_refusal = RefusalLog(log, prefix=f"{PROG} serve-web: ")
+        self._log = log
+        self.log_refusal = RefusalLog(self.log, prefix=f"{PROG} serve-web: ")
         self.sessions: set[WebSession] = set()
         self.accepting = True
+        self.listening = False
+        self.binding: tuple[str, int] = (args.host, args.port)  # listened on last (or tried)
+        self.metrics_address: tuple[str, int] | None = getattr(args, "metrics", None)
+        self.events = ServerEvents()  # counted with --metrics (`ops_http.start_ops`)
+        self.ops: OpsEndpoint | None = None
+        self.drain = Drain(self, getattr(args, "drain_timeout", 600.0), self.log, "serve-web")
+        url = database_url(getattr(args, "database_url", None))
+        self.database = DatabaseProbe(url) if url is not None else None
+
+    def log(self, line: str) -> None:
+        """Every line of the server's: to the log, and as an event to the metrics."""
+        self._log(line)
+        self.events.heard(*event_of(line))
 
     # -- the application --------------------------------------------------------------
 
@@ -139,13 +169,8 @@ class GameWebServer(Server):
             ]
         )
         app.on_response_prepare.append(self._add_security_headers)
-        app.on_startup.append(self.on_startup)
         app.on_shutdown.append(self.on_shutdown)
         return app
-
-    async def on_startup(self, app: web.Application) -> None:
-        """One line with the address to open (not textual-serve's logo and command line)."""
-        self.log(f"{PROG} serve-web: open {self.public_url}/ in a browser; Ctrl+C stops")
 
     @staticmethod
     async def _add_security_headers(request: web.Request, response: web.StreamResponse) -> None:
@@ -153,7 +178,8 @@ class GameWebServer(Server):
 
     def serve(self, debug: bool = False) -> None:
         """As textual-serve's `serve`, with this application and a short shutdown:
-        SIGINT and SIGTERM end every session (`on_shutdown`) before the loop stops."""
+        SIGINT and SIGTERM end every session (`on_shutdown`) before the loop stops;
+        SIGUSR1 drains (`drain`). OSError if an address cannot be listened on."""
         self.debug = debug
         self.initialize_logging()
         if self.host in WILDCARD_HOSTS and not self.public_url_given:
@@ -162,22 +188,113 @@ class GameWebServer(Server):
                 "browsers are refused until it names the address they use "
                 f"(e.g. --public-url http://NAME:{self.port})"
             )
-        loop = asyncio.new_event_loop()
-        asyncio.set_event_loop(loop)
-        loop.add_signal_handler(signal.SIGINT, self.request_exit)
-        loop.add_signal_handler(signal.SIGTERM, self.request_exit)
-        web.run_app(
-            self.build_app(),
-            host=self.host,
-            port=self.port,
+        asyncio.run(self.run())
+
+    async def run(self) -> None:
+        """Listen (and serve the metrics, if asked) until stopped or drained."""
+        runner = web.AppRunner(
+            await self.build_app(),
             handle_signals=False,
-            loop=loop,
-            print=lambda *args: None,
+            access_log=None,  # a line per request, as fast as anyone sends them: one per session
             shutdown_timeout=1.0,  # for handlers still running after on_shutdown
-            access_log=None,  # a line per request, as fast as anyone sends them: one per session instead
+        )
+        await runner.setup()
+        try:
+            await web.TCPSite(runner, self.host, self.port).start()
+            if self.metrics_address is not None:
+                from tui_tictactoe.servers.ops.endpoint import start_ops
+
+                self.binding = self.metrics_address
+                self.ops, self.events = await start_ops(self.metrics_address, self)
+            self.listening = True
+            self._said_listening()
+            await self._until_stopped()
+            self.log(Event("server.stopping", f"{PROG} serve-web: shutting down"))
+        finally:
+            served, self.accepting, self.listening = self.listening, False, False
+            await runner.cleanup()  # `on_shutdown`: every session told, every game stopped
+            if self.ops is not None:
+                await self.ops.stop()
+        if served:
+            self.log(Event("server.stopped", f"{PROG} serve-web: stopped"))
+
+    async def _until_stopped(self) -> None:
+        loop = asyncio.get_running_loop()
+        stop = asyncio.Event()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        loop.add_signal_handler(DRAIN_SIGNAL, self.drain.begin)
+        waits = [asyncio.ensure_future(event.wait()) for event in (stop, self.drain.done)]
+        try:
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for waiting in waits:
+                waiting.cancel()
+
+    def _said_listening(self) -> None:
+        """One line with the address to open (not textual-serve's logo and command line)."""
+        ops = self.ops
+        metrics = f"; metrics and health on http://{ops.address[0]}:{ops.port}" if ops else ""
+        self.log(
+            Event(
+                "server.listening",
+                f"{PROG} serve-web: open {self.public_url}/ in a browser; Ctrl+C stops{metrics}",
+                url=f"{self.public_url}/",
+                port=self.port,
+                metrics_port=ops.port if ops else None,
+            )
         )
 
+    # -- what the metrics and the health checks read (`ops_http.OpsHost`) ----------------
+
+    def sessions_now(self) -> Mapping[str, int]:
+        """Every tab plays the AI as a guest (serve-web has no rooms and no queue)."""
+        return {"ai": len(self.sessions)}
+
+    def rooms_now(self) -> int:
+        return 0
+
+    @property
+    def draining(self) -> bool:
+        return self.drain.draining
+
+    def not_ready(self) -> str | None:
+        """Why a balancer should send no new tab here, or None."""
+        if self.drain.draining:
+            return "draining"
+        if not self.accepting or not self.listening:
+            return "not listening"
+        if self.database is not None and not self.database.reachable():
+            return "the database is out of reach"
+        return None
+
+    # -- the drain (`drain.Drain`) ------------------------------------------------------
+
+    def stop_accepting(self) -> None:
+        """New tabs are refused (503, `DRAINING`); the page and its files are still served
+        to the tabs that play, and the port stays open for them."""
+        self.accepting = False
+
+    def playing(self) -> set[WebSession]:
+        return set(self.sessions)
+
+    def busy(self) -> bool:
+        return bool(self.sessions)
+
     # -- sessions ---------------------------------------------------------------------
+
+    def _refused(self, address: str, status: int, reason: str) -> web.Response:
+        self.events.refused(refusal_reason(reason))
+        self.log_refusal(
+            Event(
+                "connection.refused",
+                f"{PROG} serve-web: {address} refused: {reason}",
+                address=address,
+                reason=refusal_reason(reason),
+            )
+        )
+        headers = {"Retry-After": "60"} if status in (429, 503) else None
+        return web.Response(status=status, text=f"{PROG}: {reason}\n", headers=headers)
 
     # textual-serve annotates this handler as returning a WebSocketResponse; aiohttp takes any
     # response from a handler, and a refusal here is an HTTP status before the upgrade.
@@ -187,46 +304,59 @@ class GameWebServer(Server):
         """A tab's game: refused before the upgrade (403 for a foreign page, 503 when the
         server is full or stopping, 429 for too many from one address), else played."""
         address = request.remote or "?"
+        self.events.connection_opened()
         reason = origin_refusal(request.headers, self.origins)
         if reason is not None:
-            self.log_refusal(f"{PROG} serve-web: {address} refused: {reason}")
-            return web.Response(status=403, text=f"{PROG}: {reason}\n")
+            return self._refused(address, 403, reason)
         session = WebSession(
             request,
             self.command,
             self.download_manager,
             self.idle_timeout,
             log=lambda line: self.log(f"{PROG} serve-web: {address} {line}"),
+            events=self.events,
+            farewell=lambda: RESTARTED if self.drain.draining else None,
         )
         if not session.websocket.can_prepare(request).ok:
+            self.events.refused(refusal_reason("for websockets"))
             return web.Response(status=400, text=f"{PROG}: this address is for websockets\n")
-        refusal = SHUTTING_DOWN if not self.accepting else self.capacity.admit(address)
+        refusal: Refusal | None = DRAINING if self.drain.draining else SHUTTING_DOWN
+        if self.accepting:
+            refusal = self.capacity.admit(address)
         if refusal is not None:
-            self.log_refusal(f"{PROG} serve-web: {address} refused: {refusal.reason}")
-            return web.Response(
-                status=refusal.status,
-                text=f"{PROG}: {refusal.reason}\n",
-                headers={"Retry-After": "60"},
-            )
+            return self._refused(address, refusal.status, refusal.reason)
         self.sessions.add(session)
         try:
             await session.run(*query_size(request.query))
         finally:
             self.sessions.discard(session)
             self.capacity.release(address)
-            dropped = session.budget.report(final=True)
-            self.log(
-                f"{PROG} serve-web: {address} played {session.seconds:.0f} s: "
-                f"{session.ending or 'ended'}" + (f"; {dropped}" if dropped else "")
-            )
+            self._log_session(session, address)
         return session.websocket
+
+    def _log_session(self, session: WebSession, address: str) -> None:
+        dropped = session.budget.report(final=True)
+        ending = session.ending or "ended"
+        self.log(
+            Event(
+                "connection.closed",
+                f"{PROG} serve-web: {address} played {session.seconds:.0f} s: "
+                f"{ending}" + (f"; {dropped}" if dropped else ""),
+                session=session.session_id,
+                address=address,
+                kind="ai",
+                seconds=round(session.seconds, 1),
+                ending=ending_kind(ending),
+            )
+        )
 
     async def on_shutdown(self, app: web.Application) -> None:
         """Tell every tab, close its websocket, stop its game; kill games that linger."""
         self.accepting = False
+        reason = DRAINING if self.drain.done.is_set() else SHUTTING_DOWN
         sessions = list(self.sessions)
         for session in sessions:
-            session.end(SHUTTING_DOWN.reason, code=1001, notice=f"{PROG}: {SHUTTING_DOWN.reason}")
+            session.end(reason.reason, code=1001, notice=f"{PROG}: {reason.reason}")
         if sessions:
             await asyncio.wait(
                 [asyncio.ensure_future(session.done.wait()) for session in sessions],
@@ -239,8 +369,9 @@ class GameWebServer(Server):
 
 
 def serve(args: argparse.Namespace) -> int:
-    """Serve until SIGINT or SIGTERM, then end every session and exit 0. With a database
-    (`--database-url`) it must be usable first (else one line and exit 1, as `serve-ssh`)."""
+    """Serve until SIGINT or SIGTERM, then end every session and exit 0; on SIGUSR1, drain
+    and exit 0. With a database (`--database-url`) it must be usable first (else one line
+    and exit 1, as `serve-ssh`)."""
     url = database_url(args.database_url)
     if url is not None:
         try:
@@ -251,13 +382,14 @@ def serve(args: argparse.Namespace) -> int:
         # Every game inherits this process's environment (textual-serve copies it): not
         # on the game's command line, which any local user may read and which is shell text.
         os.environ.update(database_environment(url))
-    server = GameWebServer(args)
+    server = GameWebServer(args, ServerLog(args.log_format))
     try:
         server.serve()
     except OSError as error:
-        print(
-            f"{PROG} serve-web: cannot listen on {args.host}:{args.port}: {error.strerror}",
-            file=sys.stderr,
-        )
+        host, port = server.binding
+        where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+        # asyncio's bind error has its own long wording: the system's few words instead
+        why = os.strerror(error.errno) if error.errno else str(error)
+        print(f"{PROG} serve-web: cannot listen on {where}: {why}", file=sys.stderr)
         return 1
     return 0

@@ -41,6 +41,8 @@ from textual_serve.download_manager import DownloadManager
 
 from tui_tictactoe.servers.games.process import RESTORE_TERMINAL
 from tui_tictactoe.servers.input_budget import InputBudget
+from tui_tictactoe.servers.ops.drain import DRAIN_SIGNAL
+from tui_tictactoe.servers.ops.events import ServerEvents
 from tui_tictactoe.servers.web.guard import MAX_MESSAGE, Focus, Ping, Resize, Stdin, parse_message
 
 MAX_BACKLOG = 8 * 1024 * 1024
@@ -51,6 +53,7 @@ CLOSE_TIMEOUT = 2.0  # seconds to say goodbye and close the websocket
 STOP_TIMEOUT = 3.0  # seconds a game has to quit when asked, before it is killed
 HEARTBEAT = 15.0  # seconds between pings to the tab (as textual-serve): a dead tab goes
 SESSION_VARIABLE = "TUI_TICTACTOE_WEB_SESSION"
+IGNORED = DRAIN_SIGNAL.name.removeprefix("SIG")  # by the shell that starts the game
 
 
 class WebSession:
@@ -63,12 +66,20 @@ class WebSession:
         download_manager: DownloadManager,
         idle_timeout: float,
         log: Callable[[str], None] = lambda _line: None,
+        events: ServerEvents | None = None,
+        farewell: Callable[[], str | None] = lambda: None,
     ) -> None:
         self.request = request
+        self.events = events or ServerEvents()  # counted with --metrics
+        self.farewell = farewell  # what the tab reads when its game ends itself (a drain's)
+        self.session_id = secrets.token_hex(4)  # names the session in the JSON log
         self.log = log  # a line about this session (dropped input), the server's prefix added
         self.budget = InputBudget()
         self.token = secrets.token_hex(16)
-        self.command = f"{SESSION_VARIABLE}={self.token} {command}"
+        # The shell ignores the drain's signal first: the game inherits it ignored through
+        # `exec` until it handles it (`ui.server_restart`), so a game still starting is
+        # never killed by it. The token then marks the game's process (`game_pids`).
+        self.command = f"trap '' {IGNORED}; {SESSION_VARIABLE}={self.token} {command}"
         self.download_manager = download_manager
         self.idle_timeout = idle_timeout
         self.websocket = web.WebSocketResponse(
@@ -78,6 +89,7 @@ class WebSession:
         self.started = time.monotonic()
         self.last_input = self.started
         self.ending: str | None = None  # why the session ended, once it has
+        self.drew = False  # the game's first output has been queued for the tab
         self.done = asyncio.Event()  # the game has gone
         self._outbox: deque[bytes | str] = deque()
         self._backlog = 0
@@ -87,6 +99,8 @@ class WebSession:
         self._sender: asyncio.Task[None] | None = None
         self._receiver: asyncio.Task[None] | None = None
         self._timer: asyncio.TimerHandle | None = None
+        self._game_started = False
+        self._killed = False  # the game had to be killed
 
     # -- the session's life ----------------------------------------------------------
 
@@ -102,7 +116,13 @@ class WebSession:
                 download_manager=self.download_manager,
             )
             self._sender = asyncio.create_task(self._send_loop())
-            await self.service.start(width, height)
+            try:
+                await self.service.start(width, height)
+            except OSError:
+                self.events.game_exited("not_started")
+                raise
+            self.events.game_started()
+            self._game_started = True
             if self.idle_timeout:
                 self._timer = asyncio.get_running_loop().call_later(
                     self.idle_timeout, self._check_idle
@@ -118,6 +138,8 @@ class WebSession:
             if self._timer is not None:
                 self._timer.cancel()
             await self._stop_game()
+            if self._game_started:
+                self.events.game_exited("killed" if self._killed else "exited")
             if self._tasks:  # the goodbye, bounded by its own deadlines
                 await asyncio.wait(self._tasks, timeout=2 * CLOSE_TIMEOUT)
             for task in (*self._tasks, self._sender, self._receiver):
@@ -145,6 +167,9 @@ class WebSession:
         """AppService's write callback: must return at once (it is the game's reader)."""
         if self.ending is not None:
             return  # read and dropped: the game must not wait on its pipe
+        if not self.drew and isinstance(data, bytes):  # the screen (str: meta and pongs)
+            self.drew = True
+            self.events.first_frame(time.monotonic() - self.started)
         self._outbox.append(data)
         self._backlog += len(data)
         self._wake.set()
@@ -188,8 +213,9 @@ class WebSession:
             self.request.transport.abort()
 
     async def _game_exited(self) -> None:
-        """AppService's close callback (the player quit): close the tab's websocket."""
-        self.end("the game ended")
+        """AppService's close callback (the player quit, or a drain ended the game after
+        its round): close the tab's websocket."""
+        self.end("the game ended", notice=self.farewell())
 
     # -- input: tab -> game -----------------------------------------------------------
 
@@ -263,9 +289,21 @@ class WebSession:
         self.kill_game()
 
     def kill_game(self) -> None:
+        self.send_signal(signal.SIGKILL)
+
+    # -- as the drain sees a game (`drain.Told`) -------------------------------------
+
+    @property
+    def returncode(self) -> int | None:
+        """None while the session's game may still run (its status is textual-serve's)."""
+        return 0 if self.done.is_set() else None
+
+    def send_signal(self, sig: signal.Signals) -> None:
+        """Signal the game's processes (found by the session's token)."""
         for pid in game_pids(self.token):
             with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
+                os.kill(pid, sig)
+                self._killed = self._killed or sig == signal.SIGKILL
 
     def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
         task = asyncio.ensure_future(coroutine)

@@ -218,14 +218,21 @@ class GameScreen(BoardScreen, Screen[None]):
         # Saved settings that wait for the next game, else the game's own options.
         waiting = self.link.waiting if self.link is not None else None
         shown = waiting or self.controller.options
-        dialog = NewGameScreen(shown, abandons=self.controller.in_progress)
-        self.app.push_screen(dialog, lambda options: self._apply_options(shown, options))
+        bell = self.link.turn_bell.enabled if self.link is not None else None
+        dialog = NewGameScreen(shown, abandons=self.controller.in_progress, bell=bell)
+        self.app.push_screen(
+            dialog, lambda options: self._apply_options(shown, options, dialog.bell)
+        )
 
-    def _apply_options(self, shown: GameOptions, options: GameOptions | None) -> None:
+    def _apply_options(
+        self, shown: GameOptions, options: GameOptions | None, bell: bool | None = None
+    ) -> None:
         if options is None or self.app.return_code is not None:  # cancelled, or quitting
             return
         if self.link is not None:  # the record keeps what the player changed
             self.link.options_chosen(shown, options)
+            if bell is not None:
+                self.link.bell_chosen(bell)
         self.type_ahead.clear()
         self.workers.cancel_group(self, "ai")
         self.controller.new_game(options)

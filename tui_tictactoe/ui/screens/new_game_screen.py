@@ -1,6 +1,8 @@
 """The new-game dialog: symbol, who starts, difficulty, alternating starts, the board size
 and the opponent (the AI or a person here), all by keys. Against a person the
-symbol, who starts and the difficulty do nothing: their rows are greyed out and skipped."""
+symbol, who starts and the difficulty do nothing: their rows are greyed out and skipped.
+Its last row turns the bell for your turn in a room on or off (`ui.turn_bell`): not a game
+option, so it is read apart (`bell`) once Start is pressed."""
 
 from __future__ import annotations
 
@@ -131,11 +133,15 @@ class NewGameScreen(IgnoresStaleResize, ModalScreen[GameOptions | None]):
         Binding("escape", "cancel", "Cancel"),
     ]
 
-    def __init__(self, options: GameOptions, *, abandons: bool = False) -> None:
-        """`abandons`: a round is in progress, and starting a game abandons it."""
+    def __init__(
+        self, options: GameOptions, *, abandons: bool = False, bell: bool | None = None
+    ) -> None:
+        """`abandons`: a round is in progress, and starting a game abandons it; `bell`: the
+        turn bell's setting now (None: no such row)."""
         super().__init__()
         self.options = options
         self.abandons = abandons
+        self.bell = bell  # as chosen, once Start is pressed
 
     def compose(self) -> ComposeResult:
         options = self.options
@@ -158,6 +164,8 @@ class NewGameScreen(IgnoresStaleResize, ModalScreen[GameOptions | None]):
             for row in rows:
                 row.disabled = row.id in AI_ONLY and options.opponent == "human"
                 yield row
+            if self.bell is not None:
+                yield ChoiceRow("Turn bell", (False, True), self.bell, id="bell")
             with Horizontal(id="dialog-buttons"):
                 if self.abandons:  # Start is the confirmation: say what it costs
                     yield Static(ABANDONS, id="abandons")
@@ -185,6 +193,8 @@ class NewGameScreen(IgnoresStaleResize, ModalScreen[GameOptions | None]):
     @on(Button.Pressed, "#start")
     def action_start(self) -> None:
         if self.is_active:  # Enter and a click together must not start twice
+            if self.bell is not None:
+                self.bell = bool(self.query_one("#bell", ChoiceRow).value)
             self.dismiss(self.chosen())
 
     @on(Button.Pressed, "#cancel")

@@ -167,6 +167,14 @@ class RoomScreen(RoomChoices, RoomOffers, BoardScreen, Screen[None]):
             match = self.keeper.ended(message.view) if self.game.is_player else None
             if match is not None and self.setting.keep is not None:
                 self.setting.keep(match)  # both players' sessions: the record keeps it once
+            self._ring_if_my_turn(message.view)
+
+    def _ring_if_my_turn(self, view: RoomView) -> None:
+        """The bell, once a turn: a turn is the room, its round and the moves made. Not
+        while the other seat is free: the round waits for a person, not for this one."""
+        seated = all(seat.person is not None for seat in view.seats)
+        if seated and self.game.my_turn and self.setting.bell is not None:
+            self.setting.bell((view.code, view.round, len(view.moves)))
 
     def on_room_screen_ended(self, message: Ended) -> None:
         """A refusal, or a place lost: a screen that says why and offers what next, in

@@ -4,7 +4,7 @@ refusal), apart so that each can name it without importing the others."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import NamedTuple
 
 from textual.screen import Screen
@@ -20,8 +20,9 @@ class RoomSetting(NamedTuple):
     (a guest is shown their seat token), where others reach the server, and the hub's
     clock (a dropped player's `back_by` is Unix time on it: `time.time` by default), and where
     a player's finished rounds are kept (`RecordLink.match_ended`), how to make a lobby
-    (a refused room's way back: `RoomRefused`; None where there is no lobby), and how to read
-    this player's rating for a quick match (blocking: the record; None: the starting 1200)."""
+    (a refused room's way back: `RoomRefused`; None where there is no lobby), how to read
+    this player's rating for a quick match (blocking: the record; None: the starting 1200),
+    and the bell rung once when it becomes this player's turn (`TicTacToeApp.ring_for_turn`)."""
 
     hub: RoomHub
     who: Person
@@ -31,3 +32,4 @@ class RoomSetting(NamedTuple):
     keep: Callable[[Match], None] | None = None  # a player's finished rounds, for the record
     lobby: Callable[[], Screen[None]] | None = None
     rating: Callable[[], int] | None = None  # this player's Elo, read in a thread (quick match)
+    bell: Callable[[Hashable], object] | None = None  # `TicTacToeApp.ring_for_turn`
