@@ -12,7 +12,7 @@ from textual.widget import Widget
 
 from tui_tictactoe.rooms.game import RoomGame
 from tui_tictactoe.rooms.memory_hub import MemoryHub
-from tui_tictactoe.rooms.request import RoomRequest
+from tui_tictactoe.rooms.request import RoomRequest, RoomsEntry
 from tui_tictactoe.rooms.view import Person, RoomView, SeatView, Ticket
 from tui_tictactoe.ui.app import TicTacToeApp
 from tui_tictactoe.ui.screens.room_screen import RoomScreen
@@ -43,7 +43,7 @@ def room_app(
 ) -> TicTacToeApp:
     """An app started with `hub` (the lobby when `room` is None), seeded, no animation."""
     app = TicTacToeApp(
-        seed=7, record=False, hub=hub, room=room, person=person, room_clock=clock or hub.clock
+        seed=7, record=False, rooms=RoomsEntry(hub, person, room, clock or hub.clock)
     )
     app.animation_level = "none"
     return app

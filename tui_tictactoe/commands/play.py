@@ -76,14 +76,17 @@ def run_play(args: argparse.Namespace) -> int:
 
     # Each value was checked where it was read (the play options' choices).
     given = {name: getattr(args, name) for name in SETTINGS if getattr(args, name) is not None}
+    rooms = None
+    if hub is not None:  # the rooms' values are imported only for a session with a hub
+        from tui_tictactoe.rooms.request import RoomsEntry
+
+        rooms = RoomsEntry(hub, session_person(), room)
     app = TicTacToeApp(
         GameOptions().with_settings({}, given),
         given=given.keys(),
         seed=args.seed,
         record=args.record,
-        hub=hub,
-        room=room,
-        person=session_person() if hub is not None else None,
+        rooms=rooms,
     )
     app.run()
     dropped = app.input_gate.dropped

@@ -9,7 +9,7 @@ that a room can show the exact line a friend types.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Literal, NamedTuple
 
 from tui_tictactoe.rooms.hub import RoomHub
@@ -39,6 +39,17 @@ class RoomRequest(NamedTuple):
     size: int = 3
     first: SeatName = "X"
     public: bool = False
+
+
+class RoomsEntry(NamedTuple):
+    """How a session comes to the rooms, as one value for the app: the `hub`, who this
+    session is there (`person`; None: this process's identity), where it asked to go first
+    (`request`; None: the lobby) and the hub's `clock` (None: the wall clock)."""
+
+    hub: RoomHub
+    person: Person | None = None
+    request: RoomRequest | None = None
+    clock: Callable[[], float] | None = None
 
 
 class RoomAddress(NamedTuple):

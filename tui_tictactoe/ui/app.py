@@ -7,7 +7,7 @@ import inspect
 import os
 import random
 import signal
-from collections.abc import Callable, Collection, Hashable
+from collections.abc import Collection, Hashable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -32,9 +32,7 @@ from tui_tictactoe.ui.themes import register_themes
 from tui_tictactoe.ui.turn_bell import TurnBell
 
 if TYPE_CHECKING:
-    from tui_tictactoe.rooms.hub import RoomHub
-    from tui_tictactoe.rooms.request import RoomRequest
-    from tui_tictactoe.rooms.view import Person
+    from tui_tictactoe.rooms.request import RoomsEntry
     from tui_tictactoe.ui.screens.menu_screen import MenuItem
 
 COLOUR_DEPTH_CLASSES = {
@@ -96,20 +94,13 @@ class TicTacToeApp(App[None]):
         seed: int | None = None,
         strategy: MoveStrategy | None = None,
         record: bool = True,
-        hub: RoomHub | None = None,
-        room: RoomRequest | None = None,
-        person: Person | None = None,
-        room_clock: Callable[[], float] | None = None,
+        rooms: RoomsEntry | None = None,
     ) -> None:
-        """With a `hub` (rooms over serve-ssh) the app starts in `room` (a new room, a
-        join, a watch) or, without one, in the lobby; `person` is who this session is
-        to the hub (default: this process's identity); `room_clock` reads the hub's clock."""
+        """With `rooms` (rooms over serve-ssh: the hub, who this session is there) the app
+        starts where it asked (a new room, a join, a watch, a quick match) or in the lobby."""
         super().__init__()
         register_themes(self)
-        self.hub = hub
-        self.room = room
-        self.person = person
-        self.room_clock = room_clock
+        self.rooms = rooms
         # Built here so bad options fail before the terminal is taken over.
         self.controller = GameController(options, random.Random(seed), strategy)
         options = self.controller.options
@@ -143,21 +134,15 @@ class TicTacToeApp(App[None]):
             colour_depth_class(self.console.color_system, headless=self.is_headless)
         )
         screen: Screen[None]
-        if self.hub is not None:
+        if self.rooms is not None:
             from tui_tictactoe.ui.rooms_start import first_screen, room_setting
 
-            identity = self.record_link.identity
+            link = self.record_link
             setting = room_setting(
-                self.hub,
-                self.person,
-                identity,
-                self.room_clock,
-                self.record_link.match_ended,
-                self.record_link.rating,
-                bell=self.ring_for_turn,
+                self.rooms, link.identity, link.match_ended, link.rating, bell=self.ring_for_turn
             )
             board_size = int(self.controller.options.board)
-            screen = first_screen(setting, self.room, self._game_screen, board_size)
+            screen = first_screen(setting, self.rooms.request, self._game_screen, board_size)
         else:
             screen = GameScreen(self.controller, self.record_link)
         # Textual reads a screen's CSS_PATH when it is pushed, never the first screen's.

@@ -16,8 +16,7 @@ from textual.screen import Screen
 
 from tui_tictactoe.identity import Identity
 from tui_tictactoe.record.values import Match
-from tui_tictactoe.rooms.hub import RoomHub
-from tui_tictactoe.rooms.request import RoomRequest, room_address
+from tui_tictactoe.rooms.request import RoomRequest, RoomsEntry, room_address
 from tui_tictactoe.rooms.view import Person
 from tui_tictactoe.ui.screens.lobby_screen import LobbyScreen
 from tui_tictactoe.ui.screens.room_screen import RoomScreen
@@ -25,24 +24,23 @@ from tui_tictactoe.ui.screens.room_setting import RoomSetting
 
 
 def room_setting(
-    hub: RoomHub,
-    person: Person | None,
+    rooms: RoomsEntry,
     identity: Identity,
-    clock: Callable[[], float] | None = None,
     keep: Callable[[Match], None] | None = None,
     rating: Callable[[str], int] | None = None,
     bell: Callable[[Hashable], object] | None = None,
 ) -> RoomSetting:
-    """The hub and who this session is to it: `person` as the command layer named it,
-    else this process's identity (no key: a guest, who is shown their seat token);
+    """The hub and who this session is to it: `rooms.person` as the command layer named
+    it, else this process's identity (no key: a guest, who is shown their seat token);
     `rating(key)` reads a keyed player's Elo for a quick match (a guest's is the start's)."""
+    person = rooms.person
     if person is not None:
         who, guest = person, not person.key
     else:  # `keep` saves a player's finished rounds (`RecordLink.match_ended`)
         who, guest = Person(identity.name, identity.player or ""), identity.player is None
     own = None if rating is None or guest else partial(rating, who.key)
-    clock = clock or time.time
-    return RoomSetting(hub, who, guest, room_address(), clock, keep, rating=own, bell=bell)
+    clock = rooms.clock or time.time
+    return RoomSetting(rooms.hub, who, guest, room_address(), clock, keep, rating=own, bell=bell)
 
 
 def first_screen(
