@@ -172,3 +172,30 @@ async def test_the_place_names_the_players_rating_from_the_record(person, rating
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: waiting_screen(app).place is not None)
         assert [queued.waiter.rating for queued in hub._queue.values()] == [rating]
+
+
+async def test_a_match_found_rings_the_bell_once_and_each_turn_after_once() -> None:
+    """ann (O) hears the match found, then her first turn; bob (X) would hear his first
+    turn only once, the match's ring and that turn being one name."""
+    clock = Clock()
+    hub = make_hub(clock)
+    app = room_app(hub, RoomRequest("match", size=3), clock=clock)
+    rang: list[int] = []
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.record_link.turn_bell.ring = lambda: rang.append(1)
+        await until(pilot, lambda: waiting_screen(app).place is not None)
+        bob = await hub.queue_join(BOB, 3, 1100)
+        await until(pilot, lambda: isinstance(app.screen, RoomScreen))
+        assert rang == [1]  # the match found
+        ticket = (await hub.queue_poll(bob)).ticket
+        assert ticket is not None and ticket.seat == "X"
+        await settle(pilot)
+        assert rang == [1]  # bob's turn: nothing for ann
+        await hub.move(ticket, 5, hub.view(ticket.code).generation)
+        room = app.screen
+        assert isinstance(room, RoomScreen)
+        await until(pilot, lambda: room.game.view is not None and room.game.view.moves == (5,))
+        await settle(pilot)
+        assert rang == [1, 1]  # her turn, once
+        await settle(pilot)
+        assert rang == [1, 1]

@@ -224,8 +224,11 @@ class MatchScreen(Screen[None]):
 
     def _found(self, ticket: Ticket) -> None:
         """Paired: the room opens, or, over a game against the AI, that game ends here
-        and the player chooses (playing them by itself after `CHOICE_TIME`)."""
+        and the player chooses (playing them by itself after `CHOICE_TIME`). The bell rings
+        for it as for the room's first turn (its name), so X, who starts, hears it once."""
         self.done = True
+        if self.setting.bell is not None:
+            self.setting.bell((ticket.code, 1, 0))
         if not self.playing_ai or self.app.screen is self:
             self._enter(ticket)
             return
