@@ -588,3 +588,16 @@ def test_a_new_round_in_the_middle_of_one_counts_it_as_abandoned() -> None:
     assert controller.score == Score(ai=1, abandoned=1)
     controller.new_game(controller.options)
     assert controller.score == Score()
+
+
+def test_the_score_is_a_mutable_value_compared_field_by_field() -> None:
+    """Written out (not a dataclass, for the start-up): it must still behave as one."""
+    score = Score(human=1)
+    assert score == Score(1) and score != Score(ai=1) and score != (1,)
+    score.draws += 1
+    assert score == Score(human=1, draws=1)
+    assert repr(score) == "Score(human=1, ai=0, draws=1, abandoned=0, take_backs=0, x=0, o=0)"
+    with pytest.raises(TypeError):
+        hash(score)
+    with pytest.raises(AttributeError):
+        score.wins = 1  # type: ignore[attr-defined]

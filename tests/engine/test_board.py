@@ -388,3 +388,24 @@ def test_geometry_converts_between_cell_index_and_key(size: int) -> None:
 def test_keys_of_the_standard_board_are_the_digits_in_reading_order() -> None:
     assert [STANDARD.key(*cell) for cell in STANDARD.all_cells()] == list(range(1, 10))
     assert STANDARD.cell_of_key(7) == (2, 0)
+
+
+def test_a_geometry_is_a_value_equal_and_hashed_by_its_shape_and_never_changed() -> None:
+    """Written out (not a dataclass, for the start-up): it must still behave as one."""
+    import pickle
+
+    from tui_tictactoe.engine.geometry import Geometry, geometry
+
+    four = Geometry(4, 4)
+    assert four == geometry(4, 4) and hash(four) == hash(geometry(4, 4))
+    assert four != Geometry(4, 3) and four != (4, 4)
+    assert {four: 1}[geometry(4, 4)] == 1
+    assert repr(four) == "Geometry(size=4, win_length=4)"
+    assert pickle.loads(pickle.dumps(four)) == four
+    assert pickle.loads(pickle.dumps(four)).line_masks == four.line_masks
+    with pytest.raises(AttributeError):
+        four.size = 5  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        del four.lines
+    with pytest.raises(ValueError):
+        Geometry(3, 4)
