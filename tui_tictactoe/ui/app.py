@@ -114,6 +114,7 @@ class TicTacToeApp(App[None]):
         )
         self._typed_ahead: list[events.InputEvent] | None = []
         self._told_size_cap = False
+        self._window_title: str | None = None  # the title this app set (None: the terminal's own)
         self._hung_up = False
 
     input_gate: InputGate
@@ -139,7 +140,7 @@ class TicTacToeApp(App[None]):
 
             link = self.record_link
             setting = room_setting(
-                self.rooms, link.identity, link.match_ended, link.rating, bell=self.ring_for_turn
+                self.rooms, link.identity, link.match_ended, link.rating, signals=self
             )
             board_size = int(self.controller.options.board)
             screen = first_screen(setting, self.rooms.request, self._game_screen, board_size)
@@ -204,6 +205,10 @@ class TicTacToeApp(App[None]):
         board = self.board
         if board is not None:
             board.stop_searching()  # nor a spectator's overlay
+        driver = None if self.is_headless else self.input_gate.driver
+        if self._window_title is not None and driver is not None:
+            driver.write("\x1b[23;2t")  # the terminal's own title back
+            self._window_title = None
         super().exit(result, return_code, message)
 
     # -- input at the edges of the app's life ------------------------------------
@@ -276,6 +281,20 @@ class TicTacToeApp(App[None]):
         `turn` again rings nothing; nor does anything with the bell turned off in the
         new-game dialog. True if it rang."""
         return self.record_link.turn_bell.ring_for(turn)
+
+    def set_window_title(self, title: str) -> None:
+        """The terminal window's title (OSC 2), written when it changes: a player waiting
+        in another window reads "Your turn · Room ABCD". Textual has no call for it, so it
+        goes through the driver's public `write` (the gated driver makes itself known to
+        `input_gate`); the first title pushes the terminal's own, `exit` pops it back
+        (XTWINOPS 22/23; a terminal without them keeps ours). Nothing when headless."""
+        driver = None if self.is_headless else self.input_gate.driver
+        if driver is None or title == self._window_title:
+            return
+        shown = "".join(char for char in title if char.isprintable())
+        push = "\x1b[22;2t" if self._window_title is None else ""
+        self._window_title = title
+        driver.write(f"{push}\x1b]2;{shown}\x07")
 
     @property
     def quit_asked(self) -> bool:

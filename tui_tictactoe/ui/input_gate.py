@@ -29,6 +29,7 @@ import enum
 import time
 import weakref
 from collections.abc import Callable
+from typing import Any
 
 from textual import events
 from textual.driver import Driver
@@ -87,6 +88,9 @@ class InputGate:
         self.admitted = 0  # input events let through and watched
         self.released = 0  # of those, freed
         self.dropped = 0
+        self.driver: Driver | None = None
+        """The driver this gate reads for (set when Textual makes it): the app writes what
+        Textual has no call for, the window's title, through its public `write`."""
 
     @property
     def waiting(self) -> int:
@@ -123,6 +127,10 @@ def gated(driver_class: type[Driver], gate: InputGate) -> type[Driver]:
 
     class GatedDriver(driver_class):  # type: ignore[misc,valid-type]
         input_gate = gate
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            gate.driver = self
 
         def process_message(self, message: Message) -> None:
             if self.input_gate.admit(kind_of(message), message):

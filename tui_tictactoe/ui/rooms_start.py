@@ -9,7 +9,7 @@ rooms' screens.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from functools import partial
 
 from textual.screen import Screen
@@ -20,7 +20,7 @@ from tui_tictactoe.rooms.request import RoomRequest, RoomsEntry, room_address
 from tui_tictactoe.rooms.view import Person
 from tui_tictactoe.ui.screens.lobby_screen import LobbyScreen
 from tui_tictactoe.ui.screens.room_screen import RoomScreen
-from tui_tictactoe.ui.screens.room_setting import RoomSetting
+from tui_tictactoe.ui.screens.room_setting import RoomSetting, TurnSignals
 
 
 def room_setting(
@@ -28,7 +28,7 @@ def room_setting(
     identity: Identity,
     keep: Callable[[Match], None] | None = None,
     rating: Callable[[str], int] | None = None,
-    bell: Callable[[Hashable], object] | None = None,
+    signals: TurnSignals | None = None,
 ) -> RoomSetting:
     """The hub and who this session is to it: `rooms.person` as the command layer named
     it, else this process's identity (no key: a guest, who is shown their seat token);
@@ -40,7 +40,9 @@ def room_setting(
         who, guest = Person(identity.name, identity.player or ""), identity.player is None
     own = None if rating is None or guest else partial(rating, who.key)
     clock = rooms.clock or time.time
-    return RoomSetting(rooms.hub, who, guest, room_address(), clock, keep, rating=own, bell=bell)
+    return RoomSetting(
+        rooms.hub, who, guest, room_address(), clock, keep, rating=own, signals=signals
+    )
 
 
 def first_screen(

@@ -8,8 +8,7 @@ code): the bell rings when the name changes, so a view that comes again (a redra
 resize, the hub's repeated view) rings nothing. The player turns it off in the new-game
 dialog; the record remembers that (`RecordLink`, setting `bell`).
 
-Textual has no public way to set the terminal's window title (`App.title` is the title
-bar's inside the app), so only the bell is given.
+The window's title says whose turn it is too (`TicTacToeApp.set_window_title`).
 """
 
 from __future__ import annotations

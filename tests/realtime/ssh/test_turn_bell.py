@@ -27,6 +27,14 @@ OSC = re.compile(rb"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
 """An operating system command, which BEL may end (Textual's pointer shape, OSC 22): no bell."""
 
 
+TITLE = re.compile(rb"\x1b\]2;([^\x07\x1b]*)\x07")
+
+
+def titles(session: Session) -> list[str]:
+    """The window titles the game set on the player's terminal (OSC 2), in order."""
+    return [title.decode() for title in TITLE.findall(bytes(session.term.output))]
+
+
 def bells(session: Session) -> int:
     """The bells the player's terminal rings: BEL bytes outside OSC sequences."""
     return OSC.sub(b"", bytes(session.term.output)).count(BEL)
@@ -56,6 +64,30 @@ async def test_each_turn_rings_once_and_nothing_else_rings(host: Any) -> None:
     ann.term.resize(80, 24)
     await ann.shows("Waiting for bob (O).")
     assert (bells(ann), bells(bob), bells(carol)) == (2, 2, 0)
+
+
+async def test_the_window_title_says_whose_turn_and_is_given_back(host: Any) -> None:
+    """Issue 31: "Your turn · Room ABCD" in the window's title on one's turn, the room's
+    code otherwise; a spectator's never says "Your turn"; leaving gives the terminal its
+    own title back (XTWINOPS pop)."""
+    hosted = await host(rooms=True)
+    port = hosted.port
+    ann, code = await new_room(port, key=ANN_KEY)
+    bob = await enter(port, f"--join {code}", "bob", BOB_KEY, local="127.0.0.2")
+    carol = await enter(port, f"--watch {code}", "carol", local="127.0.0.3")
+    mine, room = f"Your turn · Room {code}", f"Room {code}"
+    await until("ann's title", lambda: titles(ann)[-1:] == [mine])
+    await until("bob's title", lambda: titles(bob)[-1:] == [room])
+    ann.send("1")
+    await until("bob's turn", lambda: titles(bob)[-1:] == [mine])
+    await until("ann's turn over", lambda: titles(ann)[-1:] == [room])
+    await until("carol's title", lambda: titles(carol)[-1:] == [room])
+    assert titles(ann) == [room, mine, room]  # each written once, when it changed
+    assert mine not in titles(carol)
+    assert bytes(ann.term.output).count(b"\x1b[22;2t") == 1  # the terminal's own, pushed
+    ann.send("q", "y")
+    assert await ann.term.wait_closed() == 0
+    assert bytes(ann.term.output).count(b"\x1b[23;2t") == 1  # and given back
 
 
 async def test_the_dialog_turns_the_bell_off_and_the_record_keeps_it(

@@ -227,8 +227,8 @@ class MatchScreen(Screen[None]):
         and the player chooses (playing them by itself after `CHOICE_TIME`). The bell rings
         for it as for the room's first turn (its name), so X, who starts, hears it once."""
         self.done = True
-        if self.setting.bell is not None:
-            self.setting.bell((ticket.code, 1, 0))
+        if self.setting.signals is not None:
+            self.setting.signals.ring_for_turn((ticket.code, 1, 0))
         if not self.playing_ai or self.app.screen is self:
             self._enter(ticket)
             return

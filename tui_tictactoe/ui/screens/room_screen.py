@@ -171,10 +171,17 @@ class RoomScreen(RoomChoices, RoomOffers, BoardScreen, Screen[None]):
 
     def _ring_if_my_turn(self, view: RoomView) -> None:
         """The bell, once a turn: a turn is the room, its round and the moves made. Not
-        while the other seat is free: the round waits for a person, not for this one."""
+        while the other seat is free: the round waits for a person, not for this one. The
+        window's title says it too, for a player whose terminal is behind another window."""
         seated = all(seat.person is not None for seat in view.seats)
-        if seated and self.game.my_turn and self.setting.bell is not None:
-            self.setting.bell((view.code, view.round, len(view.moves)))
+        mine = seated and self.game.my_turn
+        signals = self.setting.signals
+        if signals is not None:
+            if mine:
+                signals.ring_for_turn((view.code, view.round, len(view.moves)))
+            signals.set_window_title(
+                f"Your turn · Room {view.code}" if mine else f"Room {view.code}"
+            )
 
     def on_room_screen_ended(self, message: Ended) -> None:
         """A refusal, or a place lost: a screen that says why and offers what next, in

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Hashable
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from textual.screen import Screen
 
@@ -15,6 +15,15 @@ from tui_tictactoe.rooms.request import RoomAddress
 from tui_tictactoe.rooms.view import Person
 
 
+class TurnSignals(Protocol):
+    """How a player hears of their turn from another window (`TicTacToeApp`): the bell,
+    once a turn, and the terminal window's title."""
+
+    def ring_for_turn(self, turn: Hashable) -> bool: ...
+
+    def set_window_title(self, title: str) -> None: ...
+
+
 class RoomSetting(NamedTuple):
     """What every room screen of a session shares: the hub, who this session is to it
     (a guest is shown their seat token), where others reach the server, and the hub's
@@ -22,7 +31,7 @@ class RoomSetting(NamedTuple):
     a player's finished rounds are kept (`RecordLink.match_ended`), how to make a lobby
     (a refused room's way back: `RoomRefused`; None where there is no lobby), how to read
     this player's rating for a quick match (blocking: the record; None: the starting 1200),
-    and the bell rung once when it becomes this player's turn (`TicTacToeApp.ring_for_turn`)."""
+    how the player hears of their turn in another window (`TurnSignals`: the app)."""
 
     hub: RoomHub
     who: Person
@@ -32,4 +41,4 @@ class RoomSetting(NamedTuple):
     keep: Callable[[Match], None] | None = None  # a player's finished rounds, for the record
     lobby: Callable[[], Screen[None]] | None = None
     rating: Callable[[], int] | None = None  # this player's Elo, read in a thread (quick match)
-    bell: Callable[[Hashable], object] | None = None  # `TicTacToeApp.ring_for_turn`
+    signals: TurnSignals | None = None  # the bell and the window's title: the app
