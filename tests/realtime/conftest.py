@@ -11,9 +11,11 @@ HERE = Path(__file__).parent
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """With pytest-xdist (`-n`, see pyproject.toml) the tests in this folder run one after
-    another on one worker, as they were written to, while the other workers take the rest:
-    the suite's wall time was mostly these tests waiting on their processes."""
+    """With pytest-xdist (`-n`, see pyproject.toml) the tests of each folder here (`pty/`,
+    `ssh/`, `web/`) run one after another on one worker, as they were written to (no two
+    SSH servers' tests, or two terminals' tests, at once); the three folders and the rest
+    share the other workers. `tryfirst`: xdist reads the groups in this same hook."""
     for item in items:
         if HERE in item.path.parents:
-            item.add_marker(pytest.mark.xdist_group("real-time"))
+            folder = item.path.relative_to(HERE).parts[0]
+            item.add_marker(pytest.mark.xdist_group(f"real-time-{folder}"))
