@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+import json
 import os
 import shutil
 import signal
@@ -253,3 +254,79 @@ async def test_a_deny_file_that_cannot_be_read_stops_the_start(tmp_path: Path) -
     )
     assert done.returncode == 2
     assert "cannot read the deny list" in done.stderr and done.stderr.count("\n") == 1
+
+
+# -- issue 35 (finding 6) and issue 36: a bad time is a bad line; the JSON log says which -----
+
+OUT_OF_RANGE = "127.0.0.4 until=9999-12-31T23:00-05:00"
+"""A time that is past the year 9999 once in UTC (an OverflowError, a traceback, before)."""
+
+
+async def test_a_time_past_9999_is_a_bad_line_at_start_and_on_sighup_in_the_json_log(
+    tmp_path: Path,
+) -> None:
+    path = deny_file(tmp_path, OUT_OF_RANGE, "127.0.0.5")
+    log = tmp_path / "log"
+    env = {**os.environ, "TUI_TICTACTOE_DATA_DIR": str(tmp_path / "data")}
+    with open(log, "wb") as file:
+        server = subprocess.Popen(
+            [
+                *command(),
+                "serve-ssh",
+                "--port",
+                "0",
+                "--no-rooms",
+                "--log-format",
+                "json",
+                "--deny",
+                str(path),
+            ],
+            stderr=file,
+            env=env,
+        )
+    try:
+
+        def events() -> list[dict[str, Any]]:
+            return [
+                json.loads(line) for line in log.read_text().splitlines() if line.startswith("{")
+            ]
+
+        def listening() -> bool:
+            return server.poll() is not None or any(
+                each["event"] == "server.listening" for each in events()
+            )
+
+        await until("the server to listen", listening)
+        assert server.poll() is None, log.read_text()
+        port = next(each["port"] for each in events() if each["event"] == "server.listening")
+        bad = [each for each in events() if each["event"] == "deny.bad_line"]
+        assert len(bad) == 1 and bad[0]["file"] == str(path) and bad[0]["line"] == 1, bad
+        assert "between the years 1 and 9999" in bad[0]["reason"]
+        assert DENIED in await disconnected(port, local="127.0.0.5")
+        path.write_text(
+            f"127.0.0.6\n{OUT_OF_RANGE}\n127.0.0.7 until=tomorrow\n::ffff:127.0.0.8\n",
+            encoding="utf-8",
+        )
+        os.kill(server.pid, signal.SIGHUP)  # the reload keeps the good line, skips the bad
+        await until("the reload", lambda: any(e["event"] == "deny.loaded" for e in events()))
+        loaded = next(each for each in events() if each["event"] == "deny.loaded")
+        assert loaded["entries"] == 2 and loaded["bad_lines"] == 2 and loaded["file"] == str(path)
+        bad = [each for each in events() if each["event"] == "deny.bad_line"][1:]
+        assert [(each["file"], each["line"]) for each in bad] == [(str(path), 2), (str(path), 3)]
+        assert "ISO date" in bad[1]["reason"]
+        assert DENIED in await disconnected(port, local="127.0.0.6")
+        assert DENIED in await disconnected(port, local="127.0.0.8")  # a mapped entry, IPv4
+        playing = await play(port, local="127.0.0.5")  # no longer denied
+        assert not playing.closed.is_set()
+        path.unlink()
+        path.mkdir()
+        os.kill(server.pid, signal.SIGHUP)
+        await until(
+            "the unreadable reload", lambda: any(e["event"] == "deny.unreadable" for e in events())
+        )
+        unreadable = next(each for each in events() if each["event"] == "deny.unreadable")
+        assert unreadable["file"] == str(path) and "cannot read" in unreadable["reason"]
+        assert server.poll() is None
+    finally:
+        stop(server)
+    assert "Traceback" not in log.read_text()
