@@ -37,7 +37,8 @@ from __future__ import annotations
 import fnmatch
 import ipaddress
 import re
-from collections.abc import Iterable, Sequence
+import socket
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -179,42 +180,66 @@ def parse_lines(text: str) -> tuple[list[DenyEntry], list[tuple[int, str]]]:
 
 def _forms(text: str) -> list[tuple[int, int]]:
     """An address as (version, integer): an IPv4 one also as IPv4-mapped IPv6, a mapped
-    one also as IPv4, so that an entry of either form matches it. [] if not an address."""
+    one also as IPv4, so that an entry of either form matches it. [] if not an address.
+    Read by `socket.inet_pton` (a tenth of `ipaddress.ip_address`'s cost, at each arrival)."""
+    bare = text.split("%", 1)[0]
     try:
-        address: Address = ipaddress.ip_address(text.split("%", 1)[0])
-    except ValueError:
-        return []
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        address = address.ipv4_mapped
-    if isinstance(address, ipaddress.IPv4Address):
-        return [(4, int(address)), (6, _MAPPED | int(address))]
-    return [(6, int(address))]
+        number = int.from_bytes(socket.inet_pton(socket.AF_INET, bare), "big")
+    except OSError:
+        try:
+            number = int.from_bytes(socket.inet_pton(socket.AF_INET6, bare), "big")
+        except OSError:
+            return []
+        if number >> 32 != 0xFFFF:
+            return [(6, number)]
+        number &= 0xFFFFFFFF
+    return [(4, number), (6, _MAPPED | number)]
 
 
-Found = list[tuple[int, DenyEntry]]  # (where the entry stood, the entry)
+Row = tuple[str, str, "datetime | None", str]
+"""An entry as the index keeps it: kind, value, until, reason. A tuple of strings, a time
+and None is not tracked by the garbage collector, nor are the ints and strings of the
+tables: 35,000 entries add no work to a collection, which would otherwise hold the GIL,
+and so the event loop, for seconds while a reload builds the index in a thread."""
+Positions = int | tuple[int, ...]
+"""Where the entries of one key of a table stood (one, or several)."""
+
+
+def _put(table: dict[object, Positions], key: object, position: int) -> None:
+    held = table.get(key)
+    table[key] = (
+        position if held is None else (*((held,) if isinstance(held, int) else held), position)
+    )
+
+
+def _add(found: list[int], held: Positions | None) -> None:
+    if held is None:
+        return
+    if isinstance(held, int):
+        found.append(held)
+    else:
+        found += held
 
 
 class _Networks:
-    """Networks by prefix length: {length: {the network's top `length` bits: entries}}."""
+    """Networks by prefix length: {length: {the network's top `length` bits: positions}}."""
 
     def __init__(self, bits: int) -> None:
         self.bits = bits
-        self.table: dict[int, dict[int, Found]] = {}
-        self.shifts: list[tuple[int, dict[int, Found]]] = []
+        self.table: dict[int, dict[object, Positions]] = {}
+        self.shifts: list[tuple[int, dict[object, Positions]]] = []
 
-    def add(self, position: int, entry: DenyEntry, network: Network) -> None:
+    def add(self, position: int, network: Network) -> None:
         shift = self.bits - network.prefixlen
         by_bits = self.table.setdefault(network.prefixlen, {})
-        by_bits.setdefault(int(network.network_address) >> shift, []).append((position, entry))
+        _put(by_bits, int(network.network_address) >> shift, position)
 
     def done(self) -> None:
         self.shifts = [(self.bits - length, by_bits) for length, by_bits in self.table.items()]
 
-    def find(self, number: int, found: Found) -> None:
+    def find(self, number: int, found: list[int]) -> None:
         for shift, by_bits in self.shifts:
-            hit = by_bits.get(number >> shift)
-            if hit is not None:
-                found += hit
+            _add(found, by_bits.get(number >> shift))
 
 
 class _Patterns:
@@ -222,64 +247,93 @@ class _Patterns:
     each group matched a `PATTERN_GROUP` at a time by one regular expression."""
 
     def __init__(self) -> None:
-        self.by_first: dict[str, list[tuple[int, DenyEntry, str]]] = {}
-        self.groups: dict[
-            str, list[tuple[re.Pattern[str], Sequence[tuple[int, DenyEntry, str]]]]
-        ] = {}
+        self.by_first: dict[str, list[tuple[int, str]]] = {}
+        self.groups: dict[str, list[tuple[re.Pattern[str], list[tuple[int, str]]]]] = {}
 
-    def add(self, position: int, entry: DenyEntry, pattern: str) -> None:
+    def add(self, position: int, pattern: str) -> None:
         first = "" if pattern[0] in _WILD else pattern[0]
-        self.by_first.setdefault(first, []).append((position, entry, pattern))
+        self.by_first.setdefault(first, []).append((position, pattern))
 
     def done(self) -> None:
         for first, members in self.by_first.items():
+            chunks = [
+                members[start : start + PATTERN_GROUP]
+                for start in range(0, len(members), PATTERN_GROUP)
+            ]
             self.groups[first] = [
-                (
-                    re.compile("|".join(fnmatch.translate(p) for _, _, p in chunk)),
-                    chunk,
-                )
-                for chunk in (
-                    members[start : start + PATTERN_GROUP]
-                    for start in range(0, len(members), PATTERN_GROUP)
-                )
+                (re.compile("|".join(fnmatch.translate(p) for _, p in chunk)), chunk)
+                for chunk in chunks
             ]
 
-    def find(self, shown: str, found: Found) -> None:
+    def find(self, shown: str, found: list[int]) -> None:
         for first in {shown[:1], ""}:
             for together, chunk in self.groups.get(first, ()):
                 if together.match(shown):
-                    found += [
-                        (position, entry)
-                        for position, entry, pattern in chunk
-                        if fnmatch.fnmatchcase(shown, pattern)
-                    ]
+                    found += [p for p, pattern in chunk if fnmatch.fnmatchcase(shown, pattern)]
 
 
 class DenyList:
     """Entries, indexed, checked at each look against the time then (an expired one stops
     applying). Building the index costs a pass over the entries: the server builds it off
-    its event loop (`servers.deny`)."""
+    its event loop (`servers.deny`), from the file's text (`from_text`)."""
 
     def __init__(self, entries: Iterable[DenyEntry] = ()) -> None:
-        self.entries = tuple(entries)
-        self._keys: dict[str, Found] = {}
-        self._names: dict[str, Found] = {}
+        self._rows: list[Row] = []
+        self._keys: dict[object, Positions] = {}
+        self._names: dict[object, Positions] = {}
         self._patterns = _Patterns()
         self._networks = {4: _Networks(32), 6: _Networks(128)}
-        for position, entry in enumerate(self.entries):
-            if entry.network is not None:
-                self._networks[entry.network.version].add(position, entry, entry.network)
-            elif entry.kind == "key":
-                self._keys.setdefault(entry.value, []).append((position, entry))
-            elif entry.kind == "name":
-                pattern = entry.value[len(NAME_PREFIX) :]
-                if _WILD.isdisjoint(pattern):
-                    self._names.setdefault(pattern, []).append((position, entry))
-                else:
-                    self._patterns.add(position, entry, pattern)
+        for entry in entries:
+            self._add(entry)
+        self._done()
+
+    @classmethod
+    def from_text(cls, text: str) -> tuple[DenyList, list[tuple[int, str]]]:
+        """A file's entries, indexed, and its bad lines (as `parse_lines`), without keeping
+        an object per entry on the way."""
+        rules, problems = cls(), []
+        for number, line in enumerate(text.splitlines(), 1):
+            try:
+                entry = parse_entry(line)
+            except ValueError as error:
+                problems.append((number, str(error)))
+                continue
+            if entry is not None:
+                rules._add(entry)
+        rules._done()
+        return rules, problems
+
+    def _add(self, entry: DenyEntry) -> None:
+        position = len(self._rows)
+        self._rows.append((entry.kind, entry.value, entry.until, entry.reason))
+        if entry.network is not None:
+            self._networks[entry.network.version].add(position, entry.network)
+        elif entry.kind == "key":
+            _put(self._keys, entry.value, position)
+        elif entry.kind == "name":
+            pattern = entry.value[len(NAME_PREFIX) :]
+            if _WILD.isdisjoint(pattern):
+                _put(self._names, pattern, position)
+            else:
+                self._patterns.add(position, pattern)
+
+    def _done(self) -> None:
         for networks in self._networks.values():
             networks.done()
         self._patterns.done()
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    @property
+    def entries(self) -> tuple[DenyEntry, ...]:
+        """Every entry, in the file's order (made again from the rows)."""
+        return tuple(self._entry(position) for position in range(len(self._rows)))
+
+    def _entry(self, position: int) -> DenyEntry:
+        kind, value, until, reason = self._rows[position]
+        network = ipaddress.ip_network(value) if kind == "network" else None
+        return DenyEntry(kind, value, until, reason, network)
 
     def match(
         self,
@@ -292,18 +346,18 @@ class DenyList:
         """The first entry (in the file's order) in force that denies this address, key or
         name, or None."""
         now = now or datetime.now(UTC)
-        found: Found = []
+        found: list[int] = []
         if key is not None:
-            found += self._keys.get(key, [])
+            _add(found, self._keys.get(key))
         if address is not None:
             for version, number in _forms(address):
                 self._networks[version].find(number, found)
         if name is not None and (self._names or self._patterns.by_first):
             shown = name_key(name)
-            found += self._names.get(shown, [])
+            _add(found, self._names.get(shown))
             self._patterns.find(shown, found)
-        return next((entry for _, entry in sorted(found, key=_first) if entry.applies(now)), None)
-
-
-def _first(hit: tuple[int, DenyEntry]) -> int:
-    return hit[0]
+        for position in sorted(found):
+            until = self._rows[position][2]
+            if until is None or now < until:
+                return self._entry(position)
+        return None

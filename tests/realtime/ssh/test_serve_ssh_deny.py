@@ -16,7 +16,9 @@ import json
 import os
 import shutil
 import signal
+import statistics
 import subprocess
+import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -24,6 +26,7 @@ from typing import Any
 import asyncssh
 import pytest
 import test_serve_ssh
+from deny_tools import NETWORKS, write_deny_file
 from proxy_headers import v2
 from pty_terminal import command
 from test_serve_ssh import STEP_TIMEOUT, connect, open_game, play
@@ -330,3 +333,74 @@ async def test_a_time_past_9999_is_a_bad_line_at_start_and_on_sighup_in_the_json
     finally:
         stop(server)
     assert "Traceback" not in log.read_text()
+
+
+# -- issue 35 (finding 5): a block list's worth of networks ---------------------------------
+
+
+async def login(hosted: Any) -> float:
+    """Seconds from connecting to logged in, from 127.0.0.3."""
+    start = time.perf_counter()
+    conn = await connect(hosted.port, local="127.0.0.3")
+    took = time.perf_counter() - start
+    conn.close()
+    await conn.wait_closed()
+    return took
+
+
+async def logins_under_arrivals(
+    hosted: Any, count: int = 5, reload: bool = False
+) -> tuple[list[float], int]:
+    """Seconds of `count` logins while 60 connections a second arrive (each closed at once:
+    the check on arrival is their cost), with the deny file read again meanwhile (a
+    SIGHUP's reload) if `reload`; and how many arrived. With a reload, the logins are
+    those made while it ran (at least one)."""
+    stop, arrivals = asyncio.Event(), 0
+
+    async def arrive() -> None:
+        nonlocal arrivals
+        while not stop.is_set():
+            for n in range(6):
+                _, writer = await asyncio.open_connection(
+                    "127.0.0.1", hosted.port, local_addr=(f"127.0.1.{n + 1}", 0)
+                )
+                writer.close()
+                arrivals += 1
+            await asyncio.sleep(0.1)
+
+    flood = asyncio.create_task(arrive())
+    try:
+        await asyncio.sleep(0.5)
+        gate = hosted.server.deny
+        if reload:
+            gate.reload()
+        loaded = [await login(hosted) for _ in range(count)]
+        while reload and gate._reloading is not None and not gate._reloading.done():
+            loaded.append(await login(hosted))
+        if reload:
+            await gate.reloaded()
+    finally:
+        stop.set()
+        await flood
+    return loaded, arrivals
+
+
+async def test_35724_networks_cost_a_login_nothing_under_60_arrivals_a_second_and_a_reload(
+    host: Any, tmp_path: Path
+) -> None:
+    """The file of the finding (each arrival cost 25.7 ms of the loop: at 60 a second another
+    login took 5.7-9.5 s). The control, in the same run: the same load on a server whose
+    file has one entry. Then a reload under the same load: logins go on while the thread
+    reads the file (on the loop, as before, one login would wait for the whole reading)."""
+    small = await host(deny=deny_file(tmp_path, "127.0.0.9 # listed last"))
+    control, arrived = await logins_under_arrivals(small)
+    big = await host(deny=write_deny_file(tmp_path / "big", NETWORKS, "127.0.0.9 # listed last"))
+    loaded, arrivals = await logins_under_arrivals(big)
+    assert arrived >= 30 and arrivals >= 30
+    assert statistics.median(loaded) < 3 * statistics.median(control), (control, loaded)
+    start = time.perf_counter()
+    reloading, _ = await logins_under_arrivals(big, count=1, reload=True)
+    took = time.perf_counter() - start - 0.5  # the reload's time, about (logins in it)
+    assert len(reloading) >= 2 and max(reloading) < took / 2, (reloading, took)
+    assert f"{DENIED}: listed last." in await disconnected(big.port, local="127.0.0.9")
+    assert any(f"{NETWORKS + 1} entries" in line for line in big.log), big.log[-3:]
