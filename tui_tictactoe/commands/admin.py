@@ -282,7 +282,8 @@ def deny(record: Record, args: argparse.Namespace) -> None:
 
     from tui_tictactoe.record.deny_list import entry_for
 
-    until = datetime.now(UTC) + args.lasting if args.lasting is not None else None
+    now = datetime.now(UTC).replace(microsecond=0)  # the line says whole seconds
+    until = now + args.lasting if args.lasting is not None else None
     try:  # the line is what every server reads back: the parser's own check
         line = entry_for(args.value, until, args.reason).line()
     except ValueError as error:
