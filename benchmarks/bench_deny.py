@@ -138,9 +138,7 @@ async def main() -> None:
         gc.collect()
         on_loop = await loop_gap(lambda: gate.load(), lambda: True)
         start = time.perf_counter()
-        threaded = await loop_gap(
-            gate.reload, lambda: gate._reloading is None or gate._reloading.done()
-        )
+        threaded = await loop_gap(gate.reload, lambda: not gate.reloading)
         took = time.perf_counter() - start
         until = start + 2 * took  # the control: as long, with nothing to do
         control = await loop_gap(lambda: None, lambda: time.perf_counter() > until)

@@ -106,6 +106,11 @@ class DenyGate:
             if not self._again:
                 return
 
+    @property
+    def reloading(self) -> bool:
+        """A reload is under way (its thread reading the file)."""
+        return self._reloading is not None and not self._reloading.done()
+
     async def reloaded(self) -> None:
         """Wait for a reload under way (tests, the benchmark)."""
         while self._reloading is not None and not self._reloading.done():
