@@ -7,6 +7,8 @@ must change only when the hub's view arrives.
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from room_tools import (
     ANN,
@@ -391,6 +393,33 @@ async def test_the_lobby_refuses_bad_and_unknown_codes_and_q_types_in_the_box() 
         await settle(pilot)
         assert str(lobby.note.content) == "There is no room ZZZZ: check the code."
         assert len(lobby.code.value) <= 32
+
+
+async def test_a_refused_code_in_the_box_costs_a_pause_as_a_new_session_does() -> None:
+    """Issue 35: a session kept in the lobby guessed codes faster than a session per code."""
+    hub = make_hub()
+    ann = await hub.create(Person("ann"), 3, "X")
+    app = room_app(hub, person=BOB)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        lobby = app.screen
+        assert isinstance(lobby, LobbyScreen)
+        wrong = "ZZZZ" if ann.code != "ZZZZ" else "YYYY"
+        await pilot.press("tab", *wrong.lower(), "enter")
+        await settle(pilot)
+        assert str(lobby.note.content) == f"There is no room {wrong}: check the code."
+        counted = hub.wrong_codes.wait(BOB.address), len(hub.wrong_codes)
+        lobby.code.value = ""
+        await pilot.press(*ann.code.lower(), "enter")  # at once: not asked of the hub
+        await settle(pilot)
+        assert str(lobby.note.content).startswith("One code at a time: wait ")
+        assert isinstance(app.screen, LobbyScreen)
+        assert (hub.wrong_codes.wait(BOB.address), len(hub.wrong_codes)) == counted
+        while time.monotonic() < lobby.code_after:  # the pause, waited for as such
+            await pilot.pause(0.05)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert room_of(app).game.seat == "O"
 
 
 async def test_the_lobby_joins_by_code_and_lists_public_rooms_to_join_or_watch() -> None:

@@ -32,6 +32,8 @@ _SESSION = r"[0-9a-f]{8}"  # patterns, compiled on first use (`re`'s cache): the
 _ROOM = r"[A-Z]{4}"  # every build imports this module
 _DURATION = r"(\d{1,6})([smhdw])"
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
+LONGEST = 520 * 7 * 86400
+"""Seconds a `--for` may last at most (520w, ten years: longer is "until removed")."""
 
 
 def duration(text: str) -> timedelta:
@@ -43,7 +45,12 @@ def duration(text: str) -> timedelta:
         raise argparse.ArgumentTypeError(
             f"not a duration: {text[:20]!r} (a number and s, m, h, d or w: 30m, 12h, 7d)"
         )
-    return timedelta(seconds=int(found.group(1)) * _UNITS[found.group(2)])
+    seconds = int(found.group(1)) * _UNITS[found.group(2)]
+    if seconds > LONGEST:
+        raise argparse.ArgumentTypeError(
+            f"{text[:20]!r} is longer than 520w (ten years): leave out --for to deny until removed"
+        )
+    return timedelta(seconds=seconds)
 
 
 def reason(text: str) -> str:
@@ -273,14 +280,14 @@ def _waited(record: Record, orders: dict[str, int | None]) -> str:
 def deny(record: Record, args: argparse.Namespace) -> None:
     from datetime import UTC, datetime
 
-    from tui_tictactoe.record.deny_list import DenyEntry, parse_value
+    from tui_tictactoe.record.deny_list import entry_for
 
-    try:
-        kind, value, network = parse_value(args.value.strip())
+    now = datetime.now(UTC).replace(microsecond=0)  # the line says whole seconds
+    until = now + args.lasting if args.lasting is not None else None
+    try:  # the line is what every server reads back: the parser's own check
+        line = entry_for(args.value, until, args.reason).line()
     except ValueError as error:
         raise AdminError(str(error)) from None
-    until = datetime.now(UTC) + args.lasting if args.lasting is not None else None
-    line = DenyEntry(kind, value, until, args.reason, network).line()
     files = _deny_files(record, args.file)
     for path in files:
         _append(path, line)

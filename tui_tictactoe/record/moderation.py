@@ -314,6 +314,17 @@ class ModerationRecord:
         return self._run(read, False, "the order could not be read")
 
     def add_denied(self, entry: str) -> bool:
+        """Keep a shared deny entry: only a line every host reads back as itself
+        (`deny_list.entry_for`'s), else False and nothing kept."""
+        from tui_tictactoe.record.deny_list import parse_entry
+
+        try:
+            parsed = parse_entry(entry)
+        except ValueError:
+            parsed = None
+        if parsed is None or parsed.line() != entry:
+            return False
+
         def write(conn: Any) -> bool:
             with self._writing(conn):
                 self._query(

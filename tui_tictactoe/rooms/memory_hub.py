@@ -39,7 +39,7 @@ from tui_tictactoe.rooms.room import (
     check_room_count,
 )
 from tui_tictactoe.rooms.view import SEATS, Person, Refused, RoomSummary, RoomView, SeatName, Ticket
-from tui_tictactoe.rooms.wrong_codes import WrongCodes
+from tui_tictactoe.rooms.wrong_codes import GLOBAL_LIMIT, NETWORK_LIMIT, WrongCodes
 
 
 class _Queued:
@@ -98,7 +98,13 @@ class MemoryHub(RoomHub):
         self.max_rooms = max_rooms
         self._rng: codes.Chooser = rng if rng is not None else secrets.SystemRandom()
         self.rooms_per_address = rooms_per_address
-        self.wrong_codes = WrongCodes(clock, wrong_code_limit, wrong_code_window)
+        self.wrong_codes = WrongCodes(
+            clock,
+            wrong_code_limit,
+            wrong_code_window,
+            network_limit=NETWORK_LIMIT,
+            global_limit=GLOBAL_LIMIT,
+        )
         self.lobby_names = WrongCodes(
             clock, LOBBY_NAMES, LOBBY_WINDOW, refusal=too_many_lobby_names
         )

@@ -271,8 +271,30 @@ async def test_bad_words_are_one_line_and_change_nothing(tmp_path: Path) -> None
     said = await admin("end", "abc", "--reason", "r", data=data, status=1)
     said = await admin("end", "ABCD", data=data, status=2)
     assert "--reason" in said
+    file = tmp_path / "deny"
+    file.write_text("# the host's own list\n", encoding="utf-8")
+    for pattern in ("name:*#bot", "name:evil guy", "name:\uff45vil\uff03"):  # (issue 35, 5)
+        said = await admin(
+            "deny", pattern, "--reason", "r", "--file", str(file), data=data, status=1
+        )
+        assert "no spaces and no '#'" in said and said.count("\n") == 1, said
+    said = await admin(
+        "deny",
+        "127.0.0.2",
+        "--for",
+        "999999w",
+        "--reason",
+        "r",
+        "--file",
+        str(file),
+        data=data,
+        status=2,
+    )
+    assert "longer than 520w" in said and "Overflow" not in said, said
+    assert file.read_text(encoding="utf-8") == "# the host's own list\n"
     record = Record.open(data / "record.sqlite3")
     try:
         assert not record.admin_names()
+        assert not record.denied_entries()
     finally:
         record.close()

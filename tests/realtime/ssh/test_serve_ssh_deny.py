@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+import json
 import os
 import shutil
 import signal
+import statistics
 import subprocess
+import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -23,6 +26,7 @@ from typing import Any
 import asyncssh
 import pytest
 import test_serve_ssh
+from deny_tools import NETWORKS, write_deny_file
 from proxy_headers import v2
 from pty_terminal import command
 from test_serve_ssh import STEP_TIMEOUT, connect, open_game, play
@@ -253,3 +257,150 @@ async def test_a_deny_file_that_cannot_be_read_stops_the_start(tmp_path: Path) -
     )
     assert done.returncode == 2
     assert "cannot read the deny list" in done.stderr and done.stderr.count("\n") == 1
+
+
+# -- issue 35 (finding 6) and issue 36: a bad time is a bad line; the JSON log says which -----
+
+OUT_OF_RANGE = "127.0.0.4 until=9999-12-31T23:00-05:00"
+"""A time that is past the year 9999 once in UTC (an OverflowError, a traceback, before)."""
+
+
+async def test_a_time_past_9999_is_a_bad_line_at_start_and_on_sighup_in_the_json_log(
+    tmp_path: Path,
+) -> None:
+    path = deny_file(tmp_path, OUT_OF_RANGE, "127.0.0.5")
+    log = tmp_path / "log"
+    env = {**os.environ, "TUI_TICTACTOE_DATA_DIR": str(tmp_path / "data")}
+    with open(log, "wb") as file:
+        server = subprocess.Popen(
+            [
+                *command(),
+                "serve-ssh",
+                "--port",
+                "0",
+                "--no-rooms",
+                "--log-format",
+                "json",
+                "--deny",
+                str(path),
+            ],
+            stderr=file,
+            env=env,
+        )
+    try:
+
+        def events() -> list[dict[str, Any]]:
+            return [
+                json.loads(line) for line in log.read_text().splitlines() if line.startswith("{")
+            ]
+
+        def listening() -> bool:
+            return server.poll() is not None or any(
+                each["event"] == "server.listening" for each in events()
+            )
+
+        await until("the server to listen", listening)
+        assert server.poll() is None, log.read_text()
+        port = next(each["port"] for each in events() if each["event"] == "server.listening")
+        bad = [each for each in events() if each["event"] == "deny.bad_line"]
+        assert len(bad) == 1 and bad[0]["file"] == str(path) and bad[0]["line"] == 1, bad
+        assert "between the years 1 and 9999" in bad[0]["reason"]
+        assert DENIED in await disconnected(port, local="127.0.0.5")
+        path.write_text(
+            f"127.0.0.6\n{OUT_OF_RANGE}\n127.0.0.7 until=tomorrow\n::ffff:127.0.0.8\n",
+            encoding="utf-8",
+        )
+        os.kill(server.pid, signal.SIGHUP)  # the reload keeps the good line, skips the bad
+        await until("the reload", lambda: any(e["event"] == "deny.loaded" for e in events()))
+        loaded = next(each for each in events() if each["event"] == "deny.loaded")
+        assert loaded["entries"] == 2 and loaded["bad_lines"] == 2 and loaded["file"] == str(path)
+        bad = [each for each in events() if each["event"] == "deny.bad_line"][1:]
+        assert [(each["file"], each["line"]) for each in bad] == [(str(path), 2), (str(path), 3)]
+        assert "ISO date" in bad[1]["reason"]
+        assert DENIED in await disconnected(port, local="127.0.0.6")
+        assert DENIED in await disconnected(port, local="127.0.0.8")  # a mapped entry, IPv4
+        playing = await play(port, local="127.0.0.5")  # no longer denied
+        assert not playing.closed.is_set()
+        path.unlink()
+        path.mkdir()
+        os.kill(server.pid, signal.SIGHUP)
+        await until(
+            "the unreadable reload", lambda: any(e["event"] == "deny.unreadable" for e in events())
+        )
+        unreadable = next(each for each in events() if each["event"] == "deny.unreadable")
+        assert unreadable["file"] == str(path) and "cannot read" in unreadable["reason"]
+        assert server.poll() is None
+    finally:
+        stop(server)
+    assert "Traceback" not in log.read_text()
+
+
+# -- issue 35 (finding 5): a block list's worth of networks ---------------------------------
+
+
+async def login(hosted: Any) -> float:
+    """Seconds from connecting to logged in, from 127.0.0.3."""
+    start = time.perf_counter()
+    conn = await connect(hosted.port, local="127.0.0.3")
+    took = time.perf_counter() - start
+    conn.close()
+    await conn.wait_closed()
+    return took
+
+
+async def logins_under_arrivals(
+    hosted: Any, count: int = 5, reload: bool = False
+) -> tuple[list[float], int]:
+    """Seconds of `count` logins while 60 connections a second arrive (each closed at once:
+    the check on arrival is their cost), with the deny file read again meanwhile (a
+    SIGHUP's reload) if `reload`; and how many arrived. With a reload, the logins are
+    those made while it ran (at least one)."""
+    stop, arrivals = asyncio.Event(), 0
+
+    async def arrive() -> None:
+        nonlocal arrivals
+        while not stop.is_set():
+            for n in range(6):
+                _, writer = await asyncio.open_connection(
+                    "127.0.0.1", hosted.port, local_addr=(f"127.0.1.{n + 1}", 0)
+                )
+                writer.close()
+                arrivals += 1
+            await asyncio.sleep(0.1)
+
+    flood = asyncio.create_task(arrive())
+    try:
+        await asyncio.sleep(0.5)
+        gate = hosted.server.deny
+        if reload:
+            gate.reload()
+        loaded = [await login(hosted) for _ in range(count)]
+        while reload and gate.reloading:
+            loaded.append(await login(hosted))
+        if reload:
+            await gate.reloaded()
+    finally:
+        stop.set()
+        await flood
+    return loaded, arrivals
+
+
+async def test_35724_networks_cost_a_login_nothing_under_60_arrivals_a_second_and_a_reload(
+    host: Any, tmp_path: Path
+) -> None:
+    """The file of the finding (each arrival cost 25.7 ms of the loop: at 60 a second another
+    login took 5.7-9.5 s). The control, in the same run: the same load on a server whose
+    file has one entry. Then a reload under the same load: logins go on while the thread
+    reads the file (on the loop, as before, one login would wait for the whole reading)."""
+    small = await host(deny=deny_file(tmp_path, "127.0.0.9 # listed last"))
+    control, arrived = await logins_under_arrivals(small)
+    big = await host(deny=write_deny_file(tmp_path / "big", NETWORKS, "127.0.0.9 # listed last"))
+    loaded, arrivals = await logins_under_arrivals(big)
+    assert arrived >= 30 and arrivals >= 30
+    assert statistics.median(loaded) < 3 * statistics.median(control), (control, loaded)
+    start = time.perf_counter()
+    reloading, _ = await logins_under_arrivals(big, count=1, reload=True)
+    took = time.perf_counter() - start - 0.5  # the reload's time, about (logins in it)
+    assert len(reloading) >= 2 and max(reloading) < took / 2, (reloading, took)
+    assert f"{DENIED}: listed last." in await disconnected(big.port, local="127.0.0.9")
+    assert any(f"{NETWORKS + 1} entries" in line for line in big.log), big.log[-3:]

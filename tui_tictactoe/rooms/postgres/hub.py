@@ -58,6 +58,7 @@ from tui_tictactoe.rooms.room import (
     check_new_room,
 )
 from tui_tictactoe.rooms.view import SEATS, Person, Refused, RoomSummary, RoomView, SeatName, Ticket
+from tui_tictactoe.rooms.wrong_codes import GLOBAL_LIMIT, NETWORK_LIMIT
 
 T = TypeVar("T")
 CHANNEL = "tui_tictactoe_rooms"
@@ -124,7 +125,12 @@ class PostgresHub(HubTasks, RoomHub):
         self._rng: codes.Chooser = rng if rng is not None else secrets.SystemRandom()
         self._link = Link(url, connections)
         self.wrong_codes = SharedWrongCodes(
-            self._link, self._now, wrong_code_limit, wrong_code_window
+            self._link,
+            self._now,
+            wrong_code_limit,
+            wrong_code_window,
+            network_limit=NETWORK_LIMIT,
+            global_limit=GLOBAL_LIMIT,
         )
         self.lobby_names = SharedWrongCodes(
             self._link, self._now, LOBBY_NAMES, LOBBY_WINDOW, "lobby", too_many_lobby_names

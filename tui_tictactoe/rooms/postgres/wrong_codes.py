@@ -13,6 +13,11 @@ than that changes any answer), so the table holds about a window's wrong codes. 
 and the count are transactions of their own, so two hosts racing may each count one more
 than `limit`; the next try from that address is refused all the same.
 
+The wider bounds of `wrong_codes` (per IPv6 /48, and on every host together) are rows too:
+a wrong code from an IPv6 address writes one under its /64, one under its /48 and one under
+`ALL` ("*"), and the check reads the newest of each; no schema step (the `address` column
+holds any key). With two hosts on one database the host-wide bound is for all of them.
+
 The names an address puts before strangers in the lobby are limited the same way, as
 rows of another `kind` ("lobby"; wrong codes and wrong seat tokens are "code").
 """
@@ -29,6 +34,7 @@ from tui_tictactoe.rooms.refusals import NoRoom as NoRoom
 from tui_tictactoe.rooms.refusals import no_room as room_refusal
 from tui_tictactoe.rooms.refusals import too_many_wrong_codes
 from tui_tictactoe.rooms.view import Refused
+from tui_tictactoe.rooms.wrong_codes import wider_keys
 
 if TYPE_CHECKING:
     import psycopg
@@ -65,9 +71,12 @@ class SharedWrongCodes:
         window: float = 60.0,
         kind: str = "code",
         refusal: Callable[[int], str] = too_many_wrong_codes,
+        network_limit: int | None = None,
+        global_limit: int | None = None,
     ) -> None:
         if limit < 1 or window <= 0:
             raise ValueError("limit and window must be positive")
+        self.network_limit, self.global_limit = network_limit, global_limit
         self.kind, self._refusal = kind, refusal
         self._link = link
         self._now = now
@@ -82,28 +91,35 @@ class SharedWrongCodes:
 
     async def wait(self, address: str) -> int:
         """Whole seconds until `address` may try again (0: now)."""
+        waits = [0]
         async with self._link.transaction() as conn:
             now = await self._now(conn)
             since = now - self.window
-            cursor = await conn.execute(
-                _NEWEST,
-                {"kind": self.kind, "address": address, "since": since, "limit": self.limit},
-            )
-            row = await cursor.fetchone()
-        if row is None or row[0] < self.limit:
-            return 0
-        oldest = int(row[1]) / MICROSECONDS
-        return max(0, math.ceil(oldest + self.window - now))
+            for key, limit in self._keys(address):
+                cursor = await conn.execute(
+                    _NEWEST, {"kind": self.kind, "address": key, "since": since, "limit": limit}
+                )
+                row = await cursor.fetchone()
+                if row is not None and row[0] >= limit:
+                    oldest = int(row[1]) / MICROSECONDS
+                    waits.append(max(0, math.ceil(oldest + self.window - now)))
+        return max(waits)
+
+    def _keys(self, address: str) -> list[tuple[str, int]]:
+        """The address's own key and the wider ones (`wrong_codes.wider_keys`)."""
+        return [(address, self.limit), *wider_keys(address, self.network_limit, self.global_limit)]
 
     async def count(self, address: str) -> None:
-        """One more wrong code from `address`; the rows past the window go."""
+        """One more wrong code from `address` (its network's, the hosts'); the rows past
+        the window go."""
         async with self._link.transaction() as conn:
             now = await self._now(conn)
-            await conn.execute(
-                "INSERT INTO room_wrong_codes (address, at, kind)"
-                " VALUES (%s, to_timestamp(%s), %s)",
-                (address, now, self.kind),
-            )
+            for key, _ in self._keys(address):
+                await conn.execute(
+                    "INSERT INTO room_wrong_codes (address, at, kind)"
+                    " VALUES (%s, to_timestamp(%s), %s)",
+                    (key, now, self.kind),
+                )
             await conn.execute(
                 "DELETE FROM room_wrong_codes WHERE kind = %s AND at <= to_timestamp(%s)",
                 (self.kind, now - self.window),

@@ -97,7 +97,7 @@ async def _run(server: GameServer) -> int:
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     loop.add_signal_handler(DRAIN_SIGNAL, server.drain.begin)
-    loop.add_signal_handler(signal.SIGHUP, server.deny.load)  # games go on: see `deny`
+    loop.add_signal_handler(signal.SIGHUP, server.deny.reload)  # in a thread: see `deny`
     _said_listening(server, port)
     done = asyncio.ensure_future(server.drain.done.wait())
     stopped = asyncio.ensure_future(stop.wait())

@@ -7,10 +7,14 @@ it, on a full one watches. Private rooms are never listed. A code is typed
 into a bounded box that takes letters, spaces and hyphens only, read by
 `rooms.codes.normalise`; a refusal (the code's or the hub's) shows under it. A room
 is entered here, so a refusal stays in the lobby; the room screen gets the ticket.
+After a code the hub refused, the box takes no other for `CODE_PAUSE` seconds: a guess
+from the box costs what a new session with `--join CODE` does, not less.
 """
 
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import Callable
 from typing import ClassVar
 
@@ -34,6 +38,10 @@ from tui_tictactoe.ui.widgets.key_bar import KeyBar
 
 REFRESH = 3.0
 """Seconds between readings of the live rooms."""
+CODE_PAUSE = 1.0
+"""Seconds the code box takes no code after one the hub refused: about a new session's cost
+(`ssh HOST --join CODE` to its first frame, 0.6 s in benchmarks/README.md, and a login), so
+that a session kept open in the lobby guesses no faster than a session per guess."""
 
 PLAY_AI, MATCH, NEW_ROOM, NEW_PUBLIC, JOIN_ROOM = (
     "play-ai",
@@ -67,6 +75,7 @@ class LobbyScreen(IgnoresStaleResize, Screen[None]):
         self.setting = setting
         self.play_ai = play_ai
         self.board_size = size
+        self.code_after = 0.0  # time.monotonic() from which the box takes a code again
         self.menu = OptionList(
             Option("Play the AI", id=PLAY_AI),
             Option("New room (private)", id=NEW_ROOM),
@@ -158,12 +167,17 @@ class LobbyScreen(IgnoresStaleResize, Screen[None]):
             await self._enter(self._join(chosen) if free else self._watch(chosen))
 
     async def on_input_submitted(self, event: Input.Submitted) -> None:
+        wait = self.code_after - time.monotonic()
+        if wait > 0:  # the hub is not asked: the pause costs the guesser, not the hub
+            self.note.update(f"One code at a time: wait {math.ceil(wait)} s.")
+            return
         try:
             code = codes.normalise(event.value)
         except Refused as refusal:
             self.note.update(refusal.reason)
             return
-        await self._enter(self._join(code))
+        if not await self._enter(self._join(code)):
+            self.code_after = time.monotonic() + CODE_PAUSE
 
     async def _create(self, public: bool) -> Ticket:
         return await self.setting.hub.create(self.setting.who, self.board_size, "X", public)
@@ -174,16 +188,18 @@ class LobbyScreen(IgnoresStaleResize, Screen[None]):
     async def _watch(self, code: str) -> Ticket:
         return await self.setting.hub.watch(code, self.setting.who)
 
-    async def _enter(self, asking: object) -> None:
-        """Await the hub's ticket, then open the room over the lobby; a refusal stays here."""
+    async def _enter(self, asking: object) -> bool:
+        """Await the hub's ticket, then open the room over the lobby; a refusal stays here
+        (False)."""
         try:
             ticket = await asking  # type: ignore[misc]  # a coroutine giving a Ticket
         except Refused as refusal:
             self.note.update(refusal.reason)
-            return
+            return False
         except Exception:
             self.note.update("The rooms' server is gone: try again later.")
-            return
+            return False
         self.note.update("")
         self.code.value = ""
         self.app.push_screen(RoomScreen(self.setting, ticket))
+        return True
