@@ -46,7 +46,7 @@ _ESCAPE_SEQUENCE = re.compile(
 # selectors, invisible marks.
 _INVISIBLE = re.compile(
     r"[\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u2800\u3164\ufe00-\ufe0f\uffa0"
-    r"\U000e0000-\U000e0fff]"
+    r"\U0001d159\U000e0000-\U000e0fff]"
 )
 
 

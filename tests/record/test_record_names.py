@@ -3,6 +3,8 @@ outright, the marks others see, and who owns a name on both backends (`claim_nam
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -15,7 +17,8 @@ from tui_tictactoe.record.names import mark_of, name_skeleton, unmarked
 ANN = "SHA256:" + "a" * 43
 BOB = "SHA256:" + "b" * 43
 LOOK_ALIKES = ("\u0430lice", "alic\u0435", "al\u0131ce", "ALICE", "\uff41\uff4c\uff49\uff43\uff45")
-"""Cyrillic а, Cyrillic е, the dotless ı, capitals, fullwidth: all `alice` to a reader."""
+"""Cyrillic a (U+0430), Cyrillic e (U+0435), the dotless i (U+0131), capitals, fullwidth:
+all `alice` to a reader."""
 
 
 @pytest.mark.parametrize("name", LOOK_ALIKES)
@@ -96,7 +99,7 @@ def test_a_name_unused_for_long_lapses_and_anyone_may_take_it(backend: str) -> N
     with Record.open() as record:
         assert record.claim_name(ANN, "alice") == Claim(ANN, True)
 
-        def age(conn: object) -> bool:
+        def age(conn: Any) -> bool:
             with record._writing(conn):
                 record._query(conn, "UPDATE name_owners SET since = '2000-01-01T00:00:00Z'")
             return True

@@ -178,8 +178,8 @@ class ModerationRecord:
         self, player: str | None, name: str, reserved: Collection[str] = (), may_add: bool = True
     ) -> Claim:
         """Who owns `name` once `player` (a key's fingerprint; None: a guest) starts a
-        session under it. A name is compared by its skeleton (`name_skeleton`: `аlice` is
-        `alice`); its owner's use keeps it (`since`, the last use), and one unused for
+        session under it. A name is compared by its skeleton (`name_skeleton`: alice with
+        a Cyrillic a is `alice`); its owner's use keeps it (`since`, the last use), and one unused for
         NAME_LAPSE lapses. A key takes a name nobody owns, unless the name is `reserved`
         (skeletons), the key owns NAMES_PER_KEY already, or `may_add` is False (the
         server's count of new names per address)."""
@@ -215,8 +215,8 @@ class ModerationRecord:
                     (key, player, now),
                 )
                 rows = self._query(conn, "SELECT player FROM name_owners WHERE name = ?", (key,))
-            owner = str(rows[0][0]) if rows else None  # another host's, if it came first
-            return Claim(owner, owner == player)
+            taker = str(rows[0][0]) if rows else None  # another host's, if it came first
+            return Claim(taker, taker == player)
 
         return self._run(write, Claim(None, False), "the name's owner could not be read")
 

@@ -38,7 +38,7 @@ def name_key(name: str) -> str:
 
 def name_skeleton(name: str) -> str:
     """A name as ownership compares it: `name_key`, then Unicode's confusables skeleton
-    (UTS #39: `аlice` with a Cyrillic а, `alıce` and `alice` are one name), case-folded
+    (UTS #39: alice with a Cyrillic a, or a dotless i, and `alice` are one name), case-folded
     again (the skeleton's prototypes are in either case). For comparing only, never shown."""
     return skeleton(name_key(name)).casefold()
 
