@@ -11,8 +11,10 @@ from hypothesis import strategies as st
 
 from tui_tictactoe.identity import GUEST, NAME_LIMIT, displayable, marked, name_refusal
 from tui_tictactoe.record import Record
+from tui_tictactoe.record import schema as record_schema
 from tui_tictactoe.record.moderation import NAMES_PER_KEY, Claim
 from tui_tictactoe.record.names import mark_of, name_skeleton, unmarked
+from tui_tictactoe.record.postgres import schema as pg_schema
 
 ANN = "SHA256:" + "a" * 43
 BOB = "SHA256:" + "b" * 43
@@ -69,6 +71,17 @@ def test_a_mark_follows_a_name_within_the_limit_and_comes_off_for_the_record() -
     assert unmarked("alice (guest)", None) == "alice"
 
 
+@settings(deadline=None, max_examples=200)
+@given(st.text(max_size=60), st.sampled_from([GUEST, mark_of(ANN)]))
+def test_a_marked_name_is_displayable_within_the_limit_and_ends_in_its_mark(
+    name: str, mark: str
+) -> None:
+    shown = marked(displayable(name), mark)
+    assert displayable(shown) == shown  # the rooms' wire takes it as it is
+    assert shown.endswith(f" ({mark})") or shown == mark
+    assert unmarked(shown, None if mark == GUEST else ANN) != "" or shown == mark
+
+
 def test_a_key_owns_three_names_and_no_fourth(backend: str) -> None:
     names = ["admin", "root", "moderator", "support", "help"]
     with Record.open() as record:
@@ -106,3 +119,28 @@ def test_a_name_unused_for_long_lapses_and_anyone_may_take_it(backend: str) -> N
 
         assert record._run(age, False, "aged")
         assert record.claim_name(BOB, "alice") == Claim(BOB, True)
+
+
+def test_an_older_records_owned_names_are_rekeyed_by_skeleton_and_kept(
+    backend: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    schema = pg_schema if backend == "postgres" else record_schema
+    with monkeypatch.context() as old:  # the schema before the skeleton
+        old.setattr(schema, "MIGRATIONS", schema.MIGRATIONS[:-1])
+        with Record.open() as first:
+
+            def legacy(conn: Any) -> bool:  # keyed NFKC and case-folded; `since`: the claim
+                with first._writing(conn):
+                    for row in (
+                        ("sam", ANN, "2000-01-01T00:00:00Z"),
+                        ("sarn", BOB, "2001-01-01T00:00:00Z"),  # sam's skeleton, later
+                        ("carol", BOB, "2000-01-01T00:00:00Z"),
+                    ):
+                        first._query(conn, "INSERT INTO name_owners VALUES (?, ?, ?)", row)
+                return True
+
+            assert first._run(legacy, False, "legacy rows")
+    with Record.open() as record:  # upgraded
+        assert [record.name_owner(name) for name in ("sam", "sarn", "carol")] == [ANN, ANN, BOB]
+        assert record.claim_name(ANN, "sam") == Claim(ANN, False)  # used now: not lapsed
+        assert record.claim_name(BOB, "Carol") == Claim(BOB, False)

@@ -16,7 +16,7 @@ leaderboard. Written once for both backends through `Record`'s dialect (`_query`
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
@@ -73,6 +73,19 @@ MODERATION_TABLES = (
     "CREATE TABLE name_owners (name TEXT PRIMARY KEY, player TEXT NOT NULL, since TEXT NOT NULL)",
 )
 """The tables of the schema step that adds moderation (`{id}`: each backend's row id)."""
+
+
+def rekeyed_owners(rows: Iterable[Sequence[str]], now: str) -> list[tuple[str, str, str]]:
+    """`name_owners`' rows (name, player, since) keyed by their skeletons, as `claim_name`
+    looks them up: of names that share one, the first claimed stays; each counts as used
+    `now` (before, `since` was the claim's time, not the last use). The schema step of
+    both backends that brings the skeleton in."""
+    kept: dict[str, str] = {}
+    for name, player, _ in sorted(rows, key=lambda row: (row[2], row[0])):
+        key = name_skeleton(name)
+        if key:
+            kept.setdefault(key, player)
+    return [(key, player, now) for key, player in kept.items()]
 
 
 class LiveHost(NamedTuple):

@@ -9,6 +9,7 @@ screens read off `pyte`. Nothing is timed: each wait is for a screen or an exit.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import asyncssh
@@ -17,6 +18,7 @@ import test_serve_ssh
 from test_serve_ssh import play
 from test_serve_ssh_deny import told
 from test_serve_ssh_rooms import ANN_KEY, BOB_KEY, FINGERPRINT, enter
+from test_server_config import printed, run
 
 from tui_tictactoe.record import Record
 from tui_tictactoe.record.names import mark_of
@@ -76,6 +78,15 @@ async def test_reserved_and_invisible_names_are_refused_in_one_line(host: Any) -
     defaults = await host(admin=True)  # the default list: root and the rest
     assert "reserved" in await told(defaults.port, username="root", key=BOB_KEY)
     assert owners("alice", "root") == [None, None]
+
+
+def test_the_reserved_names_are_one_setting_printed_and_read_back(tmp_path: Path) -> None:
+    assert printed(run("serve-ssh", "--print-config"))["reserved-names"].startswith('["admin", ')
+    shown = run("serve-ssh", "--reserved-names", "alice, bob", "--print-config")
+    assert printed(shown)["reserved-names"] == '["alice", "bob"]'  # two names, not HOST:PORT
+    again = tmp_path / "names.toml"
+    again.write_text(shown.stdout, encoding="utf-8")
+    assert run("serve-ssh", "--config", str(again), "--print-config").stdout == shown.stdout
 
 
 async def test_a_guest_and_a_look_alike_of_an_owned_name_are_marked_for_others(
