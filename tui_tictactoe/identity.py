@@ -21,6 +21,9 @@ PLAYER_ENV = "TUI_TICTACTOE_PLAYER"
 """Set by the servers: the SSH client's key fingerprint, or empty for a guest."""
 PLAYER_NAME_ENV = "TUI_TICTACTOE_PLAYER_NAME"
 """Set by the servers: the name the SSH client logged in with, or "guest"."""
+PLAYER_MARK_ENV = "TUI_TICTACTOE_PLAYER_MARK"
+"""Set by serve-ssh: what follows the player's name where others see it ("guest", the start
+of the key's fingerprint) when another key owns that name; empty otherwise."""
 GUEST = "guest"
 NAME_LIMIT = 32
 """Characters, and terminal columns, of a name that are shown: the rest becomes "…"."""
@@ -39,10 +42,11 @@ _ESCAPE_SEQUENCE = re.compile(
     r"|\x1b[ -/]*[0-~]?"
 )
 # Printable to `str.isprintable` but drawn as nothing (Unicode's default-ignorable code
-# points that are not format characters): fillers, variation selectors, invisible marks.
+# points that are not format characters, and the Braille blank): fillers, variation
+# selectors, invisible marks.
 _INVISIBLE = re.compile(
-    r"[\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u3164\ufe00-\ufe0f\uffa0"
-    r"\U000e0000-\U000e0fff]"
+    r"[\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u2800\u3164\ufe00-\ufe0f\uffa0"
+    r"\U0001d159\U000e0000-\U000e0fff]"
 )
 
 
@@ -67,6 +71,31 @@ def displayable(text: str, limit: int = NAME_LIMIT, empty: str = NO_NAME) -> str
             cut.append(char)
         kept = "".join(cut).rstrip() + "…"
     return kept
+
+
+def name_refusal(name: str) -> str | None:
+    """Why `name` (as a client chose it) cannot be a player's name, in one line, or None.
+    Refused: control, format (Cf: zero-width, bidirectional), separator other than the
+    space, private, unassigned and invisible characters (fillers, the Braille blank), any
+    of which lets a name pass for another (`alice` and `alice⠀`)."""
+    for char in name:
+        if char != " " and (
+            unicodedata.category(char)[0] in "CZ" or _INVISIBLE.fullmatch(char) is not None
+        ):
+            return (
+                f"a name cannot hold invisible or non-printing characters (U+{ord(char):04X}):"
+                " log in under another name"
+            )
+    return None
+
+
+def marked(name: str, mark: str) -> str:
+    """A displayable `name` as others see it: followed by its `mark` in brackets (cut to
+    leave room for it, within NAME_LIMIT), unless it has none or is the mark itself."""
+    if not mark or name == mark:
+        return name
+    room = max(1, NAME_LIMIT - _columns(mark) - 3)
+    return f"{displayable(name, room)} ({mark})"
 
 
 _PLAIN_NAME = re.compile(r"[\w.@+'-]+")
@@ -101,6 +130,12 @@ class Identity(NamedTuple):
     player: str | None  # the record's key; None: a guest, whose rounds are not kept
     name: str  # what the player is called on screen
     hosted: bool  # playing through serve-ssh
+    mark: str = ""  # follows the name where others see it (`PLAYER_MARK_ENV`)
+
+    @property
+    def shown(self) -> str:
+        """The name as other players see it (rooms, the lobby): with its mark, if any."""
+        return marked(self.name, self.mark)
 
 
 def current_identity(environ: Mapping[str, str] | None = None) -> Identity:
@@ -111,7 +146,8 @@ def current_identity(environ: Mapping[str, str] | None = None) -> Identity:
         fallback = GUEST if player is None else player
         # A name with nothing to show is no name: the player is shown by its key instead.
         name = displayable(env.get(PLAYER_NAME_ENV, ""), empty="") or displayable(fallback)
-        return Identity(player, name, True)
+        mark = displayable(env.get(PLAYER_MARK_ENV, ""), limit=NAME_LIMIT // 2, empty="")
+        return Identity(player, name, True, mark)
     try:
         import getpass
 

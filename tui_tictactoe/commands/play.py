@@ -134,7 +134,7 @@ def session_person() -> Person:
 
     identity = current_identity()
     address = os.environ.get(PLAYER_ADDRESS_ENV, "")[:64]
-    return Person(identity.name, identity.player or "", address)
+    return Person(identity.shown, identity.player or "", address)
 
 
 def end_at_once(status: int) -> NoReturn:

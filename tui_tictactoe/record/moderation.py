@@ -16,13 +16,18 @@ leaderboard. Written once for both backends through `Record`'s dialect (`_query`
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
-from tui_tictactoe.record.names import FINGERPRINT, name_key
+from tui_tictactoe.record.names import FINGERPRINT, name_skeleton
 
 T = TypeVar("T")
+
+NAMES_PER_KEY = 3
+"""Names one key may own at once (`claim_name`): a key that tried 12 names owned 12."""
+NAME_LAPSE_DAYS = 180
+"""Days a name its owner has not used stays theirs; then anyone may take it."""
 
 MODERATION_TABLES = (
     """CREATE TABLE live_hosts (
@@ -70,6 +75,19 @@ MODERATION_TABLES = (
 """The tables of the schema step that adds moderation (`{id}`: each backend's row id)."""
 
 
+def rekeyed_owners(rows: Iterable[Sequence[str]], now: str) -> list[tuple[str, str, str]]:
+    """`name_owners`' rows (name, player, since) keyed by their skeletons, as `claim_name`
+    looks them up: of names that share one, the first claimed stays; each counts as used
+    `now` (before, `since` was the claim's time, not the last use). The schema step of
+    both backends that brings the skeleton in."""
+    kept: dict[str, str] = {}
+    for name, player, _ in sorted(rows, key=lambda row: (row[2], row[0])):
+        key = name_skeleton(name)
+        if key:
+            kept.setdefault(key, player)
+    return [(key, player, now) for key, player in kept.items()]
+
+
 class LiveHost(NamedTuple):
     host: str  # MACHINE:PORT
     machine: str
@@ -105,6 +123,22 @@ class AdminAction(NamedTuple):
     target: str
     reason: str
     outcome: str
+
+
+class Claim(NamedTuple):
+    """What `claim_name` found: the name's owner (None: nobody's), and whether this session
+    has just taken it (a new name: counted by the server per address)."""
+
+    owner: str | None
+    new: bool
+
+
+def lapsed_before() -> str:
+    """The time (as `now_text`) before which a name's last use lets it lapse."""
+    from datetime import UTC, datetime, timedelta
+
+    then = datetime.now(UTC) - timedelta(days=NAME_LAPSE_DAYS)
+    return then.isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 def now_text() -> str:
@@ -149,30 +183,62 @@ class ModerationRecord:
                         " kind, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                         tuple(session),
                     )
-                    if session.player is not None and session.player.startswith(FINGERPRINT):
-                        self._claim_name(conn, session.player, session.name)
             return True
 
         return self._run(write, False, "the live sessions were not published")
 
-    def _claim_name(self, conn: Any, player: str, name: str) -> None:
-        """`name` is `player`'s if no key used it before (a name with nothing to show in
-        it is nobody's)."""
-        key = name_key(name)
-        if key:
-            self._query(
-                conn,
-                "INSERT INTO name_owners (name, player, since) VALUES (?, ?, ?)"
-                " ON CONFLICT (name) DO NOTHING",
-                (key, player, now_text()),
-            )
+    def claim_name(
+        self, player: str | None, name: str, reserved: Collection[str] = (), may_add: bool = True
+    ) -> Claim:
+        """Who owns `name` once `player` (a key's fingerprint; None: a guest) starts a
+        session under it. A name is compared by its skeleton (`name_skeleton`: alice with
+        a Cyrillic a is `alice`); its owner's use keeps it (`since`, the last use), and one unused for
+        NAME_LAPSE lapses. A key takes a name nobody owns, unless the name is `reserved`
+        (skeletons), the key owns NAMES_PER_KEY already, or `may_add` is False (the
+        server's count of new names per address)."""
+        key = name_skeleton(name)
+        now = now_text()
+
+        def write(conn: Any) -> Claim:
+            if not key:
+                return Claim(None, False)
+            with self._writing(conn):
+                self._query(conn, "DELETE FROM name_owners WHERE since < ?", (lapsed_before(),))
+                rows = self._query(conn, "SELECT player FROM name_owners WHERE name = ?", (key,))
+                if rows:
+                    owner = str(rows[0][0])
+                    if owner == player:
+                        self._query(
+                            conn, "UPDATE name_owners SET since = ? WHERE name = ?", (now, key)
+                        )
+                    return Claim(owner, False)
+                if player is None or not player.startswith(FINGERPRINT) or not may_add:
+                    return Claim(None, False)
+                if key in reserved:
+                    return Claim(None, False)
+                owned = self._query(
+                    conn, "SELECT count(*) FROM name_owners WHERE player = ?", (player,)
+                )
+                if int(owned[0][0]) >= NAMES_PER_KEY:
+                    return Claim(None, False)
+                self._query(
+                    conn,
+                    "INSERT INTO name_owners (name, player, since) VALUES (?, ?, ?)"
+                    " ON CONFLICT (name) DO NOTHING",
+                    (key, player, now),
+                )
+                rows = self._query(conn, "SELECT player FROM name_owners WHERE name = ?", (key,))
+            taker = str(rows[0][0]) if rows else None  # another host's, if it came first
+            return Claim(taker, taker == player)
+
+        return self._run(write, Claim(None, False), "the name's owner could not be read")
 
     def name_owner(self, name: str) -> str | None:
         """The key that owns `name`, if one does."""
 
         def read(conn: Any) -> str | None:
             rows = self._query(
-                conn, "SELECT player FROM name_owners WHERE name = ?", (name_key(name),)
+                conn, "SELECT player FROM name_owners WHERE name = ?", (name_skeleton(name),)
             )
             return str(rows[0][0]) if rows else None
 
@@ -193,7 +259,7 @@ class ModerationRecord:
             )
         }
         return [
-            entry._replace(owns_name=(name_key(entry.display_name), entry.player) in owned)
+            entry._replace(owns_name=(name_skeleton(entry.display_name), entry.player) in owned)
             for entry in rows
         ]
 
@@ -382,7 +448,7 @@ class ModerationRecord:
                     conn,
                     "INSERT INTO name_owners (name, player, since) VALUES (?, ?, ?)"
                     " ON CONFLICT (name) DO UPDATE SET player = excluded.player",
-                    (name_key(name), player, now_text()),
+                    (name_skeleton(name), player, now_text()),
                 )
             return True
 

@@ -14,7 +14,7 @@ from contextlib import contextmanager, suppress
 from typing import TYPE_CHECKING
 
 from tui_tictactoe.record.failures import Foreign, NewerSchema
-from tui_tictactoe.record.moderation import MODERATION_TABLES
+from tui_tictactoe.record.moderation import MODERATION_TABLES, now_text, rekeyed_owners
 from tui_tictactoe.record.rounds import add_round_statement
 
 if TYPE_CHECKING:
@@ -57,6 +57,15 @@ def _standings_from_rounds_2(conn: sqlite3.Connection) -> None:
         f"INSERT INTO board_standings (player, board_size, difficulty, {numbers})"
         f" VALUES ({', '.join('?' * 11)})",
         [(*key, *counts) for key, counts in by_board.items()],
+    )
+
+
+def _name_skeletons_7(conn: sqlite3.Connection) -> None:
+    rows = conn.execute("SELECT name, player, since FROM name_owners").fetchall()
+    conn.execute("DELETE FROM name_owners")
+    conn.executemany(
+        "INSERT INTO name_owners (name, player, since) VALUES (?, ?, ?)",
+        rekeyed_owners(rows, now_text()),
     )
 
 
@@ -184,6 +193,9 @@ MIGRATIONS: tuple[tuple[str | Callable[[sqlite3.Connection], object], ...], ...]
     # to them, the shared deny entries, every admin action, names set by the admin, and
     # which key owns a name. Times are UTC ISO text, in both backends alike.
     tuple(statement.format(id="INTEGER PRIMARY KEY") for statement in MODERATION_TABLES),
+    # 6 -> 7: names owned compared by their confusables skeleton (issue 35), `since` their
+    # owner's last use (a name unused for long lapses): every owned name rekeyed, used now.
+    (_name_skeletons_7,),
 )
 """Schema migrations: step i takes `PRAGMA user_version` i to i + 1. Append, never edit.
 

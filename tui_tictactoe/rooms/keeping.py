@@ -11,6 +11,7 @@ the people who sat are remembered from the views before it.
 
 from __future__ import annotations
 
+from tui_tictactoe.record.names import unmarked
 from tui_tictactoe.record.validation import check_match
 from tui_tictactoe.record.values import Match, Seat
 from tui_tictactoe.rooms.view import SEATS, Person, RoomView, SeatName
@@ -58,5 +59,6 @@ class RoundKeeper:
 
 
 def _seat(person: Person) -> Seat:
-    """The record's seat: the name as the hub has it, the key (None for a guest)."""
-    return Seat(person.name, person.key or None)
+    """The record's seat: the name as the hub has it (without the mark a room shows after
+    a name another key owns), the key (None for a guest)."""
+    return Seat(unmarked(person.name, person.key or None), person.key or None)

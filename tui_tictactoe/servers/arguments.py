@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from tui_tictactoe.addresses import DEFAULT_IPV6_PREFIX, IPV6_PREFIXES
 from tui_tictactoe.servers.config import add_config_options
+from tui_tictactoe.servers.names import DEFAULT_RESERVED
 
 LOG_FORMATS = ("text", "json")  # `log_format.LOG_FORMATS` (not imported: start-up cost)
 
@@ -72,6 +73,20 @@ def public_address(text: str) -> tuple[str, int | None]:
     if port is None:
         return host, None
     return host, _whole("port", 1, 65535)(port)
+
+
+NAMES_LIMIT = 200
+"""Names `--reserved-names` may list."""
+
+
+def name_list(text: str) -> tuple[str, ...]:
+    """`--reserved-names admin,root`: names, comma-separated (spaces around them dropped)."""
+    names = tuple(name.strip() for name in text.split(",") if name.strip())
+    if len(names) > NAMES_LIMIT:
+        raise argparse.ArgumentTypeError(f"at most {NAMES_LIMIT} names, not {len(names)}")
+    if any(len(name) > 64 for name in names):
+        raise argparse.ArgumentTypeError("a name is at most 64 characters")
+    return names
 
 
 def metrics_address(text: str) -> tuple[str, int]:
@@ -202,6 +217,15 @@ def add_ssh_options(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="turn away the keys, addresses, networks and name patterns in this file, one a "
         "line: VALUE [until=WHEN] [# REASON] (docs/hosting.md, Moderation); read again on SIGHUP",
+    )
+    parser.add_argument(
+        "--reserved-names",
+        type=name_list,
+        default=DEFAULT_RESERVED,
+        metavar="NAME[,NAME...]",
+        help="names nobody logs in under, nor their look-alikes (default: admin, root, "
+        "moderator, support and a few more; this machine's name and --public-address's host "
+        "always); an empty value reserves only those",
     )
     add_room_options(parser)
     add_drain_option(parser)

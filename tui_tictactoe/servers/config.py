@@ -133,7 +133,12 @@ def _toml(value: object) -> str:
         return str(value).lower()
     if isinstance(value, int | float):
         return repr(value)
-    if isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], str):
+    if (
+        isinstance(value, tuple)
+        and len(value) == 2
+        and isinstance(value[0], str)
+        and isinstance(value[1], int | None)
+    ):
         host, port = value  # --public-address
         host = f"[{host}]" if ":" in host else host
         return json.dumps(host if port is None else f"{host}:{port}")

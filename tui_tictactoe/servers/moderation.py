@@ -25,7 +25,14 @@ from typing import Protocol
 
 from tui_tictactoe.record import Record
 from tui_tictactoe.record.deny_list import DenyEntry, parse_entry
-from tui_tictactoe.record.moderation import AdminAction, LiveHost, LiveSession, Order, now_text
+from tui_tictactoe.record.moderation import (
+    AdminAction,
+    Claim,
+    LiveHost,
+    LiveSession,
+    Order,
+    now_text,
+)
 from tui_tictactoe.servers.deny import DenyGate
 from tui_tictactoe.servers.games.command import printable
 from tui_tictactoe.servers.ops.log_format import Event
@@ -73,6 +80,7 @@ class ModerationLink:
         self._denied: tuple[str, ...] = ()
         self._last_action = -1
         self._notice: str | None = None
+        self._using = asyncio.Lock()  # one thread at a time on the record's connection
 
     async def start(self) -> None:
         self.record = await asyncio.to_thread(self._open)
@@ -114,7 +122,9 @@ class ModerationLink:
         now = time.monotonic()
         due = sessions != self._published or now - self._published_at >= HEARTBEAT
         publish = sessions if due else None
-        orders, denied, names, actions, notice = await asyncio.to_thread(self._exchange, publish)
+        async with self._using:
+            exchanged = await asyncio.to_thread(self._exchange, publish)
+        orders, denied, names, actions, notice = exchanged
         if publish is not None and notice is None:
             self._published, self._published_at = publish, now
         for action in actions:  # who asked, and why, before what it does
@@ -146,6 +156,17 @@ class ModerationLink:
         names = record.admin_names()
         actions = record.actions_after(self._last_action)
         return orders, denied, names, actions, record.take_notice()
+
+    async def claim(
+        self, player: str | None, name: str, reserved: frozenset[str], may_add: bool
+    ) -> Claim:
+        """`Record.claim_name` for a session starting: who owns its name (None: nobody,
+        also with no record to ask)."""
+        record = self.record
+        if record is None or self._task is None:
+            return Claim(None, False)
+        async with self._using:
+            return await asyncio.to_thread(record.claim_name, player, name, reserved, may_add)
 
     def _carry_out(self, order: Order) -> None:
         message = printable(order.message, MESSAGE_LIMIT) or "the host ended this session"
@@ -186,9 +207,10 @@ class ModerationLink:
                 await self._task
         record = self.record
         if record is not None:
-            if self._task is not None:
-                await asyncio.to_thread(record.forget_host, self.host)
-            await asyncio.to_thread(record.close)
+            async with self._using:  # after any claim under way
+                if self._task is not None:
+                    await asyncio.to_thread(record.forget_host, self.host)
+                await asyncio.to_thread(record.close)
 
 
 def _entries(lines: tuple[str, ...]) -> list[DenyEntry]:

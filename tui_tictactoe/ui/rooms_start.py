@@ -37,7 +37,7 @@ def room_setting(
     if person is not None:
         who, guest = person, not person.key
     else:  # `keep` saves a player's finished rounds (`RecordLink.match_ended`)
-        who, guest = Person(identity.name, identity.player or ""), identity.player is None
+        who, guest = Person(identity.shown, identity.player or ""), identity.player is None
     own = None if rating is None or guest else partial(rating, who.key)
     clock = rooms.clock or time.time
     return RoomSetting(

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from tui_tictactoe.record.failures import NewerSchema
-from tui_tictactoe.record.moderation import MODERATION_TABLES
+from tui_tictactoe.record.moderation import MODERATION_TABLES, now_text, rekeyed_owners
 from tui_tictactoe.record.postgres.connection import transaction
 from tui_tictactoe.record.rounds import STANDING_KEYS, add_round_statement
 
@@ -25,6 +25,17 @@ MIGRATION_LOCK = 0x7474_7400_0001
 """The advisory lock a migration runs under (a number: PostgreSQL's locks are named so)."""
 MIGRATION_TIMEOUT_MS = 60_000
 """A migration may wait for another host's and rewrite tables: longer than one operation."""
+
+
+def _name_skeletons_6(conn: psycopg.Connection) -> None:
+    rows = conn.execute("SELECT name, player, since FROM name_owners").fetchall()
+    conn.execute("DELETE FROM name_owners")
+    with conn.cursor() as cursor:
+        cursor.executemany(
+            "INSERT INTO name_owners (name, player, since) VALUES (%s, %s, %s)",
+            rekeyed_owners(rows, now_text()),
+        )
+
 
 MIGRATIONS: tuple[tuple[str | Callable[[psycopg.Connection], object], ...], ...] = (
     # 0 -> 1: the SQLite file's schema 2 (rounds, standings per level and per board,
@@ -134,6 +145,9 @@ MIGRATIONS: tuple[tuple[str | Callable[[psycopg.Connection], object], ...], ...]
         statement.format(id="bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY")
         for statement in MODERATION_TABLES
     ),
+    # 5 -> 6: the SQLite file's schema 7, owned names keyed by their confusables skeleton,
+    # each used now (`moderation.rekeyed_owners`).
+    (_name_skeletons_6,),
 )
 """Schema migrations: step i takes `schema_version.version` i to i + 1. Append, never edit.
 

@@ -60,6 +60,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
         drain_timeout=args.drain_timeout,
         metrics=args.metrics,
         deny=Path(args.deny) if args.deny else None,
+        reserved_names=args.reserved_names,
     )
 
 

@@ -21,13 +21,16 @@ import asyncssh
 
 from tui_tictactoe.addresses import DEFAULT_IPV6_PREFIX
 from tui_tictactoe.commands.play_arguments import PROG
+from tui_tictactoe.identity import name_refusal
 from tui_tictactoe.record.moderation import LiveSession, now_text
+from tui_tictactoe.record.names import mark_of
 from tui_tictactoe.servers.admission import Admission
 from tui_tictactoe.servers.deny import DENIED, DenyGate
 from tui_tictactoe.servers.games.command import CHILD_COMMAND, common_environment, printable
 from tui_tictactoe.servers.games.fork_server import ForkServer
 from tui_tictactoe.servers.games.process import GameProcess, Launch, spawn
 from tui_tictactoe.servers.moderation import ModerationLink
+from tui_tictactoe.servers.names import NewNames, reserved_refusal, reserved_skeletons
 from tui_tictactoe.servers.ops.drain import DEFAULT_TIMEOUT, RESTARTING, Drain
 from tui_tictactoe.servers.ops.events import ServerEvents, refusal_reason
 from tui_tictactoe.servers.ops.log_format import Event, event_of
@@ -81,6 +84,7 @@ class Settings:
     metrics: tuple[str, int] | None = None  # where /metrics, /livez, /readyz are served
     deny: Path | None = None  # the deny list (`deny.DenyGate`), read again on SIGHUP
     admin: bool = True  # the record as `tui-tictactoe admin`'s channel (`moderation`)
+    reserved_names: tuple[str, ...] | None = None  # refused at login; None: `DEFAULT_RESERVED`
 
 
 def _log_to_stderr(line: str) -> None:
@@ -101,6 +105,9 @@ class GameServer:
         self.deny = DenyGate(settings.deny, self.log)
         self.renamed: dict[str, str] = {}  # key -> the name an admin gave it (`moderation`)
         self.moderation: ModerationLink | None = None
+        public = settings.public_address[0] if settings.public_address else None
+        self.reserved = reserved_skeletons(settings.reserved_names, public)
+        self.new_names = NewNames()  # names taken, per address (`names`)
         unreadable = self.deny.load(announce=False)
         if unreadable is not None:  # never start with fewer denied than the host asked for
             raise HostKeyError(unreadable)
@@ -288,6 +295,25 @@ class GameServer:
 
     def begin_drain(self) -> None:
         self.drain.begin()
+
+    # -- names (`names`, `Record.claim_name`) -----------------------------------------
+
+    def name_refusal(self, name: str) -> str | None:
+        """Why a client cannot log in under `name` (invisible characters, a reserved
+        name), in one line, or None."""
+        return name_refusal(name) or reserved_refusal(name, self.reserved)
+
+    async def name_mark(self, player: str | None, name: str, address: str) -> str:
+        """What follows `name` where others see this session (`identity.marked`): nothing
+        if the name is `player`'s or nobody's, else "guest" or the key's fingerprint. A new
+        name taken here is counted for `address`."""
+        if self.moderation is None:
+            return ""
+        may_add = self.new_names.allows(address)
+        claim = await self.moderation.claim(player, name, self.reserved, may_add)
+        if claim.new:
+            self.new_names.took(address)
+        return "" if claim.owner in (None, player) else mark_of(player)
 
     # -- admission (the counting is `Admission`'s) ---------------------------------------
 
@@ -576,11 +602,13 @@ class Client(asyncssh.SSHServer):
         self.logged_in = True
         if self._offered is not None and not self._guest:
             self.fingerprint = self._offered.get_fingerprint("sha256")
-        if self.fingerprint is not None:
-            self.name = self.server.renamed.get(self.fingerprint, self.username)
+        renamed = self.server.renamed.get(self.fingerprint or "")
+        self.name = renamed or self.username
         denied = self.server.deny.check(key=self.fingerprint, name=self.username)
         if denied is not None:
             self.ending = f"refused: {DENIED} (key or name)"
+        elif renamed is None and (denied := self.server.name_refusal(self.username)):
+            self.ending = "refused: the name"
         self.refusal = denied or self.server.admit(self)
         if self.refusal is not None:
             if self._timer is not None:

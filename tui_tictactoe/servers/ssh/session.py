@@ -16,6 +16,7 @@ from typing import Any, Protocol
 import asyncssh
 
 from tui_tictactoe.commands.play_arguments import PROG
+from tui_tictactoe.identity import PLAYER_MARK_ENV
 from tui_tictactoe.limits import clamp_size
 from tui_tictactoe.rooms.socket.wire import ENV_VAR as HUB_ENV
 from tui_tictactoe.servers.games.command import (
@@ -56,6 +57,8 @@ class Host(Protocol):
     def launcher(self, args: list[str], env: dict[str, str]) -> Launch: ...
 
     def hang_up(self, game: GameProcess) -> asyncio.Task[None]: ...
+
+    async def name_mark(self, player: str | None, name: str, address: str) -> str: ...
 
 
 class Connection(Protocol):
@@ -225,6 +228,9 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             rooms=client.host.room_environment,
             address=client.counted_as,
         ) | secret_environment(options)
+        # Whose the name is, asked of the record as the game starts (`GameServer.name_mark`).
+        mark = await client.host.name_mark(client.fingerprint, client.name, client.counted_as)
+        env[PLAYER_MARK_ENV] = mark
         game = GameProcess(
             client.host.launcher(play_args(options), env),
             *self.size,
