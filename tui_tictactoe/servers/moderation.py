@@ -28,7 +28,7 @@ from tui_tictactoe.record.deny_list import DenyEntry, parse_entry
 from tui_tictactoe.record.moderation import AdminAction, LiveHost, LiveSession, Order, now_text
 from tui_tictactoe.servers.deny import DenyGate
 from tui_tictactoe.servers.games.command import printable
-from tui_tictactoe.servers.ops.log_format import Event
+from tui_tictactoe.servers.ops.log_format import Event, quoted
 from tui_tictactoe.servers.refusal_log import log_prefix
 
 BEAT = 1.0
@@ -172,8 +172,8 @@ class ModerationLink:
         self.server.log(
             Event(
                 "admin.action",
-                f"{log_prefix()}admin {shown['by_user']!r}: {shown['action']} {shown['target']}"
-                f" because {shown['reason']!r}: {shown['outcome']}",
+                f"{log_prefix()}admin {quoted(shown['by_user'])}: {shown['action']} {shown['target']}"
+                f" because {quoted(shown['reason'])}: {shown['outcome']}",
                 **shown,
             )
         )

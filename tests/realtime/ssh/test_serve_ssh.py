@@ -431,7 +431,7 @@ async def test_first_frame_then_a_round_by_keys_then_quit_ends_the_session(
     assert await term.wait_closed() == 0
     await gone([pid])
     line = await hosted.logged("game over, exit 0")
-    assert "127.0.0.1:" in line and "user='alice'" in line and "key=-" in line
+    assert "127.0.0.1:" in line and 'user="alice"' in line and "key=-" in line
 
 
 async def test_a_round_by_mouse(host: Any) -> None:
@@ -715,7 +715,7 @@ async def test_player_identity_term_and_name_reach_the_game(host: Any, fork_serv
     term.send("q")  # the round is over: quits at once
     assert await term.wait_closed() == 0
     await until_recorded(player, "carol")
-    assert f"key={player}" in await hosted.logged("user='carol'")
+    assert f"key={player}" in await hosted.logged('user="carol"')
 
     known = set(game_pids(hosted.server))
     guest = await play(hosted.port, username="dave")

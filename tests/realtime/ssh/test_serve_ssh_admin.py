@@ -134,7 +134,7 @@ async def test_list_end_deny_and_rename_on_one_host(host: Any, tmp_path: Path) -
 
     for action in ("end", "deny", "rename"):
         await hosted.logged(f"{action} ")
-    assert any("because 'flooding'" in line for line in hosted.log)
+    assert any('because "flooding"' in line for line in hosted.log)
     # Read here, in the server's process, only now: a second connection to the SQLite file
     # closed in this process can take the write-ahead log from under the server's.
     record = Record.open()
@@ -248,7 +248,7 @@ async def test_admin_drain_ends_the_server_once_its_round_has_finished(
     assert await asyncio.to_thread(server.wait, START_TIMEOUT) == 0
     assert server.stderr is not None
     log = server.stderr.read().decode()
-    assert "drain" in log and "because 'deploying'" in log and "drained" in log, log
+    assert "drain" in log and 'because "deploying"' in log and "drained" in log, log
     assert not (await listed(data=data))["hosts"]  # gone from the list as it stopped
 
 

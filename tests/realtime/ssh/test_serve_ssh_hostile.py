@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fcntl
+import json
 import os
 import re
 import shutil
@@ -525,9 +526,36 @@ async def test_keys_refused_by_authorized_keys_are_logged_by_fingerprint(
         with pytest.raises(asyncssh.PermissionDenied):
             await connect(hosted.port, username="eve", key=other)
     line = await hosted.logged("refused key")
-    assert f"refused key {other.get_fingerprint('sha256')}" in line and "user='eve'" in line
+    assert f"refused key {other.get_fingerprint('sha256')}" in line and 'user="eve"' in line
     await hosted.logged("9 more keys in the last 1 s: refused a key not in --authorized-keys")
     assert sum("refused key" in line for line in hosted.log) == 1
+
+
+LOGFMT = re.compile(r'(\w+)=("(?:[^"\\]|\\.)*"|\S*)')
+"""A reader of the text log's `key=value` fields (logfmt's: a quoted value is JSON's string)."""
+
+
+def logfmt_fields(line: str) -> list[tuple[str, str]]:
+    return [
+        (key, json.loads(value) if value.startswith('"') else value)
+        for key, value in LOGFMT.findall(line)
+    ]
+
+
+@pytest.mark.parametrize(
+    "name", ["bob key=SHA256:x", "bob' key=SHA256:x", 'bob" key="SHA256:x', 'bob\\" key=x \\']
+)
+async def test_a_user_name_is_one_field_of_the_log_that_no_name_can_end(
+    host: Any, name: str
+) -> None:
+    """Issue 35: `user={name!r}` let a name carry a field of its own (`key=SHA256:x`)."""
+    hosted = await host()
+    term = await open_game(await connect(hosted.port, username=name), "--no-such-option")
+    assert await term.wait_closed() == 2
+    line = await hosted.logged("refused: bad options")
+    fields = logfmt_fields(line)
+    assert [value for key, value in fields if key == "user"] == [name], line
+    assert [value for key, value in fields if key == "key"] == ["-"], line
 
 
 # -- 6. the host key file ------------------------------------------------------------

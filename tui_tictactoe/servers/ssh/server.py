@@ -30,7 +30,7 @@ from tui_tictactoe.servers.games.process import GameProcess, Launch, spawn
 from tui_tictactoe.servers.moderation import ModerationLink
 from tui_tictactoe.servers.ops.drain import DEFAULT_TIMEOUT, RESTARTING, Drain
 from tui_tictactoe.servers.ops.events import ServerEvents, refusal_reason
-from tui_tictactoe.servers.ops.log_format import Event, event_of
+from tui_tictactoe.servers.ops.log_format import Event, event_of, quoted
 from tui_tictactoe.servers.proxy.listener import Acceptor, Network, Source, listen, ssh_options
 from tui_tictactoe.servers.refusal_log import RefusalLog, ending_kind, library_log, log_prefix
 from tui_tictactoe.servers.room_service import RoomService, database_environment, friend_address
@@ -493,7 +493,7 @@ class Client(asyncssh.SSHServer):
     def _who(self) -> str:
         return (
             f"{log_prefix()}{self.peer} "
-            f"user={printable(self.username)!r} key={self.fingerprint or '-'}"
+            f"user={quoted(printable(self.username))} key={self.fingerprint or '-'}"
         )
 
     def abort(self) -> None:
