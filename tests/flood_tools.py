@@ -14,6 +14,10 @@ from typing import NamedTuple
 ARROWS = (b"\x1b[C", b"\x1b[D")  # right, left: the cursor ends where it began
 CTRL_Q = b"\x11"
 TICK = 0.01  # seconds between writes: a write carries the keys due by then
+WRITE_KEYS = 2048
+"""Keys in one write at most (~16 KB as a page's JSON message). A tick a loaded machine
+wakes late from had made one write of every key due meanwhile: a websocket message past
+serve-web's 64 KiB, closed with 1009 instead of flooding (issue 36)."""
 
 
 def rss(pid: int, field: str = "VmRSS") -> int:
@@ -47,7 +51,7 @@ async def flood(
     started = time.monotonic()
     sent = peak = 0
     while (elapsed := time.monotonic() - started) < seconds and not stop():
-        due = int(elapsed * rate) - sent
+        due = min(int(elapsed * rate) - sent, WRITE_KEYS)
         if due > 0:
             chunk = b"".join(ARROWS[(sent + i) % 2] for i in range(due))
             result = send(chunk)

@@ -15,7 +15,8 @@ this class is the websocket side, which textual-serve's own handler does not bou
   budget (`input_budget`) are dropped before the game reads them, and told to `log`
   at most once a minute.
 - **Idle timeout**: no key or mouse input for `--idle-timeout` seconds ends the session
-  with a message (pings, focus and resizes do not count as input).
+  with a message (pings, focus and resizes do not count as input), counted from the
+  game's first output (or START_GRACE after the start, for a game that never draws).
 - **Every end is bounded**: closing the websocket, and stopping the game, each have a
   deadline; a game still running after STOP_TIMEOUT is killed. Its process is found by
   a random token in its environment, as `AppService` keeps the process to itself.
@@ -51,6 +52,7 @@ frame at the size cap is well under 1 MB)."""
 SEND_TIMEOUT = 20.0  # seconds one message to the tab may take
 CLOSE_TIMEOUT = 2.0  # seconds to say goodbye and close the websocket
 STOP_TIMEOUT = 3.0  # seconds a game has to quit when asked, before it is killed
+START_GRACE = 60.0  # seconds a game may take to draw before the idle time counts anyway
 HEARTBEAT = 15.0  # seconds between pings to the tab (as textual-serve): a dead tab goes
 SESSION_VARIABLE = "TUI_TICTACTOE_WEB_SESSION"
 IGNORED = DRAIN_SIGNAL.name.removeprefix("SIG")  # by the shell that starts the game
@@ -170,6 +172,9 @@ class WebSession:
         if not self.drew and isinstance(data, bytes):  # the screen (str: meta and pongs)
             self.drew = True
             self.events.first_frame(time.monotonic() - self.started)
+            # Idle from the first output: a start slower than --idle-timeout (a loaded
+            # host) ended the session before the player had seen anything to answer.
+            self.last_input = max(self.last_input, time.monotonic())
         self._outbox.append(data)
         self._backlog += len(data)
         self._wake.set()
@@ -241,7 +246,14 @@ class WebSession:
                 await (service.focus() if parsed.focused else service.blur())
 
     def _check_idle(self) -> None:
-        left = self.last_input + self.idle_timeout - time.monotonic()
+        now = time.monotonic()
+        starting = START_GRACE - (now - self.started)
+        if not self.drew and starting > 0:  # no frame yet to answer: not idle, for a while
+            self._timer = asyncio.get_running_loop().call_later(
+                min(self.idle_timeout, starting), self._check_idle
+            )
+            return
+        left = self.last_input + self.idle_timeout - now
         if left > 0:
             self._timer = asyncio.get_running_loop().call_later(left, self._check_idle)
             return
