@@ -64,6 +64,36 @@ async def flood(
     return Flooded(sent, time.monotonic() - started, peak)
 
 
+RESEND = 1.0  # seconds between tries of a key that must act after a flood
+CATCH_UP = 60.0
+"""Seconds a game may take after a flood to act on a key: first it handles the keys it had
+admitted (up to its input gate's BACKLOG, a few ms each), which at load ~10 on 2 cores took
+over 15 s. A bound for a hung game, not a speed: the speed is the benchmarks'."""
+
+
+async def until_a_key_acts(
+    send: Callable[[bytes], Awaitable[None] | None],
+    key: bytes,
+    acted: Callable[[], bool],
+    timeout: float,
+) -> None:
+    """Send `key` until `acted()`, again every RESEND s: just after a flood the gate's
+    bucket is spent and the flood's last writes may still be on their way (a loaded
+    machine delays them), so a key sent once is as likely to be dropped as theirs. The
+    key must be one that does no harm twice (a move on a cell it took)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        result = send(key)
+        if result is not None:
+            await result
+        tried = time.monotonic() + RESEND
+        while time.monotonic() < tried:
+            if acted():
+                return
+            assert time.monotonic() < deadline, f"{key!r} never acted in {timeout:.0f} s"
+            await asyncio.sleep(0.02)
+
+
 async def settled_rss(pid: int, seconds: float) -> int:
     """The game's VmRSS after `seconds` without input (its memory back, or not)."""
     await asyncio.sleep(seconds)
