@@ -76,6 +76,7 @@ async def until_a_key_acts(
     key: bytes,
     acted: Callable[[], bool],
     timeout: float,
+    shown: Callable[[], str] = lambda: "",
 ) -> None:
     """Send `key` until `acted()`, again every RESEND s: just after a flood the gate's
     bucket is spent and the flood's last writes may still be on their way (a loaded
@@ -90,7 +91,9 @@ async def until_a_key_acts(
         while time.monotonic() < tried:
             if acted():
                 return
-            assert time.monotonic() < deadline, f"{key!r} never acted in {timeout:.0f} s"
+            assert time.monotonic() < deadline, (
+                f"{key!r} never acted in {timeout:.0f} s:\n{shown()}"
+            )
             await asyncio.sleep(0.02)
 
 

@@ -270,6 +270,8 @@ class GameServer:
                     client.began_at,
                 )
             )
+        if self.rooms is not None:  # seats held for players away: rooms nobody is in
+            found += self.rooms.held_seats(host)
         return sorted(found)
 
     def end_sessions(self, target: str, message: str) -> int:
@@ -284,6 +286,8 @@ class GameServer:
             if client.session_id == target or target in held or named:
                 client.end(message, 1, ending="ended by an admin")
                 ended += 1
+        if not ended and self.rooms is not None:  # a room its players left: closed
+            self.rooms.close_room(target)
         return ended
 
     def begin_drain(self) -> None:
