@@ -96,9 +96,13 @@ async def flooded_tab(tmp_path: Path, rate: float, seconds: float) -> None:
         print(f"flood of {flooded.keys:,} keys: peak {said}", file=sys.stderr)
         assert peak < MEMORY_LIMIT, said
         assert peak - before < GROWTH_LIMIT, said
-        shown = "\n".join  # the screen, if the key never acts
-        acted = lambda: centre_and_reply(screen)  # noqa: E731
-        await until_a_key_acts(tab.send, b"5", acted, CATCH_UP, lambda: shown(screen.lines))
+        await until_a_key_acts(
+            tab.send,
+            b"5",
+            lambda: centre_and_reply(screen),
+            CATCH_UP,
+            lambda: "\n".join(screen.lines),
+        )
         took = await tab.ctrl_q_during_a_flood(rate)
         assert took < QUIT_WITHIN, f"Ctrl+Q took {took:.2f} s"
         assert ws.close_code == 1000
