@@ -635,7 +635,7 @@ async def test_client_killed_mid_game_leaves_no_process(host: Any) -> None:
     assert await hosted.gone_after_hang_up("client disconnected") <= GONE_WITHIN
 
 
-async def play_round_start(term: SSHTerminal) -> None:
+async def play_round_start(term: SSHTerminal, timeout: float = STEP_TIMEOUT) -> None:
     """X in the centre and the AI's reply, the whole frame on screen: a frame torn across
     SSH packets once showed the AI's O before the X drawn in the same frame."""
     term.send("5")
@@ -645,7 +645,7 @@ async def play_round_start(term: SSHTerminal) -> None:
         whole = term.status().startswith("AI played")
         return whole and marks(board, "X") == 1 and marks(board, "O") == 1
 
-    await term.wait_until("X in the centre and the AI's reply", replied)
+    await term.wait_until("X in the centre and the AI's reply", replied, timeout)
 
 
 async def test_client_killed_mid_ai_move_leaves_no_process(host: Any) -> None:
