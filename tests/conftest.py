@@ -10,11 +10,18 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from hypothesis import settings
 from pg_cluster import SEARCHED, Cluster, binaries
 from pgbouncer import SEARCHED as BOUNCER_SEARCHED
 from pgbouncer import Bouncer
 from pgbouncer import binary as bouncer_binary
 from support import FailingStrategy, GatedStrategy, ScriptedStrategy, SteadyMinimax, make_app
+
+# No property test here asks how fast the machine is: hypothesis' 200 ms deadline per example
+# failed on a loaded 2-core machine (317 ms, `test_rooms_codes.py`), so none has one; a test's
+# own @settings start from this profile.
+settings.register_profile("suite", deadline=None)
+settings.load_profile("suite")
 
 # pytest-xdist's workers have COLUMNS=80 and LINES=24 in their environment: every game
 # the tests start in a pty (or behind a server) would take them over the pty's own size.

@@ -14,6 +14,10 @@ from typing import NamedTuple
 ARROWS = (b"\x1b[C", b"\x1b[D")  # right, left: the cursor ends where it began
 CTRL_Q = b"\x11"
 TICK = 0.01  # seconds between writes: a write carries the keys due by then
+WRITE_KEYS = 2048
+"""Keys in one write at most (~16 KB as a page's JSON message). A tick a loaded machine
+wakes late from had made one write of every key due meanwhile: a websocket message past
+serve-web's 64 KiB, closed with 1009 instead of flooding (issue 36)."""
 
 
 def rss(pid: int, field: str = "VmRSS") -> int:
@@ -47,7 +51,7 @@ async def flood(
     started = time.monotonic()
     sent = peak = 0
     while (elapsed := time.monotonic() - started) < seconds and not stop():
-        due = int(elapsed * rate) - sent
+        due = min(int(elapsed * rate) - sent, WRITE_KEYS)
         if due > 0:
             chunk = b"".join(ARROWS[(sent + i) % 2] for i in range(due))
             result = send(chunk)
@@ -58,6 +62,40 @@ async def flood(
             peak = max(peak, rss(pid))
         await asyncio.sleep(TICK)
     return Flooded(sent, time.monotonic() - started, peak)
+
+
+RESEND = 1.0  # seconds between tries of a key that must act after a flood
+CATCH_UP = 180.0
+"""Seconds a game may take after a flood to act on a key: first it handles the keys it had
+admitted (up to its input gate's BACKLOG, each a redraw), which took over 15 s at load ~10 on
+2 cores and over 60 s at load ~15. A bound for a hung game, not a speed (the benchmarks
+measure that): on a quiet machine the key acts at once."""
+
+
+async def until_a_key_acts(
+    send: Callable[[bytes], Awaitable[None] | None],
+    key: bytes,
+    acted: Callable[[], bool],
+    timeout: float,
+    shown: Callable[[], str] = lambda: "",
+) -> None:
+    """Send `key` until `acted()`, again every RESEND s: just after a flood the gate's
+    bucket is spent and the flood's last writes may still be on their way (a loaded
+    machine delays them), so a key sent once is as likely to be dropped as theirs. The
+    key must be one that does no harm twice (a move on a cell it took)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        result = send(key)
+        if result is not None:
+            await result
+        tried = time.monotonic() + RESEND
+        while time.monotonic() < tried:
+            if acted():
+                return
+            assert time.monotonic() < deadline, (
+                f"{key!r} never acted in {timeout:.0f} s:\n{shown()}"
+            )
+            await asyncio.sleep(0.02)
 
 
 async def settled_rss(pid: int, seconds: float) -> int:

@@ -6,7 +6,7 @@ import random
 import string
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tui_tictactoe.rooms import codes
@@ -141,6 +141,7 @@ def test_bad_limits_are_refused() -> None:
         WrongCodes(Clock(), limit=0)
 
 
+@settings(deadline=None)  # 317 ms on a loaded machine (a first parse imports the cli)
 @given(st.integers(0, 2**32))
 def test_every_seat_token_can_be_typed_after_seat(seed: int) -> None:
     """A guest types `--join ABCD --seat TOKEN`: a token that began with "-" was read as an

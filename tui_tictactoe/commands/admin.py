@@ -178,7 +178,10 @@ def list_live(record: Record, args: argparse.Namespace) -> None:
     print(_table(("HOST", "PID", "DENY FILE", "SEEN"), servers) if hosts else "no live servers")
     if rooms:
         print()
-        named = {session.session: _session_row(session)[1] for session in sessions}
+        named = {  # a seat held for a player away (`RoomService.held_seats`) says so
+            session.session: _session_row(session)[1] + (" (away)" * (session.kind == "away"))
+            for session in sessions
+        }
         held = [(code, ", ".join(named[each] for each in ids)) for code, ids in rooms.items()]
         print(_table(("ROOM", "SESSIONS (PLAYERS AND SPECTATORS)"), sorted(held)))
     print()

@@ -39,7 +39,7 @@ def terminal_problem() -> str | None:
     # writes full-screen escape codes anyway, which show up as garbage. (On Windows
     # TERM is usually unset and Textual drives the console through its own API.)
     term = os.environ.get("TERM")
-    if sys.platform != "win32" and (term is None or term.strip().lower() in ("", "dumb")):
+    if sys.platform != "win32" and not full_screen(term):
         what = "TERM is not set" if term is None else f"TERM is {term!r}"
         return (
             f"the game needs a full-screen terminal, but {what} "
@@ -64,6 +64,12 @@ def terminal_problem() -> str | None:
             f"({hint}, in a terminal that shows UTF-8)"
         )
     return None
+
+
+def full_screen(term: str | None) -> bool:
+    """Whether a TERM lets the game take over the screen (not unset, empty or dumb): the
+    game's own check, and serve-ssh's before it draws its first frame for the game."""
+    return term is not None and term.strip().lower() not in ("", "dumb")
 
 
 def _stream_encoding(stream: object) -> str:

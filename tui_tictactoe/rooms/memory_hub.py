@@ -287,6 +287,31 @@ class MemoryHub(RoomHub):
             raise Refused(f"There is no room {code}.")
         return room.view()
 
+    def away_seats(self) -> list[tuple[str, SeatName, Person]]:
+        """Every seat held for a player whose link dropped (the grace running), in every
+        room, private ones too: what the host's admin sees of a room no session is in."""
+        return [
+            (code, seat, held.person)
+            for code, room in sorted(self._rooms.items())
+            for seat in SEATS
+            if (held := room.seats[seat]).person is not None and not held.present
+        ]
+
+    def close(self, code: str) -> bool:
+        """The host's admin closes room `code`: every seat freed as if left (a round in
+        play abandoned), every reader told `closed`. False if there is no such room."""
+        room = self._rooms.get(code)
+        if room is None:
+            return False
+        tokens = [held.token for held in room.seats.values() if held.person is not None]
+        for seat in SEATS:
+            if room.seats[seat].person is not None:
+                room.free(seat)
+        room.closed = True
+        self._changed(room, gone=tokens)
+        self._arm()
+        return True
+
     def expire(self, now: float | None = None) -> None:
         """Every room's mover whose time ran out loses on time; then every seat whose
         grace has run out is freed (as `leave`); then wait for the next. `now`: the

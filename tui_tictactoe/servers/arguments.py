@@ -19,6 +19,10 @@ LOG_FORMATS = ("text", "json")  # `log_format.LOG_FORMATS` (not imported: start-
 SSH_PORT = 2222
 WEB_PORT = 8000
 LOOPBACK = "127.0.0.1"
+DATABASE_CONNECTIONS = 4
+"""The rooms' hub's pool by default: `rooms.postgres.link.POOL_SIZE`, not imported here (it
+costs `stats` and the other commands that build this parser ~45 ms of imports); a test
+checks that the two agree, so `--print-config` shows the number in force."""
 
 
 def _whole(name: str, low: int, high: int) -> Callable[[str], int]:
@@ -242,10 +246,10 @@ def add_ssh_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--database-connections",
         type=_whole("database_connections", 1, 64),
+        default=DATABASE_CONNECTIONS,
         metavar="N",
-        # None: the hub's own (`rooms.pg_link.POOL_SIZE`, not imported here: it costs `stats`
-        # and the other commands that build this parser ~45 ms of imports).
-        help="connections the rooms' hub keeps to --database-url (default 4): that many rooms "
+        help="connections the rooms' hub keeps to --database-url (default "
+        f"{DATABASE_CONNECTIONS}): that many rooms "
         "change at once; a pooler needs every host's N, plus one LISTEN each if it goes there",
     )
     parser.add_argument(

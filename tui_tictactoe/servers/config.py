@@ -82,6 +82,8 @@ def _load(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path}: not UTF-8 text") from None
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path}: not TOML: {error}") from None
+    except RecursionError:  # tomllib reads nested arrays and tables by recursion
+        raise ConfigError(f"{path}: nested too deep (arrays or tables in one another)") from None
 
 
 def _value(path: str, key: str, action: argparse.Action, value: object) -> object:
@@ -94,9 +96,13 @@ def _value(path: str, key: str, action: argparse.Action, value: object) -> objec
     if isinstance(value, bool | dict):
         raise ConfigError(f"{where}: must be a value as on the command line")
     if isinstance(value, list):
+        if any(isinstance(each, list | dict) for each in value):
+            raise ConfigError(f"{where}: must be a value as on the command line")
         text = ",".join(str(each) for each in value)  # --proxy-protocol-from's networks
     else:
         text = str(value)
+    if "\x00" in text:  # TOML's "\u0000": no command line can hold one, nor can a socket's host
+        raise ConfigError(f"{where}: holds a NUL character")
     if action.type is None:
         converted: object = text
     else:

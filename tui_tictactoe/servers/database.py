@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import time
 from collections.abc import Callable
 from urllib.parse import urlsplit
@@ -38,19 +39,28 @@ def database_environment(url: str | None) -> dict[str, str]:
     return {DATABASE_URL_ENV: url} if url else {}
 
 
+_SECRET = re.compile(r"(?i)(\w*password\s*=\s*)('(?:[^'\\]|\\.)*'?|(?:[^\s\\]|\\.)*)")
+"""A `password=` (or `sslpassword=`) and its value in libpq's key=value form: quoted with
+escapes, or up to a space (libpq's own rules), so that the value never shows."""
+
+
 def shown_url(url: str) -> str:
     """A database URL as the log may show it: without its password or its query (which
-    may hold one too), and cut short."""
-    try:
-        parts = urlsplit(url)
-        netloc = parts.netloc
-        if parts.password is not None:
-            user = parts.username or ""
-            host = netloc.rpartition("@")[2]
-            netloc = f"{user}:***@{host}"
-        shown = f"{parts.scheme}://{netloc}{parts.path}"
-    except ValueError:
-        shown = url.partition(":")[0] + "://..."
+    may hold one too), and cut short. Text in libpq's key=value form (`host=db
+    password=...`), which is not a URL, is shown with every password's value hidden."""
+    if "://" not in url:
+        shown = _SECRET.sub(r"\1***", url)
+    else:
+        try:
+            parts = urlsplit(url)
+            netloc = parts.netloc
+            if parts.password is not None:
+                user = parts.username or ""
+                host = netloc.rpartition("@")[2]
+                netloc = f"{user}:***@{host}"
+            shown = _SECRET.sub(r"\1***", f"{parts.scheme}://{netloc}{parts.path}")
+        except ValueError:
+            shown = url.partition(":")[0] + "://..."
     return shown if len(shown) <= 120 else shown[:119] + "…"
 
 

@@ -35,7 +35,7 @@ from tui_tictactoe.record.moderation import (
 )
 from tui_tictactoe.servers.deny import DenyGate
 from tui_tictactoe.servers.games.command import printable
-from tui_tictactoe.servers.ops.log_format import Event
+from tui_tictactoe.servers.ops.log_format import Event, quoted
 from tui_tictactoe.servers.refusal_log import log_prefix
 
 BEAT = 1.0
@@ -193,8 +193,8 @@ class ModerationLink:
         self.server.log(
             Event(
                 "admin.action",
-                f"{log_prefix()}admin {shown['by_user']!r}: {shown['action']} {shown['target']}"
-                f" because {shown['reason']!r}: {shown['outcome']}",
+                f"{log_prefix()}admin {quoted(shown['by_user'])}: {shown['action']} {shown['target']}"
+                f" because {quoted(shown['reason'])}: {shown['outcome']}",
                 **shown,
             )
         )

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 from tui_tictactoe.commands.play_arguments import PROG
+from tui_tictactoe.record.moderation import LiveSession
 from tui_tictactoe.rooms.memory_hub import MemoryHub
 from tui_tictactoe.rooms.request import ROOM_ADDRESS_ENV
 from tui_tictactoe.rooms.room import ROOMS_PER_ADDRESS
@@ -32,6 +33,7 @@ from tui_tictactoe.servers.database import (
     database_environment,
     shown_url,
 )
+from tui_tictactoe.servers.games.command import printable
 
 __all__ = [
     "DATABASE_URL_ENV",
@@ -173,6 +175,31 @@ class RoomService:
         except (Refused, NewerRoomSchema) as error:
             await hub.shutdown()
             raise DatabaseUnusable(f"cannot use the database {shown}: {error}") from None
+
+    def held_seats(self, host: str) -> list[LiveSession]:
+        """A row for `admin list` per seat held for a player whose link dropped (kind
+        `away`; its session is `CODE-SEAT`): a room both players left, waiting out their
+        grace, has no live session to be seen by. Rooms in memory only: on PostgreSQL a
+        held room is every host's, and the hub keeps no rows of its own for it here."""
+        if not isinstance(self.hub, MemoryHub):
+            return []
+        return [
+            LiveSession(
+                host,
+                f"{code}-{seat}",
+                printable(who.name) or "-",
+                who.key or None,
+                who.address,
+                code,
+                "away",
+                "-",
+            )
+            for code, seat, who in self.hub.away_seats()
+        ]
+
+    def close_room(self, code: str) -> bool:
+        """`admin end ROOM` for a room no session is in: closed, its seats freed."""
+        return isinstance(self.hub, MemoryHub) and self.hub.close(code)
 
     async def stop(self) -> None:
         """With a `MemoryHub`: close every room (their screens are told), then every

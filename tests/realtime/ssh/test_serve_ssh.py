@@ -431,7 +431,7 @@ async def test_first_frame_then_a_round_by_keys_then_quit_ends_the_session(
     assert await term.wait_closed() == 0
     await gone([pid])
     line = await hosted.logged("game over, exit 0")
-    assert "127.0.0.1:" in line and "user='alice'" in line and "key=-" in line
+    assert "127.0.0.1:" in line and 'user="alice"' in line and "key=-" in line
 
 
 async def test_a_round_by_mouse(host: Any) -> None:
@@ -635,7 +635,7 @@ async def test_client_killed_mid_game_leaves_no_process(host: Any) -> None:
     assert await hosted.gone_after_hang_up("client disconnected") <= GONE_WITHIN
 
 
-async def play_round_start(term: SSHTerminal) -> None:
+async def play_round_start(term: SSHTerminal, timeout: float = STEP_TIMEOUT) -> None:
     """X in the centre and the AI's reply, the whole frame on screen: a frame torn across
     SSH packets once showed the AI's O before the X drawn in the same frame."""
     term.send("5")
@@ -645,7 +645,7 @@ async def play_round_start(term: SSHTerminal) -> None:
         whole = term.status().startswith("AI played")
         return whole and marks(board, "X") == 1 and marks(board, "O") == 1
 
-    await term.wait_until("X in the centre and the AI's reply", replied)
+    await term.wait_until("X in the centre and the AI's reply", replied, timeout)
 
 
 async def test_client_killed_mid_ai_move_leaves_no_process(host: Any) -> None:
@@ -715,7 +715,7 @@ async def test_player_identity_term_and_name_reach_the_game(host: Any, fork_serv
     term.send("q")  # the round is over: quits at once
     assert await term.wait_closed() == 0
     await until_recorded(player, "carol")
-    assert f"key={player}" in await hosted.logged("user='carol'")
+    assert f"key={player}" in await hosted.logged('user="carol"')
 
     known = set(game_pids(hosted.server))
     guest = await play(hosted.port, username="dave")
@@ -729,6 +729,61 @@ async def test_player_identity_term_and_name_reach_the_game(host: Any, fork_serv
     dumb = await open_game(await connect(hosted.port), term_type="dumb")
     assert await dumb.wait_closed() == 2
     assert b"TERM is 'dumb'" in dumb.output
+
+
+ENTER_ALTERNATE, LEAVE_ALTERNATE = b"\x1b[?1049h", b"\x1b[?1049l"
+
+
+def left_alternate_screen(output: bytes) -> bool:
+    """Every ESC[?1049h the client received was followed by an ESC[?1049l."""
+    return output.rfind(ENTER_ALTERNATE) < output.rfind(LEAVE_ALTERNATE) or (
+        ENTER_ALTERNATE not in output
+    )
+
+
+async def test_a_dumb_terminal_is_told_why_on_the_screen_it_had(host: Any) -> None:
+    """Issue 35: `ssh -tt -o SetEnv=TERM=dumb` (OpenSSH asks for a pty of the SetEnv TERM)
+    got the server's "starting your game…" on the alternate screen, the game's refusal
+    there, and nothing leaving it: the client's screen stayed switched."""
+    hosted = await host()
+    for term_type in ("dumb", "DUMB"):
+        term = await open_game(await connect(hosted.port), term_type=term_type)
+        assert await term.wait_closed() == 2
+        output = bytes(term.output)
+        assert left_alternate_screen(output), output
+        said = output.rpartition(LEAVE_ALTERNATE)[2]
+        assert f"TERM is '{term_type}'".encode() in said, output
+
+
+GAME_STAND_INS = {
+    "exits at once": "import sys; print('cannot play', flush=True); sys.exit(3)",
+    "exits on its screen": (
+        "import sys; sys.stdout.write('\\x1b[?1049h\\x1b[?1000hdrawn'); sys.stdout.flush(); "
+        "sys.exit(1)"
+    ),
+}
+
+
+@pytest.mark.parametrize("stand_in", GAME_STAND_INS)
+async def test_a_game_that_exits_without_leaving_its_screen_gets_it_left(
+    host: Any, stand_in: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every ending restores the client's terminal: here a game (a stand-in) exits with a
+    status of its own while the server's first frame, or its own, holds the alternate
+    screen."""
+    code = GAME_STAND_INS[stand_in]
+    monkeypatch.setattr(
+        GameServer,
+        "launcher",
+        lambda _self, _args, env: ssh_server.spawn([sys.executable, "-c", code], env),
+    )
+    hosted = await host()
+    term = await open_game(await connect(hosted.port))
+    status = await term.wait_closed()
+    output = bytes(term.output)
+    assert status == (3 if stand_in == "exits at once" else 1)
+    assert ENTER_ALTERNATE in output and left_alternate_screen(output), output
+    assert output.endswith(RESTORE_TERMINAL)  # the mouse reporting turned off too
 
 
 async def until_recorded(player: str, name: str) -> None:

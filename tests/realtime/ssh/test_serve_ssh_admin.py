@@ -23,10 +23,11 @@ from pty_terminal import command
 from test_serve_ssh import START_TIMEOUT, by_key, connect, play, play_round
 from test_serve_ssh_deny import told, wide
 from test_serve_ssh_hosts import listening_port, processes, serve_ssh
-from test_serve_ssh_rooms import ANN_KEY, BOB_KEY, FINGERPRINT, enter, new_room, until
+from test_serve_ssh_rooms import ANN_KEY, BOB_KEY, FINGERPRINT, enter, hub_of, new_room, until
 
 from tui_tictactoe.cli import build_parser
 from tui_tictactoe.record import FinishedRound, Record
+from tui_tictactoe.rooms.view import Refused
 
 host = test_serve_ssh.host  # the fixture: a GameServer in the test's loop, with its log
 __all__ = ["processes"]  # the fixture, used by name
@@ -134,7 +135,7 @@ async def test_list_end_deny_and_rename_on_one_host(host: Any, tmp_path: Path) -
 
     for action in ("end", "deny", "rename"):
         await hosted.logged(f"{action} ")
-    assert any("because 'flooding'" in line for line in hosted.log)
+    assert any('because "flooding"' in line for line in hosted.log)
     # Read here, in the server's process, only now: a second connection to the SQLite file
     # closed in this process can take the write-ahead log from under the server's.
     record = Record.open()
@@ -229,6 +230,36 @@ async def test_a_name_belongs_to_the_first_key_that_used_it(host: Any, tmp_path:
         assert await term.wait_closed() == 0
 
 
+async def test_admin_lists_and_ends_a_room_both_players_left(host: Any) -> None:
+    """Issue 35: a room whose players' links both dropped (their seats held for the grace)
+    had no live session, so `admin list` did not show it and `admin end` found no room."""
+    hosted = await host(rooms=True, admin=True)
+    ann, code = await new_room(hosted.port, key=ANN_KEY)
+    bob = await enter(hosted.port, f"--join {code}", "bob", BOB_KEY, local="127.0.0.2")
+    await ann.shows("Your turn: you play X.")
+    hub = hub_of(hosted)
+    for player in (ann, bob):
+        player.conn.abort()
+    await until("both seats away", lambda: len(hub.away_seats()) == 2)
+
+    listing = await until_listed(lambda found: len(found["rooms"].get(code, ())) == 2)
+    away = [each for each in listing["sessions"] if each["rooms"] == code]
+    assert sorted((each["name"], each["kind"]) for each in away) == [
+        ("ann", "away"),
+        ("bob", "away"),
+    ]
+    assert {each["player"] for each in away} == {FINGERPRINT[ANN_KEY], FINGERPRINT[BOB_KEY]}
+    text = await admin("list")
+    assert f"{code}  bob (away), ann (away)" in text or f"{code}  ann (away), bob (away)" in text
+
+    said = await admin("end", code, "--reason", "left open")
+    assert "taken by 1 of 1 hosts" in said
+    await until("the room closed", lambda: hub.away_seats() == [])
+    with pytest.raises(Refused):
+        hub.view(code)
+    await until_listed(lambda found: code not in found["rooms"])
+
+
 async def test_admin_drain_ends_the_server_once_its_round_has_finished(
     processes: list[subprocess.Popen[bytes]], tmp_path: Path
 ) -> None:
@@ -248,7 +279,7 @@ async def test_admin_drain_ends_the_server_once_its_round_has_finished(
     assert await asyncio.to_thread(server.wait, START_TIMEOUT) == 0
     assert server.stderr is not None
     log = server.stderr.read().decode()
-    assert "drain" in log and "because 'deploying'" in log and "drained" in log, log
+    assert "drain" in log and 'because "deploying"' in log and "drained" in log, log
     assert not (await listed(data=data))["hosts"]  # gone from the list as it stopped
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fcntl
+import json
 import os
 import re
 import shutil
@@ -53,7 +54,6 @@ from tui_tictactoe.servers.ssh.session import GAME_LOST
 
 host = test_serve_ssh.host  # the fixture: a GameServer in the test's loop, with its log
 
-SLACK = 0.08  # seconds: "within 2x the idle time", plus this much for a shared machine
 MEMORY_LIMIT = 200 * 1024 * 1024  # bytes: the issue's bound for a game at the size cap
 REPEAT = 28_000
 HUGE = "--seed 1 " * REPEAT  # ~250 KB: about the largest exec request asyncssh accepts
@@ -168,6 +168,7 @@ async def until(what: str, condition: Callable[[], bool], timeout: float = STEP_
 async def installed_server(tmp_path: Path, *options: str) -> tuple[subprocess.Popen[bytes], int]:
     """`tui-tictactoe serve-ssh` as a host runs it, without rooms (these sessions play the
     AI with no options, which with rooms shows the lobby); its log goes to tmp_path / "log"."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
     log = tmp_path / "log"
     env = {**os.environ, "TUI_TICTACTOE_DATA_DIR": str(tmp_path / "data")}
     with open(log, "wb") as file:
@@ -214,6 +215,33 @@ async def test_an_exec_command_line_is_capped_in_bytes_and_words(host: Any) -> N
     assert "argument --seed" in term.stderr.decode()
 
 
+class Attacker:
+    """The attacker's process on one server, its answers read in a thread (one a line)."""
+
+    def __init__(self, port: int) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", ATTACKER, str(port), str(REPEAT)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        self.answers: list[str] = []
+        self.reader = asyncio.get_running_loop().run_in_executor(
+            None,
+            lambda: self.answers.extend(self.process.stdout or ()),  # until it is killed
+        )
+
+    async def going_on(self) -> None:
+        """Until it has had one more answer (running, and heard)."""
+        sent = len(self.answers)
+        await until("the attack going on", lambda: len(self.answers) > sent, START_TIMEOUT)
+
+    async def stop(self) -> None:
+        self.process.send_signal(signal.SIGCONT)
+        stop(self.process)
+        await self.reader
+
+
 async def test_the_largest_exec_request_stalls_no_other_player_nor_the_shutdown(
     tmp_path: Path,
 ) -> None:
@@ -222,51 +250,47 @@ async def test_the_largest_exec_request_stalls_no_other_player_nor_the_shutdown(
     in a running game, stay within twice their idle times; SIGTERM still ends the
     installed server, with status 0, within 5 s.
 
-    Idle and attacked are measured in turns (the attacker stopped, then running), seven
-    rounds, and their medians compared: load from elsewhere on a shared machine then
-    falls on both alike.
+    Idle and attacked are measured in turns, seven rounds, and their medians compared.
+    The control has the attack's cost to the machine too: the same attacker then floods a
+    second server (on a 2-core machine the attacker's and that server's work took cores
+    from the measured game's first frame, 0.69 s against a 0.51 s bound at load ~10); so
+    the difference is the measured server's own, whatever else the machine does.
     """
-    server, port = await installed_server(tmp_path)
-    attacker: subprocess.Popen[str] | None = None
+    server, port = await installed_server(tmp_path / "measured")
+    sink, sink_port = await installed_server(tmp_path / "sink")
+    attackers: list[Attacker] = []
     try:
         _, term = await login_time(port, "127.0.0.2")  # also the fork server's first fork
         await quiet(term)
-        attacker = subprocess.Popen(
-            [sys.executable, "-c", ATTACKER, str(port), str(REPEAT)],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
+        attackers += [Attacker(port), Attacker(sink_port)]
+        attacker, control = attackers
+        await attacker.going_on()
+        assert attacker.answers[0].startswith(
+            "2 tui-tictactoe: error: the command line is too long"
         )
-        answers: list[str] = []
-        reader = asyncio.get_running_loop().run_in_executor(
-            None,
-            lambda: answers.extend(attacker.stdout or ()),  # until it is killed
-        )
-        await until("the attacker's first answer", lambda: bool(answers), START_TIMEOUT)
-        assert answers[0].startswith("2 tui-tictactoe: error: the command line is too long")
+        await control.going_on()
 
         times: dict[str, list[float]] = {"login idle": [], "login attacked": []}
         times.update({"key idle": [], "key attacked": []})
         for n in range(7):
-            for state, sig in (("idle", signal.SIGSTOP), ("attacked", signal.SIGCONT)):
-                attacker.send_signal(sig)
-                if state == "attacked":  # sending again before the measure starts
-                    sent = len(answers)
-                    await until("the attack going on", lambda sent=sent: len(answers) > sent)
+            for state, on, off in (("idle", control, attacker), ("attacked", attacker, control)):
+                off.process.send_signal(signal.SIGSTOP)
+                on.process.send_signal(signal.SIGCONT)
+                await on.going_on()  # sending again before the measure starts
                 first = 10 + 2 * n + (state == "attacked")
                 times[f"login {state}"].append(await login_times(port, first, samples=1))
                 times[f"key {state}"].append(await keypress_time(term, samples=2))
-        sent = len(answers)
-        await until("the attack going on", lambda: len(answers) > sent)  # all along
+        await attacker.going_on()  # all along
         median = {name: statistics.median(values) for name, values in times.items()}
         print(
             f"login + first frame: idle {median['login idle']:.3f} s, attacked "
             f"{median['login attacked']:.3f} s; keypress: idle {median['key idle'] * 1000:.1f} "
-            f"ms, attacked {median['key attacked'] * 1000:.1f} ms; {len(answers)} huge requests",
+            f"ms, attacked {median['key attacked'] * 1000:.1f} ms; "
+            f"{len(attacker.answers)} huge requests",
             file=sys.stderr,
         )
-        assert median["login attacked"] <= 2 * median["login idle"] + SLACK, times
-        assert median["key attacked"] <= 2 * median["key idle"] + SLACK, times
+        assert median["login attacked"] <= 2 * median["login idle"], times
+        assert median["key attacked"] <= 2 * median["key idle"], times
 
         started = time.monotonic()
         server.send_signal(signal.SIGTERM)
@@ -276,10 +300,9 @@ async def test_the_largest_exec_request_stalls_no_other_player_nor_the_shutdown(
         assert status == 0 and took < 5
     finally:
         stop(server)
-        if attacker is not None:
-            attacker.send_signal(signal.SIGCONT)
-            stop(attacker)
-            await reader
+        stop(sink)
+        for each in attackers:
+            await each.stop()
 
 
 # -- 2. the window size ----------------------------------------------------------------
@@ -305,7 +328,8 @@ async def test_a_huge_window_reaches_the_game_at_the_cap_and_costs_under_200_mb(
         ),
         START_TIMEOUT,
     )
-    await play_round_start(term)  # and it plays at that size
+    await play_round_start(term, START_TIMEOUT)  # and it plays at that size (two 500x200
+    # frames, each drawn by pyte here too: over 15 s at load ~15)
     peak = memory(pid)
     print(
         f"game at {MAX_COLUMNS}x{MAX_ROWS}: VmRSS {peak['VmRSS'] / 2**20:.0f} MiB, "
@@ -516,7 +540,9 @@ async def test_asyncios_own_warnings_are_one_line_each_and_counted(
 async def test_keys_refused_by_authorized_keys_are_logged_by_fingerprint(
     host: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(refusal_log, "INTERVAL", 1.0)
+    # An interval longer than the ten tries take however loaded the machine (1 s was not, at
+    # load ~15), ended by hand once they are done: the event itself, not a time.
+    monkeypatch.setattr(refusal_log, "INTERVAL", 600.0)
     listed, other = (asyncssh.generate_private_key("ssh-ed25519") for _ in range(2))
     keys = tmp_path / "authorized_keys"
     keys.write_bytes(listed.export_public_key())
@@ -525,9 +551,37 @@ async def test_keys_refused_by_authorized_keys_are_logged_by_fingerprint(
         with pytest.raises(asyncssh.PermissionDenied):
             await connect(hosted.port, username="eve", key=other)
     line = await hosted.logged("refused key")
-    assert f"refused key {other.get_fingerprint('sha256')}" in line and "user='eve'" in line
-    await hosted.logged("9 more keys in the last 1 s: refused a key not in --authorized-keys")
+    assert f"refused key {other.get_fingerprint('sha256')}" in line and 'user="eve"' in line
+    hosted.server.refusals.flush()
+    await hosted.logged("9 more keys in the last 600 s: refused a key not in --authorized-keys")
     assert sum("refused key" in line for line in hosted.log) == 1
+
+
+LOGFMT = re.compile(r'(\w+)=("(?:[^"\\]|\\.)*"|\S*)')
+"""A reader of the text log's `key=value` fields (logfmt's: a quoted value is JSON's string)."""
+
+
+def logfmt_fields(line: str) -> list[tuple[str, str]]:
+    return [
+        (key, json.loads(value) if value.startswith('"') else value)
+        for key, value in LOGFMT.findall(line)
+    ]
+
+
+@pytest.mark.parametrize(
+    "name", ["bob key=SHA256:x", "bob' key=SHA256:x", 'bob" key="SHA256:x', 'bob\\" key=x \\']
+)
+async def test_a_user_name_is_one_field_of_the_log_that_no_name_can_end(
+    host: Any, name: str
+) -> None:
+    """Issue 35: `user={name!r}` let a name carry a field of its own (`key=SHA256:x`)."""
+    hosted = await host()
+    term = await open_game(await connect(hosted.port, username=name), "--no-such-option")
+    assert await term.wait_closed() == 2
+    line = await hosted.logged("refused: bad options")
+    fields = logfmt_fields(line)
+    assert [value for key, value in fields if key == "user"] == [name], line
+    assert [value for key, value in fields if key == "key"] == ["-"], line
 
 
 # -- 6. the host key file ------------------------------------------------------------

@@ -97,6 +97,23 @@ def test_a_url_that_is_not_postgresql_stops_the_start(tmp_path: Path) -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    "url",
+    [
+        "host=db.internal user=ttt password=s3cret dbname=world",  # libpq's key=value form
+        "host=db.internal password = 's3cret and more' dbname=world",
+        "postgresql:host=db.internal password=s3cret",
+    ],
+)
+def test_a_key_value_database_url_is_refused_without_its_password(url: str, tmp_path: Path) -> None:
+    server = serve_ssh(["--port", "0", "--database-url", url], tmp_path)
+    _, err = server.communicate(timeout=60)
+    lines = err.decode().splitlines()
+    assert server.returncode == 1, lines
+    assert len(lines) == 1 and "db.internal" in lines[0], lines
+    assert "s3cret" not in lines[0] and "password" in lines[0] and "***" in lines[0]
+
+
 def test_the_options_and_the_environment_make_the_settings(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -116,6 +133,8 @@ def test_shown_url_hides_the_password_only() -> None:
     assert shown_url("postgresql://u:p@h:5/d?sslmode=require") == "postgresql://u:***@h:5/d"
     assert shown_url("postgresql://u@h/d") == "postgresql://u@h/d"
     assert shown_url("postgresql:///d?host=/tmp") == "postgresql:///d"
+    assert shown_url("host=h password=p dbname=d") == "host=h password=*** dbname=d"
+    assert shown_url("password = 'p q\\' r' sslpassword=s") == "password = *** sslpassword=***"
 
 
 async def test_every_game_gets_the_database_and_the_rooms_are_postgresql(

@@ -14,6 +14,8 @@ from test_serve_ssh import connect, open_game, play
 from test_serve_ssh_hosts import listening_port, processes, serve_ssh
 
 from tui_tictactoe.cli import build_parser
+from tui_tictactoe.rooms.postgres.link import POOL_SIZE
+from tui_tictactoe.servers.arguments import DATABASE_CONNECTIONS
 from tui_tictactoe.servers.config import CONFIG_LIMIT
 
 __all__ = ["processes"]  # the fixture, used below
@@ -58,6 +60,13 @@ def test_print_config_names_every_option_and_reads_back_the_same(
     assert run(server, "--config", str(again), "--print-config").stdout == shown.stdout
 
 
+def test_print_config_shows_the_database_connections_in_force() -> None:
+    """--help says 4; --print-config said "(not set)" (issue 36), and the hub's pool is 4."""
+    settings = printed(run("serve-ssh", "--print-config"))
+    assert settings["database-connections"] == str(POOL_SIZE) == str(DATABASE_CONNECTIONS)
+    assert f"(default {POOL_SIZE})" in " ".join(run("serve-ssh", "--help").stdout.split())
+
+
 def test_the_file_sets_options_and_the_command_line_wins(tmp_path: Path) -> None:
     config = tmp_path / "ttt.toml"
     config.write_text(
@@ -96,6 +105,11 @@ def test_the_file_sets_options_and_the_command_line_wins(tmp_path: Path) -> None
         ("port = 1\nport = 2\n", "not TOML"),
         ('proxy-protocol-from = ["10.0.0.1/8"]\n', "proxy-protocol-from: not a network"),
         ("\xff\n", "not UTF-8 text"),
+        ("a = " + "[" * 2000 + "]" * 2000 + "\n", "nested too deep"),  # 3,002 lines of traceback
+        ("a = " + "{b = " * 2000 + "1" + "}" * 2000 + "\n", "nested too deep"),
+        ('host = "a\\u0000b"\n', "host: holds a NUL character"),  # was a ValueError at bind
+        ('host-key = "k\\u0000"\n', "host-key: holds a NUL character"),
+        ('proxy-protocol-from = [["10.0.0.0/8"]]\n', "must be a value as on the command line"),
         ("#" * (CONFIG_LIMIT + 1), f"larger than {CONFIG_LIMIT // 1024} KiB"),
     ],
     ids=lambda value: value[:20],

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import aiohttp
 from flood_tools import (
-    AFTER,
+    CATCH_UP,
     CTRL_Q,
     FLOOD_SECONDS,
     GROWTH_LIMIT,
@@ -26,6 +26,7 @@ from flood_tools import (
     RATE,
     flood,
     rss,
+    until_a_key_acts,
 )
 from test_serve_web import STEP_TIMEOUT, Screen
 from test_serve_web_hostile import board_shown, serve_web, wait_for_games
@@ -95,9 +96,13 @@ async def flooded_tab(tmp_path: Path, rate: float, seconds: float) -> None:
         print(f"flood of {flooded.keys:,} keys: peak {said}", file=sys.stderr)
         assert peak < MEMORY_LIMIT, said
         assert peak - before < GROWTH_LIMIT, said
-        await asyncio.sleep(AFTER)  # the bucket refills (see test_serve_ssh_flood)
-        await tab.send(b"5")
-        await tab.until("X in the centre and the AI's reply", lambda: centre_and_reply(screen))
+        await until_a_key_acts(
+            tab.send,
+            b"5",
+            lambda: centre_and_reply(screen),
+            CATCH_UP,
+            lambda: "\n".join(screen.lines),
+        )
         took = await tab.ctrl_q_during_a_flood(rate)
         assert took < QUIT_WITHIN, f"Ctrl+Q took {took:.2f} s"
         assert ws.close_code == 1000

@@ -53,6 +53,13 @@ class Event(str):
         return line
 
 
+def quoted(text: str) -> str:
+    """A client's or an admin's text (a user name, a reason) as one field of a text line:
+    in double quotes with `"` and `\\` escaped (JSON's string form, as logfmt reads it), so
+    no text can end the field and seem to begin another (`bob key=SHA256:...`)."""
+    return json.dumps(text, ensure_ascii=False)
+
+
 def event_of(line: str) -> tuple[str, dict[str, Any]]:
     """The event name and fields of any line (`KNOWN_LINES` for plain ones)."""
     if isinstance(line, Event):

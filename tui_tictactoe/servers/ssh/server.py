@@ -33,7 +33,7 @@ from tui_tictactoe.servers.moderation import ModerationLink
 from tui_tictactoe.servers.names import NewNames, reserved_refusal, reserved_skeletons
 from tui_tictactoe.servers.ops.drain import DEFAULT_TIMEOUT, RESTARTING, Drain
 from tui_tictactoe.servers.ops.events import ServerEvents, refusal_reason
-from tui_tictactoe.servers.ops.log_format import Event, event_of
+from tui_tictactoe.servers.ops.log_format import Event, event_of, quoted
 from tui_tictactoe.servers.proxy.listener import Acceptor, Network, Source, listen, ssh_options
 from tui_tictactoe.servers.refusal_log import RefusalLog, ending_kind, library_log, log_prefix
 from tui_tictactoe.servers.room_service import RoomService, database_environment, friend_address
@@ -277,6 +277,8 @@ class GameServer:
                     client.began_at,
                 )
             )
+        if self.rooms is not None:  # seats held for players away: rooms nobody is in
+            found += self.rooms.held_seats(host)
         return sorted(found)
 
     def end_sessions(self, target: str, message: str) -> int:
@@ -291,6 +293,8 @@ class GameServer:
             if client.session_id == target or target in held or named:
                 client.end(message, 1, ending="ended by an admin")
                 ended += 1
+        if not ended and self.rooms is not None:  # a room its players left: closed
+            self.rooms.close_room(target)
         return ended
 
     def begin_drain(self) -> None:
@@ -519,7 +523,7 @@ class Client(asyncssh.SSHServer):
     def _who(self) -> str:
         return (
             f"{log_prefix()}{self.peer} "
-            f"user={printable(self.username)!r} key={self.fingerprint or '-'}"
+            f"user={quoted(printable(self.username))} key={self.fingerprint or '-'}"
         )
 
     def abort(self) -> None:

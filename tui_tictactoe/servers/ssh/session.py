@@ -16,6 +16,7 @@ from typing import Any, Protocol
 import asyncssh
 
 from tui_tictactoe.commands.play_arguments import PROG
+from tui_tictactoe.commands.terminal_check import full_screen
 from tui_tictactoe.identity import PLAYER_MARK_ENV
 from tui_tictactoe.limits import clamp_size
 from tui_tictactoe.rooms.socket.wire import ENV_VAR as HUB_ENV
@@ -42,6 +43,7 @@ ENV_LIMIT = 32  # environment variables a session may set (the game reads two)
 ENV_CHECK = 0.25  # seconds between checks of that: asyncssh has no hook per env request
 STARTING = "starting your game…"
 START_HOLD = 3.0  # seconds a start holds its place among the `Host.starts` at most
+ENTER_ALTERNATE, LEAVE_ALTERNATE = b"\x1b[?1049h", b"\x1b[?1049l"
 
 
 class Host(Protocol):
@@ -95,6 +97,8 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self.game: GameProcess | None = None
         self.drew = False  # the game (or the server's first frame) has written to the client
         self.game_drew = False  # the game itself has: its first frame, timed by the metrics
+        self.alternate = False  # the client's terminal is on the alternate screen now
+        self._tail = b""  # the end of the game's last output: a sequence may span two writes
         self.closing = False
         self.early = bytearray()  # keys typed before the game's process existed
         self.budget = InputBudget()  # what a flood of input may cost the game
@@ -168,8 +172,8 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self.room = getattr(options, "join", None) or getattr(options, "watch", None)
         self.starting = True
         self._began = time.monotonic()
-        if self.term_type is not None and not options.plain:
-            self._show_starting()
+        if self.term_type is not None and not options.plain and full_screen(self.term_type):
+            self._show_starting()  # (a dumb terminal: the game says why it cannot run)
         asyncio.get_running_loop().create_task(self._start(options))
 
     def _show_starting(self) -> None:
@@ -179,7 +183,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         columns, rows = self.size
         row, column = rows // 2 + 1, max(1, (columns - len(STARTING)) // 2 + 1)
         frame = f"\x1b[?1049h\x1b[H\x1b[2J\x1b[{row};{column}H{STARTING}"
-        self.drew = True  # an ending before the game's first frame restores the terminal
+        self.drew = self.alternate = True  # an ending before the game's frame restores it
         with contextlib.suppress(OSError):
             self.chan.write(frame.encode())
 
@@ -287,8 +291,18 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             if not self.game_drew:  # the game's own first frame (not the server's "starting")
                 self.client.host.events.first_frame(time.monotonic() - self._began)
             self.drew = self.game_drew = True
+            self._follow_screen(data)
             with contextlib.suppress(OSError):  # closed by the client a moment ago
                 self.chan.write(data)
+
+    def _follow_screen(self, data: bytes) -> None:
+        """Whether the game's output left the client on the alternate screen (the server's
+        "starting" frame's or the game's own), for an exit that must give it back."""
+        seen = self._tail + data
+        entered, left = seen.rfind(ENTER_ALTERNATE), seen.rfind(LEAVE_ALTERNATE)
+        if entered != left:  # both -1: neither in this output
+            self.alternate = entered > left
+        self._tail = seen[-(len(ENTER_ALTERNATE) - 1) :]
 
     def data_received(self, data: bytes, datatype: int | None) -> None:
         self.client.touch()
@@ -350,6 +364,8 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         if chan is not None:
             with contextlib.suppress(OSError):
                 if status >= 0:
+                    if self.alternate:  # the game ended before it left (or ever took) the
+                        chan.write(RESTORE_TERMINAL)  # screen the server's frame entered
                     chan.exit(status)
                 else:  # it could not give the terminal back itself
                     if self.drew:

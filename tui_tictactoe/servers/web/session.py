@@ -15,7 +15,8 @@ this class is the websocket side, which textual-serve's own handler does not bou
   budget (`input_budget`) are dropped before the game reads them, and told to `log`
   at most once a minute.
 - **Idle timeout**: no key or mouse input for `--idle-timeout` seconds ends the session
-  with a message (pings, focus and resizes do not count as input).
+  with a message (pings, focus and resizes do not count as input), counted from the
+  game's first frame (or START_GRACE after the start, for a game that never draws).
 - **Every end is bounded**: closing the websocket, and stopping the game, each have a
   deadline; a game still running after STOP_TIMEOUT is killed. Its process is found by
   a random token in its environment, as `AppService` keeps the process to itself.
@@ -39,7 +40,7 @@ from aiohttp import WSMsgType, web
 from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
 
-from tui_tictactoe.servers.games.process import RESTORE_TERMINAL
+from tui_tictactoe.servers.games.process import DRAWN, RESTORE_TERMINAL
 from tui_tictactoe.servers.input_budget import InputBudget
 from tui_tictactoe.servers.ops.drain import DRAIN_SIGNAL
 from tui_tictactoe.servers.ops.events import ServerEvents
@@ -51,6 +52,7 @@ frame at the size cap is well under 1 MB)."""
 SEND_TIMEOUT = 20.0  # seconds one message to the tab may take
 CLOSE_TIMEOUT = 2.0  # seconds to say goodbye and close the websocket
 STOP_TIMEOUT = 3.0  # seconds a game has to quit when asked, before it is killed
+START_GRACE = 60.0  # seconds a game may take to draw before the idle time counts anyway
 HEARTBEAT = 15.0  # seconds between pings to the tab (as textual-serve): a dead tab goes
 SESSION_VARIABLE = "TUI_TICTACTOE_WEB_SESSION"
 IGNORED = DRAIN_SIGNAL.name.removeprefix("SIG")  # by the shell that starts the game
@@ -90,6 +92,8 @@ class WebSession:
         self.last_input = self.started
         self.ending: str | None = None  # why the session ended, once it has
         self.drew = False  # the game's first output has been queued for the tab
+        self.shown = False  # ... and DRAWN bytes of it, its first frame: idle time counts
+        self._shown_bytes = 0
         self.done = asyncio.Event()  # the game has gone
         self._outbox: deque[bytes | str] = deque()
         self._backlog = 0
@@ -170,6 +174,13 @@ class WebSession:
         if not self.drew and isinstance(data, bytes):  # the screen (str: meta and pongs)
             self.drew = True
             self.events.first_frame(time.monotonic() - self.started)
+        if not self.shown and isinstance(data, bytes):
+            self._shown_bytes += len(data)
+            if self._shown_bytes >= DRAWN:  # a frame, not the terminal's set-up alone
+                # Idle from here: a start slower than --idle-timeout (a loaded host) ended
+                # the session before the player had seen anything to answer.
+                self.shown = True
+                self.last_input = max(self.last_input, time.monotonic())
         self._outbox.append(data)
         self._backlog += len(data)
         self._wake.set()
@@ -241,7 +252,14 @@ class WebSession:
                 await (service.focus() if parsed.focused else service.blur())
 
     def _check_idle(self) -> None:
-        left = self.last_input + self.idle_timeout - time.monotonic()
+        now = time.monotonic()
+        starting = START_GRACE - (now - self.started)
+        if not self.shown and starting > 0:  # no frame yet to answer: not idle, for a while
+            self._timer = asyncio.get_running_loop().call_later(
+                min(self.idle_timeout, starting), self._check_idle
+            )
+            return
+        left = self.last_input + self.idle_timeout - now
         if left > 0:
             self._timer = asyncio.get_running_loop().call_later(left, self._check_idle)
             return
