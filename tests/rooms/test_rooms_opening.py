@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 import test_rooms_hub
+from room_tools import game_of, view
 from test_rooms_hub import Clock, Hub, look, maybe, refused
 
 from tui_tictactoe.record.people import is_rated
@@ -21,6 +22,7 @@ from tui_tictactoe.rooms.keeping import RoundKeeper
 from tui_tictactoe.rooms.matching import Place
 from tui_tictactoe.rooms.memory_hub import MemoryHub
 from tui_tictactoe.rooms.postgres.hub import PostgresHub
+from tui_tictactoe.rooms.status import room_state
 from tui_tictactoe.rooms.view import Person, Refused, Ticket
 
 clock = test_rooms_hub.clock
@@ -231,3 +233,32 @@ async def test_declines_are_counted_per_address_and_per_key(hub: Hub, clock: Clo
     assert "declined" in await refused(hub.queue_join(MALLORY_TOO, 3, 1200))
     clock.now += matching.DECLINE_PERIOD
     await hub.queue_join(MALLORY, 3, 1200)  # the period over
+
+
+# -- what the screens say ----------------------------------------------------------------
+
+
+def test_the_opening_is_counted_down_for_everyone_and_the_abort_said() -> None:
+    """Every line fits the board's 57 columns; the abort says who is where now."""
+    opening = view(matched=True, deadline=27.0)
+    lines = {
+        "X": "Your turn: you play X. 27 s, or no game.",
+        "O": "Waiting for ann (X): 27 s, or no game.",
+        None: "ann to play: 27 s, or no game.",
+    }
+    for seat, line in lines.items():
+        assert room_state(game_of(seat, opening), 0.0).text == line
+    reply = view((5,), matched=True, deadline=40.0)
+    assert room_state(game_of("O", reply), 10.5).text == (
+        "ann played 5. Your turn: you play O. 30 s, or no game."
+    )
+    over = view((5, 1), matched=True)  # the reply came: the opening is over
+    assert room_state(game_of("X", over), 0.0).text == "bob played 1. Your turn: you play X."
+    aborted = view((5,), matched=True, closed=True, aborted_by="O")
+    said = {seat: room_state(game_of(seat, aborted), 0.0).text for seat in ("X", "O", None)}
+    assert said == {
+        "O": "You did not play in time: no game, and out of the queue.",
+        "X": "bob did not play: no game. Back to the queue.",
+        None: "bob did not play: no game.",
+    }
+    assert all(len(text) <= 57 for text in (*lines.values(), *said.values()))
