@@ -232,3 +232,18 @@ async def _live(hub: Any, code: str) -> bool:
         return not (await hub.view(code)).closed
     except Refused:
         return False
+
+
+async def test_a_partner_who_leaves_before_the_first_move_sends_the_other_back(host: Any) -> None:
+    """bob leaves the pair's room before anyone moved: ann is not left in an empty private
+    room but first in the queue again, and plays the next player."""
+    hosted = await host(rooms=True)
+    ann = await enter(hosted.port, "--match", "ann", local="127.0.0.2")
+    await ann.shows("3x3 1")
+    bob = await enter(hosted.port, "--match", "bob", local="127.0.0.3")
+    await bob.shows("ann (X) vs bob (O)")
+    await ann.shows("Your turn: you play X.")
+    bob.send("q")
+    await ann.shows(DECLINED)
+    carol = await enter(hosted.port, "--match", "carol", local="127.0.0.4")
+    await carol.shows("ann (X) vs carol (O)")
