@@ -78,6 +78,7 @@ async def test_the_ai_meanwhile_is_ended_by_a_match_and_esc_leaves_the_queue(hos
     hosted = await host(rooms=True)
     ann = await enter(hosted.port, "--match --board 4", "ann", local="127.0.0.2")
     await ann.shows("Waiting for a player on 4x4")
+    await ann.shows("4x4 1")  # the place is held: `a` is offered from then on
     ann.send("a")
     await ann.shows("Your turn")  # the game against the AI, over the waiting screen
     carol = await enter(hosted.port, "--match --board 4", "carol", local="127.0.0.4")

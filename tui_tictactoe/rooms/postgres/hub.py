@@ -57,7 +57,7 @@ from tui_tictactoe.rooms.room import (
     Room,
     check_new_room,
 )
-from tui_tictactoe.rooms.view import SEATS, Person, Refused, RoomSummary, RoomView, SeatName, Ticket
+from tui_tictactoe.rooms.view import Person, Refused, RoomSummary, RoomView, SeatName, Ticket
 
 T = TypeVar("T")
 CHANNEL = "tui_tictactoe_rooms"
@@ -370,14 +370,15 @@ class PostgresHub(HubTasks, RoomHub):
             paired = await pg_queue.paired_room(conn, token, now - matching.DECLINE_WINDOW)
         if paired is None:
             raise matching.cannot_decline()
-        code, seat = paired
+        code, held = paired
+        seat: SeatName = "X" if held == "X" else "O"
 
         def close(loaded: Loaded, _now: float) -> None:
             room = loaded.room
             if room.moves:
                 raise matching.game_begun()
-            if seat in SEATS and room.holds(seat if seat == "X" else "O", token):
-                room.free(seat if seat == "X" else "O")  # aborted: `_opening_ended`
+            if room.holds(seat, token):
+                room.free(seat)  # before any move: aborted (`pg_queue.opening_ended`)
                 room.generation += 1
 
         await self._change(code, close, nothing)  # refused once it began
