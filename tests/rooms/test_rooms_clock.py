@@ -184,13 +184,16 @@ async def test_memory_hubs_timer_falls_the_flag_with_no_call() -> None:
 
 async def test_a_quick_matchs_room_runs_on_the_hubs_clock(hub: Hub, clock: Clock) -> None:
     """A room the queue opens keeps the hub's terms as one a player opens does (the match
-    and the clock were built apart: its room once had no clock at all)."""
+    and the clock were built apart: its room once had no clock at all), once its
+    opening (the first move and reply, timed apart: test_rooms_opening.py) is over."""
     ann = await hub.queue_join(ANN, 3, 1200)
     bob = await hub.queue_join(BOB, 3, 1200)
     x, o = (await hub.queue_poll(ann)).ticket, (await hub.queue_poll(bob)).ticket
     assert x is not None and o is not None
-    mover = x if x.seat == "X" else o
-    await hub.move(mover, 5, (await look(hub, x.code)).generation)
+    first, second = (x, o) if x.seat == "X" else (o, x)
+    await hub.move(first, 5, (await look(hub, x.code)).generation)
+    await hub.move(second, 1, (await look(hub, x.code)).generation)
+    await hub.move(first, 9, (await look(hub, x.code)).generation)
     view = await look(hub, x.code)
     assert view.deadline == clock.now + MOVE_TIME and view.to_move == "O"
     clock.now += MOVE_TIME

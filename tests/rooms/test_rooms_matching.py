@@ -61,11 +61,21 @@ def test_every_small_queue_exhaustively() -> None:
                 check(waiting, now)
 
 
+def test_one_address_never_pairs_with_itself() -> None:
+    """Two sessions (or keys) of one address wait apart; "" (no address known) is nobody's."""
+    a, b = Waiter("a", 3, 1200, 0, "10.6.6.6"), Waiter("b", 3, 1200, 1, "10.6.6.6")
+    assert pairs([a, b], 60) == []
+    c = Waiter("c", 3, 1200, 2, "10.0.0.3")
+    assert pairs([a, b, c], 2) == [(a, c)]
+    assert may_pair(Waiter("d", 3, 1200, 0), Waiter("e", 3, 1200, 0), 0)
+
+
 waiters = st.lists(
     st.tuples(
         st.sampled_from((3, 4, 5)),
         st.integers(800, 1800),
         st.floats(0, 100, allow_nan=False),
+        st.sampled_from(("", "10.0.0.1", "10.0.0.2", "2001:db8::/64")),
     ),
     max_size=30,
 )
@@ -73,6 +83,8 @@ waiters = st.lists(
 
 @settings(max_examples=300, deadline=None)
 @given(waiters, st.floats(0, 200, allow_nan=False))
-def test_any_queue_by_hypothesis(rows: list[tuple[int, int, float]], later: float) -> None:
-    waiting = [Waiter(f"p{i}", size, rating, since) for i, (size, rating, since) in enumerate(rows)]
+def test_any_queue_by_hypothesis(rows: list[tuple[int, int, float, str]], later: float) -> None:
+    waiting = [Waiter(f"p{i}", *row) for i, row in enumerate(rows)]
+    for x, o in pairs(waiting, 1000.0):
+        assert not x.address or x.address != o.address, "one address paired with itself"
     check(waiting, max((w.since for w in waiting), default=0.0) + later)

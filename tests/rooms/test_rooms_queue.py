@@ -104,15 +104,17 @@ async def test_places_are_counted_per_address_and_in_all() -> None:
         await hub.queue_join(CAROL, 7, 1200)
 
 
-async def test_a_pair_told_to_one_side_only_frees_the_other_seat_when_it_leaves() -> None:
+async def test_a_pair_told_to_one_side_only_sends_it_back_when_the_other_leaves() -> None:
+    """Not an empty private room: the room is aborted, ann waits again, first."""
     hub = MemoryHub(clock=Clock())
     ann = await hub.queue_join(ANN, 3, 1200)
     bob = await hub.queue_join(BOB, 3, 1200)
     ticket = (await hub.queue_poll(ann)).ticket
     assert ticket is not None
     await hub.queue_leave(bob)  # bob's game went before it heard
-    view = hub.view(ticket.code)
-    assert sum(seat.person is not None for seat in view.seats) == 1
+    with pytest.raises(Refused, match="no room"):
+        hub.view(ticket.code)
+    assert await hub.queue_poll(ann) == ((1, 0, 0, 0), None)
 
 
 @pytest.fixture
@@ -276,12 +278,16 @@ async def test_memory_the_decline_window_ends() -> None:
     hub = MemoryHub(clock=clock)
     ann = await hub.queue_join(ANN, 3, 1200)
     bob = await hub.queue_join(BOB, 3, 1200)
-    await paired(hub, ann), await paired(hub, bob)
+    a, b = await paired(hub, ann), await paired(hub, bob)
     clock.now += 16
     with pytest.raises(Refused, match="no match to decline"):
         await hub.queue_decline(ann)
+    assert (await hub.queue_poll(bob)).ticket == b  # kept through the opening
+    x, o = (a, b) if a.seat == "X" else (b, a)
+    await hub.move(x, 5, hub.view(x.code).generation)
+    await hub.move(o, 1, hub.view(x.code).generation)
     with pytest.raises(Refused, match="no longer in the queue"):
-        await hub.queue_poll(bob)
+        await hub.queue_poll(bob)  # the game is on: the places are gone
 
 
 async def test_pg_a_declined_match_sends_the_partner_back_to_the_head(

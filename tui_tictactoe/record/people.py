@@ -3,7 +3,8 @@
 A round between people (`Match`) is saved once, by its `round_key`, and a rated one
 moves both players' ratings in the same transaction: a round kept means both ratings
 moved, a round lost means neither did. A round is rated when it was played in a room,
-both seats have a key (guests are never rated), the keys differ and a move was played.
+both seats have a key (guests are never rated), the keys differ, a move was played and
+the two seats came from two addresses (else `Match.unrated`: two keys of one person).
 Hot seat rounds are kept but never rated: both seats are one person.
 
 Elo: start `START`, factor `K`, X's expected score 1 / (1 + 10^((Ro - Rx) / 400)); a win
@@ -65,6 +66,8 @@ def x_score(result: str, left_by: str | None) -> float:
 def is_rated(match: Match) -> bool:
     """A room round between two different keyed people, with a move played."""
     x, o = match.x.key, match.o.key
+    if match.unrated:  # both seats from one address (`RoomView.unrated`): one person
+        return False
     return match.kind == "room" and None not in (x, o) and x != o and len(match.moves) > 0
 
 

@@ -124,6 +124,8 @@ def check_match(match: Match) -> tuple[int, ...]:
         raise ValueError("left_by is the seat that left an abandoned round, and None otherwise")
     if match.left_by is not None:
         check_choice("left_by", match.left_by, SEATS)
+    if type(match.unrated) is not bool:
+        raise ValueError("unrated is True or False")
     if type(match.agreed) is not bool or (match.agreed and match.result != "draw"):
         raise ValueError("agreed is True only for a draw both players agreed to mid-round")
     _check_cause(match)

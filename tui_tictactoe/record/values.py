@@ -199,6 +199,7 @@ class Match(NamedTuple):
     agreed: bool = False  # with result "draw": both players agreed to it mid-round
     cause: str | None = None  # one of CAUSES: "time" (result: the winner), "claimed"
     take_backs: int = 0  # moves taken back by consent in this round
+    unrated: bool = False  # the room's two seats came from one address: kept, never rated
 
 
 def new_round_key() -> str:

@@ -63,13 +63,14 @@ class RoomHub(ABC):
     @abstractmethod
     async def queue_join(self, who: Person, size: int, rating: int) -> Place:
         """A place in the quick-match queue of board `size` (see `matching`). Refused
-        past the places per address or in all."""
+        past the places per address or in all, the address's rooms, or its declines."""
 
     @abstractmethod
     async def queue_poll(self, place: Place) -> QueueState:
         """How the queues stand, and the seat `place` was paired into (the same answer
-        until the pair's decline window ends, then the place is gone); also the place's
-        heartbeat. Refused if the place is gone."""
+        until the pair's decline window and its room's opening end, then the place is gone;
+        no seat again if the room was aborted and the place waits again); also the
+        place's heartbeat. Refused if the place is gone."""
 
     @abstractmethod
     async def queue_leave(self, place: Place) -> None:
@@ -78,8 +79,9 @@ class RoomHub(ABC):
     @abstractmethod
     async def queue_decline(self, place: Place) -> None:
         """Decline the pair `place` was made into (`matching.DECLINE_WINDOW`): the room
-        closes and the partner's place goes back to the head of the queue. Refused after
-        the window or once the room's first move is played."""
+        is aborted (`Room.abort`), the decline counted, and the partner's place goes back
+        to the head of the queue. Refused after the window or once the room's first move
+        is played."""
 
     @abstractmethod
     async def seat_call(self, ticket: Ticket, op: str, *args: object) -> None:

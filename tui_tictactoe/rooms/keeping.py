@@ -49,6 +49,7 @@ class RoundKeeper:
             agreed=view.agreed,
             cause=view.cause,
             take_backs=view.take_backs,
+            unrated=view.unrated,
         )
         try:
             check_match(match)

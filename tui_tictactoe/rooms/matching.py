@@ -12,9 +12,20 @@ the oldest place first takes the nearest rating on its board within the window o
 one of the two who waited longer (`window`: ±100 at once, 50 wider every 5 s), so
 near ratings pair first and nobody waits for ever. The lower-rated plays X (X starts).
 
+Two places of one address (an IPv6 client's /64: `addresses.counting_key`) never pair:
+one person with two keys would rate themselves. A place from an address whose rooms are
+at its cap (`room.ROOMS_PER_ADDRESS`: a matched room counts against both its players)
+is refused, and waits unpaired if its address reaches the cap meanwhile.
+
 A pair may be declined for `DECLINE_WINDOW` seconds, before its room's first move
 (`RoomHub.queue_decline`): the room closes, the decliner is out of the queue and the
-partner's place is back with the time it joined, so it pairs first.
+partner's place is back with the time it joined, so it pairs first. The room's opening
+is timed (`OPENING_TIME` for the first move, as much for the first reply): past it the
+round is aborted (no game, not rated) and the room closes the same way, the player who
+did not play out; so does a player who leaves before the first move. A decline, a stall
+and such a leave are counted per address and per key: past `DECLINES` in
+`DECLINE_PERIOD` seconds, that player waits before taking a place again. The places of
+a pair are kept (and answer with their seat) until the window and the opening are over.
 """
 
 from __future__ import annotations
@@ -41,6 +52,15 @@ DECLINE_WINDOW = 15.0
 """Seconds after a pairing in which a player (one who was playing the AI) may decline it,
 before the room's first move: the partner then goes back to the head of the queue. A
 paired place answers every poll with its seat until then."""
+OPENING_TIME = 30.0
+"""Seconds a quick match's first move may take, and its first reply: then no game."""
+DECLINES = 3
+"""Declines (and stalls, and leaves before the first move) one address or key may make in
+`DECLINE_PERIOD` seconds; past them, it waits before it takes a place again."""
+DECLINE_PERIOD = 300.0
+BACK_WITHIN = 3.0
+"""A partner goes back to the queue only if its session asked within these seconds (a
+session gone must not be paired with the next stranger)."""
 LOWEST_RATING, HIGHEST_RATING = 0, 10_000
 """The ratings a place may name (an Elo rating stays far inside)."""
 
@@ -69,6 +89,7 @@ class Waiter(NamedTuple):
     size: int
     rating: int
     since: float
+    address: str = ""  # the counting key ("": a process not behind serve-ssh, never alike)
 
 
 def window(waited: float) -> int:
@@ -78,8 +99,10 @@ def window(waited: float) -> int:
 
 
 def may_pair(a: Waiter, b: Waiter, now: float) -> bool:
-    """Same board, and ratings within the window of whichever of the two waited longer."""
+    """Same board, two addresses, and ratings within the window of whichever of the two waited longer."""
     if a.size != b.size or a.place == b.place:
+        return False
+    if a.address and a.address == b.address:  # one person's two sessions (or keys)
         return False
     longest = now - min(a.since, b.since)
     return abs(a.rating - b.rating) <= window(longest)
@@ -126,6 +149,16 @@ def check_place_count(address: str, own: int, total: int, per_address: int, most
         raise Refused("The queues are full: try again in a minute.")
     if address and own >= per_address:
         raise Refused(f"Already {own} places in the queues from your address: leave one first.")
+
+
+def too_many_declines(wait: int) -> str:
+    return f"Too many matches declined or left: wait {wait} s."
+
+
+def decline_keys(address: str, key: str) -> list[str]:
+    """What a decline is counted by: the address, and the key (a person with many
+    addresses still has one key); "" counts nothing."""
+    return [k for k in (address, f"key {key}" if key else "") if k]
 
 
 def cannot_decline() -> Refused:

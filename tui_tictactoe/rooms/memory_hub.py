@@ -85,8 +85,10 @@ class MemoryHub(RoomHub):
         places_per_address: int = matching.PLACES_PER_ADDRESS,
         max_places: int = matching.MAX_PLACES,
         place_timeout: float = matching.PLACE_TIMEOUT,
+        opening_time: float = matching.OPENING_TIME,
     ) -> None:
         self.clock = clock
+        self.opening_time = opening_time  # a quick match's first move and reply (0: none)
         self.places_per_address, self.max_places = places_per_address, max_places
         self.place_timeout = place_timeout
         self._queue: dict[str, _Queued] = {}  # place token -> who waits, and since when
@@ -108,6 +110,9 @@ class MemoryHub(RoomHub):
         self.lobby_names = WrongCodes(
             clock, LOBBY_NAMES, LOBBY_WINDOW, refusal=too_many_lobby_names
         )
+        self.declines = WrongCodes(
+            clock, matching.DECLINES, matching.DECLINE_PERIOD, refusal=matching.too_many_declines
+        )
         self._rooms: dict[str, Room] = {}
         self._boxes: dict[str, list[Mailbox]] = {}
         self._timer: asyncio.TimerHandle | None = None
@@ -117,7 +122,7 @@ class MemoryHub(RoomHub):
     async def create(self, who: Person, size: int, first: SeatName, public: bool = False) -> Ticket:
         self.expire()
         check_new_room(size, first)
-        own = sum(room.owner == who.address for room in self._rooms.values())
+        own = self._rooms_of(who.address)
         check_room_count(who.address, own, len(self._rooms), self.rooms_per_address, self.max_rooms)
         if public:
             self._lobby_names(who)
@@ -228,13 +233,18 @@ class MemoryHub(RoomHub):
     async def queue_join(self, who: Person, size: int, rating: int) -> Place:
         self._expire_queue()
         matching.check_place(size, rating, SIZES)
+        for counted in matching.decline_keys(who.address, who.key):
+            self.declines.check(counted)
+        rooms = self._rooms_of(who.address)
+        check_room_count(who.address, rooms, 0, self.rooms_per_address, None)
         own = sum(q.who.address == who.address for q in self._queue.values())
         matching.check_place_count(
             who.address, own, len(self._queue), self.places_per_address, self.max_places
         )
         token = self._token()
         now = self.clock()
-        self._queue[token] = _Queued(Waiter(token, size, rating, now), who, now)
+        waiter = Waiter(token, size, rating, now, who.address)
+        self._queue[token] = _Queued(waiter, who, now)
         self._pair(now)
         return Place(token, size)
 
@@ -249,7 +259,7 @@ class MemoryHub(RoomHub):
         if found is None and queued is None:
             raise matching.not_queued()
         if found is not None:
-            found.told = True
+            found.told, found.queued.seen = True, now
         return QueueState(self._waiting_counts(), None if found is None else found.ticket)
 
     async def queue_leave(self, place: Place) -> None:
@@ -263,20 +273,17 @@ class MemoryHub(RoomHub):
         found = self._found.get(place.token)
         if found is None:
             raise matching.cannot_decline()
+        if found.paired_at < self.clock() - matching.DECLINE_WINDOW:
+            raise matching.cannot_decline()
         room = self._rooms.get(found.ticket.code)
         if room is not None and room.moves:
             raise matching.game_begun()
-        del self._found[place.token]
-        partner = self._found.pop(found.partner, None)
-        if room is not None:  # both seats freed before any move: the room closes
-            for seat in SEATS:
-                room.free(seat)
-            self._changed(room, gone=(place.token, found.partner))
-        now = self.clock()
-        if partner is not None:  # back with the time it joined: the head of the queue
-            partner.queued.seen = now
-            self._queue[found.partner] = partner.queued
-            self._pair(now)
+        seat = found.ticket.seat
+        if room is None or seat is None or not room.holds(seat, place.token):
+            self._found.pop(place.token, None)
+            return
+        room.free(seat)  # before any move: the room is aborted (`_opening_ended`)
+        self._changed(room, gone=(place.token, found.partner))
 
     # -- beyond the interface -----------------------------------------------
 
@@ -347,24 +354,28 @@ class MemoryHub(RoomHub):
 
     def _expire_queue(self) -> None:
         """Places not asked about for `place_timeout` (their session or host died) go;
-        a pair's places go when its decline window ends, and a seat paired but never
-        told is then dropped (its grace runs as any seat's)."""
+        a pair's places go when its decline window and its room's opening are over, and a
+        seat paired but never told is dropped at the window's end (its grace runs as any
+        seat's)."""
         now = self.clock()
         oldest = now - self.place_timeout
         for token in [t for t, q in self._queue.items() if q.seen < oldest]:
             del self._queue[token]
         over = now - matching.DECLINE_WINDOW
         for token in [t for t, found in self._found.items() if found.paired_at < over]:
-            found = self._found.pop(token)
-            if found.told:
-                continue
+            found = self._found.get(token)
+            if found is None:
+                continue  # gone with its room, closed by the change before
             ticket = found.ticket
             room = self._rooms.get(ticket.code)
             assert ticket.seat is not None
-            if room is not None and room.holds(ticket.seat, ticket.token):
+            if not found.told and room is not None and room.holds(ticket.seat, ticket.token):
+                found.told = True  # once: its seat is dropped, and waits out its grace
                 room.away(ticket.seat, self.clock() + self.reconnect_grace)
                 self._changed(room)
                 self._arm()
+            if room is None or not room.in_opening():
+                self._found.pop(token, None)
 
     def _open(self, size: int, first: SeatName) -> Room:
         """A new room on this hub's terms (its move clock, its reconnect grace): made here
@@ -373,13 +384,23 @@ class MemoryHub(RoomHub):
         room.move_time, room.grace = self.move_time, self.reconnect_grace
         return room
 
+    def _rooms_of(self, address: str) -> int:
+        """Live rooms that count against `address` (opened there, or a seat held from it)."""
+        return sum(room.counts_against(address) for room in self._rooms.values())
+
     def _pair(self, now: float) -> None:
         """Every pair the rule makes now, each in a new private room (while rooms may be
-        opened: at the cap the places wait on)."""
-        for x, o in matching.pairs([q.waiter for q in self._queue.values()], now):
+        opened: at the cap the places wait on, and a place whose address has its rooms
+        too)."""
+        full = {a for a in {q.who.address for q in self._queue.values()} if self._at_cap(a)}
+        waiting = [q.waiter for q in self._queue.values() if q.who.address not in full]
+        for x, o in matching.pairs(waiting, now):
             if self.max_rooms is not None and len(self._rooms) >= self.max_rooms:
                 return
+            if self._at_cap(x.address) or self._at_cap(o.address):
+                continue  # one of them reached it with the pair before: the next time
             room = self._open(x.size, "X")
+            room.matched, room.opening_time = True, self.opening_time
             room.flag_fall(now)
             for seat, waiter, partner in zip(SEATS, (x, o), (o, x), strict=True):
                 queued = self._queue.pop(waiter.place)
@@ -388,6 +409,30 @@ class MemoryHub(RoomHub):
                 self._found[waiter.place] = _Found(ticket, queued, partner.place, now)
             self._rooms[room.code] = room
             self._boxes[room.code] = []
+
+    def _at_cap(self, address: str) -> bool:
+        return bool(address) and self._rooms_of(address) >= self.rooms_per_address
+
+    def _opening_ended(self, room: Room) -> None:
+        """A quick match's room closed before its game began (aborted: a stall, a leave, a
+        decline; or both links gone): the pair's places end; the player who did not play
+        is out and counted (`matching.DECLINES`), the other back in the queue with the
+        time it joined (if its session still asks: `matching.BACK_WITHIN`)."""
+        now = self.clock()
+        back = False
+        for token in [t for t, f in self._found.items() if f.ticket.code == room.code]:
+            found = self._found.pop(token)
+            queued = found.queued
+            if room.aborted_by is None:
+                continue
+            if found.ticket.seat == room.aborted_by:
+                for counted in matching.decline_keys(queued.who.address, queued.who.key):
+                    self.declines.count(counted)
+            elif queued.seen >= now - matching.BACK_WITHIN:
+                queued.seen, back = now, True
+                self._queue[token] = queued
+        if back:
+            self._pair(now)
 
     def _find(self, code: str, who: Person) -> Room:
         """The live room a person typed, with wrong codes rate-limited per address (and
@@ -443,6 +488,8 @@ class MemoryHub(RoomHub):
         if room.closed:
             del self._rooms[room.code]
             del self._boxes[room.code]
+            if room.matched:
+                self._opening_ended(room)
 
     def _new_code(self) -> str:
         for _ in range(_CODE_TRIES):

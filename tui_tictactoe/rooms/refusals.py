@@ -69,6 +69,11 @@ def too_many_rooms(own: int | None) -> Refused:
     return Refused(f"This address has {own} rooms open: close one first.")
 
 
+def is_full(refusal: Refused) -> bool:
+    """Whether `refusal` is the server's cap on rooms in all (not one address's)."""
+    return refusal.reason == too_many_rooms(None).reason
+
+
 def room_full(code: str) -> Refused:
     # Short: a status line under the board is 57 columns at the least.
     return Refused(f"Room {code} is full: watch it with --watch {code}.")

@@ -43,8 +43,9 @@ from tui_tictactoe.rooms.view import (
 )
 
 ROOMS_PER_ADDRESS = 3
-"""Live rooms opened from one address at a time (a room counts until it closes, also
-while its creator's link is down): a few for a person, not a lobby full of spam."""
+"""Live rooms counting against one address at a time: opened from it, or a seat held
+from it (`Room.counts_against`; a room counts until it closes, also while its creator's
+link is down): a few for a person, not a lobby full of spam."""
 LOBBY_NAMES = 3
 """Names one address may put before strangers (a public room opened or made public, a
 seat taken in a public room) per `LOBBY_WINDOW` seconds."""
@@ -126,6 +127,10 @@ class Room:
     deadline: float | None = None  # when the mover's time runs out (`_sync_clock`)
     cause: Cause | None = None  # the round ended on "time" or "claimed"
     take_backs: int = 0  # moves taken back by consent this round
+    matched: bool = False  # a quick match's: its opening is timed, its seats' places kept
+    opening_time: float = 0.0  # seconds for the first move and for the first reply (0: none)
+    aborted_by: SeatName | None = None  # the seat whose opening ran out, left or declined
+    unrated: bool = False  # the pair at the table came from one address: no round is rated
     now: float = 0.0  # the time of the change being made: set by `flag_fall`, not stored
 
     def __post_init__(self) -> None:
@@ -158,6 +163,9 @@ class Room:
             cause=self.cause,
             take_backs=self.take_backs,
             grace=self.grace,
+            matched=self.matched,
+            aborted_by=self.aborted_by,
+            unrated=self.unrated,
         )
 
     def listed(self) -> bool:
@@ -208,6 +216,36 @@ class Room:
 
     def players(self) -> int:
         return sum(seat.person is not None for seat in self.seats.values())
+
+    def counts_against(self, address: str) -> bool:
+        """Whether this live room counts against `address` ("": nobody's): its opener's,
+        and every seated player's, however the room was made (a quick match has no
+        opener, so it counts against both its players)."""
+        if not address or self.closed:
+            return False
+        if self.owner == address:
+            return True
+        return any(
+            s.person is not None and s.person.address == address for s in self.seats.values()
+        )
+
+    def addresses(self) -> set[str]:
+        """Every address this room counts against (`counts_against`)."""
+        found = {s.person.address for s in self.seats.values() if s.person is not None}
+        return {a for a in found | {self.owner} if a}
+
+    def in_opening(self) -> bool:
+        """A quick match's first round before its first reply: the first move and the first
+        reply each have `opening_time`, or the round is aborted (`flag_fall`)."""
+        return (
+            self.matched
+            and self.opening_time > 0
+            and self.round == 1
+            and self.result is None
+            and not self.closed
+            and len(self.moves) < 2
+            and self.players() == 2
+        )
 
     # -- who comes in ---------------------------------------------------------
 
@@ -277,6 +315,8 @@ class Room:
         was not theirs. The `creator` (opening the room) keeps the say over its listing."""
         self.seats[seat] = Seat(who, token, present=True, creator=creator)
         self.score = [0, 0, 0]
+        held = [s.person.address for s in self.seats.values() if s.person is not None]
+        self.unrated = len(held) == 2 and bool(held[0]) and held[0] == held[1]
         self.offered.discard(seat)
         if self.result is not None and next_key is not None:
             self._new_round(next_key)
@@ -289,13 +329,34 @@ class Room:
         self._sync_clock()
 
     def away(self, seat: SeatName, back_by: float) -> None:
+        """The seat's link dropped: it waits out its grace (`back_by`). A quick match's
+        room that nobody is present in before its first move closes at once: a matched
+        room has no opener to come back for it, and an empty one only holds a room."""
         held = self.seats[seat]
         held.present, held.back_by = False, back_by
         self._sync_clock()
+        present = any(s.present for s in self.seats.values() if s.person is not None)
+        if self.matched and self.round == 1 and not self.moves and not present:
+            self.abort(None)
+
+    def abort(self, by: SeatName | None) -> None:
+        """A quick match's opening ends without a game: the room closes, no round is kept
+        (so none rated), and the hub sends the seat that did not play `by` (stalled, left
+        or declined) out of the queue and the other back to its place (None: both gone)."""
+        self.aborted_by = by
+        self.seats = {s: Seat() for s in SEATS}
+        self.rematch.clear()
+        self.offer, self.offered = None, set()
+        self.closed, self.deadline = True, None
 
     def free(self, seat: SeatName) -> None:
         """The seat's holder is gone for good: a round they were playing is abandoned
-        (a round with no move yet just waits for the next player)."""
+        (a round with no move yet just waits for the next player; in a quick match's
+        room, where nobody else comes, the room is aborted and the other player goes back
+        to the queue)."""
+        if self.matched and self.round == 1 and not self.moves and self.players() == 2:
+            self.abort(seat)
+            return
         if self.result is None and self.moves:
             self.result, self.left_by = "abandoned", seat
             self.board_generation = self.generation + 1
@@ -333,6 +394,10 @@ class Room:
         deadline, mover = self.deadline, self.to_move()
         if deadline is None or now < deadline or mover is None:
             return False
+        if self.in_opening():  # the first move (or reply) did not come: no game
+            stalled = mover if self.seats[other(mover)].present else other(mover)
+            self.abort(stalled)
+            return True
         back_by = self.seats[mover].back_by
         if back_by is not None and back_by <= deadline:
             return False
@@ -477,6 +542,10 @@ class Room:
         its first move, both seats held and the mover's opponent present (else the mover
         could not play); `restart` gives the mover their full time (a new mover)."""
         mover = self.to_move()
+        if self.in_opening():  # the opening's clock: whoever is away, it runs
+            if restart or self.deadline is None:
+                self.deadline = round((self.now + self.opening_time) * 1_000_000) / 1_000_000
+            return
         running = (
             self.move_time > 0
             and mover is not None

@@ -48,6 +48,8 @@ def room_state(game: RoomGame, now: float) -> Status:
     view = game.view
     if view is None:
         return WAITING_FOR_VIEW
+    if view.closed and view.aborted_by is not None:
+        return _aborted(game, view.aborted_by)
     if view.closed:
         return Status(f"Room {view.code} has closed: every player left.", "refused")
     if view.unreachable:
@@ -61,6 +63,41 @@ def room_state(game: RoomGame, now: float) -> Status:
     if view.offer is not None:
         return _with_clock(_offer(game, view.offer), game, now)
     return _turn(game, now)
+
+
+def _aborted(game: RoomGame, by: SeatName) -> Status:
+    """A quick match aborted before its game began: not rated, and who is where now."""
+    if game.seat == by:
+        return Status("You did not play in time: no game, and out of the queue.", "refused")
+    if game.seat is not None:
+        return Status(f"{game.name(by)} did not play: no game. Back to the queue.", "refused")
+    return Status(f"{game.name(by)} did not play: no game.", "refused")
+
+
+def opening_left(game: RoomGame, now: float) -> int | None:
+    """A quick match's opening (`RoomView.matched`): the whole seconds left for the first
+    move or the first reply, always shown (None once it is over)."""
+    view = game.view
+    if view is None or not view.matched or view.deadline is None or view.to_move is None:
+        return None
+    if view.round != 1 or len(view.moves) >= 2:
+        return None
+    return seconds_left(view.deadline, now)
+
+
+def _opening(game: RoomGame, left: int) -> Status:
+    """The opening's countdown, on every screen: the mover starts the game in time or
+    there is none ("Your turn: you play X. 27 s, or no game.")."""
+    view = game.view
+    assert view is not None and view.to_move is not None
+    mover, last = view.to_move, game.last_move
+    played = f"{game.name(last.seat)} played {last.cell}. " if last is not None else ""
+    clock = f"{left} s, or no game."
+    if game.seat == mover:
+        return Status(f"{played}Your turn: you play {mover}. {clock}", "turn")
+    if game.seat is not None:
+        return Status(f"Waiting for {game.name(mover)} ({mover}): {clock}", "thinking")
+    return Status(f"{played}{game.name(mover)} to play: {clock}", "turn")
 
 
 def _offer(game: RoomGame, offer: Offer) -> Status:
@@ -206,6 +243,9 @@ def _turn(game: RoomGame, now: float) -> Status:
     view = game.view
     assert view is not None and view.to_move is not None
     mover = view.to_move
+    opening = opening_left(game, now)
+    if opening is not None:  # a quick match not yet begun: counted down all along
+        return _opening(game, opening)
     left = clock_left(game, now)
     if left is not None:  # the last seconds: the clock is the news, on every screen
         if game.seat == mover:

@@ -96,6 +96,13 @@ class RoomView(NamedTuple):
     cause: Cause | None = None  # why the round ended early: "time" or "claimed"
     take_backs: int = 0  # moves taken back by consent this round
     grace: float = 0.0  # the room's reconnect grace: a claim comes after half of it
+    # A quick match's room: before its first reply, `deadline` is the opening's (the
+    # first move, then the first reply): when it passes, the round is aborted (no game,
+    # not rated), the room closes with `aborted_by` the seat that did not play, and the
+    # other player is back in the queue. `unrated`: both seats came from one address.
+    matched: bool = False
+    aborted_by: SeatName | None = None
+    unrated: bool = False
 
     @property
     def to_move(self) -> SeatName | None:

@@ -1,10 +1,13 @@
 """Quick match over `serve-ssh` end to end: real SSH clients (asyncssh + pyte), real game
 processes, each person from an address of their own on loopback; on one host, and on
-two hosts sharing one PostgreSQL database. Nothing is timed: each wait is for a screen."""
+two hosts sharing one PostgreSQL database. Nothing is timed: each wait is for a screen.
+Hostile matches (issue 35): an address's matched rooms count against it, an empty one
+closes at once, one address never pairs with itself, the first move is timed."""
 
 from __future__ import annotations
 
 import asyncio
+import re
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +15,8 @@ import test_serve_ssh
 from test_serve_ssh_ops import METRICS, ops_port, until_sample
 from test_serve_ssh_rooms import ANN_KEY, BOB_KEY, FINGERPRINT, enter, hub_of, record_of, until
 
+from tui_tictactoe.rooms.matching import POLL
+from tui_tictactoe.rooms.view import Refused
 from tui_tictactoe.ui.screens.match_screen import DECLINED, FOUND
 
 host = test_serve_ssh.host  # the fixture: a GameServer in the test's loop
@@ -73,6 +78,7 @@ async def test_the_ai_meanwhile_is_ended_by_a_match_and_esc_leaves_the_queue(hos
     hosted = await host(rooms=True)
     ann = await enter(hosted.port, "--match --board 4", "ann", local="127.0.0.2")
     await ann.shows("Waiting for a player on 4x4")
+    await ann.shows("4x4 1")  # the place is held: `a` is offered from then on
     ann.send("a")
     await ann.shows("Your turn")  # the game against the AI, over the waiting screen
     carol = await enter(hosted.port, "--match --board 4", "carol", local="127.0.0.4")
@@ -129,3 +135,116 @@ async def test_two_players_on_two_hosts_are_matched_through_postgresql(
     await ann.shows("Your turn: you play X.")
     ann.send("5")
     await bob.shows("Your turn: you play O.")
+
+
+# -- hostile matches (issue 35) ----------------------------------------------------------
+
+
+async def test_matched_rooms_count_against_the_address_and_empty_ones_close_at_once(
+    host: Any,
+) -> None:
+    """The room-cap attack: mallory (one address) pairs with stranger after stranger and
+    drops the links. Each matched room counts against her address (it has no opener): past
+    `--rooms-per-address` she gets no place; a room whose two links are gone before the
+    first move closes at once, so the server's rooms stay free for everyone else. Two of
+    her own sessions never pair with each other."""
+    hosted = await host(rooms=True, room_limits=(2, 6))
+    hub = hub_of(hosted)
+    mallory, strangers = "127.0.0.66", ["127.0.0.11", "127.0.0.12", "127.0.0.13"]
+    held = []
+    for i, local in enumerate(strangers[:2]):
+        evil = await enter(hosted.port, "--match", "mallory", local=mallory)
+        await evil.shows("3x3 1")
+        them = await enter(hosted.port, "--match", f"v{i}", local=local)
+        await them.shows(f"mallory (X) vs v{i} (O)")
+        held.append((evil, them))
+    third = await enter(hosted.port, "--match", "mallory", local=mallory)
+    await third.shows("This address has 2 rooms open")
+    third.conn.close()
+    evil, them = held[0]
+    evil.conn.close()
+    them.conn.close()
+    await eventually(lambda: len(hub._rooms) == 1, "the empty matched room closed at once")
+    one = await enter(hosted.port, "--match", "mallory", local=mallory)
+    await one.shows("3x3 1")  # a room of hers gone: a place again
+    two = await enter(hosted.port, "--match", "mallory2", local=mallory)
+    await two.shows("3x3 2")  # her two sessions wait apart
+    await asyncio.sleep(2 * POLL)  # polls come and go: still no pair
+    assert "3x3 2" in two.text and len(hub._rooms) == 1
+    stranger = await enter(hosted.port, "--match", "v2", local=strangers[2])
+    await stranger.shows("mallory (X) vs v2 (O)")  # the one who waited longest
+
+
+async def test_a_first_move_that_never_comes_aborts_the_match(host: Any) -> None:
+    """ann is paired and never moves: the opening counts down on both screens; at its
+    end there is no game, ann is out of the queue, bob is first in it again and plays the
+    next player."""
+    hosted = await host(rooms=True)
+    hub_of(hosted).opening_time = 8.0  # the rooms paired from now on
+    ann = await enter(hosted.port, "--match", "ann", local="127.0.0.2")
+    await ann.shows("3x3 1")
+    bob = await enter(hosted.port, "--match", "bob", local="127.0.0.3")
+    await bob.shows("ann (X) vs bob (O)")
+    pattern = r"Waiting for ann \(X\): (\d+) s, or no game\."
+    first = int((await bob.matches(pattern)).group(1))
+    await bob.term.wait_until(
+        "the count down",
+        lambda: (m := re.search(pattern, bob.text)) is not None and int(m.group(1)) < first,
+    )
+    await ann.matches(r"Your turn: you play X\. \d+ s, or no game\.")
+    await ann.shows("You did not play in time: no game, and out of the queue.")
+    await bob.shows(DECLINED)
+    await bob.shows("3x3 1")
+    assert [q.who.name for q in hub_of(hosted)._queue.values()] == ["bob"]
+    carol = await enter(hosted.port, "--match", "carol", local="127.0.0.4")
+    await carol.shows("bob (X) vs carol (O)")  # bob kept his place: he waited longer
+
+
+async def test_matched_rooms_count_against_the_address_across_two_hosts(
+    pg_url: str, host: Any
+) -> None:
+    """The same attack over two hosts on one PostgreSQL: her matched room counts against
+    her address on every host, and closes at once when both links are gone."""
+    a = await host(rooms=True, database_url=pg_url, room_limits=(1, 6))
+    b = await host(rooms=True, database_url=pg_url, room_limits=(1, 6))
+    evil = await enter(a.port, "--match", "mallory", local="127.0.0.66")
+    await evil.shows("3x3 1")
+    them = await enter(b.port, "--match", "v0", local="127.0.0.11")
+    await them.shows("mallory (X) vs v0 (O)")
+    code = (await them.matches(r"Room ([A-Z]{4})")).group(1)
+    again = await enter(b.port, "--match", "mallory", local="127.0.0.66")
+    await again.shows("rooms open: close one first")
+    again.conn.close()
+    evil.conn.close()
+    them.conn.close()
+    hub = a.server.rooms.hub
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + WAIT
+    while await _live(hub, code):
+        assert loop.time() < deadline, "the empty matched room closed at once"
+        await asyncio.sleep(0.05)
+    late = await enter(b.port, "--match", "mallory", local="127.0.0.66")
+    await late.shows("3x3 1")  # the empty room closed at once: a place again
+
+
+async def _live(hub: Any, code: str) -> bool:
+    """Whether room `code` is there (a closed room is not)."""
+    try:
+        return not (await hub.view(code)).closed
+    except Refused:
+        return False
+
+
+async def test_a_partner_who_leaves_before_the_first_move_sends_the_other_back(host: Any) -> None:
+    """bob leaves the pair's room before anyone moved: ann is not left in an empty private
+    room but first in the queue again, and plays the next player."""
+    hosted = await host(rooms=True)
+    ann = await enter(hosted.port, "--match", "ann", local="127.0.0.2")
+    await ann.shows("3x3 1")
+    bob = await enter(hosted.port, "--match", "bob", local="127.0.0.3")
+    await bob.shows("ann (X) vs bob (O)")
+    await ann.shows("Your turn: you play X.")
+    bob.send("q")
+    await ann.shows(DECLINED)
+    carol = await enter(hosted.port, "--match", "carol", local="127.0.0.4")
+    await carol.shows("ann (X) vs carol (O)")

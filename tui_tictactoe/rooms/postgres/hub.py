@@ -57,7 +57,7 @@ from tui_tictactoe.rooms.room import (
     Room,
     check_new_room,
 )
-from tui_tictactoe.rooms.view import SEATS, Person, Refused, RoomSummary, RoomView, SeatName, Ticket
+from tui_tictactoe.rooms.view import Person, Refused, RoomSummary, RoomView, SeatName, Ticket
 from tui_tictactoe.rooms.wrong_codes import GLOBAL_LIMIT, NETWORK_LIMIT
 
 T = TypeVar("T")
@@ -105,8 +105,10 @@ class PostgresHub(HubTasks, RoomHub):
         places_per_address: int = matching.PLACES_PER_ADDRESS,
         max_places: int = matching.MAX_PLACES,
         place_timeout: float = matching.PLACE_TIMEOUT,
+        opening_time: float = matching.OPENING_TIME,
     ) -> None:
         self.url = url
+        self.opening_time = opening_time  # a quick match's first move and reply (0: none)
         self.place_limits = (places_per_address, max_places)
         self.place_timeout = place_timeout
         self._round_keys = round_keys  # each round's key for the record, as MemoryHub's
@@ -134,6 +136,14 @@ class PostgresHub(HubTasks, RoomHub):
         )
         self.lobby_names = SharedWrongCodes(
             self._link, self._now, LOBBY_NAMES, LOBBY_WINDOW, "lobby", too_many_lobby_names
+        )
+        self.declines = SharedWrongCodes(  # counted by `pg_queue.opening_ended`
+            self._link,
+            self._now,
+            matching.DECLINES,
+            matching.DECLINE_PERIOD,
+            "decline",
+            matching.too_many_declines,
         )
         self.readers = Readers()
         self._mine: set[str] = set()  # hashes of the seat tokens this host's sessions hold
@@ -171,7 +181,7 @@ class PostgresHub(HubTasks, RoomHub):
             room = self._new_room(size, first)
             room.public, room.owner = public, who.address
             token = token or self._token()  # drawn as MemoryHub does, after the code
-            room.sit("X", who._replace(address=""), hashed(token), creator=True)
+            room.sit("X", who, hashed(token), creator=True)
             if await self._insert(room):
                 self._mine.add(hashed(token))
                 if public and who.address:
@@ -192,9 +202,7 @@ class PostgresHub(HubTasks, RoomHub):
                 raise Refused(too_many_lobby_names(busy))
             wrong = room.wrong_token(who, held)
             new_token = self._token()
-            seat, _ = room.admit(
-                who._replace(address=""), held, hashed(new_token), self._round_keys()
-            )
+            seat, _ = room.admit(who, held, hashed(new_token), self._round_keys())
             room.generation += 1
             return Ticket(room.code, seat, new_token)
 
@@ -318,15 +326,16 @@ class PostgresHub(HubTasks, RoomHub):
 
     async def queue_join(self, who: Person, size: int, rating: int) -> Place:
         matching.check_place(size, rating, SIZES)
+        for counted in matching.decline_keys(who.address, who.key):
+            await self.declines.check(counted)
+        await self.expire()  # rooms whose grace ran out no longer count against anyone
         token = self._token()
         async with self._link.transaction() as conn:
             now = await self._now(conn)
-            oldest = now - self.place_timeout  # places gone silent no longer count
-            lost = await pg_queue.sweep(conn, oldest, now - matching.DECLINE_WINDOW)
+            lost = await self._swept(conn, now)  # places gone silent no longer count
             place = (size, rating)
-            await pg_queue.join(
-                conn, hashed(token), who, place, self.host_id, now, self.place_limits
-            )
+            limits = (*self.place_limits, self.rooms_per_address)
+            await pg_queue.join(conn, hashed(token), who, place, self.host_id, now, limits)
         await self._give_up(lost)
         self._mine.add(hashed(token))  # its seat's token, once paired
         await self._pair()
@@ -337,10 +346,10 @@ class PostgresHub(HubTasks, RoomHub):
         async with self._link.transaction() as conn:
             now = await self._now(conn)
             oldest = now - self.place_timeout
-            lost = await pg_queue.sweep(conn, oldest, now - matching.DECLINE_WINDOW)
+            lost = await self._swept(conn, now)
             held = await pg_queue.touch(conn, token, now)
             if held is not None and held[0] is None:
-                await pg_queue.pair(conn, now, oldest, self._new_room, self.max_rooms)
+                await pg_queue.pair(conn, now, oldest, self._new_match, self._room_limits())
                 held = await pg_queue.touch(conn, token, now)
             counts = await pg_queue.waiting(conn)
         await self._give_up(lost)
@@ -364,22 +373,21 @@ class PostgresHub(HubTasks, RoomHub):
         token = hashed(place.token)
         async with self._link.transaction() as conn:
             now = await self._now(conn)
-            code = await pg_queue.paired_room(conn, token, now - matching.DECLINE_WINDOW)
-        if code is None:
+            paired = await pg_queue.paired_room(conn, token, now - matching.DECLINE_WINDOW)
+        if paired is None:
             raise matching.cannot_decline()
+        code, held = paired
+        seat: SeatName = "X" if held == "X" else "O"
 
         def close(loaded: Loaded, _now: float) -> None:
             room = loaded.room
             if room.moves:
                 raise matching.game_begun()
-            for seat in SEATS:
-                if room.seats[seat].person is not None:
-                    room.free(seat)
-            room.generation += 1
+            if room.holds(seat, token):
+                room.free(seat)  # before any move: aborted (`pg_queue.opening_ended`)
+                room.generation += 1
 
-        await self._change(code, close, nothing)  # the room first: refused once it began
-        async with self._link.transaction() as conn:
-            await pg_queue.decline(conn, token, code, await self._now(conn))
+        await self._change(code, close, nothing)  # refused once it began
         self._mine.discard(token)
         await self._pair()
 
@@ -443,7 +451,23 @@ class PostgresHub(HubTasks, RoomHub):
         async with self._link.transaction() as conn:
             now = await self._now(conn)
             oldest = now - self.place_timeout
-            await pg_queue.pair(conn, now, oldest, self._new_room, self.max_rooms)
+            await pg_queue.pair(conn, now, oldest, self._new_match, self._room_limits())
+
+    async def _swept(self, conn: Any, now: float) -> list[tuple[str, str]]:
+        """The queue swept (`pg_queue.sweep`), and the places paired but never told by the
+        window's end: the seats to give up."""
+        window_over = now - matching.DECLINE_WINDOW
+        lost = await pg_queue.sweep(conn, now - self.place_timeout, window_over)
+        return lost + await pg_queue.untold(conn, window_over)
+
+    def _room_limits(self) -> tuple[int, int | None]:
+        return self.rooms_per_address, self.max_rooms
+
+    def _new_match(self, size: int) -> Room:
+        """A quick match's room: X starts, and its opening is timed."""
+        room = self._new_room(size)
+        room.matched, room.opening_time = True, self.opening_time
+        return room
 
     def _new_room(self, size: int, first: SeatName = "X") -> Room:
         """A new room on this hub's terms (its move clock, its reconnect grace), a fresh
@@ -490,6 +514,9 @@ class PostgresHub(HubTasks, RoomHub):
                     result = op(found, now)
             except Refused as error:
                 refusal = error
+            if found.changed and found.room.closed and found.room.matched:
+                by = found.room.aborted_by  # a quick match's room closed: its places end
+                await pg_queue.opening_ended(conn, code, by, now, matching.DECLINE_PERIOD)
             if found.changed:
                 await save(conn, found, now, self.host_id)
                 await pg_sweep.notify(conn, self.channel, found)

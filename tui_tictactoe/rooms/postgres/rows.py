@@ -94,15 +94,19 @@ COLUMNS: dict[str, str] = {
     "deadline": "",
     "cause": "",
     "take_backs": "",
+    "matched": "",
+    "opening_time": "",
+    "aborted_by": "",
+    "unrated": "",
 }
 """A room's row: each column and the cast its value is written with. A room's state in
 one list: `room_values` writes it, `_room` reads it, the statements are made from it."""
-_FIXED = ("code", "incarnation", "size", "owner_address")
+_FIXED = ("code", "incarnation", "size", "owner_address", "matched", "opening_time")
 """Set when a room is made, never changed by a rule."""
 _ROOM = f"SELECT {', '.join(COLUMNS)} FROM rooms WHERE code = ANY(%s)"
 _SEATS = (
     "SELECT code, seat, name, key, token_hash, present,"
-    " (extract(epoch FROM back_by) * 1000000)::bigint, host_id, creator"
+    " (extract(epoch FROM back_by) * 1000000)::bigint, host_id, creator, address"
     " FROM room_seats WHERE code = ANY(%s)"
 )
 _WATCHERS = (
@@ -140,10 +144,11 @@ async def queue_load(
 def _places(found: dict[str, Loaded], seats: list[Any], watchers: list[Any]) -> None:
     """Rows of `room_seats` and `room_watchers` (as `_SEATS` and `_WATCHERS` read them)
     put in their rooms."""
-    for code, seat, name, key, token, present, back_by, host, creator in seats:
+    for code, seat, name, key, token, present, back_by, host, creator, address in seats:
         if (loaded := found.get(code)) is not None:
             back = None if back_by is None else back_by / MICROSECONDS
-            loaded.room.seats[seat] = Seat(Person(name, key), token, present, back, creator)
+            who = Person(name, key, address)
+            loaded.room.seats[seat] = Seat(who, token, present, back, creator)
             loaded.hosts[token] = host
     for code, token, name, key, host in watchers:
         if (loaded := found.get(code)) is not None:
@@ -160,8 +165,8 @@ def note(loaded: Loaded) -> str:
     values = room_values(room, 0.0, loaded.incarnation) | {"owner_address": ""}
     row = [values[column] for column in COLUMNS]
     places, watchers = place_rows(loaded, "")
-    seats = [  # `back_by` as `_SEATS` reads it: whole microseconds
-        (*seat[:6], None if seat[6] is None else round(seat[6] * MICROSECONDS), *seat[7:])
+    seats = [  # `back_by` as `_SEATS` reads it: whole microseconds; no address sent
+        (*seat[:6], None if seat[6] is None else round(seat[6] * MICROSECONDS), *seat[7:9], "")
         for seat in places
     ]
     text = f"{head} {json.dumps([row, seats, watchers], separators=(',', ':'))}"
@@ -211,6 +216,10 @@ def _room(row: tuple[Any, ...]) -> Loaded:
         deadline=value["deadline"],
         cause=value["cause"],
         take_backs=value["take_backs"],
+        matched=value["matched"],
+        opening_time=value["opening_time"],
+        aborted_by=value["aborted_by"],
+        unrated=value["unrated"],
     )
     for index, cell in enumerate(room.moves):  # the board, rebuilt from the moves
         seat = room.first if index % 2 == 0 else other(room.first)
@@ -237,7 +246,7 @@ again), a live one's is not (no row returned: the caller draws another code)."""
 _UPDATE_ROOM = f"UPDATE rooms SET {_SET}, updated_at = to_timestamp(%(now)s) WHERE code = %(code)s"
 _INSERT_SEAT = (
     "INSERT INTO room_seats (code, seat, name, key, token_hash, present, back_by, host_id,"
-    " creator) VALUES (%s, %s, %s, %s, %s, %s, to_timestamp(%s), %s, %s)"
+    " creator, address) VALUES (%s, %s, %s, %s, %s, %s, to_timestamp(%s), %s, %s, %s)"
 )
 _INSERT_WATCHER = (
     "INSERT INTO room_watchers (code, token_hash, name, key, host_id) VALUES (%s, %s, %s, %s, %s)"
@@ -274,6 +283,10 @@ def room_values(room: Room, now: float, incarnation: int = 0) -> dict[str, objec
         "deadline": room.deadline,
         "cause": room.cause,
         "take_backs": room.take_backs,
+        "matched": room.matched,
+        "opening_time": room.opening_time,
+        "aborted_by": room.aborted_by,
+        "unrated": room.unrated,
         "now": now,
     }
 
@@ -307,6 +320,7 @@ def place_rows(loaded: Loaded, host: str) -> Places:
             seat.back_by,
             hosts(seat.token),
             seat.creator,
+            who.address,
         )
         for name, seat in room.seats.items()
         if (who := seat.person) is not None
@@ -347,12 +361,12 @@ async def insert_room(
     counted one host at a time, `room.check_room_count`)."""
     per_address, most = limits
     await conn.execute("SELECT pg_advisory_xact_lock(%s)", (CREATE_LOCK,))
-    cursor = await conn.execute(
-        "SELECT count(*), count(*) FILTER (WHERE owner_address = %s) FROM rooms WHERE NOT closed",
-        (room.owner,),
-    )
-    total, own = await cursor.fetchone() or (0, 0)
-    check_room_count(room.owner, own, total, per_address, most)
+    cursor = await conn.execute("SELECT count(*) FROM rooms WHERE NOT closed")
+    total = (await cursor.fetchone() or (0,))[0]
+    own = await rooms_of(conn, sorted(room.addresses()))
+    check_room_count("", 0, total, per_address, most)
+    for address in sorted(room.addresses()):
+        check_room_count(address, own.get(address, 0), total, per_address, most)
     incarnation = secrets.randbits(62)
     cursor = await conn.execute(INSERT_ROOM, room_values(room, now, incarnation))
     if await cursor.fetchone() is None:
@@ -361,6 +375,22 @@ async def insert_room(
     await conn.execute("DELETE FROM room_watchers WHERE code = %s", (room.code,))
     await save_places(conn, Loaded(room, incarnation, hosts or {}, 1), host, fresh=True)
     return True
+
+
+_ROOMS_OF = """
+SELECT a, (SELECT count(*) FROM rooms r WHERE NOT r.closed AND (r.owner_address = a
+    OR EXISTS (SELECT 1 FROM room_seats s WHERE s.code = r.code AND s.address = a)))
+FROM unnest(%s::text[]) AS a
+"""
+
+
+async def rooms_of(conn: psycopg.AsyncConnection, addresses: list[str]) -> dict[str, int]:
+    """The live rooms that count against each address (`Room.counts_against`: opened
+    there, or a seat held from it)."""
+    if not addresses:
+        return {}
+    cursor = await conn.execute(_ROOMS_OF, (addresses,))
+    return {str(address): int(count) for address, count in await cursor.fetchall()}
 
 
 def is_code(code: object) -> bool:

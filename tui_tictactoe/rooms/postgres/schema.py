@@ -13,7 +13,8 @@ their SHA-256 only. Every deadline is a `timestamptz` on one clock (the database
 seat or spectator whose host stopped beating is treated as dropped. `room_wrong_codes`
 holds the last minute's wrong room codes by client address, for every host's limit
 (and, of `kind` "lobby", the names each address put in the lobby). A room keeps its
-creator's address (`owner_address`) while it is live, so rooms are counted per address.
+creator's address (`owner_address`) while it is live, and each seat its player's
+(`room_seats.address`), so rooms are counted per address.
 `room_queue` holds the quick-match places (`pg_queue.py`).
 """
 
@@ -159,6 +160,19 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE INDEX room_queue_waiting ON room_queue (since) WHERE code IS NULL",
         "CREATE INDEX room_queue_by_address ON room_queue (address)",
         "CREATE INDEX room_queue_by_seen ON room_queue (seen_at)",
+    ),
+    # 7 -> 8: hostile quick matches (issue 35): each seat's address (a room counts
+    # against every seated player's, a quick match's having no opener), whether a room is
+    # a quick match's with its opening's time (the first move and the first reply), the
+    # seat whose opening ran out (the room aborted), and a pair from one address (unrated).
+    (
+        "ALTER TABLE room_seats ADD COLUMN address text NOT NULL DEFAULT ''",
+        "CREATE INDEX room_seats_by_address ON room_seats (address) WHERE address <> ''",
+        "ALTER TABLE rooms ADD COLUMN matched boolean NOT NULL DEFAULT false,"
+        " ADD COLUMN opening_time double precision NOT NULL DEFAULT 0"
+        " CHECK (opening_time >= 0),"
+        " ADD COLUMN aborted_by text CHECK (aborted_by IN ('X', 'O')),"
+        " ADD COLUMN unrated boolean NOT NULL DEFAULT false",
     ),
 )
 

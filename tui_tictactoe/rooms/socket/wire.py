@@ -264,6 +264,9 @@ def view_from_json(value: object) -> RoomView:
         cause=_cause(obj["cause"]),
         take_backs=_int(obj["take_backs"], 0, MAX_ID, "take_backs"),
         grace=_time(obj["grace"], "grace") or 0.0,
+        matched=_bool(obj["matched"], "matched"),
+        aborted_by=None if obj["aborted_by"] is None else _seat(obj["aborted_by"], "aborted_by"),
+        unrated=_bool(obj["unrated"], "unrated"),
     )
 
 

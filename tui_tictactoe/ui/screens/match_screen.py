@@ -6,7 +6,9 @@ which runs whatever screen is on top. Once paired, the pair's room opens over th
 a player who was playing the AI meanwhile (`a`) first sees that game end, with the choice
 to play the player found (Enter, or by itself near the decline window's end) or decline
 (Esc: out of the queue, the partner back at its head). The worker asks on through the
-window: a partner's decline brings this screen back, first in the queue. Esc while
+window and the room's opening (`matching.OPENING_TIME` for the first move, as much for
+the reply): a partner's decline, leave or stall brings this screen back, first in the
+queue; the place gone is the game begun. Esc while
 waiting leaves the queue (back to the lobby); the seconds waited count on the session's
 clock (`RoomSetting.clock`, injected in tests), never a wall clock of its own.
 """
@@ -31,6 +33,7 @@ from tui_tictactoe.rooms.matching import (
     DECLINE_WINDOW,
     HIGHEST_RATING,
     LOWEST_RATING,
+    OPENING_TIME,
     POLL,
     Place,
     QueueState,
@@ -45,12 +48,15 @@ from tui_tictactoe.ui.widgets.key_bar import KeyBar, KeyHint
 
 FOUND = "A player was found: your game against the AI ends here."
 CHOOSE = "Enter plays them (so do {seconds} s of nothing); Esc declines: they wait again, first."
-DECLINED = "The player found declined: you are first in the queue again."
+DECLINED = "The player found did not play: you are first again."
 WAITING = "You play the next player who asks for this board. Esc leaves the queue."
 TICK = 1.0
 """Seconds between redraws of the seconds waited."""
 PAIRED_POLL = 1.0
 """Seconds between questions once paired (only a decline is news then: half the load)."""
+PAIRED_FOR = DECLINE_WINDOW + 2 * OPENING_TIME + 10.0
+"""Seconds a paired place is asked about at the most (the hub ends it sooner: the window
+and the opening over)."""
 CHOICE_TIME = DECLINE_WINDOW - 3.0
 """Seconds a player found during a game against the AI has to choose: then they play."""
 
@@ -174,7 +180,7 @@ class MatchScreen(Screen[None]):
                 if ticket is None:
                     self.post_message(self.Stood(state))
                     if state.ticket is not None:
-                        ticket, window_end = state.ticket, loop.time() + DECLINE_WINDOW
+                        ticket, window_end = state.ticket, loop.time() + PAIRED_FOR
                 elif state.ticket != ticket:
                     self.post_message(self.Declined(state))
                     return
