@@ -331,7 +331,8 @@ class MemoryHub(RoomHub):
             room = self._rooms.get(ticket.code)
             assert ticket.seat is not None
             if room is not None and room.holds(ticket.seat, ticket.token):
-                room.away(ticket.seat, self.clock() + self.reconnect_grace)
+                room.flag_fall(now)  # the time of this change, for the grace it counts
+                room.away(ticket.seat, now + self.reconnect_grace)
                 self._changed(room)
                 self._arm()
 

@@ -28,8 +28,9 @@ who left (the result is "abandoned" by `left_by`, before the grace ran out)."""
 
 
 def claim_from(back_by: float, grace: float) -> float:
-    """When the player left behind may claim the round: half the reconnect grace after
-    the other's link dropped (`back_by` is when the whole grace runs out)."""
+    """When the player left behind may claim the round: once half the round's reconnect
+    grace is spent (`back_by` is when what is left of it runs out: `Room.away`), so half
+    the grace after a first drop, sooner (or at once) after earlier absences."""
     return back_by - grace / 2
 
 

@@ -102,7 +102,7 @@ _FIXED = ("code", "incarnation", "size", "owner_address")
 _ROOM = f"SELECT {', '.join(COLUMNS)} FROM rooms WHERE code = ANY(%s)"
 _SEATS = (
     "SELECT code, seat, name, key, token_hash, present,"
-    " (extract(epoch FROM back_by) * 1000000)::bigint, host_id, creator"
+    " (extract(epoch FROM back_by) * 1000000)::bigint, host_id, creator, away_spent"
     " FROM room_seats WHERE code = ANY(%s)"
 )
 _WATCHERS = (
@@ -140,10 +140,11 @@ async def queue_load(
 def _places(found: dict[str, Loaded], seats: list[Any], watchers: list[Any]) -> None:
     """Rows of `room_seats` and `room_watchers` (as `_SEATS` and `_WATCHERS` read them)
     put in their rooms."""
-    for code, seat, name, key, token, present, back_by, host, creator in seats:
+    for code, seat, name, key, token, present, back_by, host, creator, spent in seats:
         if (loaded := found.get(code)) is not None:
             back = None if back_by is None else back_by / MICROSECONDS
-            loaded.room.seats[seat] = Seat(Person(name, key), token, present, back, creator)
+            held = Seat(Person(name, key), token, present, back, creator, spent)
+            loaded.room.seats[seat] = held
             loaded.hosts[token] = host
     for code, token, name, key, host in watchers:
         if (loaded := found.get(code)) is not None:
@@ -237,7 +238,7 @@ again), a live one's is not (no row returned: the caller draws another code)."""
 _UPDATE_ROOM = f"UPDATE rooms SET {_SET}, updated_at = to_timestamp(%(now)s) WHERE code = %(code)s"
 _INSERT_SEAT = (
     "INSERT INTO room_seats (code, seat, name, key, token_hash, present, back_by, host_id,"
-    " creator) VALUES (%s, %s, %s, %s, %s, %s, to_timestamp(%s), %s, %s)"
+    " creator, away_spent) VALUES (%s, %s, %s, %s, %s, %s, to_timestamp(%s), %s, %s, %s)"
 )
 _INSERT_WATCHER = (
     "INSERT INTO room_watchers (code, token_hash, name, key, host_id) VALUES (%s, %s, %s, %s, %s)"
@@ -307,6 +308,7 @@ def place_rows(loaded: Loaded, host: str) -> Places:
             seat.back_by,
             hosts(seat.token),
             seat.creator,
+            seat.spent,
         )
         for name, seat in room.seats.items()
         if (who := seat.person) is not None

@@ -160,6 +160,13 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE INDEX room_queue_by_address ON room_queue (address)",
         "CREATE INDEX room_queue_by_seen ON room_queue (seen_at)",
     ),
+    # 7 -> 8: time away as a budget for the round (issue 35): the seconds of the round's
+    # grace a seat's holder spent in absences that ended (`Room.away`), so leaving and
+    # coming back again and again cannot stall a round on any host.
+    (
+        "ALTER TABLE room_seats ADD COLUMN away_spent double precision NOT NULL DEFAULT 0"
+        " CHECK (away_spent >= 0)",
+    ),
 )
 
 
