@@ -259,6 +259,10 @@ def check_seats(view: RoomView) -> None:
     assert set(view.rematch) <= set(SEATS)
     assert view.result is not None or not view.rematch
     assert view.watching or view.watchers == 0  # watching off: no spectator stays
+    if view.answered is not None:  # the last answer, until the position changes
+        assert view.offer is None
+    if view.agreed:  # a draw agreed: its yes is what every screen was told last
+        assert view.answered is not None and view.answered[0::2] == ("draw", True)
     if view.offer is not None:  # waits mid-round, made by a seated player, after a move
         assert view.result is None and view.moves
         assert view.seats[SEATS.index(view.offer.by)].person is not None

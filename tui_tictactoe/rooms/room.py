@@ -31,6 +31,7 @@ from tui_tictactoe.rooms.refusals import too_many_wrong_codes as too_many_wrong_
 from tui_tictactoe.rooms.view import (
     OFFERS,
     SEATS,
+    Answer,
     Cause,
     Offer,
     Person,
@@ -129,6 +130,7 @@ class Room:
     deadline: float | None = None  # when the mover's time runs out (`_sync_clock`)
     cause: Cause | None = None  # the round ended on "time" or "claimed"
     take_backs: int = 0  # moves taken back by consent this round
+    answered: Answer | None = None  # the last offer's answer, until the position changes
     now: float = 0.0  # the time of the change being made: set by `flag_fall`, not stored
 
     def __post_init__(self) -> None:
@@ -161,6 +163,7 @@ class Room:
             cause=self.cause,
             take_backs=self.take_backs,
             grace=self.grace,
+            answered=self.answered,
         )
 
     def listed(self) -> bool:
@@ -333,6 +336,7 @@ class Room:
         self.board.make_move(row, col, seat)
         self.moves.append(index)
         self.offer, self.offered = None, set()  # a move answers every offer: no
+        self.answered = None
         self.board_generation = self.generation + 1
         self._score_if_over()
         self._sync_clock(restart=True)
@@ -417,6 +421,7 @@ class Room:
             raise refusals.one_offer_a_move()
         self.offer = Offer(next(k for k in OFFERS if k == kind), seat)
         self.offered.add(seat)
+        self.answered = None
         return ()
 
     def answer(self, seat: SeatName | None, _keys: Keys, yes: bool) -> Gone:
@@ -435,6 +440,7 @@ class Room:
             self.board_generation = self.generation + 1
         elif yes and offer.kind == "take_back":
             self._take_back()
+        self.answered = Answer(offer.kind, offer.by, yes)  # for every screen, the asker's
         self._sync_clock()
         return ()
 
@@ -516,7 +522,7 @@ class Room:
         self.board = GameBoard(board_geometry(self.size))
         self.result, self.left_by, self.agreed = None, None, False
         self.cause, self.take_backs, self.deadline = None, 0, None
-        self.offer, self.offered = None, set()
+        self.offer, self.offered, self.answered = None, set(), None
         self.rematch.clear()
         self.board_generation = self.generation + 1
         for held in self.seats.values():  # a new round, a whole grace for each

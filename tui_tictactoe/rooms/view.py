@@ -41,6 +41,16 @@ class Offer(NamedTuple):
     by: SeatName
 
 
+class Answer(NamedTuple):
+    """The last answer to an offer, kept until the position changes (a move, a new round)
+    or another offer is made, so every screen says it, the asker's too ("bob declined
+    the draw"): what was offered, by which seat, and whether the other said yes."""
+
+    kind: OfferKind
+    by: SeatName
+    yes: bool
+
+
 class Person(NamedTuple):
     """Who a session is, as the server knows them: the SSH user name (already made
     displayable, `identity.displayable`), the key's fingerprint ("" for a guest) and the
@@ -97,6 +107,7 @@ class RoomView(NamedTuple):
     cause: Cause | None = None  # why the round ended early: "time" or "claimed"
     take_backs: int = 0  # moves taken back by consent this round
     grace: float = 0.0  # the room's reconnect grace: a claim comes after half of it
+    answered: Answer | None = None  # the last offer's answer, until the position changes
 
     @property
     def to_move(self) -> SeatName | None:

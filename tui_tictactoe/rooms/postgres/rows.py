@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from tui_tictactoe.engine.board import IllegalMove, other
 from tui_tictactoe.rooms import codes, refusals
 from tui_tictactoe.rooms.room import Room, Seat, check_room_count
-from tui_tictactoe.rooms.view import Offer, Person, Ticket
+from tui_tictactoe.rooms.view import Answer, Offer, Person, Ticket
 
 if TYPE_CHECKING:
     import psycopg
@@ -94,6 +94,9 @@ COLUMNS: dict[str, str] = {
     "deadline": "",
     "cause": "",
     "take_backs": "",
+    "answered": "",
+    "answered_by": "",
+    "answered_yes": "",
 }
 """A room's row: each column and the cast its value is written with. A room's state in
 one list: `room_values` writes it, `_room` reads it, the statements are made from it."""
@@ -186,7 +189,8 @@ def from_note(code: str, generation: int, body: str) -> Loaded | None:
 
 def _room(row: tuple[Any, ...]) -> Loaded:
     value = dict(zip(COLUMNS, row, strict=True))
-    offer = value["offer"]
+    offer, answered = value["offer"], value["answered"]
+    answer = (value["answered_by"], value["answered_yes"])
     room = Room(
         value["code"],
         value["size"],
@@ -212,6 +216,7 @@ def _room(row: tuple[Any, ...]) -> Loaded:
         deadline=value["deadline"],
         cause=value["cause"],
         take_backs=value["take_backs"],
+        answered=None if answered is None else Answer(answered, *answer),
     )
     for index, cell in enumerate(room.moves):  # the board, rebuilt from the moves
         seat = room.first if index % 2 == 0 else other(room.first)
@@ -275,6 +280,9 @@ def room_values(room: Room, now: float, incarnation: int = 0) -> dict[str, objec
         "deadline": room.deadline,
         "cause": room.cause,
         "take_backs": room.take_backs,
+        "answered": None if room.answered is None else room.answered.kind,
+        "answered_by": None if room.answered is None else room.answered.by,
+        "answered_yes": None if room.answered is None else room.answered.yes,
         "now": now,
     }
 
