@@ -91,7 +91,7 @@ async def test_a_take_back_declined_then_asked_again_next_move_and_taken(
     bob.send("u")
     await ann.shows("bob asks to take back 1: y/n")
     ann.send("y")
-    await bob.shows("ann played 5. Your turn: you play O.")  # his turn again, 1 undone
+    await bob.shows("ann agreed to the take-back. Your turn: you play O.")  # 1 undone
     view = hub_of(hosted).view(code)
     assert (view.moves, view.take_backs) == ((5,), 1)
     for session in (ann, bob, carol):
