@@ -133,6 +133,48 @@ async def test_a_player_left_behind_claims_the_round_after_half_the_grace(
     assert view.seats[0].person is None
 
 
+async def test_time_away_adds_up_over_the_round(hub: Hub, clock: Clock) -> None:
+    """Issue 35: ann, not to move, leaves for 12 s and comes back, again and again (bob
+    could never play): the grace is the round's, not each drop's. With 24 s spent bob
+    may claim 6 s into her third absence; the next round gives each a whole grace."""
+    ann, bob = await started(hub)
+    for spent in (0, 12):
+        await hub.drop(ann)
+        view = await look(hub, ann.code)
+        assert view.seats[0].back_by == clock.now + 60 - spent  # what is left of it
+        clock.now += 12
+        assert "claim the round in" in await refused(hub.claim(bob))
+        ann = await hub.join(ann.code, ANN)
+    await hub.drop(ann)
+    assert await refused(hub.claim(bob)) == "ann may come back: claim the round in 6 s."
+    clock.now += 6
+    await hub.claim(bob)
+    view = await look(hub, ann.code)
+    assert (view.result, view.left_by, view.cause) == ("abandoned", "X", "claimed")
+    ann = await hub.join(ann.code, ANN)
+    await hub.rematch(ann)
+    await hub.rematch(bob)
+    await hub.drop(bob)  # a new round: a whole grace again
+    assert (await look(hub, ann.code)).seats[1].back_by == clock.now + 60
+
+
+async def test_a_player_who_keeps_leaving_loses_their_seat_when_the_grace_is_spent(
+    hub: Hub, clock: Clock
+) -> None:
+    """Unclaimed, the round's grace runs out over several absences as over one: the
+    seat is freed, the round abandoned by the one who kept leaving."""
+    ann, _bob = await started(hub)
+    for _ in range(3):
+        await hub.drop(ann)
+        clock.now += 19
+        ann = await hub.join(ann.code, ANN)
+    await hub.drop(ann)  # 57 s spent: 3 s left
+    clock.now += 3
+    await maybe(hub.expire())
+    view = await look(hub, ann.code)
+    assert (view.result, view.left_by, view.seats[0].person) == ("abandoned", "X", None)
+
+
 async def test_a_take_back_accepted_undoes_the_last_move(hub: Hub, clock: Clock) -> None:
     ann, bob = await started(hub)
     await hub.move(bob, 1, (await look(hub, ann.code)).generation)

@@ -2,7 +2,9 @@
 a key, guests without), spectators, moves in and out of turn and on stale generations,
 drops, returns, leaves, rematches, draws and take-backs offered and answered, rounds
 claimed, the clock running past the grace and the move clock (`MOVE_TIME`). After every step
-the hub's view of the room must be consistent and every live subscriber must hold it."""
+the hub's view of the room must be consistent and every live subscriber must hold it, and
+no seat's holder may have been away longer than the grace in all in one round (a budget,
+not a grace for each drop: leaving and coming back again and again stalls no round)."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tui_tictactoe.engine.board import GameBoard, other
@@ -32,6 +34,7 @@ OPS += ("advance", "expire", "subscribe", "wrong", "finish", "public", "watching
 OPS += ("offer", "answer", "offer_answer", "take_back", "claim") + ("move",) * 12
 MOVE_TIME = 25.0
 """Each room's move clock: `advance` (0 to 70 s) runs it out now and then."""
+GRACE = 60.0  # the hubs' reconnect grace (their default): each seat's time away in a round
 Step = tuple[str, int, int]
 
 
@@ -64,6 +67,8 @@ class World:
     code: str = ""
     last: RoomView | None = None
     score: list[int] = field(default_factory=lambda: [0, 0, 0])
+    away: dict[str, float] = field(default_factory=dict)  # seat -> seconds away this round
+    checked_at: float = 0.0  # the clock at the last check
 
     def held(self, who: int, role: str) -> Ticket | None:
         """The ticket `who` got last for `role` (a person may hold several)."""
@@ -254,6 +259,10 @@ def check_seats(view: RoomView) -> None:
     assert set(view.rematch) <= set(SEATS)
     assert view.result is not None or not view.rematch
     assert view.watching or view.watchers == 0  # watching off: no spectator stays
+    if view.answered is not None:  # the last answer, until the position changes
+        assert view.offer is None
+    if view.agreed:  # a draw agreed: its yes is what every screen was told last
+        assert view.answered is not None and view.answered[0::2] == ("draw", True)
     if view.offer is not None:  # waits mid-round, made by a seated player, after a move
         assert view.result is None and view.moves
         assert view.seats[SEATS.index(view.offer.by)].person is not None
@@ -308,7 +317,25 @@ async def check(world: World) -> None:
     check_board(view)
     check_seats(view)
     check_score(world, view)
+    check_away(world, view)
     world.last = view
+
+
+def check_away(world: World, view: RoomView) -> None:
+    """No seat's holder is away longer than the grace in all in a round on: the time
+    between two checks counts where both saw the same holder away, the round on."""
+    last, elapsed = world.last, world.clock.now - world.checked_at
+    world.checked_at = world.clock.now
+    if last is None or last.round != view.round:
+        world.away = {}
+    for seat, old, new in zip(SEATS, last.seats if last else view.seats, view.seats, strict=True):
+        if new.person is None or old.person != new.person:
+            world.away.pop(seat, None)
+            continue
+        on = last is not None and last.result is None and view.result is None
+        if on and not old.present and not new.present:
+            world.away[seat] = world.away.get(seat, 0.0) + elapsed
+        assert world.away.get(seat, 0.0) <= GRACE + 1e-6, (seat, world.away)
 
 
 async def run(steps: list[Step], seed: int) -> None:
@@ -322,6 +349,10 @@ async def run(steps: list[Step], seed: int) -> None:
         task.cancel()
 
 
+STALL: list[Step] = [("move", 0, 1)]
+STALL += [("drop", 0, 0), ("advance", 0, 25), ("join", 0, 0)] * 4
+"""ann, not to move, leaves for 25 s and comes back at once, again and again: bob, to
+move, could never play (a grace for each drop would let her do it for ever)."""
 STEPS = st.lists(
     st.tuples(st.sampled_from(OPS), st.integers(0, len(PEOPLE) - 1), st.integers(0, 70)),
     max_size=100,
@@ -329,6 +360,7 @@ STEPS = st.lists(
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@example(STALL, 1)
 @given(STEPS, st.integers(0, 2**32))
 def test_random_sessions_keep_every_room_consistent(steps: list[Step], seed: int) -> None:
     asyncio.run(run([("create", 0, 0), ("join", 1, 0), *steps], seed))

@@ -1,7 +1,8 @@
 """A draw offered between the players, on both hubs (`MemoryHub` and `PostgresHub`): it
 waits in the room for the other seat's answer, yes ends the round as an agreed draw,
 no (or any move) clears it, one offer a seat per move; spectators and the offerer
-cannot answer it. The random sequences with offers are in test_rooms_hub_properties.py."""
+cannot answer it; the answer stays in the room (for every screen, the asker's too) until
+the position changes or another offer is made. The random sequences with offers are in test_rooms_hub_properties.py."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 import test_rooms_hub
 from test_rooms_hub import ANN, BOB, CAROL, Hub, look
 
-from tui_tictactoe.rooms.view import Offer, Refused, Ticket
+from tui_tictactoe.rooms.view import Answer, Offer, Refused, Ticket
 
 hub = test_rooms_hub.hub  # the fixture: each backend in turn, on its clock
 clock = test_rooms_hub.clock
@@ -44,6 +45,23 @@ async def test_a_draw_accepted_ends_the_round_as_an_agreed_draw(hub: Hub) -> Non
     await hub.rematch(bob)
     view = await look(hub, ann.code)
     assert (view.result, view.agreed, view.offer, view.round) == (None, False, None, 2)
+
+
+async def test_the_answer_is_kept_for_every_screen_until_the_position_changes(hub: Hub) -> None:
+    ann, bob, _eve = await seated(hub)
+    await hub.offer(bob)  # bob, on his own turn
+    await hub.answer(ann, False)
+    view = await look(hub, ann.code)
+    assert (view.answered, view.offer) == (Answer("draw", "O", False), None)
+    await hub.move(bob, 1, view.generation)  # the position changed: old news
+    assert (await look(hub, ann.code)).answered is None
+    await hub.offer(bob, "take_back")
+    assert (await look(hub, ann.code)).answered is None
+    await hub.answer(ann, True)
+    view = await look(hub, ann.code)
+    assert (view.answered, view.moves, view.to_move) == (Answer("take_back", "O", True), (5,), "O")
+    await hub.offer(ann)  # another offer: the answer before it is gone
+    assert (await look(hub, ann.code)).answered is None
 
 
 async def test_a_draw_declined_or_played_past_is_gone_and_one_offer_a_move(hub: Hub) -> None:

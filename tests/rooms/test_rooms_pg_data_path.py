@@ -217,8 +217,9 @@ def loaded_rooms(draw: st.DrawFn) -> Loaded:
     if room.result is None and room.moves and room.players() == 2 and draw(st.booleans()):
         room.make_offer(draw(st.sampled_from(["X", "O"])), lambda: "", "draw")  # kept too
         if room.offer is not None and draw(st.booleans()):
-            room.answer(other(room.offer.by), lambda: "", True)  # an agreed draw
+            room.answer(other(room.offer.by), lambda: "", draw(st.booleans()))  # kept too
         room.generation += 1
+    room.seats["X"].spent = draw(st.sampled_from([0.0, 12.5, 59.999999]))  # time away: kept
     if draw(st.booleans()):
         room.away("X", micro(draw(st.floats(1e9, 2e9))))
     for token in draw(st.lists(tokens, max_size=12, unique=True)):

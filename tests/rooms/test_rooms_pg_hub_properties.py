@@ -18,6 +18,7 @@ from test_rooms_hub_properties import (
     MOVE_TIME,
     OPS,
     PEOPLE,
+    STALL,
     Clock,
     Step,
     World,
@@ -99,6 +100,7 @@ STEPS = st.lists(
 )
 @example([("drop", 1, 0), ("advance", 1, 59), ("join", 1, 1), ("drop", 0, 0)], 5)
 @example([("move", 0, 1), ("drop", 0, 0), ("advance", 0, 60), ("expire", 0, 0)], 6)
+@example(STALL, 1)
 @given(STEPS, st.integers(0, 2**32))
 def test_postgres_hub_does_what_memory_hub_does(pg_url: str, steps: list[Step], seed: int) -> None:
     asyncio.run(run_both(pg_url, [("create", 0, 0), ("join", 1, 0), *steps], seed))

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from tui_tictactoe.identity import displayable
 from tui_tictactoe.rooms import codes
 from tui_tictactoe.rooms.socket import wire
-from tui_tictactoe.rooms.view import Person, RoomSummary, RoomView, SeatView, Ticket
+from tui_tictactoe.rooms.view import Answer, Person, RoomSummary, RoomView, SeatView, Ticket
 
 # -- strategies for every valid value -----------------------------------------------------
 
@@ -53,6 +53,10 @@ def room_views(draw: st.DrawFn) -> RoomView:
         closed=draw(st.booleans()),
         round_key=draw(st.sampled_from(["", "6f1c2a34-9d1e-4b7a-8c3f-0e2d4a6b8c9d"])),
         unreachable=draw(st.booleans()),
+        answered=draw(
+            st.none()
+            | st.builds(Answer, st.sampled_from(["draw", "take_back"]), seat_names, st.booleans())
+        ),
     )
 
 

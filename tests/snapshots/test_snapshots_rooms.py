@@ -69,6 +69,49 @@ def test_room_take_back_asked(snap_compare) -> None:  # type: ignore[no-untyped-
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
 
 
+def test_room_draw_offered_on_ones_turn(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    """ann offered a draw on her own turn: "You offered a draw. Your turn: you play X."
+    (her move still, her clock runs), not "waiting for bob" (issue 35)."""
+    hub = make_hub()
+    app = room_app(hub, RoomRequest("new"))
+
+    async def run_before(pilot: Pilot) -> None:
+        await settle(pilot)
+        code = room_of(app).game.ticket.code
+        bob = await hub.join(code, BOB)
+        await settle(pilot)
+        await pilot.press("5")
+        await settle(pilot)
+        await moves(hub, (bob, 1))
+        await settle(pilot)
+        await pilot.press("d")
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_room_draw_declined_heard_by_the_asker(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    """The asker hears the answer: "bob declined the draw. Your turn: you play X."."""
+    hub = make_hub()
+    app = room_app(hub, RoomRequest("new"))
+
+    async def run_before(pilot: Pilot) -> None:
+        await settle(pilot)
+        code = room_of(app).game.ticket.code
+        bob = await hub.join(code, BOB)
+        await settle(pilot)
+        await pilot.press("5")
+        await settle(pilot)
+        await moves(hub, (bob, 1))
+        await settle(pilot)
+        await pilot.press("d")
+        await settle(pilot)
+        await hub.answer(bob, False)
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
 def test_room_spectator_with_analysis(snap_compare) -> None:  # type: ignore[no-untyped-def]
     hub = make_hub()
 

@@ -104,8 +104,8 @@ async def test_u_asks_to_take_back_and_y_undoes_the_move_on_both_screens() -> No
         await settle(ann_pilot)
         view = hub.view(ann.code)
         assert (view.moves, view.take_backs, view.to_move) == ((), 1, "X")
-        assert state(ann_app) == "Your turn: you play X."
-        assert state(bob_app) == "Waiting for ann (X)."
+        assert state(ann_app) == "bob agreed to the take-back. Your turn: you play X."
+        assert state(bob_app) == "You agreed to the take-back. Waiting for ann (X)."
         for app in (ann_app, bob_app):  # the cell is empty on both boards
             assert room_of(app).game.board.count("X") == 0
 
@@ -121,7 +121,8 @@ async def test_a_take_back_declined_keeps_the_move_and_one_request_a_move() -> N
         await settle(pilot)
         await hub.answer(bob, False)
         await settle(pilot)
-        assert hub.view(ann.code).moves == (5,) and state(app) == "Waiting for bob (O)."
+        assert hub.view(ann.code).moves == (5,)
+        assert state(app) == "bob declined the take-back. Waiting for bob (O)."  # she hears it
         await pilot.press("u")
         await settle(pilot)
         assert note(app) == "One offer a move: play on, then offer again."

@@ -371,7 +371,8 @@ class MemoryHub(RoomHub):
             assert ticket.seat is not None
             if not found.told and room is not None and room.holds(ticket.seat, ticket.token):
                 found.told = True  # once: its seat is dropped, and waits out its grace
-                room.away(ticket.seat, self.clock() + self.reconnect_grace)
+                room.flag_fall(now)  # the time of this change, for the grace it counts
+                room.away(ticket.seat, now + self.reconnect_grace)
                 self._changed(room)
                 self._arm()
             if room is None or not room.in_opening():

@@ -17,6 +17,9 @@ from tui_tictactoe.rooms.view import Person, SeatName, Ticket
 
 ROOM_ADDRESS_ENV = "TUI_TICTACTOE_ROOM_ADDRESS"
 """Set by serve-ssh for its games: "HOST PORT", the address players ssh to."""
+ROOMS_KEPT_ENV = "TUI_TICTACTOE_ROOMS_KEPT"
+"""Set ("1") by serve-ssh for its games when its rooms outlive it (`--database-url`: another
+host goes on with them); unset, the rooms are in the server's memory and end with it."""
 PLAYER_ADDRESS_ENV = "TUI_TICTACTOE_PLAYER_ADDRESS"
 """Set by serve-ssh for its games: the client's address as the per-address rules count it
 (`addresses.counting_key`: an IPv6 client's network); wrong codes are limited by it."""
@@ -76,6 +79,11 @@ def room_address(environ: Mapping[str, str] | None = None) -> RoomAddress:
     if not port.isascii() or not port.isdigit() or not 1 <= int(port) <= 65535:
         return RoomAddress()
     return RoomAddress(host, int(port))
+
+
+def rooms_kept(environ: Mapping[str, str] | None = None) -> bool:
+    """Whether this game's rooms outlive its server (`ROOMS_KEPT_ENV`)."""
+    return (os.environ if environ is None else environ).get(ROOMS_KEPT_ENV) == "1"
 
 
 async def enter(hub: RoomHub, request: RoomRequest, who: Person) -> Ticket:

@@ -31,6 +31,7 @@ from tui_tictactoe.rooms.refusals import too_many_wrong_codes as too_many_wrong_
 from tui_tictactoe.rooms.view import (
     OFFERS,
     SEATS,
+    Answer,
     Cause,
     Offer,
     Person,
@@ -83,13 +84,16 @@ def check_room_count(
 @dataclass
 class Seat:
     """A seat: who holds it and with which token (the latest join's), and whether
-    their link is up (`back_by`: when the grace for a dropped link runs out)."""
+    their link is up (`back_by`: when the grace for a dropped link runs out). `spent`:
+    the seconds of this round's grace its holder used up in absences that ended (the
+    grace is a budget for the round, not for each drop: `Room.away`)."""
 
     person: Person | None = None
     token: str = ""
     present: bool = False
     back_by: float | None = None
     creator: bool = False  # opened the room: only they say whether it is listed
+    spent: float = 0.0
 
     def view(self) -> SeatView:
         """What others see: the name and key, never the address (only rate limits use it)."""
@@ -131,6 +135,7 @@ class Room:
     opening_time: float = 0.0  # seconds for the first move and for the first reply (0: none)
     aborted_by: SeatName | None = None  # the seat whose opening ran out, left or declined
     unrated: bool = False  # the pair at the table came from one address: no round is rated
+    answered: Answer | None = None  # the last offer's answer, until the position changes
     now: float = 0.0  # the time of the change being made: set by `flag_fall`, not stored
 
     def __post_init__(self) -> None:
@@ -166,6 +171,7 @@ class Room:
             matched=self.matched,
             aborted_by=self.aborted_by,
             unrated=self.unrated,
+            answered=self.answered,
         )
 
     def listed(self) -> bool:
@@ -323,16 +329,26 @@ class Room:
         self._sync_clock()
 
     def resume(self, seat: SeatName, token: str) -> None:
-        """The seat's holder is back (a new link): the round goes on as it was."""
+        """The seat's holder is back (a new link): the round goes on as it was, and the
+        time they were away stays spent from the round's grace (what was left of it at
+        `back_by`, less what is left now)."""
         held = self.seats[seat]
+        if not held.present and held.back_by is not None and self._budgeted():
+            held.spent = min(self.grace, max(0.0, self.grace - (held.back_by - self.now)))
         held.token, held.present, held.back_by = token, True, None
         self._sync_clock()
 
     def away(self, seat: SeatName, back_by: float) -> None:
-        """The seat's link dropped: it waits out its grace (`back_by`). A quick match's
-        room that nobody is present in before its first move closes at once: a matched
-        room has no opener to come back for it, and an empty one only holds a room."""
+        """The seat's link dropped (at `now`): it is kept until `back_by`, the hub's
+        grace, or, while a round is on, until what is left of the round's grace runs out:
+        time away adds up over the round, so a player who leaves and comes back again and
+        again cannot stall it (their opponent may claim once half of it is spent, and the
+        seat goes when all of it is, as after one long absence). A quick match's room that
+        nobody is present in before its first move closes at once: a matched room has no
+        opener to come back for it, and an empty one only holds a room."""
         held = self.seats[seat]
+        if self._budgeted():
+            back_by = _micro(self.now + max(0.0, self.grace - held.spent))
         held.present, held.back_by = False, back_by
         self._sync_clock()
         present = any(s.present for s in self.seats.values() if s.person is not None)
@@ -380,6 +396,7 @@ class Room:
         self.board.make_move(row, col, seat)
         self.moves.append(index)
         self.offer, self.offered = None, set()  # a move answers every offer: no
+        self.answered = None
         self.board_generation = self.generation + 1
         self._score_if_over()
         self._sync_clock(restart=True)
@@ -468,6 +485,7 @@ class Room:
             raise refusals.one_offer_a_move()
         self.offer = Offer(next(k for k in OFFERS if k == kind), seat)
         self.offered.add(seat)
+        self.answered = None
         return ()
 
     def answer(self, seat: SeatName | None, _keys: Keys, yes: bool) -> Gone:
@@ -486,6 +504,7 @@ class Room:
             self.board_generation = self.generation + 1
         elif yes and offer.kind == "take_back":
             self._take_back()
+        self.answered = Answer(offer.kind, offer.by, yes)  # for every screen, the asker's
         self._sync_clock()
         return ()
 
@@ -556,7 +575,12 @@ class Room:
         if not running:
             self.deadline = None
         elif restart or self.deadline is None:
-            self.deadline = round((self.now + self.move_time) * 1_000_000) / 1_000_000
+            self.deadline = _micro(self.now + self.move_time)
+
+    def _budgeted(self) -> bool:
+        """Time away is counted against the round's grace now: a round on, a grace set
+        (a room stored before the room kept its grace has none: the hub's counts alone)."""
+        return self.result is None and self.grace > 0
 
     def _new_round(self, round_key: str) -> None:
         self.first = other(self.first)
@@ -566,9 +590,13 @@ class Room:
         self.board = GameBoard(board_geometry(self.size))
         self.result, self.left_by, self.agreed = None, None, False
         self.cause, self.take_backs, self.deadline = None, 0, None
-        self.offer, self.offered = None, set()
+        self.offer, self.offered, self.answered = None, set(), None
         self.rematch.clear()
         self.board_generation = self.generation + 1
+        for held in self.seats.values():  # a new round, a whole grace for each
+            held.spent = 0.0
+            if held.person is not None and not held.present and self.grace > 0:
+                held.back_by = _micro(self.now + self.grace)
 
 
 def may_analyse(view: RoomView, who: Person) -> bool:
@@ -586,6 +614,11 @@ def same_token(held: str, typed: object) -> bool:
     if not held or not isinstance(typed, str) or not typed.isascii() or len(typed) > 64:
         return False
     return secrets.compare_digest(held, typed)
+
+
+def _micro(seconds: float) -> float:
+    """A time at the database's precision (a whole microsecond), as both hubs keep it."""
+    return round(seconds * 1_000_000) / 1_000_000
 
 
 def _is_generation(generation: object, oldest: int, newest: int) -> bool:

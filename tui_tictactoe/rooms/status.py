@@ -101,13 +101,17 @@ def _opening(game: RoomGame, left: int) -> Status:
 
 
 def _offer(game: RoomGame, offer: Offer) -> Status:
-    """An offer waiting: the other player is asked, its maker waits, spectators are told
-    ("ann offers a draw", "ann asks to take back 5")."""
+    """An offer waiting: the other player is asked, its maker waits (or, with a draw
+    offered on their own turn, plays on: a move declines it), spectators are told ("ann
+    offers a draw", "ann asks to take back 5")."""
     by, last = game.name(offer.by), game.last_move
+    mover = game.view.to_move if game.view is not None else None
     if offer.kind == "take_back" and last is not None:
         asks, asked = f"asks to take back {last.cell}", f"asked to take back {last.cell}"
     else:
         asks, asked = f"offers {OFFER_WORDS[offer.kind]}", f"offered {OFFER_WORDS[offer.kind]}"
+    if game.seat == offer.by and mover == offer.by:  # their clock runs: it is their move
+        return Status(f"You {asked}. Your turn: you play {mover}.", "turn")
     if game.seat == offer.by:
         return Status(f"You {asked}: waiting for {game.name(other(offer.by))}.", "thinking")
     if game.seat is None:
@@ -246,18 +250,32 @@ def _turn(game: RoomGame, now: float) -> Status:
     opening = opening_left(game, now)
     if opening is not None:  # a quick match not yet begun: counted down all along
         return _opening(game, opening)
-    left = clock_left(game, now)
+    left, answered = clock_left(game, now), answer_said(game)
     if left is not None:  # the last seconds: the clock is the news, on every screen
         if game.seat == mover:
-            return Status(f"Your turn ({mover}): {left} s left.", "turn")
-        return Status(f"{game.name(mover)} ({mover}): {left} s left.", "thinking")
+            return Status(f"{answered}Your turn ({mover}): {left} s left.", "turn")
+        return Status(f"{answered}{game.name(mover)} ({mover}): {left} s left.", "thinking")
     last = game.last_move
     played = f"{game.name(last.seat)} played {last.cell}. " if last is not None else ""
+    played = answered or played  # the news since the last move: the answer to an offer
     if game.seat == mover:
         return Status(f"{played}Your turn: you play {mover}.", "turn")
     if game.seat is not None:
-        return Status(f"Waiting for {game.name(mover)} ({mover}).", "thinking")
+        return Status(f"{answered}Waiting for {game.name(mover)} ({mover}).", "thinking")
     return Status(f"{played}{game.name(mover)} to play.", "turn")
+
+
+def answer_said(game: RoomGame) -> str:
+    """The last offer's answer, on every screen until the position changes ("bob declined
+    the draw. ", "You agreed to the take-back. "); "" if there is none."""
+    view = game.view
+    answer = None if view is None else view.answered
+    if answer is None:
+        return ""
+    answerer = other(answer.by)
+    who = "You" if game.seat == answerer else game.name(answerer)
+    thing = "the draw" if answer.kind == "draw" else "the take-back"
+    return f"{who} {'agreed to' if answer.yes else 'declined'} {thing}. "
 
 
 def room_title(game: RoomGame, found: AnalysisFound | None = None) -> str:

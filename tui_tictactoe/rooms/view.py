@@ -28,8 +28,9 @@ who left (the result is "abandoned" by `left_by`, before the grace ran out)."""
 
 
 def claim_from(back_by: float, grace: float) -> float:
-    """When the player left behind may claim the round: half the reconnect grace after
-    the other's link dropped (`back_by` is when the whole grace runs out)."""
+    """When the player left behind may claim the round: once half the round's reconnect
+    grace is spent (`back_by` is when what is left of it runs out: `Room.away`), so half
+    the grace after a first drop, sooner (or at once) after earlier absences."""
     return back_by - grace / 2
 
 
@@ -38,6 +39,16 @@ class Offer(NamedTuple):
 
     kind: OfferKind
     by: SeatName
+
+
+class Answer(NamedTuple):
+    """The last answer to an offer, kept until the position changes (a move, a new round)
+    or another offer is made, so every screen says it, the asker's too ("bob declined
+    the draw"): what was offered, by which seat, and whether the other said yes."""
+
+    kind: OfferKind
+    by: SeatName
+    yes: bool
 
 
 class Person(NamedTuple):
@@ -103,6 +114,7 @@ class RoomView(NamedTuple):
     matched: bool = False
     aborted_by: SeatName | None = None
     unrated: bool = False
+    answered: Answer | None = None  # the last offer's answer, until the position changes
 
     @property
     def to_move(self) -> SeatName | None:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Protocol
 from tui_tictactoe.commands.play_arguments import PROG
 from tui_tictactoe.record.moderation import LiveSession
 from tui_tictactoe.rooms.memory_hub import MemoryHub
-from tui_tictactoe.rooms.request import ROOM_ADDRESS_ENV
+from tui_tictactoe.rooms.request import ROOM_ADDRESS_ENV, ROOMS_KEPT_ENV
 from tui_tictactoe.rooms.room import ROOMS_PER_ADDRESS
 from tui_tictactoe.rooms.socket.server import HubServer, HubServerError
 from tui_tictactoe.rooms.socket.wire import ENV_VAR as HUB_ENV
@@ -158,6 +158,8 @@ class RoomService:
                 await self.postgres.shutdown()
             return False
         self.environment[HUB_ENV] = str(path)
+        if self.postgres is not None:  # the rooms go on through the other hosts
+            self.environment[ROOMS_KEPT_ENV] = "1"
         return True
 
     def listening(self, address: str) -> None:

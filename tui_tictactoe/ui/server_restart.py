@@ -16,6 +16,8 @@ import signal
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from tui_tictactoe.rooms.request import rooms_kept
+
 if TYPE_CHECKING:
     from textual.app import App
 
@@ -27,12 +29,18 @@ CHECK = 0.5  # seconds between checks that nothing is in play
 NOTICE_SECONDS = 10.0  # the toast then goes: it covers part of the status line
 
 
-def goodbye(code: str | None) -> str:
-    """What the player reads once the game has ended."""
-    if code:
+def goodbye(code: str | None, kept: bool) -> str:
+    """What the player reads once the game has ended: with rooms that outlive the server
+    (`kept`), how to go on in room `code`; else that the room ended with it."""
+    if code and kept:
         return (
             f"This server restarted after your round: connect again with --join {code} "
-            "to go on in the room."
+            "(through any host) to go on in the room."
+        )
+    if code:
+        return (
+            f"This server restarted after your round: room {code} ended with it. "
+            "Connect again to play."
         )
     return "This server restarted after your round: connect again to play."
 
@@ -76,7 +84,7 @@ class ServerRestart:
             return
         room = self.room_screen()
         code = room.game.ticket.code if room is not None and room.game.is_player else None
-        app.exit(message=goodbye(code))
+        app.exit(message=goodbye(code, rooms_kept()))
 
     def in_play(self) -> bool:
         """A round begun here (or its saving) keeps the game: it ends after it."""

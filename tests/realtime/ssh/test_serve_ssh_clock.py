@@ -1,13 +1,15 @@
 """The move clock and consent over real SSH (asyncssh clients, real game processes):
 a mover's time running out on every screen and in the record, on one host and across
 two on PostgreSQL (the deadline is the room's, so both hosts end the round alike); a
-take-back asked with `u`, declined and taken; a round claimed from a player who left;
-fair play (a player watching their own round gets no analysis). The clock is short
+take-back asked with `u`, declined and taken; a round claimed from a player who left,
+also from one who leaves and comes back again and again (time away adds up); fair play (a player watching their own round gets no analysis). The clock is short
 (`--move-time 5`), so nothing waits a minute; every wait is for a screen."""
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
+import time
 from pathlib import Path
 from typing import Any
 
@@ -89,7 +91,7 @@ async def test_a_take_back_declined_then_asked_again_next_move_and_taken(
     bob.send("u")
     await ann.shows("bob asks to take back 1: y/n")
     ann.send("y")
-    await bob.shows("ann played 5. Your turn: you play O.")  # his turn again, 1 undone
+    await bob.shows("ann agreed to the take-back. Your turn: you play O.")  # 1 undone
     view = hub_of(hosted).view(code)
     assert (view.moves, view.take_backs) == ((5,), 1)
     for session in (ann, bob, carol):
@@ -138,6 +140,47 @@ async def test_the_player_left_behind_claims_the_round_after_half_the_grace(
         assert ratings(record) == {FINGERPRINT[ANN_KEY]: (1216, 1), FINGERPRINT[BOB_KEY]: (1184, 1)}
     finally:
         record.close()
+
+
+async def test_a_player_who_keeps_leaving_and_coming_back_stalls_no_round(host: Any) -> None:
+    """Issue 35: bob, not to move, drops and comes back, away `ABSENCE` s each time (and
+    the time his return takes): ann could never play. Each absence alone is shorter than
+    half the grace, but the grace is the round's: by his second absence (his third at
+    most, with slow returns) ann may claim, and claims."""
+    grace, absence = 12.0, 3.0
+    hosted = await host(rooms=True, reconnect_grace=grace)
+    ann, code = await new_room(hosted.port, key=ANN_KEY)
+    bob = await enter(hosted.port, f"--join {code}", "bob", BOB_KEY, local="127.0.0.2")
+    await ann.shows("Your turn: you play X.")
+    ann.send("5")
+    await bob.shows("ann played 5. Your turn: you play O.")
+    bob.send("1")
+    await ann.shows("bob played 1. Your turn: you play X.")
+    hub = hub_of(hosted)
+    claimed_in = None
+    for leaving in range(1, 6):
+        bob.conn.close()
+        await until("bob away", lambda: not hub.view(code).seats[1].present)
+        await ann.matches(r"bob left: ")
+        end = time.monotonic() + absence
+        while time.monotonic() < end and "c claims the round" not in ann.text:
+            await asyncio.sleep(0.05)
+        if "c claims the round" in ann.text:
+            claimed_in = leaving
+            break
+        bob = await enter(hosted.port, f"--join {code}", "bob", BOB_KEY, local="127.0.0.2")
+        await bob.shows("Waiting for ann (X).")
+        await ann.shows("bob played 1. Your turn: you play X.")
+    assert claimed_in is not None and claimed_in <= 3, ann.text
+    ann.send("c")
+    await ann.shows("bob left: ann claimed the round.")
+    view = hub.view(code)
+    assert (view.result, view.left_by, view.cause, view.moves) == (
+        "abandoned",
+        "O",
+        "claimed",
+        (5, 1),
+    )
 
 
 async def test_a_player_watching_their_own_round_gets_no_analysis(host: Any) -> None:

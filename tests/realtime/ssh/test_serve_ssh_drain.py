@@ -6,7 +6,9 @@ real), host B a `GameServer` in the test's loop; a real HAProxy in TCP mode with
 health check on each host's `/readyz` (`option httpchk`), sending players to A first
 (`balance first`); real SSH clients and games. Draining A mid-round: no move is lost, the
 round ends and is kept once, a new player lands on B, and A exits 0 once its last round
-has ended. Nothing is timed: each wait is for a screen, a log line or an exit.
+has ended. Each player is told to join again (through any host). A host with its rooms in
+memory (no database) says what is true there: the room ended with the host. Nothing is
+timed: each wait is for a screen, a log line or an exit.
 """
 
 from __future__ import annotations
@@ -106,7 +108,8 @@ async def test_draining_a_host_mid_round_loses_nothing_and_sends_new_players_els
     ann.send("3")
     for player in (ann, bob):
         assert await player.term.wait_closed(START_TIMEOUT) == 0  # the game ended itself
-    assert f"--join {code}" in ann.term.output.decode(errors="replace")
+    said = ann.term.output.decode(errors="replace").replace("\r\n", "")  # unwrapped
+    assert f"connect again with --join {code} (through any host)" in said
     assert await asyncio.to_thread(a.wait, 30) == 0  # A exits once its last round ended
     assert a.stderr is not None
     log = a.stderr.read().decode()
@@ -128,3 +131,32 @@ async def test_draining_a_host_mid_round_loses_nothing_and_sends_new_players_els
     ann = await enter(front, f"--join {code}", "ann", ANN_KEY)  # back: through B now
     await ann.shows("ann wins!")
     carol.send("q")
+
+
+async def test_draining_a_host_with_rooms_in_memory_says_the_room_ended_with_it(
+    processes: list[subprocess.Popen[bytes]], tmp_path: Path
+) -> None:
+    """Issue 35: no database, the hub in the server's memory: after the drain the room is
+    gone with the host, so the players are not told to `--join` it (a wrong code then)."""
+    server = serve_ssh(["--port", "0", "--host-key", str(tmp_path / "key")], tmp_path / "a")
+    processes.append(server)
+    port, _ = await listening_port(server)
+    ann, code = await new_room(port, key=ANN_KEY)
+    bob = await enter(port, f"--join {code}", "bob", BOB_KEY, local="127.0.0.2")
+    await ann.shows("Your turn: you play X.")
+    ann.send("1")
+    await bob.shows("ann played 1. Your turn: you play O.")
+    server.send_signal(signal.SIGUSR1)
+    for player in (ann, bob):
+        await player.shows("This server restarts after your")
+    for mover, other, cell in ((bob, ann, 4), (ann, bob, 2), (bob, ann, 5), (ann, bob, 3)):
+        name = "ann" if mover is ann else "bob"
+        mover.send(str(cell))
+        if cell != 3:
+            await other.shows(f"{name} played {cell}. You")
+    for player in (ann, bob):
+        assert await player.term.wait_closed(START_TIMEOUT) == 0
+        said = player.term.output.decode(errors="replace").replace("\r\n", "")  # unwrapped
+        assert f"room {code} ended with it. Connect again to play." in said, said[-400:]
+        assert "--join" not in said.rpartition("This server restarted")[2]  # its last words
+    assert await asyncio.to_thread(server.wait, 30) == 0

@@ -1,7 +1,9 @@
 """The draw offer over real SSH: ann offers with `d`, bob's screen asks "ann offers a
 draw: y/n"; `n` (or any other key) declines, one offer a move, a move clears it; `y`
 ends the round as a draw on every screen, a spectator's too, kept once in the record as
-an agreed draw and rated as a draw."""
+an agreed draw and rated as a draw. A draw offered on one's own turn says it is still
+one's move (the clock runs), and every answer is heard on every screen, the asker's too
+(issue 35)."""
 
 from __future__ import annotations
 
@@ -22,6 +24,46 @@ from test_serve_ssh_rooms import (
 )
 
 host = test_serve_ssh.host  # the fixture: a GameServer in the test's loop, with its log
+
+
+async def test_an_offer_on_ones_turn_and_every_answer_on_every_screen(host: Any) -> None:
+    hosted = await host(rooms=True, move_time=20.0)  # the clock shown from the start
+    port = hosted.port
+    ann, code = await new_room(port, key=ANN_KEY)
+    bob = await enter(port, f"--join {code}", "bob", BOB_KEY, local="127.0.0.2")
+    carol = await enter(port, f"--watch {code}", "carol", local="127.0.0.3")
+    await ann.shows("Your turn: you play X.")
+    ann.send("5")
+    await bob.matches(r"Your turn \(O\): \d+ s left\.")
+    bob.send("1")
+    await ann.matches(r"Your turn \(X\): \d+ s left\.")
+
+    ann.send("d")  # on her own turn: her move still, her clock runs
+    await ann.matches(r"You offered a draw\. Your turn: you play X · you: \d+ s left")
+    assert "waiting for bob" not in ann.text
+    await bob.matches(r"ann offers a draw: y/n · ann: \d+ s left")
+    await carol.matches(r"ann offers a draw · ann: \d+ s left")
+    bob.send("n")
+    await ann.matches(r"bob declined the draw\. Your turn \(X\): \d+ s left\.")
+    await bob.matches(r"You declined the draw\. ann \(X\): \d+ s left\.")
+    await carol.matches(r"bob declined the draw\. ann \(X\): \d+ s left\.")
+
+    ann.send("3")
+    await ann.matches(r"bob \(O\): \d+ s left\.")
+    assert "declined" not in ann.text  # a move: the answer is old news
+    ann.send("u")
+    await bob.shows("ann asks to take back 3: y/n")
+    bob.send("y")
+    await ann.matches(r"bob agreed to the take-back\. Your turn \(X\): \d+ s left\.")
+    await bob.matches(r"You agreed to the take-back\. ann \(X\): \d+ s left\.")
+    await carol.matches(r"bob agreed to the take-back\. ann \(X\): \d+ s left\.")
+    assert hub_of(hosted).view(code).moves == (5, 1)
+    ann.send("9")
+    await bob.matches(r"Your turn \(O\): \d+ s left\.")
+    bob.send("d")  # his own turn: a draw offered, then ann's answer heard
+    await ann.shows("bob offers a draw: y/n")
+    ann.send("x")  # any other key declines
+    await bob.matches(r"ann declined the draw\. Your turn \(O\): \d+ s left\.")
 
 
 async def test_a_draw_offered_declined_offered_again_and_taken(host: Any, tmp_path: Path) -> None:

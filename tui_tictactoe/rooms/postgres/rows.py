@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from tui_tictactoe.engine.board import IllegalMove, other
 from tui_tictactoe.rooms import codes, refusals
 from tui_tictactoe.rooms.room import Room, Seat, check_room_count
-from tui_tictactoe.rooms.view import Offer, Person, Ticket
+from tui_tictactoe.rooms.view import Answer, Offer, Person, Ticket
 
 if TYPE_CHECKING:
     import psycopg
@@ -98,6 +98,9 @@ COLUMNS: dict[str, str] = {
     "opening_time": "",
     "aborted_by": "",
     "unrated": "",
+    "answered": "",
+    "answered_by": "",
+    "answered_yes": "",
 }
 """A room's row: each column and the cast its value is written with. A room's state in
 one list: `room_values` writes it, `_room` reads it, the statements are made from it."""
@@ -106,7 +109,7 @@ _FIXED = ("code", "incarnation", "size", "owner_address", "matched", "opening_ti
 _ROOM = f"SELECT {', '.join(COLUMNS)} FROM rooms WHERE code = ANY(%s)"
 _SEATS = (
     "SELECT code, seat, name, key, token_hash, present,"
-    " (extract(epoch FROM back_by) * 1000000)::bigint, host_id, creator, address"
+    " (extract(epoch FROM back_by) * 1000000)::bigint, host_id, creator, address, away_spent"
     " FROM room_seats WHERE code = ANY(%s)"
 )
 _WATCHERS = (
@@ -144,11 +147,11 @@ async def queue_load(
 def _places(found: dict[str, Loaded], seats: list[Any], watchers: list[Any]) -> None:
     """Rows of `room_seats` and `room_watchers` (as `_SEATS` and `_WATCHERS` read them)
     put in their rooms."""
-    for code, seat, name, key, token, present, back_by, host, creator, address in seats:
+    for code, seat, name, key, token, present, back_by, host, creator, address, spent in seats:
         if (loaded := found.get(code)) is not None:
             back = None if back_by is None else back_by / MICROSECONDS
             who = Person(name, key, address)
-            loaded.room.seats[seat] = Seat(who, token, present, back, creator)
+            loaded.room.seats[seat] = Seat(who, token, present, back, creator, spent)
             loaded.hosts[token] = host
     for code, token, name, key, host in watchers:
         if (loaded := found.get(code)) is not None:
@@ -190,7 +193,8 @@ def from_note(code: str, generation: int, body: str) -> Loaded | None:
 
 def _room(row: tuple[Any, ...]) -> Loaded:
     value = dict(zip(COLUMNS, row, strict=True))
-    offer = value["offer"]
+    offer, answered = value["offer"], value["answered"]
+    answer = (value["answered_by"], value["answered_yes"])
     room = Room(
         value["code"],
         value["size"],
@@ -220,6 +224,7 @@ def _room(row: tuple[Any, ...]) -> Loaded:
         opening_time=value["opening_time"],
         aborted_by=value["aborted_by"],
         unrated=value["unrated"],
+        answered=None if answered is None else Answer(answered, *answer),
     )
     for index, cell in enumerate(room.moves):  # the board, rebuilt from the moves
         seat = room.first if index % 2 == 0 else other(room.first)
@@ -246,7 +251,8 @@ again), a live one's is not (no row returned: the caller draws another code)."""
 _UPDATE_ROOM = f"UPDATE rooms SET {_SET}, updated_at = to_timestamp(%(now)s) WHERE code = %(code)s"
 _INSERT_SEAT = (
     "INSERT INTO room_seats (code, seat, name, key, token_hash, present, back_by, host_id,"
-    " creator, address) VALUES (%s, %s, %s, %s, %s, %s, to_timestamp(%s), %s, %s, %s)"
+    " creator, address, away_spent)"
+    " VALUES (%s, %s, %s, %s, %s, %s, to_timestamp(%s), %s, %s, %s, %s)"
 )
 _INSERT_WATCHER = (
     "INSERT INTO room_watchers (code, token_hash, name, key, host_id) VALUES (%s, %s, %s, %s, %s)"
@@ -287,6 +293,9 @@ def room_values(room: Room, now: float, incarnation: int = 0) -> dict[str, objec
         "opening_time": room.opening_time,
         "aborted_by": room.aborted_by,
         "unrated": room.unrated,
+        "answered": None if room.answered is None else room.answered.kind,
+        "answered_by": None if room.answered is None else room.answered.by,
+        "answered_yes": None if room.answered is None else room.answered.yes,
         "now": now,
     }
 
@@ -321,6 +330,7 @@ def place_rows(loaded: Loaded, host: str) -> Places:
             hosts(seat.token),
             seat.creator,
             who.address,
+            seat.spent,
         )
         for name, seat in room.seats.items()
         if (who := seat.person) is not None

@@ -174,6 +174,19 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         " ADD COLUMN aborted_by text CHECK (aborted_by IN ('X', 'O')),"
         " ADD COLUMN unrated boolean NOT NULL DEFAULT false",
     ),
+    # 8 -> 9: fair play between strangers (issue 35): the seconds of the round's grace a
+    # seat's holder spent in absences that ended (`Room.away`), so leaving and coming back
+    # again and again cannot stall a round on any host; and the last offer's answer (what,
+    # whose offer, yes or no) until the position changes, for every screen to say.
+    (
+        "ALTER TABLE room_seats ADD COLUMN away_spent double precision NOT NULL DEFAULT 0"
+        " CHECK (away_spent >= 0)",
+        "ALTER TABLE rooms ADD COLUMN answered text CHECK (answered IN ('draw', 'take_back')),"
+        " ADD COLUMN answered_by text CHECK (answered_by IN ('X', 'O')),"
+        " ADD COLUMN answered_yes boolean,"
+        " ADD CONSTRAINT rooms_answered CHECK ((answered IS NULL) = (answered_by IS NULL)"
+        " AND (answered IS NULL) = (answered_yes IS NULL))",
+    ),
 )
 
 

@@ -32,6 +32,7 @@ from tui_tictactoe.rooms.view import (
     CAUSES,
     OFFERS,
     SEATS,
+    Answer,
     Cause,
     Offer,
     OfferKind,
@@ -215,6 +216,7 @@ def view_to_json(view: RoomView) -> dict[str, Any]:
     obj["score"] = list(view.score)
     obj["rematch"] = list(view.rematch)
     obj["offer"] = None if view.offer is None else view.offer._asdict()
+    obj["answered"] = None if view.answered is None else view.answered._asdict()
     return obj
 
 
@@ -267,6 +269,7 @@ def view_from_json(value: object) -> RoomView:
         matched=_bool(obj["matched"], "matched"),
         aborted_by=None if obj["aborted_by"] is None else _seat(obj["aborted_by"], "aborted_by"),
         unrated=_bool(obj["unrated"], "unrated"),
+        answered=None if obj["answered"] is None else _answer(obj["answered"]),
     )
 
 
@@ -298,6 +301,12 @@ def _offer_kind(value: object) -> OfferKind:
 def _offer(value: object) -> Offer:
     obj = _fields(value, Offer._fields, "an offer")
     return Offer(_offer_kind(obj["kind"]), _seat(obj["by"], "an offer's seat"))
+
+
+def _answer(value: object) -> Answer:
+    obj = _fields(value, Answer._fields, "an answer")
+    kind, by = _offer_kind(obj["kind"]), _seat(obj["by"], "an answer's seat")
+    return Answer(kind, by, _bool(obj["yes"], "an answer's yes"))
 
 
 def summary_to_json(summary: RoomSummary) -> dict[str, Any]:

@@ -9,7 +9,8 @@ again every `RETELL` s until it has gone (one still starting ignores it: see
 itself once no round is in play. When the last game has gone, or after `--drain-timeout`
 s in any case, the server stops as on SIGTERM (the sessions left are told why) and the
 command exits 0. With `--database-url` a room's players reach another host when they
-connect again (`--join CODE`), as after any host's stop: the room goes on there.
+connect again (`--join CODE`), as after any host's stop: the room goes on there; with
+the rooms in the server's memory the room ends with it, and the game says so instead.
 """
 
 from __future__ import annotations
