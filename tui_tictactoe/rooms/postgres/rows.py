@@ -169,7 +169,13 @@ def note(loaded: Loaded) -> str:
     row = [values[column] for column in COLUMNS]
     places, watchers = place_rows(loaded, "")
     seats = [  # `back_by` as `_SEATS` reads it: whole microseconds; no address sent
-        (*seat[:6], None if seat[6] is None else round(seat[6] * MICROSECONDS), *seat[7:9], "")
+        (
+            *seat[:6],
+            None if seat[6] is None else round(seat[6] * MICROSECONDS),
+            *seat[7:9],
+            "",
+            *seat[10:],
+        )
         for seat in places
     ]
     text = f"{head} {json.dumps([row, seats, watchers], separators=(',', ':'))}"
