@@ -14,6 +14,7 @@ class Clock:
 
 
 def test_sizes_go_at_once_then_at_most_ten_a_second_and_replaced_ones_are_counted() -> None:
+    """(10 a second here, the rate given; the servers' is `RESIZES`.)"""
     clock = Clock()
     resizes = Resizes(10, clock)
     assert resizes.delay() == 0

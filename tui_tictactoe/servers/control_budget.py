@@ -24,8 +24,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-RESIZES = 10.0
-"""Resizes a second that reach the game: a window dragged by hand redraws smoothly."""
+RESIZES = 4.0
+"""Resizes a second that reach the game: a window being dragged redraws 4 times a second
+and ends at its last size. At 10 a second, the redraws of 4 flooding sessions' games, in
+the half second before they were closed, doubled another player's first frame."""
 REQUEST_RATE = 20.0
 """Requests and control messages a second a session may keep up: a window dragged sends
 ~60 a second, for as long as the drag lasts; nothing else a person does sends many."""

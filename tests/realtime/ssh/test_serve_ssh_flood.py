@@ -11,7 +11,7 @@ Ctrl+Q took tens of seconds. The flood lasts `TUI_TICTACTOE_FLOOD_SECONDS` (defa
 Window changes: 4 sessions from one address (an attacker process of its own,
 `flood_tools`) send 2,500 a second each; before `control_budget` each was a TIOCSWINSZ and
 a SIGWINCH, and another player's login timed out after 10 s. Now the sizes reach a game at
-most 10 a second, the last always, and a session far beyond any person's rate is closed as
+most 4 a second, the last always, and a session far beyond any person's rate is closed as
 a flood, with one log line and a metric.
 """
 
@@ -202,7 +202,7 @@ async def test_resizes_faster_than_a_game_redraws_are_coalesced_and_the_last_siz
     host: Any,
 ) -> None:
     """50 window changes a second for 2 s (a window dragged fast, no flood): the
-    game gets at most 10 a second, and ends at the last size, drawn for it."""
+    game gets at most 4 a second, and ends at the last size, drawn for it."""
     hosted = await host(metrics=METRICS)
     term = await play(hosted.port)
     pid = await hosted.new_pid()
@@ -228,4 +228,4 @@ async def test_resizes_faster_than_a_game_redraws_are_coalesced_and_the_last_siz
     samples = await scrape(ops_port(hosted))
     coalesced = samples[("tui_tictactoe_resizes_coalesced_total", ())]
     print(f"{sent + 1} window changes, {coalesced:.0f} coalesced", file=sys.stderr)
-    assert coalesced >= sent - 2 * 10 * 2.5, coalesced  # at most ~10 a second applied
+    assert coalesced >= sent - 2 * control_budget.RESIZES * 2.5, coalesced  # ~4 a second applied

@@ -9,7 +9,7 @@ the game's memory is read from /proc. Without the input gate the game queued eve
 
 Resizes: 4 tabs from one address (an attacker process of its own, `flood_tools`) send
 `["resize", ...]` at 7,500 a second each; before `control_budget` a new tab's first frame
-took 2.8-3.5 s against 0.3-0.7 s. Now a tab's sizes reach its game at most 10 a second,
+took 2.8-3.5 s against 0.3-0.7 s. Now a tab's sizes reach its game at most 4 a second,
 the last always, and a tab far beyond any person's rate is closed as a flood.
 """
 
@@ -186,7 +186,7 @@ async def test_resizes_faster_than_a_game_redraws_are_coalesced_and_the_last_siz
     tmp_path: Path,
 ) -> None:
     """50 resize messages a second for 2 s (a window dragged fast, no flood): the game gets
-    at most 10 a second, and ends at the last size, drawn for it."""
+    at most 4 a second, and ends at the last size, drawn for it."""
     metrics = free_port()
     async with (
         serve_web(tmp_path, "--metrics", f"127.0.0.1:{metrics}") as served,
@@ -219,4 +219,4 @@ async def test_resizes_faster_than_a_game_redraws_are_coalesced_and_the_last_siz
         samples = await scrape(metrics)
         coalesced = samples[("tui_tictactoe_resizes_coalesced_total", ())]
         print(f"{sent + 1} resizes, {coalesced:.0f} coalesced", file=sys.stderr)
-        assert coalesced >= sent - 2 * 10 * 2.5, coalesced  # at most ~10 a second applied
+        assert coalesced >= sent - 2 * control_budget.RESIZES * 2.5, coalesced  # ~4 a second

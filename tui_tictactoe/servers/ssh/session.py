@@ -97,7 +97,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self.closing = False
         self.early = bytearray()  # keys typed before the game's process existed
         self.budget = InputBudget()  # what a flood of input may cost the game
-        self.resizes = Resizes()  # window changes reach the game at most 10 a second
+        self.resizes = Resizes()  # window changes reach the game at most 4 a second
         self.requests = Flood()  # window changes, signals, breaks: a flood closes the connection
         self.packets = packets()  # ... and data packets
         self._resize_timer: asyncio.TimerHandle | None = None  # the last size, due soon

@@ -76,7 +76,7 @@ class WebSession:
         self.session_id = secrets.token_hex(4)  # names the session in the JSON log
         self.log = log  # a line about this session (dropped input), the server's prefix added
         self.budget = InputBudget()
-        self.resizes = Resizes()  # sizes reach the game at most 10 a second, the last always
+        self.resizes = Resizes()  # sizes reach the game at most 4 a second, the last always
         self.requests = Flood()  # messages but keys: a flood of them closes the websocket
         self.packets = packets()  # ... and key messages
         self._size: tuple[int, int] | None = None  # the last size the tab sent
