@@ -1,6 +1,8 @@
-"""Key floods (issue 28) over `serve-ssh` and `serve-web`: memory, Ctrl+Q, and the neighbours.
+"""Key floods (issue 28) over `serve-ssh` and `serve-web`: memory, Ctrl+Q, and the neighbours;
+resize floods (issue 35, `--resizes`): another player's login and first frame beside them.
 
-Run by hand: `python benchmarks/bench_flood.py [--seconds 30] [--rate 2500] [--samples 40]`.
+Run by hand: `python benchmarks/bench_flood.py [--seconds 30] [--rate 2500] [--samples 40]`,
+or `python benchmarks/bench_flood.py --resizes [--rounds 5]`.
 
 Method
 ------
@@ -22,6 +24,14 @@ four flooders). Per server:
 
 Targets (the issue): peak under 150 MB, back within 10 MB of the start after the flood,
 Ctrl+Q within 1 s, the neighbour's p95 within 2x idle.
+
+`--resizes` (issue 35): per server, `--rounds` times in turn, a new session's login and
+first frame ("Your turn" received; SSH from 127.0.0.2 on, web a new tab) with nobody
+flooding (the control), then while 4 sessions from 127.0.0.1 (`tests/flood_tools.py`'s
+attacker, a process of its own) flood window changes at 2,500 a second each over SSH, or
+`["resize", ...]` messages at 7,500 a second each over the web, from their games' first
+frames on; how each flooding session ended, and the server's CPU meanwhile. Target:
+the flooded median within 2x the control's, every flooding session closed as a flood.
 """
 
 from __future__ import annotations
@@ -44,7 +54,16 @@ import aiohttp
 import asyncssh
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from flood_tools import ARROWS, CTRL_Q, flood, rss
+from flood_tools import (
+    ARROWS,
+    CTRL_Q,
+    RESIZE_RATE,
+    WEB_RESIZE_RATE,
+    attack_ends,
+    attacker,
+    flood,
+    rss,
+)
 
 READY = b"Your turn"
 MIB = 2**20
@@ -58,6 +77,7 @@ class Client:
         self.output = bytearray()
         self.closed = asyncio.Event()
         self.send: Callable[[bytes], Awaitable[None] | None] = lambda _data: None
+        self.close: Callable[[], Awaitable[Any] | None] = lambda: None
 
     async def until(self, condition: Callable[[], bool], what: str) -> None:
         deadline = time.monotonic() + TIMEOUT
@@ -113,6 +133,7 @@ async def ssh_client(port: int, local: str = "127.0.0.1") -> Client:
             chan.write(data)
 
     client.send = send
+    client.close = conn.close
     await client.until(lambda: READY in client.output, "the first frame")
     return client
 
@@ -132,6 +153,7 @@ async def web_client(port: int, http: aiohttp.ClientSession) -> Client:
             await ws.send_str(json.dumps(["stdin", data.decode()]))
 
     client.send = send
+    client.close = ws.close
     client.reader = asyncio.create_task(read())  # type: ignore[attr-defined]
     await client.until(lambda: READY in client.output, "the first frame")
     return client
@@ -330,12 +352,65 @@ async def flooder(kind: str, port: int, rate: float) -> None:
         await asyncio.gather(*(flood(client.send, 3600, rate) for client in clients))
 
 
+async def first_frame(kind: str, port: int, http: aiohttp.ClientSession, local: str) -> float:
+    """A new session's login (or handshake) to its first frame, in seconds; then closed."""
+    started = time.monotonic()
+    client = await connect(kind, port, http, local)
+    took = time.monotonic() - started
+    result = client.close()
+    if result is not None:
+        await result
+    return took
+
+
+async def resize_floods(kind: str, server: int, port: int, data: Path, rounds: int) -> None:
+    """`--resizes`: a first frame in turns with and without 4 flooding sessions."""
+    rate = RESIZE_RATE if kind == "ssh" else WEB_RESIZE_RATE
+    times: dict[str, list[float]] = {"control": [], "flooded": []}
+    ends: list[str] = []
+    cpu, spent = 0.0, 0.0
+    async with aiohttp.ClientSession() as http:
+        await first_frame(kind, port, http, "127.0.0.2")  # the first game, unmeasured
+        for n in range(rounds):
+            await asyncio.sleep(0.5)
+            times["control"].append(await first_frame(kind, port, http, f"127.0.0.{10 + 2 * n}"))
+            process = await attacker(kind, port, rate, 15)
+            await asyncio.sleep(3.0)  # their games' start-up done
+            assert process.stdin is not None
+            before, started = cpu_seconds(server), time.monotonic()
+            process.stdin.write(b"go\n")
+            times["flooded"].append(await first_frame(kind, port, http, f"127.0.0.{11 + 2 * n}"))
+            ends += await attack_ends(process)
+            cpu += cpu_seconds(server) - before
+            spent += time.monotonic() - started
+    control, flooded = (statistics.median(times[name]) for name in ("control", "flooded"))
+    closed = [line for line in log_text(data, kind).splitlines() if "closed as a flood" in line]
+    name = {"ssh": "serve-ssh", "web": "serve-web"}[kind]
+    what = "window changes" if kind == "ssh" else "resize messages"
+    print(f"\n{name}: {rounds} rounds, 4 sessions at {rate:,} {what} a second each\n")
+    print("| measurement | value | target |")
+    print("|---|---:|---|")
+    rows = [
+        ("login and first frame, median: control", f"{control * 1000:.0f} ms", ""),
+        ("... beside the flood", f"{flooded * 1000:.0f} ms ({flooded / control:.2f}x)", "≤ 2x"),
+        ("flooding sessions closed as a flood (log lines)",
+         f"{len(closed)} of {4 * rounds}", "all"),
+        ("the server's CPU from the flood's start to its sessions' end",
+         f"{cpu / spent * 100:.0f}% of a core over {spent / rounds:.1f} s a round", ""),
+    ]  # fmt: skip
+    for row in rows:
+        print("| " + " | ".join(row) + " |")
+    print(f"\nall times: {times}\nhow the flooders ended: {sorted(set(ends))}")
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--rate", type=int, default=2500)
     parser.add_argument("--samples", type=int, default=40)
     parser.add_argument("--only", choices=("ssh", "web"))
+    parser.add_argument("--resizes", action="store_true", help="resize floods (issue 35)")
+    parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--flooder", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.flooder:
@@ -349,6 +424,9 @@ async def main() -> None:
         with tempfile.TemporaryDirectory() as data:
             server, port = start_server(kind, Path(data))
             try:
+                if args.resizes:
+                    await resize_floods(kind, server.pid, port, Path(data), args.rounds)
+                    continue
                 one = await one_flood(kind, server, port, args)
                 near = await neighbours(kind, server.pid, port, args)
                 report(kind, one, near, args)

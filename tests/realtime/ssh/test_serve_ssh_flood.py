@@ -1,16 +1,25 @@
-"""A key flood over `serve-ssh` (issue 28): the game stays small, answers, and quits at once.
+"""Floods over `serve-ssh`: keys (issue 28) and window changes (issue 35).
+
+Keys: the game stays small, answers, and quits at once.
 
 A real asyncssh client sends arrow keys at 2,500 a second while reading the output (as
 the issue's client did) to a real game process; its memory is read from /proc. Before
 the input gate (`ui/input_gate.py`) the game queued every key: ~8 MB a second, and a
 Ctrl+Q took tens of seconds. The flood lasts `TUI_TICTACTOE_FLOOD_SECONDS` (default 8;
 `benchmarks/bench_flood.py` runs the issue's 30 s and times things).
+
+Window changes: 4 sessions from one address (an attacker process of its own,
+`flood_tools`) send 2,500 a second each; before `control_budget` each was a TIOCSWINSZ and
+a SIGWINCH, and another player's login timed out after 10 s. Now the sizes reach a game at
+most 4 a second, the last always, and a session far beyond any person's rate is closed as
+a flood, with one log line and a metric.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
+import statistics
 import sys
 import time
 from typing import Any
@@ -20,16 +29,24 @@ from flood_tools import (
     AFTER,
     CTRL_Q,
     FLOOD_SECONDS,
+    FLOODERS,
     GROWTH_LIMIT,
     MEMORY_LIMIT,
     QUIT_WITHIN,
     RATE,
+    RESIZE_RATE,
+    attack_ends,
+    attacker,
     flood,
+    resize_flood,
     rss,
+    size_at,
 )
 from test_serve_ssh import STEP_TIMEOUT, SSHTerminal, gone, play
+from test_serve_ssh_hostile import SLACK, login_times, window_size
+from test_serve_ssh_ops import METRICS, ops_port, scrape, until_sample
 
-from tui_tictactoe.servers import input_budget
+from tui_tictactoe.servers import control_budget, input_budget
 
 host = test_serve_ssh.host  # the fixture: a GameServer in the test's loop, with its log
 
@@ -140,3 +157,75 @@ async def test_a_client_gone_during_a_flood_leaves_no_game(host: Any) -> None:
     term.chan.get_extra_info("connection").abort()
     await asyncio.wait_for(flooding, STEP_TIMEOUT)
     await gone([pid])
+
+
+# -- window changes (issue 35) -----------------------------------------------------------
+
+
+async def test_a_window_change_flood_is_closed_as_a_flood_and_stalls_no_login(
+    host: Any,
+) -> None:
+    """Another player's login and first frame, from addresses of their own, in turns: the
+    control (nobody flooding), then while 4 sessions start flooding window changes at the
+    issue's rate; five rounds, the medians compared (load from elsewhere falls on both).
+    Every flooding session is closed as a flood: one log line each, counted. No warm
+    games: the flooders' would take them, and the logins after would wait on new ones."""
+    hosted = await host(metrics=METRICS, warm_games=0)
+    await login_times(hosted.port, 2, samples=1)  # the fork server's first fork, unmeasured
+    times: dict[str, list[float]] = {"control": [], "flooded": []}
+    ends: list[str] = []  # how each flooding session ended, as its client saw it
+    rounds = 5
+    for n in range(rounds):
+        await asyncio.sleep(0.5)  # the last round's games gone
+        times["control"].append(await login_times(hosted.port, 10 + 2 * n, samples=1))
+        process = await attacker("ssh", hosted.port, RESIZE_RATE, 15)
+        await asyncio.sleep(3.0)  # their games' start-up done
+        assert process.stdin is not None
+        process.stdin.write(b"go\n")
+        times["flooded"].append(await login_times(hosted.port, 11 + 2 * n, samples=1))
+        ends += await attack_ends(process)
+    median = {name: statistics.median(values) for name, values in times.items()}
+    print(
+        f"login + first frame: control {median['control']:.3f} s, beside the flood "
+        f"{median['flooded']:.3f} s ({times})",
+        file=sys.stderr,
+    )
+    assert median["flooded"] <= 2 * median["control"] + SLACK, times
+    assert len(ends) == rounds * FLOODERS and "still open" not in " ".join(ends), ends
+    closed = [line for line in hosted.log if control_budget.FLOOD in line]
+    assert len(closed) == rounds * FLOODERS, closed
+    assert "window changes and other requests in" in closed[0]
+    await until_sample(ops_port(hosted), "tui_tictactoe_floods_total", {}, rounds * FLOODERS)
+
+
+async def test_resizes_faster_than_a_game_redraws_are_coalesced_and_the_last_size_drawn(
+    host: Any,
+) -> None:
+    """50 window changes a second for 2 s (a window dragged fast, no flood): the
+    game gets at most 4 a second, and ends at the last size, drawn for it."""
+    hosted = await host(metrics=METRICS)
+    term = await play(hosted.port)
+    pid = await hosted.new_pid()
+    assert term.chan is not None
+    sent = await resize_flood(term.chan.change_terminal_size, 2.0, 50)
+    last = (150, 45)
+    assert last not in {size_at(n) for n in range(sent)}
+    term.resize(*last)
+    await term.wait_until(
+        "the board laid out again, centred in 150x45",
+        lambda: (
+            window_size(pid) == last
+            and term.locate_board()
+            and abs(
+                min(left for _, _, left, _ in term.cells.values())
+                + max(right for _, _, _, right in term.cells.values())
+                - last[0]
+            )
+            <= 4
+        ),
+    )
+    assert not term.closed.is_set()
+    samples = await scrape(ops_port(hosted))
+    coalesced = samples[("tui_tictactoe_resizes_coalesced_total", ())]
+    print(f"{sent + 1} window changes, {coalesced:.0f} coalesced", file=sys.stderr)
+    assert coalesced >= sent - 2 * control_budget.RESIZES * 2.5, coalesced  # ~4 a second applied

@@ -1,15 +1,23 @@
-"""A key flood over `serve-web` (issue 28): the game stays small, answers, and quits at once.
+"""Floods over `serve-web`: keys (issue 28) and resize messages (issue 35).
+
+Keys: the game stays small, answers, and quits at once.
 
 The installed `serve-web` and a real websocket client (aiohttp) sending arrow keys as the
 page does (`["stdin", ...]` messages) at 2,500 a second while reading the game's output;
 the game's memory is read from /proc. Without the input gate the game queued every key:
 ~8 MB a second, and after the flood it answered nothing for many seconds.
+
+Resizes: 4 tabs from one address (an attacker process of its own, `flood_tools`) send
+`["resize", ...]` at 7,500 a second each; before `control_budget` a new tab's first frame
+took 2.8-3.5 s against 0.3-0.7 s. Now a tab's sizes reach its game at most 4 a second,
+the last always, and a tab far beyond any person's rate is closed as a flood.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -20,18 +28,25 @@ from flood_tools import (
     CATCH_UP,
     CTRL_Q,
     FLOOD_SECONDS,
+    FLOODERS,
     GROWTH_LIMIT,
     MEMORY_LIMIT,
     QUIT_WITHIN,
     RATE,
+    WEB_RESIZE_RATE,
+    attack_ends,
+    attacker,
     flood,
+    resize_flood,
     rss,
+    size_at,
     until_a_key_acts,
 )
-from test_serve_web import STEP_TIMEOUT, Screen
-from test_serve_web_hostile import board_shown, serve_web, wait_for_games
+from test_serve_web import STEP_TIMEOUT, Screen, free_port
+from test_serve_web_hostile import board_shown, from_address, serve_web, wait_for_games
+from test_serve_web_ops import scrape
 
-from tui_tictactoe.servers import input_budget
+from tui_tictactoe.servers import control_budget, input_budget
 
 
 class Tab:
@@ -121,3 +136,92 @@ async def test_bytes_far_beyond_a_person_are_dropped_by_the_server_and_logged(
     tmp_path: Path,
 ) -> None:
     await flooded_tab(tmp_path, 30 * input_budget.RATE, 4)
+
+
+# -- resize messages (issue 35) ----------------------------------------------------------
+
+SLACK = 0.08  # seconds: "within 2x the control", plus this much for a shared machine
+
+
+async def first_frame_time(url: str, address: str) -> float:
+    """A new tab from `address`: seconds from the handshake to its first board drawn."""
+    started = time.monotonic()
+    async with from_address(address) as http, http.ws_connect(url) as ws:
+        await board_shown(ws)
+        took = time.monotonic() - started
+    return took
+
+
+async def test_a_resize_flood_is_closed_as_a_flood_and_stalls_no_new_tab(tmp_path: Path) -> None:
+    """A new tab's first frame, from addresses of its own, in turns: the control (nobody
+    flooding), then while 4 tabs start flooding resize messages at the issue's rate; three
+    rounds, the medians compared. Every flooding tab is closed as a flood, logged, counted."""
+    metrics = free_port()
+    async with serve_web(tmp_path, "--metrics", f"127.0.0.1:{metrics}") as served:
+        url = served.ws_url + "?width=80&height=24"
+        await first_frame_time(url, "127.0.0.2")  # the first game's imports, unmeasured
+        times: dict[str, list[float]] = {"control": [], "flooded": []}
+        ends: list[str] = []  # how each flooding session ended, as its client saw it
+        rounds = 3
+        for n in range(rounds):
+            await asyncio.sleep(0.5)  # the last round's games gone
+            times["control"].append(await first_frame_time(url, f"127.0.0.{10 + 2 * n}"))
+            process = await attacker("web", served.port, WEB_RESIZE_RATE, 15)
+            await asyncio.sleep(3.0)  # their games' start-up done
+            assert process.stdin is not None
+            process.stdin.write(b"go\n")
+            times["flooded"].append(await first_frame_time(url, f"127.0.0.{11 + 2 * n}"))
+            ends += await attack_ends(process)
+        median = {name: statistics.median(values) for name, values in times.items()}
+        print(
+            f"a new tab's first frame: control {median['control']:.3f} s, beside the flood "
+            f"{median['flooded']:.3f} s ({times})",
+            file=sys.stderr,
+        )
+        assert median["flooded"] <= 2 * median["control"] + SLACK, times
+        assert len(ends) == rounds * FLOODERS and "still open" not in " ".join(ends), ends
+        closed = [line for line in served.log_lines() if control_budget.FLOOD in line]
+        assert len(closed) == rounds * FLOODERS, closed
+        assert "resizes and other messages in" in closed[0]
+        samples = await scrape(metrics)
+        assert samples[("tui_tictactoe_floods_total", ())] == rounds * FLOODERS
+
+
+async def test_resizes_faster_than_a_game_redraws_are_coalesced_and_the_last_size_drawn(
+    tmp_path: Path,
+) -> None:
+    """50 resize messages a second for 2 s (a window dragged fast, no flood): the game gets
+    at most 4 a second, and ends at the last size, drawn for it."""
+    metrics = free_port()
+    async with (
+        serve_web(tmp_path, "--metrics", f"127.0.0.1:{metrics}") as served,
+        aiohttp.ClientSession() as http,
+        http.ws_connect(served.ws_url + "?width=80&height=24") as ws,
+    ):
+        screen = await board_shown(ws)
+        tab = Tab(ws, screen)
+
+        async def resize(width: int, height: int) -> None:
+            await ws.send_str(json.dumps(["resize", {"width": width, "height": height}]))
+
+        sent = await resize_flood(resize, 2.0, 50)
+        last = (150, 45)
+        assert last not in {size_at(n) for n in range(sent)}
+        screen.screen.resize(last[1], last[0])
+        await resize(*last)
+        await tab.until(
+            "the board laid out again, centred in 150x45",
+            lambda: (
+                screen.locate_board()
+                and abs(
+                    min(left for _, _, left, _ in screen.cells.values())
+                    + max(right for _, _, _, right in screen.cells.values())
+                    - last[0]
+                )
+                <= 4
+            ),
+        )
+        samples = await scrape(metrics)
+        coalesced = samples[("tui_tictactoe_resizes_coalesced_total", ())]
+        print(f"{sent + 1} resizes, {coalesced:.0f} coalesced", file=sys.stderr)
+        assert coalesced >= sent - 2 * control_budget.RESIZES * 2.5, coalesced  # ~4 a second

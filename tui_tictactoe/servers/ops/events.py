@@ -94,5 +94,12 @@ class ServerEvents:
     def round_ended(self, board: int, result: str) -> None:
         """A round in a room ended (`RoomView.result`: X, O, draw, abandoned)."""
 
+    def resize_coalesced(self) -> None:
+        """A session's window size replaced by a later one before it reached the game
+        (`control_budget.Resizes`)."""
+
+    def flooded(self) -> None:
+        """A session closed as a flood of requests or messages (`control_budget.Flood`)."""
+
     def heard(self, event: str, fields: dict[str, object]) -> None:
         """A log event (`log_format.ServerLog`'s listener): the hub's database, the fork server."""

@@ -111,6 +111,17 @@ class Metrics(ServerEvents):
             registry=registry,
         )
 
+        self.coalesced = Counter(
+            f"{PREFIX}_resizes_coalesced",
+            "Window sizes replaced by a later one before they reached the game",
+            registry=registry,
+        )
+        self.floods = Counter(
+            f"{PREFIX}_floods",
+            "Sessions closed as a flood of requests or messages",
+            registry=registry,
+        )
+
     def scrape(self) -> bytes:
         """The text exposition format (`CONTENT_TYPE_LATEST`)."""
         return generate_latest(self.registry)
@@ -138,6 +149,12 @@ class Metrics(ServerEvents):
     def round_ended(self, board: int, result: str) -> None:
         if str(board) in BOARDS and result in RESULTS:
             self.rounds.labels(board=str(board), result=RESULTS[result]).inc()
+
+    def resize_coalesced(self) -> None:
+        self.coalesced.inc()
+
+    def flooded(self) -> None:
+        self.floods.inc()
 
     def heard(self, event: str, fields: dict[str, object]) -> None:
         if event in DATABASE_ERRORS:

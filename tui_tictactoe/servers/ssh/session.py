@@ -20,6 +20,7 @@ from tui_tictactoe.commands.terminal_check import full_screen
 from tui_tictactoe.identity import PLAYER_MARK_ENV
 from tui_tictactoe.limits import clamp_size
 from tui_tictactoe.rooms.socket.wire import ENV_VAR as HUB_ENV
+from tui_tictactoe.servers.control_budget import FLOOD, Flood, Resizes, packets
 from tui_tictactoe.servers.games.command import (
     OptionsError,
     game_environment,
@@ -44,6 +45,7 @@ ENV_CHECK = 0.25  # seconds between checks of that: asyncssh has no hook per env
 STARTING = "starting your game…"
 START_HOLD = 3.0  # seconds a start holds its place among the `Host.starts` at most
 ENTER_ALTERNATE, LEAVE_ALTERNATE = b"\x1b[?1049h", b"\x1b[?1049l"
+FLOODED = "too many requests: the connection is closed"  # what a flooding client is told
 
 
 class Host(Protocol):
@@ -102,6 +104,10 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self.closing = False
         self.early = bytearray()  # keys typed before the game's process existed
         self.budget = InputBudget()  # what a flood of input may cost the game
+        self.resizes = Resizes()  # window changes reach the game at most 4 a second
+        self.requests = Flood()  # window changes, signals, breaks: a flood closes the connection
+        self.packets = packets()  # ... and data packets
+        self._resize_timer: asyncio.TimerHandle | None = None  # the last size, due soon
         self.kind = "lobby"  # `server_events.session_kind`, once the game starts
         self.room: str | None = None  # the room's code its options name (--join, --watch)
         self.starting = False  # admitted, its game's process not started yet
@@ -260,6 +266,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             self.end_game()
             return
         game.resize(*self.size)  # a window change may have come in the meantime
+        self.resizes.applied()
         if self.early:  # typed ahead: the game acts on it once it has drawn its first frame
             game.write(bytes(self.early))
             self.early.clear()
@@ -305,6 +312,8 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self._tail = seen[-(len(ENTER_ALTERNATE) - 1) :]
 
     def data_received(self, data: bytes, datatype: int | None) -> None:
+        if not self._counted(self.packets, "data packets"):
+            return
         self.client.touch()
         if self.closing:
             return
@@ -322,9 +331,57 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             self.client.host.log(f"{stamp} {PROG} serve-ssh: {self.client.address} {line}")
 
     def terminal_size_changed(self, width: int, height: int, _pw: int, _ph: int) -> None:
+        """Kept at once, applied at most `control_budget.RESIZES` times a second: a size
+        that comes in while one waits replaces it, and the last one is always applied."""
+        if not self._counted(what="window changes and other requests"):
+            return
         self.size = clamp_size(width, height) if width and height else self.size
-        if self.game is not None:
+        if self.game is None:  # the game starts at the last size
+            return
+        if self._resize_timer is not None:
+            self.resizes.replaced()
+            self.client.host.events.resize_coalesced()
+            return
+        delay = self.resizes.delay()
+        if delay <= 0:
+            self._resize()
+        else:
+            self._resize_timer = asyncio.get_running_loop().call_later(delay, self._resize)
+
+    def _resize(self) -> None:
+        self._resize_timer = None
+        if self.game is not None and not self.closing:
+            self.resizes.applied()
             self.game.resize(*self.size)
+
+    def signal_received(self, _signal: str) -> None:
+        self._counted()  # the game gets none: it is the server's to signal
+
+    def break_received(self, _msec: int) -> bool:
+        self._counted()
+        return False
+
+    @property
+    def flooded(self) -> bool:
+        return self.requests.flooded or self.packets.flooded
+
+    def _counted(self, bucket: Flood | None = None, what: str = "requests") -> bool:
+        """One request (or data packet) from the client, in its `Flood`; False once it is
+        a flood: the connection is then closed (once), its ending saying why (its one log
+        line), and what the client still sends costs nothing more here."""
+        bucket = bucket or self.requests
+        if bucket.take():
+            return not self.flooded
+        client = self.client
+        if client.ending is None or not client.ending.startswith(FLOOD):
+            client.ending = bucket.ending(what)
+            client.host.events.flooded()
+            if self.game is not None:  # nobody will see its goodbye: spare the cores it
+                self.game.send_signal(signal.SIGKILL)
+            self.end_game()
+            if client.conn is not None:
+                client.conn.disconnect(asyncssh.DISC_BY_APPLICATION, f"{PROG}: {FLOODED}")
+        return False
 
     def eof_received(self) -> bool:
         """Keep the game: it ends on its own, by quitting or the idle timeout. A plain game
@@ -352,7 +409,9 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             return
         self.closing = True
         chan = self.chan
-        dropped = self.budget.report(final=True)
+        dropped = "; ".join(
+            line for line in (self.budget.report(final=True), self.resizes.report()) if line
+        )
         if status >= 0:
             self.client.ending = f"game over, exit {status}" + (f"; {dropped}" if dropped else "")
         elif self.game is not None and self.game.orphaned:
@@ -417,6 +476,8 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self.closing = True
         if self._env_timer is not None:
             self._env_timer.cancel()
+        if self._resize_timer is not None:
+            self._resize_timer.cancel()
         if self._stats_task is not None:
             self._stats_task.cancel()
         if self.game is not None and self.game.returncode is None:
@@ -425,7 +486,9 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
     def connection_lost(self, exc: Exception | None) -> None:
         """The channel has closed: the game goes, and so does the connection (it held
         the one session allowed, and its slot is for the next player)."""
-        self._log_drops(self.budget.report(final=True))
+        if not self.flooded:  # else its ending says it all, in one line
+            self._log_drops(self.budget.report(final=True))
+            self._log_drops(self.resizes.report())
         self.end_game()
         if self.client.conn is not None:
             self.client.conn.close()

@@ -335,13 +335,15 @@ class GameWebServer(Server):
         return session.websocket
 
     def _log_session(self, session: WebSession, address: str) -> None:
-        dropped = session.budget.report(final=True)
+        dropped = [
+            line for line in (session.budget.report(final=True), session.resizes.report()) if line
+        ]
         ending = session.ending or "ended"
         self.log(
             Event(
                 "connection.closed",
                 f"{PROG} serve-web: {address} played {session.seconds:.0f} s: "
-                f"{ending}" + (f"; {dropped}" if dropped else ""),
+                + "; ".join([ending, *dropped]),
                 session=session.session_id,
                 address=address,
                 kind="ai",

@@ -40,6 +40,7 @@ from aiohttp import WSMsgType, web
 from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
 
+from tui_tictactoe.servers.control_budget import Flood, Resizes, packets
 from tui_tictactoe.servers.games.process import DRAWN, RESTORE_TERMINAL
 from tui_tictactoe.servers.input_budget import InputBudget
 from tui_tictactoe.servers.ops.drain import DRAIN_SIGNAL
@@ -77,6 +78,11 @@ class WebSession:
         self.session_id = secrets.token_hex(4)  # names the session in the JSON log
         self.log = log  # a line about this session (dropped input), the server's prefix added
         self.budget = InputBudget()
+        self.resizes = Resizes()  # sizes reach the game at most 4 a second, the last always
+        self.requests = Flood()  # messages but keys: a flood of them closes the websocket
+        self.packets = packets()  # ... and key messages
+        self._size: tuple[int, int] | None = None  # the last size the tab sent
+        self._resize_timer: asyncio.TimerHandle | None = None  # ... due to the game soon
         self.token = secrets.token_hex(16)
         # The shell ignores the drain's signal first: the game inherits it ignored through
         # `exec` until it handles it (`ui.server_restart`), so a game still starting is
@@ -139,8 +145,9 @@ class WebSession:
         except OSError as error:
             self.end(f"the game could not start: {error.strerror}", code=1011)
         finally:
-            if self._timer is not None:
-                self._timer.cancel()
+            for timer in (self._timer, self._resize_timer):
+                if timer is not None:
+                    timer.cancel()
             await self._stop_game()
             if self._game_started:
                 self.events.game_exited("killed" if self._killed else "exited")
@@ -234,9 +241,16 @@ class WebSession:
         service = self.service
         assert service is not None
         async for message in self.websocket:
-            if message.type != WSMsgType.TEXT or self.ending is not None:
+            if self.ending is not None:
                 continue
-            parsed = parse_message(message.data)
+            parsed = parse_message(message.data) if message.type == WSMsgType.TEXT else None
+            keys = isinstance(parsed, Stdin)
+            bucket = self.packets if keys else self.requests
+            if not bucket.take():
+                self.events.flooded()
+                what = "key messages" if keys else "resizes and other messages"
+                self._cut_off(bucket.ending(what))  # read no more of them
+                continue
             if isinstance(parsed, Stdin):
                 self.last_input = time.monotonic()
                 data = self.budget.take(parsed.text.encode("utf-8", "replace"))
@@ -245,11 +259,33 @@ class WebSession:
                 if data and not await service.send_bytes(data):
                     self.end("the game is no longer running", code=1011)
             elif isinstance(parsed, Resize):
-                await service.set_terminal_size(parsed.width, parsed.height)
+                await self._resize(parsed.width, parsed.height)
             elif isinstance(parsed, Ping):
                 await self._queue(json.dumps(["pong", parsed.data]))
             elif isinstance(parsed, Focus):
                 await (service.focus() if parsed.focused else service.blur())
+
+    async def _resize(self, width: int, height: int) -> None:
+        """Kept at once, sent to the game at most `control_budget.RESIZES` times a second:
+        a size that comes in while one waits replaces it; the last is always sent."""
+        self._size = (width, height)
+        if self._resize_timer is not None:
+            self.resizes.replaced()
+            self.events.resize_coalesced()
+            return
+        delay = self.resizes.delay()
+        if delay <= 0:
+            await self._apply_size()
+        else:
+            self._resize_timer = asyncio.get_running_loop().call_later(
+                delay, lambda: self._spawn(self._apply_size())
+            )
+
+    async def _apply_size(self) -> None:
+        self._resize_timer = None
+        if self.service is not None and self._size is not None and self.ending is None:
+            self.resizes.applied()
+            await self.service.set_terminal_size(*self._size)
 
     def _check_idle(self) -> None:
         now = time.monotonic()

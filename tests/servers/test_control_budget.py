@@ -1,0 +1,43 @@
+"""`control_budget` on a fake clock: when a size goes to the game, and when a session is a flood."""
+
+from __future__ import annotations
+
+from tui_tictactoe.servers.control_budget import FLOOD, Flood, Resizes
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_sizes_go_at_once_then_at_most_ten_a_second_and_replaced_ones_are_counted() -> None:
+    """(10 a second here, the rate given; the servers' is `RESIZES`.)"""
+    clock = Clock()
+    resizes = Resizes(10, clock)
+    assert resizes.delay() == 0
+    resizes.applied()
+    clock.now += 0.03
+    assert abs(resizes.delay() - 0.07) < 1e-9  # the next one waits for its turn...
+    resizes.replaced()  # ... and one more that came meanwhile takes its place
+    assert resizes.report() == "resizes coalesced: 1 sent faster than 10 a second"
+    clock.now += 0.07
+    assert resizes.delay() == 0
+
+
+def test_a_session_at_its_rate_goes_on_and_one_beyond_it_is_a_flood_until_its_end() -> None:
+    clock = Clock()
+    bucket = Flood(rate=20, burst=150, clock=clock)
+    for _ in range(600):  # 20 a second for 30 s, with the burst untouched
+        clock.now += 0.05
+        assert bucket.take()
+    taken = 0
+    while bucket.take():  # all at once: the burst, and no more
+        taken += 1
+    assert 145 <= taken <= 150
+    clock.now += 60  # a flood stays one: the session is being closed
+    assert not bucket.take() and bucket.flooded
+    ending = bucket.ending("window changes")
+    assert ending.startswith(f"{FLOOD} (") and "at most 20 a second" in ending, ending
