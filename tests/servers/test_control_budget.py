@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tui_tictactoe.servers.control_budget import FLOOD, Flood, Resizes
+from tui_tictactoe.servers.control_budget import FLOOD, REQUEST_BURST, Flood, Resizes
 
 
 class Clock:
@@ -41,3 +41,23 @@ def test_a_session_at_its_rate_goes_on_and_one_beyond_it_is_a_flood_until_its_en
     assert not bucket.take() and bucket.flooded
     ending = bucket.ending("window changes")
     assert ending.startswith(f"{FLOOD} (") and "at most 20 a second" in ending, ending
+
+
+def test_a_window_dragged_by_hand_is_no_flood() -> None:
+    """The servers' own bounds: a drag at 30 sizes a second goes on as long as it lasts, one
+    at 60 a second for 5 s without a pause; a flood at 2,500 a second is one within 0.1 s."""
+    clock = Clock()
+    drag = Flood(clock=clock)
+    for _ in range(30 * 120):  # two minutes of dragging at 30 a second
+        clock.now += 1 / 30
+        assert drag.take()
+    fast, taken = Flood(clock=clock), 0
+    while fast.take():
+        clock.now += 1 / 60
+        taken += 1
+    assert 4.5 <= taken / 60 <= 5.5, taken / 60
+    flood, sent = Flood(clock=clock), 0
+    while flood.take():
+        clock.now += 1 / 2500
+        sent += 1
+    assert sent / 2500 < 0.1 and sent > REQUEST_BURST

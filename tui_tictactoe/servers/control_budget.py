@@ -28,11 +28,13 @@ RESIZES = 4.0
 """Resizes a second that reach the game: a window being dragged redraws 4 times a second
 and ends at its last size. At 10 a second, the redraws of 4 flooding sessions' games, in
 the half second before they were closed, doubled another player's first frame."""
-REQUEST_RATE = 20.0
+REQUEST_RATE = 30.0
 """Requests and control messages a second a session may keep up: a window dragged sends
-~60 a second, for as long as the drag lasts; nothing else a person does sends many."""
+30-60 a second, for as long as the drag lasts (at 30 a second or less, for ever; at 60, 5 s
+without a pause); nothing else a person does sends many. Floods come at thousands a second."""
 REQUEST_BURST = 150
-"""... and beyond that rate, this many at once: a window dragged for 3 s without a pause."""
+"""... and beyond that rate, this many at once (kept small: every request let in costs the
+event loop, and a burst of 300 measured worse for the next login than one of 150)."""
 PACKET_RATE = 200.0
 """Data packets (keys) a second a session may keep up: a mouse swept fast sends ~100 a
 second, a person's keys ~30 (their bytes have their own budget, `input_budget`)."""
