@@ -26,6 +26,7 @@ from room_tools import (
 )
 from test_hostile_names import HOSTILE
 
+from tui_tictactoe.controller.status import PLAYING_ON
 from tui_tictactoe.identity import displayable, set_apart
 from tui_tictactoe.rooms.request import RoomRequest
 from tui_tictactoe.rooms.room import WATCHING_OFF
@@ -300,8 +301,8 @@ async def test_q_mid_round_asks_once_then_y_leaves_and_the_hub_frees_the_seat() 
         await settle(pilot)
         await pilot.press("q")
         assert note(app) == LEAVE_QUESTION.text
-        await pilot.press("left")  # any other key: no
-        assert note(app) == ""
+        await pilot.press("left")  # any other key: no, and nothing else
+        assert note(app) == PLAYING_ON.text
         await pilot.press("y")  # `y` is only an answer
         assert app.return_code is None
         await pilot.press("q")
