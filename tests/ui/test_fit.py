@@ -147,7 +147,7 @@ async def test_nothing_is_cut(make_app, steady, size: tuple[int, int], info: boo
         lines = bar.lines(width)
         assert bar.region.height == len(lines) <= 2
         shown = " ".join(lines)
-        for needed in ("↑↓←→ Move", "1-9 Play", "u Take back", "s Stats", "a Analysis off"):
+        for needed in ("↑↓←→ Move", "1-9 Play", "u Take back", "s Stats", "a Show analysis"):
             assert needed in shown
         assert shown.endswith("q Quit") and all(len(line) <= width for line in lines)
 
