@@ -114,6 +114,10 @@ class GameScreen(BoardScreen, Screen[None]):
     BUTTONS = len(CONTROLS)
     game_menu = True
 
+    title_tail = ""
+    """Said after the game in the title, on every change: " · still in the queue" while
+    this game passes the time of a quick match's wait (`MatchScreen`)."""
+
     show_analysis: reactive[bool] = reactive(False, init=False)
     show_info: reactive[bool] = reactive(False, init=False)
 
@@ -131,7 +135,8 @@ class GameScreen(BoardScreen, Screen[None]):
         self.key_bar = KeyBar(self._keys(), id="keys")
         # The AI's thinking time, on 4x4 and 5x5: the state of play while it thinks.
         self.clock = ThinkingClock(controller, self.status.show, self.set_interval)
-        self._fit_note: Status | None = None  # a remembered board that did not fit (`_fitted`)
+        # A note for once the game shows: a remembered board that did not fit (`_fitted`).
+        self._pending_note: Status | None = None
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
@@ -149,7 +154,13 @@ class GameScreen(BoardScreen, Screen[None]):
 
     def on_mount(self) -> None:
         self._begin_round()
+        self._say_pending()
         self.app.post_message(self.Ready())
+
+    def say_when_shown(self, note: Status) -> None:
+        """A note for the status line once the game is on screen (the first round's
+        start clears notes): the quick match's "Still in the queue"."""
+        self._pending_note = note
 
     # -- moves --------------------------------------------------------------
 
@@ -216,7 +227,7 @@ class GameScreen(BoardScreen, Screen[None]):
         else:
             self.controller.new_game(self._fitted(waiting))
         self._begin_round()
-        self._say_fitted()
+        self._say_pending()
 
     def use_saved_options(self, options: GameOptions) -> bool:
         """Saved settings arrived: start the first round again with them, unless play has
@@ -227,13 +238,13 @@ class GameScreen(BoardScreen, Screen[None]):
         fitted = self._fitted(options)
         self.controller.new_game(fitted, abandon=False)  # the AI's first move is no round left
         self._begin_round()
-        self._say_fitted()
+        self._say_pending()
         return True
 
     def _fitted(self, options: GameOptions) -> GameOptions:
         """Saved settings whose board does not fit this terminal (remembered from a larger
         one) start on the largest board that fits instead, unless `--board` named it; the
-        record keeps the board remembered. `_say_fitted` says so once the game is shown."""
+        record keeps the board remembered. `_say_pending` says so once the game is shown."""
         board = options.board
         if self.link is not None and "board" in self.link.given:
             return options
@@ -241,13 +252,14 @@ class GameScreen(BoardScreen, Screen[None]):
         fitting = self._fitting(size)
         if fits(size, needs[board]) or not fitting:
             return options
-        self._fit_note = board_fit_status(board, fitting[-1], *needs[board])
+        self._pending_note = board_fit_status(board, fitting[-1], *needs[board])
         return options._replace(board=fitting[-1])
 
-    def _say_fitted(self) -> None:
-        if self._fit_note is not None:
-            self.status.say(self._fit_note)
-            self._fit_note = None
+    def _say_pending(self) -> None:
+        """The note that waited for the game to show, if any."""
+        if self._pending_note is not None:
+            self.status.say(self._pending_note)
+            self._pending_note = None
 
     def action_new_game(self) -> None:
         # Imported on demand, like the help: start-up does not need the dialog.
@@ -416,7 +428,7 @@ class GameScreen(BoardScreen, Screen[None]):
         found = self.controller.analysis_found if self.show_analysis else None
         if found is not None and self.controller.is_human_turn:
             self.grid.show_analysis(found.analysis)
-        self.sub_title = game_title(self.controller, self.show_analysis, found)
+        self.sub_title = game_title(self.controller, self.show_analysis, found) + self.title_tail
 
     def _show_info(self) -> None:
         """Why the AI played its move that is last on the board now, if it has one."""
