@@ -31,6 +31,7 @@ from tui_tictactoe.ui.widgets.too_small import (
     TooSmall,
     WayOn,
     compact,
+    fits,
     needed_size,
 )
 
@@ -216,8 +217,9 @@ class BoardScreen(IgnoresStaleResize, _Screen):
         return None
 
     def _check_size(self, size: Size) -> None:
-        too_small = self.too_small.check(size, self.needed_size(), self._way_on(size))
-        self.set_class(too_small, "-too-small")
+        needed = self.needed_size()
+        way_on = None if fits(size, needed) else self._way_on(size)  # start-up skips it
+        self.set_class(self.too_small.check(size, needed, way_on), "-too-small")
         if self.COMPACT_BUTTONS:
             self.set_class(compact(size.height, self.geometry.size), "-compact")  # see the CSS
         self.set_class(size.height * 2.5 < PLAY_WIDTH, "-short")  # see the board's column
