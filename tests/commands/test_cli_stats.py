@@ -385,6 +385,9 @@ def test_stats_text_lists_rounds_against_people_apart(capsys: pytest.CaptureFixt
     keep_people(player)
     assert cli.main(["stats"]) == 0
     lines = capsys.readouterr().out.splitlines()
+    # Issue 36: it opened "0 rounds" and "No rounds kept yet.", then 4 against people.
+    assert lines[0].endswith(": 0 rounds against the AI") and "No rounds kept yet." not in lines
+    assert "No rounds against the AI yet." in lines
     at = lines.index("4 rounds against people. Elo rating 1212 (3 rated rounds).")
     assert lines[at + 1 :] == [
         "rooms  won  lost  drawn  abandoned  left",

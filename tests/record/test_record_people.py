@@ -552,7 +552,7 @@ def test_a_schema_4_record_is_upgraded_keeping_its_rounds_between_people(
 
 def test_a_loss_on_time_and_a_claim_are_listed_as_such(tmp_path: Path) -> None:
     """The stats' list of rounds against people: 'win (time)', 'loss (time)', and for
-    the one who claimed the round of a player who left, 'claimed'."""
+    the one who claimed the round of a player who left, 'win (claimed)'."""
     on_time = match(result="X", moves=ON_TIME)._replace(cause="time")
     claimed = match(result="abandoned", moves=AGREED, left_by="O", key="c")._replace(
         cause="claimed"
@@ -561,4 +561,18 @@ def test_a_loss_on_time_and_a_claim_are_listed_as_such(tmp_path: Path) -> None:
         assert record.save_match(on_time) and record.save_match(claimed)
         ann = [people_round_cells(r)[4] for r in record.people_rounds(ANN.key)]
         bob = [people_round_cells(r)[4] for r in record.people_rounds(BOB.key)]
-    assert ann == ["claimed", "win (time)"] and bob == ["you left", "loss (time)"]
+    assert ann == ["win (claimed)", "win (time)"] and bob == ["you left", "loss (time)"]
+
+
+def test_a_claimed_round_counts_as_the_win_it_is(tmp_path: Path) -> None:
+    """Issue 36: a claimed round moved Elo as a win, but the claimer's stats counted it
+    abandoned (fails before: wins 0, abandoned 1). The one who left: abandoned, left."""
+    claimed = match(result="abandoned", moves=AGREED, left_by="O", key="c")._replace(
+        cause="claimed"
+    )
+    with Record.open(tmp_path / DATABASE_NAME) as record:
+        assert record.save_match(claimed)
+        ann = record.people_stats(ANN.key).rooms["3x3"]
+        bob = record.people_stats(BOB.key).rooms["3x3"]
+    assert (ann.wins, ann.abandoned, ann.left) == (1, 0, 0)
+    assert (bob.wins, bob.losses, bob.abandoned, bob.left) == (0, 0, 1, 1)

@@ -125,6 +125,7 @@ async def test_a_player_left_behind_claims_the_round_after_half_the_grace(
     await hub.claim(bob)
     view = await look(hub, ann.code)
     assert (view.result, view.left_by, view.cause) == ("abandoned", "X", "claimed")
+    assert view.score == (0, 1, 0)  # issue 36: the room's score counts it as bob's win
     assert "round is over" in await refused(hub.claim(bob))
     clock.now += 31  # ann's grace runs out: her seat is freed, the result stays
     await maybe(hub.expire())

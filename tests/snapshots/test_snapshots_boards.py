@@ -2,10 +2,10 @@
 and with the analysis overlay and the info panel (in 60 columns the 5x5 verdicts go inside
 the narrow cells).
 
-Every cell keeps its three rows: a terminal too short for them is asked to grow, and
-below 21 rows (4x4) or 24 (5x5) the buttons take one row (`-compact`). So 4x4 is also
-shot at its least, 60x19, 5x5 at 60x22 (at 60x19 its cells lost their top border), and
-6x6 at 60x25 (at 80x24 it asks for the row it lacks).
+Where three rows a cell do not fit, the buttons take one row (`-compact`), then the cells
+two (no top border): 4x4 is shot at 60x19 (whole cells, one-row buttons), 5x5 at 60x22 and
+60x18 (compact cells), 6x6 at 60x25, 80x24 and its least, 60x19 (compact cells); and 6x6
+at 60x18, where the message says which boards fit and how to go on.
 Every SVG was looked at before it was accepted.
 """
 
@@ -42,10 +42,11 @@ def test_6x6_mid_game_60x25(snap_compare, make_app) -> None:
     assert snap_compare(app, terminal_size=(60, 25), run_before=play("enter", "up", "enter"))
 
 
-def test_6x6_at_80x24_asks_for_a_row_more(snap_compare, make_app) -> None:
-    """80x24 is a row short of 6x6's whole cells: the game says what it needs."""
-    app = make_app(board="6", difficulty="medium")
-    assert snap_compare(app, terminal_size=SIZE)
+def test_6x6_at_80x24_plays_on_compact_cells(snap_compare, make_app) -> None:
+    """80x24 is a row short of 6x6's whole cells: it asked for 60x25 (issue 36); now its
+    cells take two rows, no top border, and the buttons one."""
+    app = make_app(board="6", difficulty="medium", record=False)
+    assert snap_compare(app, terminal_size=SIZE, run_before=play("enter"))
 
 
 def test_5x5_mid_game_60x22(snap_compare, make_app) -> None:
@@ -99,8 +100,30 @@ def overlay_and_info(size: int) -> Callable[[Pilot], Awaitable[None]]:
 
 @pytest.mark.parametrize(
     ("size", "terminal"),
-    [(4, SIZE), (4, SMALL), (4, (60, 19)), (5, SIZE), (5, (60, 22)), (6, (60, 25)), (6, (100, 30))],
-    ids=["80x24-4", "60x20-4", "60x19-4", "80x24-5", "60x22-5", "60x25-6", "100x30-6"],
+    [
+        (4, SIZE),
+        (4, SMALL),
+        (4, (60, 19)),
+        (5, SIZE),
+        (5, (60, 22)),
+        (5, (60, 18)),
+        (6, (60, 25)),
+        (6, SIZE),
+        (6, (60, 19)),
+        (6, (100, 30)),
+    ],
+    ids=[
+        "80x24-4",
+        "60x20-4",
+        "60x19-4",
+        "80x24-5",
+        "60x22-5",
+        "60x18-5",
+        "60x25-6",
+        "80x24-6",
+        "60x19-6",
+        "100x30-6",
+    ],
 )
 def test_big_board_analysis_and_info_panel(
     snap_compare, make_app, size: int, terminal: tuple[int, int]
@@ -110,3 +133,15 @@ def test_big_board_analysis_and_info_panel(
     big = geometry(size, WIN_LENGTHS[size])
     app = make_app(board=str(size), strategy=SteadyMinimax(big=big), record=False)
     assert snap_compare(app, terminal_size=terminal, run_before=overlay_and_info(size))
+
+
+def test_6x6_too_small_at_60x18_says_how_to_go_on(snap_compare, make_app) -> None:
+    """The message names the boards that fit, n, q and the flag (issue 36)."""
+    app = make_app(board="6", record=False)
+    assert snap_compare(app, terminal_size=(60, 18), run_before=play())
+
+
+def test_the_dialog_says_which_boards_fit_at_60x18(snap_compare, make_app) -> None:
+    """`n` on the message: the dialog on 5x5, and under Board what fits here."""
+    app = make_app(board="6", record=False)
+    assert snap_compare(app, terminal_size=(60, 18), run_before=play("n"))

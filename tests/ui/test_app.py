@@ -18,11 +18,11 @@ from support import (
     under_cursor,
 )
 from textual import events
-from textual.geometry import Size
+from textual.geometry import Offset, Size
 from textual.widgets import Button, Static
 
 from tui_tictactoe.controller import AIReply
-from tui_tictactoe.controller.status import QUIT_QUESTION
+from tui_tictactoe.controller.status import PLAYING_ON, QUIT_QUESTION
 from tui_tictactoe.engine.strategies import RandomStrategy
 from tui_tictactoe.ui.screens.game_screen import MIN_SIZE, GameScreen
 from tui_tictactoe.ui.screens.help_screen import HelpScreen
@@ -419,17 +419,56 @@ async def test_q_in_the_middle_of_a_round_asks_once(make_app) -> None:
             assert not app.is_running, answer
 
 
-async def test_any_other_key_after_the_question_plays_on(make_app) -> None:
+async def driver_click(pilot, widget) -> None:
+    """A click as a terminal's driver sends it: a press and a release, posted to the app
+    (Pilot's own click goes past `App.on_event`, where the quit question is answered)."""
+    x, y = widget.region.offset + Offset(1, 1)
+    where = {"x": x, "y": y, "delta_x": 0, "delta_y": 0, "button": 1, "shift": False}
+    for kind in (events.MouseDown, events.MouseUp):
+        where_on_screen = {**where, "meta": False, "ctrl": False, "screen_x": x, "screen_y": y}
+        pilot.app.post_message(kind(None, **where_on_screen))
+        await pilot.pause()
+
+
+async def test_any_other_key_after_the_question_only_answers_no(make_app) -> None:
+    """Issue 36: `n` opened the New game dialog, `r` abandoned the round and a digit played
+    its cell. Now every key but a yes, and a click on the board, answers no: nothing else."""
+    for keys in (["n"], ["r"], ["free"], ["a"], ["click"]):
+        app = make_app()
+        async with app.run_test(size=SIZE) as pilot:
+            await press(pilot, "5", "q")
+            before, free = board(app), board(app).index(".")
+            for key in keys:
+                if key == "click":
+                    await driver_click(pilot, cell(app, free // 3, free % 3))
+                else:
+                    await press(pilot, str(free + 1) if key == "free" else key)
+            await settle(pilot)
+            assert isinstance(app.screen, GameScreen), keys  # no dialog opened
+            assert board(app) == before and app.controller.round == 1, keys
+            assert not app.game.show_analysis, keys
+            assert note(app) == PLAYING_ON.text, keys
+            await press(pilot, "y")  # no longer an answer
+            assert app.is_running
+            if key == "click":  # the click acts once the question is gone
+                await driver_click(pilot, cell(app, free // 3, free % 3))
+                await settle(pilot)
+            else:  # the key acts once the question is gone
+                await press(pilot, str(free + 1))
+            assert board(app)[free] == "X", keys
+            await press(pilot, "q")  # asks again, once
+            assert app.is_running and note(app) == QUIT_QUESTION.text
+
+
+async def test_a_burst_after_the_question_answers_no_once(make_app) -> None:
+    """Keys in one burst: the first answers no, the ones after it act."""
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await press(pilot, "5", "q")
-        before = board(app)
-        free = before.index(".") + 1
-        await press(pilot, str(free), "y")  # the key acts; `y` is no longer an answer
-        assert app.is_running
-        assert board(app)[free - 1] == "X" and board(app) != before
-        await press(pilot, "q")  # asks again, once
-        assert app.is_running and note(app) == QUIT_QUESTION.text
+        free = board(app).index(".")
+        await burst(pilot, [str(free + 1), str(free + 1)])
+        await settle(pilot)
+        assert board(app)[free] == "X" and app.is_running
 
 
 async def test_exit_and_the_menus_quit_ask_once_mid_round_like_q(make_app) -> None:

@@ -291,11 +291,11 @@ async def test_the_key_bar_says_whether_analysis_is_on(make_app) -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         bar = app.game.key_bar
-        assert "a Analysis off" in " ".join(bar.lines(SIZE[0]))
+        assert "a Show analysis" in " ".join(bar.lines(SIZE[0]))
         await press(pilot, "a")
-        assert "a Analysis on" in " ".join(bar.lines(SIZE[0]))
+        assert "a Hide analysis" in " ".join(bar.lines(SIZE[0]))
         await press(pilot, "a")
-        assert "a Analysis off" in " ".join(bar.lines(SIZE[0]))
+        assert "a Show analysis" in " ".join(bar.lines(SIZE[0]))
 
 
 async def test_the_info_panel_forgets_a_move_taken_back_or_left_behind(make_app, steady) -> None:

@@ -94,7 +94,7 @@ async def test_the_dialog_switches_to_hot_seat_and_greys_out_the_ai_options(make
     app = make_app(record=False)
     async with app.run_test(size=SIZE) as pilot:
         await press(pilot, "a")  # the overlay on, against the AI
-        assert app.game.show_analysis and "Analysis on" in bar(app)
+        assert app.game.show_analysis and "a Hide analysis" in bar(app)
         await press(pilot, "n")
         assert isinstance(app.screen, NewGameScreen)
         rows = {row.id: row for row in app.screen.query(ChoiceRow)}
@@ -114,7 +114,7 @@ async def test_the_dialog_switches_to_hot_seat_and_greys_out_the_ai_options(make
         await press(pilot, "enter")
         assert not app.controller.between_people
         assert status(app) == "Your turn: you play X."
-        assert "a Analysis off" in bar(app)
+        assert "a Show analysis" in bar(app)
 
 
 async def test_a_round_between_people_leaves_the_ai_standings_unchanged_and_is_kept_apart(

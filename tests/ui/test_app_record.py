@@ -541,3 +541,28 @@ async def test_settings_that_arrive_while_the_app_quits_are_dropped(
         await asyncio.sleep(0.1)
     assert app.return_code == 0
     assert app.controller.options.board == "3"
+
+
+@pytest.mark.parametrize(("size", "shown"), [((60, 18), 5), (SIZE, 6)], ids=["60x18", "80x24"])
+async def test_a_board_remembered_from_a_larger_terminal_does_not_lock_the_start(
+    make_app, size: tuple[int, int], shown: int
+) -> None:
+    """Issue 36: 6x6 chosen once, every later start in a smaller terminal opened on "Please
+    enlarge the terminal". Now it opens on the largest board that fits and says so; the
+    record keeps 6x6 for a terminal that holds it (fails before: the too-small message)."""
+    with Record.open() as record:
+        record.save_settings(me(), board="6")
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        for _ in range(50):  # the record is read after the first frame
+            if app.game.geometry.size != 3:
+                break
+            await pilot.pause(0.05)
+        assert app.game.geometry.size == shown and not app.game.has_class("-too-small")
+        fitted = "6x6 needs 60x19: playing 5x5 (n: change)."
+        assert (app.game.status.note is not None and app.game.status.note.text) == (
+            fitted if shown == 5 else False
+        )
+    with Record.open() as record:
+        assert record.settings(me())["board"] == "6"

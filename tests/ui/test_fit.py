@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from support import SIZE, SMALL, played, press, refusal
+from textual.widgets import Static
 
 from tui_tictactoe.controller import (
     AIReply,
@@ -41,6 +42,7 @@ from tui_tictactoe.engine.analysis import Analysis
 from tui_tictactoe.engine.solver import Verdict
 from tui_tictactoe.engine.strategies import Decision
 from tui_tictactoe.ui.screens.game_screen import MIN_SIZE, PANEL_ROOM, PLAY_WIDTH
+from tui_tictactoe.ui.screens.new_game_screen import ChoiceRow, NewGameScreen
 from tui_tictactoe.ui.type_ahead import TOO_MANY
 from tui_tictactoe.ui.widgets import Scoreboard, TitleBar
 from tui_tictactoe.ui.widgets.key_bar import KeyBar, game_keys, wrap_hints
@@ -145,7 +147,7 @@ async def test_nothing_is_cut(make_app, steady, size: tuple[int, int], info: boo
         lines = bar.lines(width)
         assert bar.region.height == len(lines) <= 2
         shown = " ".join(lines)
-        for needed in ("↑↓←→ Move", "1-9 Play", "u Take back", "s Stats", "a Analysis off"):
+        for needed in ("↑↓←→ Move", "1-9 Play", "u Take back", "s Stats", "a Show analysis"):
             assert needed in shown
         assert shown.endswith("q Quit") and all(len(line) <= width for line in lines)
 
@@ -241,28 +243,42 @@ def whole_cells(app: Any) -> bool:
     )
 
 
+def compact_cells(app: Any) -> bool:
+    """Every cell has two rows, its mark or number and its bottom border (no top border)."""
+    return all(
+        cell.outer_size.height == 2 and cell.styles.border_top[0] in ("", "none")
+        for cell in app.game.grid.cells
+    )
+
+
+def too_small_text(app: Any) -> str:
+    return " ".join(str(app.game.too_small.render()).split())
+
+
 @pytest.mark.parametrize(
     ("board", "short", "enough", "roomy"),
-    [("6", 24, 25, (80, 27)), ("5", 19, 22, SIZE), ("4", 18, 19, SIZE)],
+    [("6", 18, 19, (80, 27)), ("5", 17, 18, SIZE), ("4", 17, 18, SIZE)],
 )
-async def test_a_big_board_asks_for_the_rows_its_cells_need_whole(
+async def test_a_big_board_fits_with_compact_cells_then_whole_ones(
     make_app, board: str, short: int, enough: int, roomy: tuple[int, int]
 ) -> None:
-    """5x5 at 60x19 and 4x4 at 60x18 (the overlay's too) drew cells of two rows, which
-    lost their top border (6x6 needs 25 rows: 80x24 is a row short). Such a terminal is now
-    asked to grow; at the size asked for the
-    buttons take one row and every cell keeps all three (fails before: cells of two rows,
-    no top border, no notice)."""
+    """Issue 36: 6x6 asked for 60x25 (80x24 was a row short), 5x5 for 60x22, 4x4 for
+    60x19. Where three rows a cell do not fit, the buttons take one row and the cells two
+    (no top border); every board fits 60x19, 6x6 80x24."""
     app = make_app(board=board, record=False)
     async with app.run_test(size=(60, short)) as pilot:
         await press(pilot)
         assert app.game.has_class("-too-small")
-        assert f"60 columns and {enough} rows" in str(app.game.too_small.render())
+        assert f"60 columns and {enough} rows" in too_small_text(app)
         await pilot.resize_terminal(60, enough)
         await press(pilot, "enter", "a")
         assert not app.game.has_class("-too-small") and app.game.has_class("-compact")
-        assert whole_cells(app)
+        assert compact_cells(app)
         assert app.game.query_one("#exit").outer_size.height == 1
+        if board == "6":
+            await pilot.resize_terminal(*SIZE)  # the most common terminal
+            await press(pilot)
+            assert not app.game.has_class("-too-small") and compact_cells(app)
         await pilot.resize_terminal(*roomy)  # room to spare: the buttons are whole again
         await press(pilot)
         assert not app.game.has_class("-compact") and whole_cells(app)
@@ -279,6 +295,49 @@ async def test_a_3x3_board_plays_at_the_minimum_and_6x6_asks_for_more(make_app) 
         assert not app.game.has_class("-compact") and whole_cells(app)
         await press(pilot, "n", *["down"] * 4, "left", "enter")  # 3x3 -> 6x6, still 60x18
         assert len(app.game.grid.cells) == 36 and app.game.has_class("-too-small")
+
+
+async def test_the_too_small_message_leads_on_by_keys(make_app) -> None:
+    """Issue 36: 6x6 at 60x18 showed only "Please enlarge the terminal", `n` did nothing
+    and the way out (`--board`) was written nowhere. Now it names `n`, `q` and the flag,
+    and `n` opens the dialog on the largest board that fits (fails before: no dialog)."""
+    app = make_app(board="6", record=False)
+    async with app.run_test(size=MINIMUM) as pilot:
+        await press(pilot)
+        text = too_small_text(app)
+        assert "3x3, 4x4, 5x5 do" in text and "Press n for a new game" in text, text
+        assert "q to quit" in text and "tui-tictactoe --board 5" in text, text
+        await press(pilot, "n")
+        assert isinstance(app.screen, NewGameScreen)
+        assert app.screen.query_one("#board", ChoiceRow).value == "5"
+        fit = str(app.screen.query_one("#board-fit", Static).render())
+        assert " ".join(fit.split()) == "Fit here (60x18): 3x3, 4x4, 5x5. 6x6 needs 60x19."
+        await press(pilot, "enter")
+        assert app.game.geometry.size == 5 and not app.game.has_class("-too-small")
+        await pilot.resize_terminal(40, 12)  # no board fits: only q leads on
+        await press(pilot)
+        assert "Press q to quit." in too_small_text(app) and "Press n" not in too_small_text(app)
+        await press(pilot, "n")
+        assert not isinstance(app.screen, NewGameScreen)
+        await pilot.resize_terminal(*MINIMUM)
+        await press(pilot, "5", "q")  # mid-round, hidden: the question is told aloud
+        await pilot.resize_terminal(40, 12)
+        await press(pilot, "q")
+        assert not app.is_running
+
+
+async def test_the_dialog_says_which_boards_fit_before_start(make_app) -> None:
+    app = make_app(record=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "n")
+        assert not app.screen.query_one("#board-fit", Static).display  # every board fits
+        await press(pilot, "escape")
+        await pilot.resize_terminal(*MINIMUM)
+        await press(pilot, "n", *["down"] * 4)
+        fit = app.screen.query_one("#board-fit", Static)
+        assert fit.display and not fit.has_class("-warning")
+        await press(pilot, "left")  # 3x3 -> 6x6: it does not fit here
+        assert fit.has_class("-warning")
 
 
 async def test_the_note_that_the_info_panel_waits_for_room_goes_once_it_shows(

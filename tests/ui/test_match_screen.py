@@ -72,7 +72,13 @@ async def test_the_ai_meanwhile_ends_with_a_note_when_a_player_is_found() -> Non
         await until(pilot, lambda: waiting_screen(app).place is not None)
         await pilot.press("a")
         await until(pilot, lambda: isinstance(app.screen, GameScreen))
+        game = app.screen
+        # Issue 36: nothing said the player was still in the queue, nor that a match ends it.
+        assert game.sub_title.endswith(" · still in the queue")
+        assert game.status.note == ("Still in the queue: a player found ends this game.", "hint")
         await pilot.press("5")
+        await settle(pilot)
+        assert game.sub_title.endswith(" · still in the queue")  # on every change
         await hub.queue_join(BOB, 3, 1200)
         screen = waiting_screen(app)
         await until(pilot, lambda: app.screen is screen)  # the game against the AI ended

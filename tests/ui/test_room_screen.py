@@ -28,6 +28,7 @@ from room_tools import (
 )
 from test_hostile_names import HOSTILE
 
+from tui_tictactoe.controller.status import PLAYING_ON
 from tui_tictactoe.identity import displayable, set_apart
 from tui_tictactoe.rooms.request import RoomRequest
 from tui_tictactoe.rooms.room import WATCHING_OFF
@@ -302,8 +303,8 @@ async def test_q_mid_round_asks_once_then_y_leaves_and_the_hub_frees_the_seat() 
         await settle(pilot)
         await pilot.press("q")
         assert note(app) == LEAVE_QUESTION.text
-        await pilot.press("left")  # any other key: no
-        assert note(app) == ""
+        await pilot.press("left")  # any other key: no, and nothing else
+        assert note(app) == PLAYING_ON.text
         await pilot.press("y")  # `y` is only an answer
         assert app.return_code is None
         await pilot.press("q")
@@ -469,19 +470,19 @@ async def test_the_lobby_opens_a_public_room_and_p_and_w_in_it() -> None:
         screen = room_of(app)
         code = screen.game.ticket.code
         assert hub.view(code).public and [s.code for s in await hub.rooms()] == [code]
-        assert any(hint.label == "Public on" for hint in screen.key_bar.hints)
+        assert any(hint.label == "Make private" for hint in screen.key_bar.hints)
         await pilot.press("p")
         await settle(pilot)
         assert not hub.view(code).public and await hub.rooms() == []
         assert note(app) == "Private: only people with the code get in."
-        assert any(hint.label == "Public off" for hint in screen.key_bar.hints)
+        assert any(hint.label == "Make public" for hint in screen.key_bar.hints)
         guest = await hub.watch(code, EVE)
         stream = hub.updates(guest)
         await anext(stream)
         await pilot.press("w")
         await settle(pilot)
         assert hub.view(code).watching is False and hub.view(code).watchers == 0
-        assert any(hint.label == "Watching off" for hint in screen.key_bar.hints)
+        assert any(hint.label == "Allow watchers" for hint in screen.key_bar.hints)
         assert note(app) == "Watching off: spectators were sent away."
         last = [view async for view in stream][-1]  # the spectator's updates ended
         assert last.watching is False

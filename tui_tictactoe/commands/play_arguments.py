@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 PROG = "tui-tictactoe"
 
 ECHO_LIMIT = 20  # characters of a user's value that an error message quotes
-MESSAGE_LIMIT = 160  # characters of any argparse error message (its long words cut first)
+MESSAGE_LIMIT = 145  # characters of any argparse error message (its long words cut first):
+# with the program, "error: " and ": see --help" a line stays within 190
 WORD_LIMIT = 40  # characters of one word of an argparse error message
 
 
@@ -34,8 +35,15 @@ def echo(text: str, limit: int = ECHO_LIMIT) -> str:
     return repr(text[: limit - 1]) + "…"
 
 
+SEE_HELP = "see --help"
+"""How every argparse error ends: the usage is not printed before it (it hid the error
+under a dozen lines, and over SSH it was never shown), `--help` says the rest."""
+
+
 class BoundedParser(argparse.ArgumentParser):
-    """argparse with bounded, one-line error messages.
+    """argparse with bounded, one-line error messages: "tui-tictactoe: error: argument
+    --board: invalid choice: '9' (choose from 3, 4, 5, 6): see --help", and no usage
+    before it, locally as over SSH (exit status 2, as argparse's).
 
     The options' own type functions already quote at most `ECHO_LIMIT` characters
     of a bad value; this catches argparse's other messages that echo what was
@@ -45,7 +53,7 @@ class BoundedParser(argparse.ArgumentParser):
     """
 
     def error(self, message: str) -> NoReturn:
-        super().error(_bounded(message))
+        self.exit(2, f"{self.prog}: error: {_bounded(message)}: {SEE_HELP}\n")
 
 
 def _bounded(message: str) -> str:

@@ -114,6 +114,9 @@ def format_stats(
     )
 
     count = "1 round" if stats.rounds == 1 else f"{stats.rounds} rounds"
+    met_people = people is not None and people.rounds > 0
+    if met_people:  # "0 rounds" then "5 rounds against people" read as a contradiction
+        count += " against the AI"
     lines = [f"{shown_name(stats.display_name, stats.player)}: {count}"]
     tables = board_tables(stats)
     if tables:
@@ -125,8 +128,8 @@ def format_stats(
         listed = [ROUND_COLUMNS, *(round_cells(round_) for round_ in rounds)]
         lines += ["Last rounds, newest first:", *_table(listed, left=len(ROUND_COLUMNS))]
     else:
-        lines.append("No rounds kept yet.")
-    if people is not None and people.rounds:
+        lines.append("No rounds against the AI yet." if met_people else "No rounds kept yet.")
+    if people is not None and met_people:
         lines += ["", *format_people(people, met)]
     return "\n".join(lines)
 

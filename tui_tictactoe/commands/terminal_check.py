@@ -42,8 +42,9 @@ def terminal_problem() -> str | None:
     if sys.platform != "win32" and not full_screen(term):
         what = "TERM is not set" if term is None else f"TERM is {term!r}"
         return (
-            f"the game needs a full-screen terminal, but {what} "
-            "(run it in a terminal emulator, or set TERM, e.g. TERM=xterm-256color)"
+            f"the game needs a full-screen terminal, but {what}: play line by line with "
+            "tui-tictactoe --plain, made for it (or run it in a terminal emulator, or set "
+            "TERM, e.g. TERM=xterm-256color)"
         )
     # Textual writes the screen as text to sys.__stderr__, which Python encodes in
     # its own encoding with errors="backslashreplace": with an ASCII or Latin-1

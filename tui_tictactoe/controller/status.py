@@ -187,6 +187,17 @@ def info_status(on: bool, width: int, height: int) -> Status:
     return refused(f"AI info needs {width}x{height}: it shows once there is room.")
 
 
+def board_fit_status(board: str, fitted: str, width: int, height: int) -> Status:
+    """The remembered board does not fit this terminal: the game opened on `fitted`."""
+    return Status(
+        f"{board}x{board} needs {width}x{height}: playing {fitted}x{fitted} (n: change).", "hint"
+    )
+
+
+PLAYING_ON = Status("Playing on.", "hint")
+"""A key (or a line) other than yes to the quit or leave question: it answers no, and
+does nothing else (a digit plays nothing, `n` opens no dialog)."""
+
 QUIT_QUESTION = Status("Quit and abandon this round? q or y: yes; other keys: no.", "question")
 """Asked once when `q`, Exit or the menu's Quit comes mid-round: a stray `q` must not end
 a game in play (`q` again or Exit answers yes too; the round counts as abandoned). A note:

@@ -115,7 +115,7 @@ def people_round_cells(round_: PeopleRound) -> tuple[str, ...]:
         if result == "abandoned":
             result = "you left" if round_.left_by == round_.symbol else "they left"
             if round_.cause == "claimed" and round_.left_by != round_.symbol:
-                result = "claimed"  # they left and this player claimed the round
+                result = "win (claimed)"  # they left, this player claimed it: a win
         elif round_.cause == "time":
             result = f"{result} (time)"  # "win (time)", "loss (time)"
     elo = f"{round_.rating_change:+d}" if round_.rated else ""

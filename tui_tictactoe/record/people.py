@@ -10,7 +10,8 @@ Hot seat rounds are kept but never rated: both seats are one person.
 Elo: start `START`, factor `K`, X's expected score 1 / (1 + 10^((Ro - Rx) / 400)); a win
 scores 1, a draw 0.5, and an abandoned round is a loss for the one who left and a win
 for the other (leaving a lost position must not dodge the loss); a round lost on time is
-a loss, one claimed from a player who left is theirs abandoned. X's gain is rounded
+a loss, one claimed from a player who left is theirs abandoned (counted a win for the
+one who claimed it, and left for the other, in their stats). X's gain is rounded
 to whole points (half away from zero) and O gets minus that: ratings are whole
 numbers, and the points one player gains the other loses, exactly.
 
@@ -89,9 +90,9 @@ locked until the round's transaction ends (PostgreSQL; SQLite's write lock is wh
 _RATE = "UPDATE ratings SET display_name = ?, rating = ?, games = games + 1 WHERE player = ?"
 _COUNTS = """
 SELECT kind, board_size, CASE WHEN x_player = ? THEN 'X' ELSE 'O' END, result,
-       left_by, COUNT(*)
+       left_by, cause = 'claimed', COUNT(*)
 FROM matches WHERE x_player = ? OR o_player = ?
-GROUP BY 1, 2, 3, 4, 5
+GROUP BY 1, 2, 3, 4, 5, 6
 """
 
 
@@ -105,9 +106,11 @@ def read_stats(rows: list[Any], rating: list[Any], player: str) -> PeopleStats:
     stats = empty_people_stats(player)
     rooms: dict[str, list[int]] = {board: list(s) for board, s in stats.rooms.items()}
     hot_seat: dict[str, list[int]] = {board: list(s) for board, s in stats.hot_seat.items()}
-    for kind, size, seat, result, left_by, count in rows:
+    for kind, size, seat, result, left_by, claimed, count in rows:
         board = board_name(size)
         if kind == "room" and board in rooms:
+            if claimed and result == "abandoned" and left_by != seat:
+                result = seat  # claimed from a player who left: the win it is (Elo says so)
             _count_room(rooms[board], seat, result, left_by, int(count))
         elif kind == "hotseat" and board in hot_seat:
             index = ("X", "O", "draw", "abandoned").index(result)

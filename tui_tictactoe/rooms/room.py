@@ -442,6 +442,7 @@ class Room:
         if wait > 0:
             raise refusals.claim_later(self.name(them), wait)
         self.result, self.left_by, self.cause = "abandoned", them, "claimed"
+        self.score[SEATS.index(seat)] += 1  # a win for the one who claimed it, as Elo counts it
         self.offer = None
         self.board_generation = self.generation + 1
         self._sync_clock()

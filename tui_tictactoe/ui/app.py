@@ -20,6 +20,7 @@ from textual.message import Message
 from textual.screen import Screen
 
 from tui_tictactoe.controller import GameController, GameOptions
+from tui_tictactoe.controller.status import PLAYING_ON
 from tui_tictactoe.engine.strategies import MoveStrategy
 from tui_tictactoe.limits import MAX_COLUMNS, MAX_ROWS
 from tui_tictactoe.ui.commands import bindings
@@ -116,6 +117,7 @@ class TicTacToeApp(App[None]):
         self._told_size_cap = False
         self._window_title: str | None = None  # the title this app set (None: the terminal's own)
         self._hung_up = False
+        self._swallow_mouse_up = False  # a click answered the quit question no
 
     input_gate: InputGate
     """Bounds the input every driver reads (`ui/input_gate.py`): made per app, in
@@ -245,12 +247,31 @@ class TicTacToeApp(App[None]):
             if self._typed_ahead is not None:
                 self._typed_ahead.append(event)
                 return
+            if self._declines_quit(event):
+                return  # it answered no, and does nothing else
             board = self.board
-            if board is not None and board.status.asking and self._plays_on(board, event):
-                board.show_turn()  # the question is gone; the key acts
             if isinstance(event, events.Key) and board is not None:
                 await board.decline_on_key(event.key)  # an offer waiting: any other key says no
         await super().on_event(event)
+
+    def _declines_quit(self, event: events.InputEvent) -> bool:
+        """Does this input answer the quit question no (and so do nothing else)?
+
+        While the question stands every key or click on the board but a "yes" (q, y,
+        Exit) or Ctrl+P (the menu, whose Quit says yes) only answers it: a digit plays
+        nothing, `n` opens no dialog, `r` abandons nothing. A click's release goes too,
+        else Textual would make a click of it.
+        """
+        if self._swallow_mouse_up and isinstance(event, events.MouseUp):
+            self._swallow_mouse_up = False
+            return True
+        board = self.board
+        if board is None or not board.status.asking or not self._plays_on(board, event):
+            return False
+        board.show_turn()
+        board.status.say(PLAYING_ON)
+        self._swallow_mouse_up = isinstance(event, events.MouseDown)
+        return True
 
     def on_resize(self, event: events.Resize) -> None:
         # Called before Textual's own handler has updated `self.size`: use the event's.

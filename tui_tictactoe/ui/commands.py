@@ -71,7 +71,11 @@ class Command(NamedTuple):
     key bar leaves it out, and the key says why it does nothing."""
     state: str | None = None
     """The state it turns on and off, for the places that say which: the key bar
-    ("Analysis on"), the menu (`menu_when_on`)."""
+    (`bar_words`), the menu (`menu_when_on`)."""
+    bar_words: tuple[str, str] | None = None
+    """What the key bar says the key does with its state off, then on ("Show analysis",
+    "Hide analysis"): what the key does, never the state ("Analysis off" read as an
+    action). None: its name."""
     menu_when_on: str | None = None
     when: str | None = None
     """A state its screen must be in for the command to be offered: the key bar shows it
@@ -95,9 +99,9 @@ class Command(NamedTuple):
         return self.key_names[0] if self.clickable and self.binds else None
 
     def bar_label(self, states: Mapping[str, bool]) -> str:
-        if self.state is None or self.state not in states:
+        if self.state is None or self.state not in states or self.bar_words is None:
             return self.name
-        return f"{self.name} {'on' if states[self.state] else 'off'}"
+        return self.bar_words[bool(states[self.state])]
 
     def menu_help(self, states: Mapping[str, bool]) -> str:
         assert self.menu is not None
@@ -184,11 +188,12 @@ ANALYSIS = Command(
     "Analysis",
     "a",
     binds=_one("a", "toggle('show_analysis')", "Analysis"),
-    help="Analysis: show what each empty square leads to (the key bar says on or off)",
+    help="Analysis: show what each empty square leads to (the key bar says show or hide)",
     brief="analysis",
     bar="a",
     menu="Every move's verdict",
     state="show_analysis",
+    bar_words=("Show analysis", "Hide analysis"),
     needs_ai=True,
 )
 AI_INFO = Command(

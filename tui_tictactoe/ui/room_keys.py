@@ -38,6 +38,7 @@ ROOM_ANALYSIS = Command(
     help="Spectators: every empty square's verdict (players get none)",
     bar="a",
     state="show_analysis",
+    bar_words=("Show analysis", "Hide analysis"),
 )
 ROOM_HINT = Command(
     "Hint",
@@ -52,6 +53,7 @@ ROOM_PUBLIC = Command(
     help="The player who opened the room: list it in the lobby, or make it private again",
     bar="p",
     state="room_public",
+    bar_words=("Make public", "Make private"),
 )
 ROOM_WATCHING = Command(
     "Watching",
@@ -60,6 +62,7 @@ ROOM_WATCHING = Command(
     help="Players: let spectators in with the code, or not (off sends them away)",
     bar="w",
     state="room_watching",
+    bar_words=("Allow watchers", "Stop watchers"),
 )
 ROOM_DRAW = Command(
     "Draw?",

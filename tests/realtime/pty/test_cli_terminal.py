@@ -210,7 +210,7 @@ def test_textual_serve_pipes_are_not_refused() -> None:
 )
 def test_dumb_or_missing_term_is_refused_in_a_pty(term: str | None, needle: str) -> None:
     status, output = in_pty(command(), good_env(TERM=term))
-    line = assert_refused(status, output, needle, "TERM=xterm-256color")
+    line = assert_refused(status, output, needle, "TERM=xterm-256color", "tui-tictactoe --plain")
     assert line.startswith("tui-tictactoe: the game needs a full-screen terminal, but ")
 
 

@@ -105,22 +105,47 @@ def test_hint_analysis_undo_and_junk_on_a_pty() -> None:
     assert stats()["by_board"]["3x3"]["hard"]["abandoned"] == 1
 
 
-def test_q_mid_round_asks_once_and_another_line_plays_on() -> None:
+QUIT_PROMPT = r"Quit\? \(q or y: yes; anything else: no\):"
+
+
+def test_q_mid_round_asks_once_and_another_line_only_answers_no() -> None:
+    """Issue 36: `n` after the question said "Playing on." then "Not a command", `3`
+    played 3, and the prompt under the question was the move prompt. Now the prompt is the
+    question's, and any line but a yes only answers no."""
     child = on_pty("--seed", "4", "--no-record")
     child.expect(PROMPT)
     child.sendline("1")
     child.expect(PROMPT)
+    for answer in ("n", "3", "r", "b"):
+        child.sendline("q")
+        child.expect(r"Quit and abandon this round\? q or y: yes")
+        child.expect(QUIT_PROMPT)
+        child.sendline(answer)
+        child.expect(r"Playing on\.\r?\n")
+        child.expect(PROMPT)  # the next line is the move prompt, nothing came between
+        assert child.before.strip() == "", (answer, child.before)
+    child.sendline("b")  # nothing the answers said was played: 1, the AI's reply, no 3
+    child.expect(r"(([XO.\d] +){2}[XO.\d]\r?\n){3}")
+    assert child.match.group(0).count("X") == 1
     child.sendline("q")
-    child.expect(r"Quit and abandon this round\? q or y: yes")
-    child.sendline("b")
-    child.expect(r"Playing on\.")
-    child.expect(PROMPT)
-    child.sendline("q")
-    child.expect(r"Quit and abandon")
+    child.expect(QUIT_PROMPT)
     child.sendline("q")  # q again: yes
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_the_end_of_input_after_the_question_says_it_quits() -> None:
+    child = on_pipe("--seed", "4", "--no-record")
+    child.expect(PROMPT)
+    child.sendline("1")
+    child.expect(PROMPT)
+    child.sendline("q")
+    child.expect(QUIT_PROMPT)
+    child.sendeof()
+    child.expect(r"End of input: quitting; the round in play counts as abandoned\.")
+    child.expect(pexpect.EOF)
+    assert child.wait() == 0
 
 
 def test_hot_seat_on_a_pipe_is_kept_with_the_rounds_between_people() -> None:

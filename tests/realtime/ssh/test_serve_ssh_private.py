@@ -56,7 +56,7 @@ async def test_a_watch_of_a_room_closed_to_spectators_reads_as_a_code_of_no_room
     await carol.shows("ann to play.")
     ann.send("w")
     await ann.shows("Watching off: spectators were sent away.")
-    await ann.shows("Watching off")  # the key bar says the state
+    await ann.shows("w Allow watchers")  # the key bar says what w does now
     await carol.shows("The players turned watching off: press q.")
     assert hub_of(hosted).view(code).watchers == 0
     nowhere = "ZZZZ" if code != "ZZZZ" else "YYYY"
@@ -81,7 +81,7 @@ async def test_a_public_room_is_listed_and_joined_from_the_lobby_until_made_priv
     hosted = await host(rooms=True)
     ann = await enter(hosted.port, "--room new --public", "ann", local="127.0.0.2")
     code = (await ann.matches(r"give them the code ([A-Z]{4})\.")).group(1)
-    await ann.shows("Public on")
+    await ann.shows("p Make private")
     stranger = await enter(hosted.port, None, "stranger", local="127.0.0.3")
     await stranger.shows(f"{code} · ann · 3x3 · a seat free")
     stranger.send("tab", "tab", "enter")  # the menu, the code box, the list: Enter joins

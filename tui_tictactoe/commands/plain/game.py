@@ -19,6 +19,8 @@ from typing import BinaryIO, TextIO
 
 from tui_tictactoe.commands.plain.lines import LINE_LIMIT, TOO_LONG, LineReader, TooLong
 from tui_tictactoe.commands.plain.text import (
+    QUIT_PROMPT,
+    QUIT_YES,
     analysis_line,
     ascii_text,
     board_rows,
@@ -32,6 +34,7 @@ from tui_tictactoe.controller.game_options import SETTINGS
 from tui_tictactoe.controller.rounds import RoundSummary
 from tui_tictactoe.controller.status import (
     PEOPLE_REFUSE,
+    PLAYING_ON,
     QUIT_QUESTION,
     game_title,
     hint_status,
@@ -42,6 +45,8 @@ from tui_tictactoe.controller.status import (
 )
 from tui_tictactoe.engine.board import IllegalMove
 from tui_tictactoe.identity import Identity, current_identity
+
+END_OF_INPUT = "End of input: quitting; the round in play counts as abandoned."
 
 TOO_LONG_TEXT = f"That line is too long (at most {LINE_LIMIT} bytes): nothing done."
 
@@ -95,9 +100,11 @@ class PlainGame:
             self.ai_turn()
             self.show()
             while True:
-                self.say(prompt(game))
+                self.say(QUIT_PROMPT if self.asked_quit else prompt(game))
                 line = self.read()
                 if line is None:  # the end of input: the player has gone
+                    if game.in_progress:
+                        self.say(END_OF_INPUT)
                     self.leave()
                     return 0
                 if line == TOO_LONG:
@@ -131,12 +138,13 @@ class PlainGame:
     def command(self, line: str) -> bool:
         """Do what `line` says; True to quit."""
         word = line.lower()
-        if self.asked_quit:
+        if self.asked_quit:  # the line answers the question, and does nothing else
             self.asked_quit = False
-            if word in ("y", "yes", "q"):
+            if word in QUIT_YES:
                 self.leave()
                 return True
-            self.say("Playing on.")
+            self.say(PLAYING_ON.text)
+            return False
         if word in ("q", "quit"):
             return self.quit()
         if word.isascii() and word.isdigit() and len(word) <= 3:

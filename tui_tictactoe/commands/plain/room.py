@@ -20,8 +20,9 @@ from collections.abc import Awaitable, Callable
 from typing import BinaryIO, TextIO
 
 from tui_tictactoe.commands.plain.lines import LINE_LIMIT, TOO_LONG, LineReader, TooLong
-from tui_tictactoe.commands.plain.text import ascii_text
+from tui_tictactoe.commands.plain.text import QUIT_YES, ascii_text
 from tui_tictactoe.commands.play_arguments import echo
+from tui_tictactoe.controller.status import PLAYING_ON
 from tui_tictactoe.engine.board import EMPTY
 from tui_tictactoe.rooms.game import RoomGame
 from tui_tictactoe.rooms.hub import RoomHub
@@ -185,11 +186,12 @@ class PlainRoom:
             self.say(f"That line is too long (at most {LINE_LIMIT} bytes): nothing done.")
             return False
         word = line.lower()
-        if self.asked:
+        if self.asked:  # the line answers the question, and does nothing else
             self.asked = False
-            if word in ("y", "yes", "q"):
+            if word in QUIT_YES:
                 return True
-            self.say("Playing on.")
+            self.say(PLAYING_ON.text)
+            return False
         if word in ("q", "quit"):
             if game.is_player and game.round_begun:  # as the room screen asks
                 self.asked = True

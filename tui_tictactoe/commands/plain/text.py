@@ -40,6 +40,13 @@ def board_rows(game: GameController) -> list[str]:
     return rows
 
 
+QUIT_YES = ("y", "yes", "q", "quit")
+"""The lines that answer the quit question yes; any other line only answers no."""
+
+QUIT_PROMPT = "Quit? (q or y: yes; anything else: no):"
+"""The prompt while the quit question stands: it says what it asks."""
+
+
 def prompt(game: GameController) -> str:
     """What the player may type now, ending in a colon (on its own line, for scripts)."""
     cells = f"1-{game.board.geometry.cells}"

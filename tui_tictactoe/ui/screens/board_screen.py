@@ -11,7 +11,7 @@ on top the same questions whichever it is (`status`, `ask_quit`, `confirm_quit`,
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Iterator
+from collections.abc import Awaitable, Collection, Iterator
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -23,12 +23,15 @@ from textual.widgets import Button
 from textual.worker import get_current_worker
 
 from tui_tictactoe.controller.status import Status, digits_refused
+from tui_tictactoe.options import BOARDS
 from tui_tictactoe.ui.screens.stale_resize import IgnoresStaleResize
 from tui_tictactoe.ui.widgets import GameCell, GameGrid, StatusLine
 from tui_tictactoe.ui.widgets.too_small import (
     CHROME_ROWS,
     TooSmall,
+    WayOn,
     compact,
+    fits,
     needed_size,
 )
 
@@ -92,9 +95,9 @@ class BoardScreen(IgnoresStaleResize, _Screen):
 
     # How the board fits the terminal, the one place for it: the rows each cell needs at
     # least and the rows around the board then (`too_small.needed_size`), and whether the
-    # buttons shrink to one row (`-compact`) to keep the cells whole. The game keeps every
-    # cell whole (3 rows) with its buttons one row high (4x4 needs 19 rows, 5x5 22); a
-    # room, which has no buttons, asks only that each cell shows its mark (2 rows).
+    # buttons shrink to one row (`-compact`) to keep the cells whole. The game and a room
+    # ask only that each cell shows its mark (2 rows, no top border): every board fits
+    # 60x19 (6x6; the others 60x18), and the game's buttons shrink first.
     CELL_ROWS = 2
     CHROME_ROWS = CHROME_ROWS
     COMPACT_BUTTONS = False
@@ -191,11 +194,32 @@ class BoardScreen(IgnoresStaleResize, _Screen):
         # The digit keys come and go with 3x3 (bindings), and bigger boards need more rows.
         self._check_size(self.app.size)
 
+    @classmethod
+    def needs(cls, cells_per_side: int) -> Size:
+        """The least terminal that holds a board of `cells_per_side` on this screen."""
+        return needed_size(MIN_SIZE, cells_per_side, cls.CELL_ROWS, cls.CHROME_ROWS)
+
+    @classmethod
+    def board_needs(cls) -> dict[str, Size]:
+        """What each board (`options.BOARDS`) needs on this screen, smallest first."""
+        return {board: cls.needs(int(board)) for board in BOARDS}
+
     def needed_size(self) -> Size:
-        return needed_size(MIN_SIZE, self.geometry.size, self.CELL_ROWS, self.CHROME_ROWS)
+        return self.needs(self.geometry.size)
+
+    def _too_small_actions(self) -> Collection[str]:
+        """The screen's actions that still act while the board is hidden for want of room
+        (the game's `n`, where a board fits: a new game on it)."""
+        return ()
+
+    def _way_on(self, size: Size) -> WayOn | None:
+        """The keys the too-small message offers (None: it only asks for more room)."""
+        return None
 
     def _check_size(self, size: Size) -> None:
-        self.set_class(self.too_small.check(size, self.needed_size()), "-too-small")
+        needed = self.needed_size()
+        way_on = None if fits(size, needed) else self._way_on(size)  # start-up skips it
+        self.set_class(self.too_small.check(size, needed, way_on), "-too-small")
         if self.COMPACT_BUTTONS:
             self.set_class(compact(size.height, self.geometry.size), "-compact")  # see the CSS
         self.set_class(size.height * 2.5 < PLAY_WIDTH, "-short")  # see the board's column
@@ -214,7 +238,7 @@ class BoardScreen(IgnoresStaleResize, _Screen):
         only on 3x3 (nine keys cannot name 16 cells), which keeps them out of the keys
         panel there."""
         if self.has_class("-too-small"):
-            return False
+            return action in self._too_small_actions()
         if action.startswith("play") and self.geometry.cells > 9:
             return False
         return self._allows(action)

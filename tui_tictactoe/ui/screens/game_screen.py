@@ -30,12 +30,20 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
-from tui_tictactoe.controller import AIReply, GameController, GameOptions, HintReply, Reply
+from tui_tictactoe.controller import (
+    AIReply,
+    GameController,
+    GameOptions,
+    HintReply,
+    Reply,
+    Status,
+)
 from tui_tictactoe.controller.status import (
     FINDING_HINT,
     PEOPLE_REFUSE,
     QUIT_QUESTION,
     analysis_status,
+    board_fit_status,
     game_title,
     hint_status,
     info_status,
@@ -51,7 +59,12 @@ from tui_tictactoe.ui.thinking_clock import ThinkingClock
 from tui_tictactoe.ui.type_ahead import TypeAhead, after_the_ai
 from tui_tictactoe.ui.widgets import ControlButton, Scoreboard, TitleBar
 from tui_tictactoe.ui.widgets.key_bar import KeyBar, KeyHint, game_keys
-from tui_tictactoe.ui.widgets.too_small import CELL_ROWS, COMPACT_CHROME_ROWS
+from tui_tictactoe.ui.widgets.too_small import (
+    COMPACT_CELL_ROWS,
+    COMPACT_CHROME_ROWS,
+    WayOn,
+    fits,
+)
 
 if TYPE_CHECKING:
     from tui_tictactoe.ui.record_link import RecordLink
@@ -93,11 +106,17 @@ class GameScreen(BoardScreen, Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = bindings("game")
     """From the command table (`ui/commands.py`), as the key bar, the menu and the help."""
 
-    CELL_ROWS = CELL_ROWS  # every cell whole, with the buttons one row (`-compact`)
+    # The buttons shrink to one row first (`-compact`), then the cells to two (no top
+    # border: `GameGrid`), so that 6x6 fits 80x24 and every board 60x19.
+    CELL_ROWS = COMPACT_CELL_ROWS
     CHROME_ROWS = COMPACT_CHROME_ROWS
     COMPACT_BUTTONS = True
     BUTTONS = len(CONTROLS)
     game_menu = True
+
+    title_tail = ""
+    """Said after the game in the title, on every change: " · still in the queue" while
+    this game passes the time of a quick match's wait (`MatchScreen`)."""
 
     show_analysis: reactive[bool] = reactive(False, init=False)
     show_info: reactive[bool] = reactive(False, init=False)
@@ -116,6 +135,8 @@ class GameScreen(BoardScreen, Screen[None]):
         self.key_bar = KeyBar(self._keys(), id="keys")
         # The AI's thinking time, on 4x4 and 5x5: the state of play while it thinks.
         self.clock = ThinkingClock(controller, self.status.show, self.set_interval)
+        # A note for once the game shows: a remembered board that did not fit (`_fitted`).
+        self._pending_note: Status | None = None
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
@@ -133,7 +154,13 @@ class GameScreen(BoardScreen, Screen[None]):
 
     def on_mount(self) -> None:
         self._begin_round()
+        self._say_pending()
         self.app.post_message(self.Ready())
+
+    def say_when_shown(self, note: Status) -> None:
+        """A note for the status line once the game is on screen (the first round's
+        start clears notes): the quick match's "Still in the queue"."""
+        self._pending_note = note
 
     # -- moves --------------------------------------------------------------
 
@@ -198,8 +225,9 @@ class GameScreen(BoardScreen, Screen[None]):
         if waiting is None:
             self.controller.new_round()
         else:
-            self.controller.new_game(waiting)
+            self.controller.new_game(self._fitted(waiting))
         self._begin_round()
+        self._say_pending()
 
     def use_saved_options(self, options: GameOptions) -> bool:
         """Saved settings arrived: start the first round again with them, unless play has
@@ -207,9 +235,31 @@ class GameScreen(BoardScreen, Screen[None]):
         if self.controller.play_begun or self.type_ahead:
             return False
         self.workers.cancel_group(self, "ai")
-        self.controller.new_game(options, abandon=False)  # the AI's first move is no round left
+        fitted = self._fitted(options)
+        self.controller.new_game(fitted, abandon=False)  # the AI's first move is no round left
         self._begin_round()
+        self._say_pending()
         return True
+
+    def _fitted(self, options: GameOptions) -> GameOptions:
+        """Saved settings whose board does not fit this terminal (remembered from a larger
+        one) start on the largest board that fits instead, unless `--board` named it; the
+        record keeps the board remembered. `_say_pending` says so once the game is shown."""
+        board = options.board
+        if self.link is not None and "board" in self.link.given:
+            return options
+        size, needs = self.app.size, self.board_needs()
+        fitting = self._fitting(size)
+        if fits(size, needs[board]) or not fitting:
+            return options
+        self._pending_note = board_fit_status(board, fitting[-1], *needs[board])
+        return options._replace(board=fitting[-1])
+
+    def _say_pending(self) -> None:
+        """The note that waited for the game to show, if any."""
+        if self._pending_note is not None:
+            self.status.say(self._pending_note)
+            self._pending_note = None
 
     def action_new_game(self) -> None:
         # Imported on demand, like the help: start-up does not need the dialog.
@@ -219,7 +269,13 @@ class GameScreen(BoardScreen, Screen[None]):
         waiting = self.link.waiting if self.link is not None else None
         shown = waiting or self.controller.options
         bell = self.link.turn_bell.enabled if self.link is not None else None
-        dialog = NewGameScreen(shown, abandons=self.controller.in_progress, bell=bell)
+        needs, offered = self.board_needs(), shown
+        if self.has_class("-too-small"):  # `n` on the message: a board that fits, chosen
+            fitting = self._fitting(self.app.size)
+            if fitting and shown.board not in fitting:
+                offered = shown._replace(board=fitting[-1])  # Start keeps it in the record
+        abandons = self.controller.in_progress
+        dialog = NewGameScreen(offered, abandons=abandons, bell=bell, needs=needs)
         self.app.push_screen(
             dialog, lambda options: self._apply_options(shown, options, dialog.bell)
         )
@@ -372,7 +428,7 @@ class GameScreen(BoardScreen, Screen[None]):
         found = self.controller.analysis_found if self.show_analysis else None
         if found is not None and self.controller.is_human_turn:
             self.grid.show_analysis(found.analysis)
-        self.sub_title = game_title(self.controller, self.show_analysis, found)
+        self.sub_title = game_title(self.controller, self.show_analysis, found) + self.title_tail
 
     def _show_info(self) -> None:
         """Why the AI played its move that is last on the board now, if it has one."""
@@ -386,13 +442,24 @@ class GameScreen(BoardScreen, Screen[None]):
     def _size_checked(self) -> None:
         self._place_info()
 
+    def _way_on(self, size: Size) -> WayOn:
+        return WayOn(self.controller.options.board, self._fitting(size))
+
+    def _fitting(self, size: Size) -> tuple[str, ...]:
+        """The boards that fit a terminal of `size`, smallest first."""
+        return tuple(board for board, need in self.board_needs().items() if fits(size, need))
+
+    def _too_small_actions(self) -> tuple[str, ...]:
+        """`n`, where a board fits (`q` is the app's): never stuck on the message."""
+        return ("new_game",) if self._fitting(self.app.size) else ()
+
     # -- what the app asks ----------------------------------------------------
 
     async def ask_quit(self) -> None:
         """Quit at once, but in the middle of a round ask first, once (Ctrl+Q never asks)."""
         if self.controller.in_progress and not self.status.asking:
             self.status.say(QUIT_QUESTION)
-            if self.app.screen is not self:
+            if self.app.screen is not self or self.has_class("-too-small"):
                 self.app.notify(QUIT_QUESTION.text, title="Quit?")
             return
         self.app.exit()

@@ -41,12 +41,16 @@ from tui_tictactoe.rooms.matching import (
 from tui_tictactoe.rooms.room import SIZES
 from tui_tictactoe.rooms.view import Refused, Ticket
 from tui_tictactoe.ui.room_keys import MATCH_COMMANDS, acts, screen_bindings, screen_keys
+from tui_tictactoe.ui.screens.game_screen import GameScreen
 from tui_tictactoe.ui.screens.room_screen import RoomScreen
 from tui_tictactoe.ui.screens.room_setting import RoomSetting
 from tui_tictactoe.ui.widgets import TitleBar
 from tui_tictactoe.ui.widgets.key_bar import KeyBar, KeyHint
 
 FOUND = "A player was found: your game against the AI ends here."
+IN_QUEUE = " · still in the queue"
+"""The title's tail over a game against the AI played while waiting."""
+MEANWHILE = "Still in the queue: a player found ends this game."
 CHOOSE = "Enter plays them (so do {seconds} s of nothing); Esc declines: they wait again, first."
 DECLINED = "The player found did not play: you are first again."
 WAITING = "You play the next player who asks for this board. Esc leaves the queue."
@@ -283,8 +287,14 @@ class MatchScreen(Screen[None]):
     # -- keys -----------------------------------------------------------------------
 
     def action_play_ai(self) -> None:
+        """The AI meanwhile: its title says the player is still in the queue, and its note
+        that a match found ends the game (it came without warning)."""
         self.playing_ai = True
-        self.app.push_screen(self.play_ai())
+        game = self.play_ai()
+        if isinstance(game, GameScreen):
+            game.title_tail = IN_QUEUE
+            game.say_when_shown(Status(MEANWHILE, "hint"))
+        self.app.push_screen(game)
 
     def action_enter_match(self) -> None:
         if self.deciding is not None and self.app.screen is self:

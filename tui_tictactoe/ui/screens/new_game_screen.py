@@ -6,6 +6,7 @@ option, so it is read apart (`bell`) once Start is pressed."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import ClassVar
 
 from textual import events, on
@@ -13,6 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
+from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import ModalScreen
@@ -22,6 +24,7 @@ from textual.widgets import Button, Footer, Static
 from tui_tictactoe.controller import CHOICES, GameOptions
 from tui_tictactoe.ui.screens.stale_resize import IgnoresStaleResize
 from tui_tictactoe.ui.widgets.narrow_button import NarrowSafe
+from tui_tictactoe.ui.widgets.too_small import fit_line, fits
 
 LABEL_WIDTH = 12
 ABANDONS = "Start abandons this round."
@@ -134,14 +137,21 @@ class NewGameScreen(IgnoresStaleResize, ModalScreen[GameOptions | None]):
     ]
 
     def __init__(
-        self, options: GameOptions, *, abandons: bool = False, bell: bool | None = None
+        self,
+        options: GameOptions,
+        *,
+        abandons: bool = False,
+        bell: bool | None = None,
+        needs: Mapping[str, Size] | None = None,
     ) -> None:
         """`abandons`: a round is in progress, and starting a game abandons it; `bell`: the
-        turn bell's setting now (None: no such row)."""
+        turn bell's setting now (None: no such row); `needs`: the least terminal of each
+        board, for the line under Board that says which fit this one (None: no line)."""
         super().__init__()
         self.options = options
         self.abandons = abandons
         self.bell = bell  # as chosen, once Start is pressed
+        self.needs = needs
 
     def compose(self) -> ComposeResult:
         options = self.options
@@ -164,6 +174,8 @@ class NewGameScreen(IgnoresStaleResize, ModalScreen[GameOptions | None]):
             for row in rows:
                 row.disabled = row.id in AI_ONLY and options.opponent == "human"
                 yield row
+                if row.id == "board" and self.needs is not None:
+                    yield Static(id="board-fit", markup=False)
             if self.bell is not None:
                 yield ChoiceRow("Turn bell", (False, True), self.bell, id="bell")
             with Horizontal(id="dialog-buttons"):
@@ -172,6 +184,27 @@ class NewGameScreen(IgnoresStaleResize, ModalScreen[GameOptions | None]):
                 yield DialogButton("Start", variant="primary", id="start")
                 yield DialogButton("Cancel", id="cancel")
         yield Footer(show_command_palette=False, compact=True)
+
+    def on_mount(self) -> None:
+        self._show_fit()
+
+    def on_resize(self, event: events.Resize) -> None:
+        super().on_resize(event)
+        self._show_fit()
+
+    @on(ChoiceRow.Changed, "#board")
+    def _show_fit(self) -> None:
+        """Under Board, before Start: which boards fit this terminal and what the others
+        need; shown only when one does not fit, in the warning's tone when it is chosen."""
+        if self.needs is None or not self.is_mounted:
+            return
+        line = fit_line(self.app.size, self.needs)
+        shown = self.query_one("#board-fit", Static)
+        shown.display = line is not None
+        if line is not None:
+            shown.update(line)
+            board = self.query_one("#board", ChoiceRow).value
+            shown.set_class(not fits(self.app.size, self.needs[str(board)]), "-warning")
 
     @on(ChoiceRow.Changed, "#opponent")
     def _grey_out(self, event: ChoiceRow.Changed) -> None:
