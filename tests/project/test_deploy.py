@@ -17,6 +17,7 @@ import re
 import shlex
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -52,7 +53,10 @@ def exec_start(unit: Path) -> list[str]:
 def here(unit: Path, tmp_path: Path, installed: Path | None = None) -> Path:
     """The unit with its command where this test's installation has it (verify checks that
     the command exists and can be run): `installed`, else the one on PATH."""
-    command = str(installed) if installed is not None else shutil.which("tui-tictactoe")
+    on_path = shutil.which("tui-tictactoe") or shutil.which(
+        "tui-tictactoe", path=str(Path(sys.executable).parent)
+    )  # the test's own environment's, activated or not
+    command = str(installed) if installed is not None else on_path
     assert command is not None
     copy = tmp_path / unit.name
     copy.write_text(unit.read_text().replace(INSTALLED, command))
