@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from textual import events
+from textual.geometry import Offset
 from textual.pilot import Pilot
 from textual.widget import Widget
 
@@ -239,3 +240,15 @@ def under_cursor(app: TicTacToeApp) -> Widget:
     """The one widget the keyboard cursor is drawn on."""
     (widget,) = app.game.query(".-cursor")
     return widget
+
+
+async def driver_click(pilot: Pilot, widget: Widget, at: tuple[int, int] = (1, 1)) -> None:
+    """A click as a terminal's driver sends it: a press and a release at `at` in
+    `widget`, posted to the app (Pilot's own click goes past `App.on_event`, where the
+    quit question is answered)."""
+    x, y = widget.region.offset + Offset(*at)
+    where = {"x": x, "y": y, "delta_x": 0, "delta_y": 0, "button": 1, "shift": False}
+    for kind in (events.MouseDown, events.MouseUp):
+        where_on_screen = {**where, "meta": False, "ctrl": False, "screen_x": x, "screen_y": y}
+        pilot.app.post_message(kind(None, **where_on_screen))
+        await pilot.pause()

@@ -10,6 +10,7 @@ from support import (
     board,
     burst,
     cell,
+    driver_click,
     key_event,
     note,
     press,
@@ -18,7 +19,7 @@ from support import (
     under_cursor,
 )
 from textual import events
-from textual.geometry import Offset, Size
+from textual.geometry import Size
 from textual.widgets import Button, Static
 
 from tui_tictactoe.controller import AIReply
@@ -29,6 +30,7 @@ from tui_tictactoe.ui.screens.help_screen import HelpScreen
 from tui_tictactoe.ui.screens.new_game_screen import NewGameScreen
 from tui_tictactoe.ui.type_ahead import LIMIT, TOO_MANY
 from tui_tictactoe.ui.widgets import GameCell, GameGrid, Scoreboard
+from tui_tictactoe.ui.widgets.key_bar import KeyBar
 
 # -- the start ---------------------------------------------------------------
 
@@ -419,17 +421,6 @@ async def test_q_in_the_middle_of_a_round_asks_once(make_app) -> None:
             assert not app.is_running, answer
 
 
-async def driver_click(pilot, widget) -> None:
-    """A click as a terminal's driver sends it: a press and a release, posted to the app
-    (Pilot's own click goes past `App.on_event`, where the quit question is answered)."""
-    x, y = widget.region.offset + Offset(1, 1)
-    where = {"x": x, "y": y, "delta_x": 0, "delta_y": 0, "button": 1, "shift": False}
-    for kind in (events.MouseDown, events.MouseUp):
-        where_on_screen = {**where, "meta": False, "ctrl": False, "screen_x": x, "screen_y": y}
-        pilot.app.post_message(kind(None, **where_on_screen))
-        await pilot.pause()
-
-
 async def test_any_other_key_after_the_question_only_answers_no(make_app) -> None:
     """Issue 36: `n` opened the New game dialog, `r` abandoned the round and a digit played
     its cell. Now every key but a yes, and a click on the board, answers no: nothing else."""
@@ -458,6 +449,25 @@ async def test_any_other_key_after_the_question_only_answers_no(make_app) -> Non
             assert board(app)[free] == "X", keys
             await press(pilot, "q")  # asks again, once
             assert app.is_running and note(app) == QUIT_QUESTION.text
+
+
+async def test_a_click_on_the_key_bars_q_after_the_question_quits(make_app) -> None:
+    """A click on a key in the bar presses it: on q it says yes, as q does (it answered no
+    when a click anywhere but Exit did)."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "5", "q")
+        assert note(app) == QUIT_QUESTION.text
+        bar = app.game.query_one(KeyBar)
+        (hint,) = [hint for hint in bar.hints if hint.press == "q"]
+        (at,) = [
+            (line.find(f"{hint.keys} {hint.label}"), y)
+            for y, line in enumerate(bar.lines(bar.size.width))
+            if f"{hint.keys} {hint.label}" in line
+        ]
+        await driver_click(pilot, bar, at)
+        await settle(pilot)
+        assert not app.is_running
 
 
 async def test_a_burst_after_the_question_answers_no_once(make_app) -> None:

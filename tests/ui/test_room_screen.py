@@ -26,6 +26,7 @@ from room_tools import (
     state,
     title,
 )
+from support import driver_click
 from test_hostile_names import HOSTILE
 
 from tui_tictactoe.controller.status import PLAYING_ON
@@ -313,6 +314,54 @@ async def test_q_mid_round_asks_once_then_y_leaves_and_the_hub_frees_the_seat() 
         await pilot.pause()
         assert app.return_code == 0
     assert hub.view(code).seats[0].person is None
+    assert hub.view(code).result == "abandoned"
+
+
+def key_in_bar(app, key: str) -> tuple[KeyBar, tuple[int, int]]:  # type: ignore[no-untyped-def]
+    """The room's key bar and where in it a click presses `key`."""
+    bar = room_of(app).query_one(KeyBar)
+    (hint,) = [hint for hint in bar.hints if hint.press == key]
+    for y, line in enumerate(bar.lines(bar.size.width)):
+        x = line.find(f"{hint.keys} {hint.label}")
+        if x >= 0:
+            return bar, (x, y)
+    raise AssertionError(f"{key} is not in the bar")
+
+
+async def test_a_click_after_the_leave_question_only_answers_no() -> None:
+    """Issue 36: a click on a cell while the room asked whether to leave played it. Now
+    a click answers no and does nothing else, as any key but q does; the next click
+    plays. A click on the key bar's q presses q: it leaves."""
+    hub = make_hub()
+    app = room_app(hub, RoomRequest("new"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        code = room_of(app).game.ticket.code
+        bob = await hub.join(code, BOB)
+        await settle(pilot)
+        await pilot.press("5")
+        await settle(pilot)
+        await bob_plays(hub, bob, 1)
+        await settle(pilot)
+        await pilot.press("q")
+        assert note(app) == LEAVE_QUESTION.text
+        corner = room_of(app).query_one("#cell-0-2")
+        await driver_click(pilot, corner)
+        await settle(pilot)
+        assert hub.view(code).moves == (5, 1) and note(app) == PLAYING_ON.text
+        await pilot.press("y")  # no longer an answer
+        assert app.return_code is None
+        await driver_click(pilot, corner)  # the question gone, a click plays
+        await settle(pilot)
+        assert hub.view(code).moves == (5, 1, 3)
+        await bob_plays(hub, bob, 2)
+        await settle(pilot)
+        await pilot.press("q")
+        assert note(app) == LEAVE_QUESTION.text
+        bar, at = key_in_bar(app, "q")
+        await driver_click(pilot, bar, at)
+        await settle(pilot)
+        assert app.return_code == 0
     assert hub.view(code).result == "abandoned"
 
 

@@ -16,6 +16,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from textual import events
+from textual.errors import NoWidget
 from textual.geometry import Size
 from textual.message import Message
 from textual.widget import Widget
@@ -24,8 +25,10 @@ from textual.worker import get_current_worker
 
 from tui_tictactoe.controller.status import Status, digits_refused
 from tui_tictactoe.options import BOARDS
+from tui_tictactoe.ui.commands import MENU, QUIT
 from tui_tictactoe.ui.screens.stale_resize import IgnoresStaleResize
 from tui_tictactoe.ui.widgets import GameCell, GameGrid, StatusLine
+from tui_tictactoe.ui.widgets.key_bar import KeyBar
 from tui_tictactoe.ui.widgets.too_small import (
     CHROME_ROWS,
     TooSmall,
@@ -163,8 +166,26 @@ class BoardScreen(IgnoresStaleResize, _Screen):
         raise NotImplementedError
 
     def plays_on(self, event: events.InputEvent) -> bool:
-        """Does this input, on this screen, leave the quit question unanswered?"""
-        raise NotImplementedError
+        """Does this input, on this screen, leave the quit question unanswered (so it
+        only answers no)? Every key but q and Ctrl+P (the menu, whose Quit says yes), and
+        every click but one that says yes (`click_plays_on`)."""
+        if isinstance(event, events.Key):
+            return event.key not in (*QUIT.key_names, *MENU.key_names)
+        if isinstance(event, events.MouseDown):
+            return self.click_plays_on(event)
+        return False
+
+    def click_plays_on(self, event: events.MouseDown) -> bool:
+        """A click anywhere (a cell too) answers no but one on Exit (the game's) or on a
+        key in the key bar that says yes: a click on a key presses it."""
+        try:
+            widget, region = self.get_widget_at(event.screen_x, event.screen_y)
+        except NoWidget:
+            return True
+        if isinstance(widget, KeyBar):
+            key = widget.key_at(event.screen_x - region.x, event.screen_y - region.y)
+            return key is None or self.plays_on(events.Key(key, None))
+        return widget.id != "exit"
 
     async def decline_on_key(self, key: str) -> None:
         """A key arrived (an offer waiting is declined by any other key: a room's)."""

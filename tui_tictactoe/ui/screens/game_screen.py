@@ -53,7 +53,7 @@ from tui_tictactoe.controller.status import (
     turn_status,
 )
 from tui_tictactoe.engine.board import IllegalMove
-from tui_tictactoe.ui.commands import MENU, PLAY, QUIT, bindings
+from tui_tictactoe.ui.commands import PLAY, bindings
 from tui_tictactoe.ui.screens.board_screen import MIN_SIZE, PLAY_WIDTH, BoardScreen
 from tui_tictactoe.ui.thinking_clock import ThinkingClock
 from tui_tictactoe.ui.type_ahead import TypeAhead, after_the_ai
@@ -468,20 +468,10 @@ class GameScreen(BoardScreen, Screen[None]):
         self.app.exit()
 
     def plays_on(self, event: events.InputEvent) -> bool:
-        """A key other than q, Ctrl+P (or Enter on Exit), or a click anywhere but Exit."""
-        if isinstance(event, events.Key):
-            if event.key in PLAY.key_names:
-                return not self.cursor_on_exit
-            return event.key not in (*QUIT.key_names, *MENU.key_names)
-        if isinstance(event, events.MouseDown):
-            from textual.errors import NoWidget
-
-            try:
-                widget, _ = self.get_widget_at(event.screen_x, event.screen_y)
-            except NoWidget:
-                return True
-            return widget.id != "exit"
-        return False
+        """As every board's (`BoardScreen.plays_on`), and Enter on Exit says yes."""
+        if isinstance(event, events.Key) and event.key in PLAY.key_names:
+            return not self.cursor_on_exit
+        return super().plays_on(event)
 
     def stop_searching(self) -> None:
         self.controller.stop_thinking()  # a long search (5x5) must not hold up the exit

@@ -19,7 +19,6 @@ import contextlib
 from functools import partial
 from typing import ClassVar
 
-from textual import events
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Vertical
@@ -48,7 +47,6 @@ from tui_tictactoe.rooms.status import (
     score_line,
 )
 from tui_tictactoe.rooms.view import Refused, RoomView, Ticket
-from tui_tictactoe.ui.commands import MENU, QUIT
 from tui_tictactoe.ui.room_keys import room_bindings, room_keys
 from tui_tictactoe.ui.screens.board_screen import BoardScreen
 from tui_tictactoe.ui.screens.room_choices import RoomChoices, ended_reason
@@ -298,13 +296,6 @@ class RoomScreen(RoomChoices, RoomOffers, BoardScreen, Screen[None]):
 
     async def confirm_quit(self) -> None:
         await self.leave()
-
-    def plays_on(self, event: events.InputEvent) -> bool:
-        """Leaving a room is asked as quitting is: any key but q and Ctrl+P plays on."""
-        return isinstance(event, events.Key) and event.key not in (
-            *QUIT.key_names,
-            *MENU.key_names,
-        )
 
     async def leave(self) -> None:
         """Leave the room for good (the others are told by the hub), then go back to the

@@ -110,8 +110,14 @@ class KeyBar(Widget):
                 parts.append("\n")
         return Content.assemble(*parts)
 
-    def on_click(self, event: events.Click) -> None:
+    def key_at(self, x: int, y: int) -> str | None:
+        """The key a click at (`x`, `y`) in the bar presses, if any."""
         for line, start, end, key in self._spans:
-            if line == event.y and start <= event.x < end:
-                self.app.simulate_key(key)
-                return
+            if line == y and start <= x < end:
+                return key
+        return None
+
+    def on_click(self, event: events.Click) -> None:
+        key = self.key_at(event.x, event.y)
+        if key is not None:
+            self.app.simulate_key(key)
