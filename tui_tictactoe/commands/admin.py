@@ -160,6 +160,7 @@ def _done(record: Record, action: str, target: str, why: str, outcome: str) -> N
 
 def list_live(record: Record, args: argparse.Namespace) -> None:
     hosts, sessions = record.live(_since())
+    sessions = _held_once(sessions)
     rooms: dict[str, list[str]] = {}  # code -> its sessions, on every host
     for session in sessions:
         for code in session.rooms.split():
@@ -191,6 +192,20 @@ def list_live(record: Record, args: argparse.Namespace) -> None:
         if sessions
         else "no live sessions"
     )
+
+
+def _held_once(sessions: Sequence[LiveSession]) -> list[LiveSession]:
+    """On PostgreSQL every host publishes every held seat (`RoomService.held_seats`): each
+    listed once, as the first host has it."""
+    seen: set[str] = set()
+    kept = []
+    for each in sessions:
+        if each.kind == "away":
+            if each.session in seen:
+                continue
+            seen.add(each.session)
+        kept.append(each)
+    return kept
 
 
 def _session_row(session: LiveSession) -> tuple[str, ...]:

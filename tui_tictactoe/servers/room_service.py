@@ -14,6 +14,7 @@ ends that process, the kernel closes its socket, and the hub counts it as a drop
 
 from __future__ import annotations
 
+import asyncio
 import socket
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
@@ -140,6 +141,7 @@ class RoomService:
             )
             self.hub = self.postgres
         self.server = HubServer(self.hub, log=log)
+        self._closing: set[asyncio.Task[None]] = set()  # `close_room`s under way
         self.log = log
         self.environment: dict[str, str] = {}
         """What every game's environment gets: the socket's path and the friend's address."""
@@ -181,10 +183,8 @@ class RoomService:
     def held_seats(self, host: str) -> list[LiveSession]:
         """A row for `admin list` per seat held for a player whose link dropped (kind
         `away`; its session is `CODE-SEAT`): a room both players left, waiting out their
-        grace, has no live session to be seen by. Rooms in memory only: on PostgreSQL a
-        held room is every host's, and the hub keeps no rows of its own for it here."""
-        if not isinstance(self.hub, MemoryHub):
-            return []
+        grace, has no live session to be seen by. On PostgreSQL every host publishes every
+        host's held seats (as of its last beat), and `admin list` shows each once."""
         return [
             LiveSession(
                 host,
@@ -200,8 +200,20 @@ class RoomService:
         ]
 
     def close_room(self, code: str) -> bool:
-        """`admin end ROOM` for a room no session is in: closed, its seats freed."""
-        return isinstance(self.hub, MemoryHub) and self.hub.close(code)
+        """`admin end ROOM` for a room no session is in: closed, its seats freed (on
+        PostgreSQL in a task of its own, as the order is carried out in the loop)."""
+        if self.postgres is None:
+            return isinstance(self.hub, MemoryHub) and self.hub.close(code)
+        task = asyncio.create_task(self._close(self.postgres, code))
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
+        return True
+
+    async def _close(self, hub: PostgresHub, code: str) -> None:
+        try:
+            await hub.close(code)
+        except Refused as error:  # the database out of reach: the admin may end it again
+            self.log(f"{PROG} serve-ssh: room {code} not closed ({error})")
 
     async def stop(self) -> None:
         """With a `MemoryHub`: close every room (their screens are told), then every

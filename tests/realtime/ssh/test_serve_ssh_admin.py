@@ -71,6 +71,13 @@ async def until_listed(condition: Any, *words: str, data: Path | None = None) ->
     pytest.fail(f"the listing never showed it: {found}")
 
 
+def held_only(listing: dict[str, Any], code: str) -> bool:
+    """Room `code` listed by its two held seats alone (a listing published before the
+    links dropped still shows the players' sessions, two rows too)."""
+    rows = [each for each in listing["sessions"] if code in each["rooms"].split()]
+    return len(listing["rooms"].get(code, ())) == 2 and {row["kind"] for row in rows} == {"away"}
+
+
 def sessions_by_name(listing: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {session["name"]: session for session in listing["sessions"]}
 
@@ -242,7 +249,7 @@ async def test_admin_lists_and_ends_a_room_both_players_left(host: Any) -> None:
         player.conn.abort()
     await until("both seats away", lambda: len(hub.away_seats()) == 2)
 
-    listing = await until_listed(lambda found: len(found["rooms"].get(code, ())) == 2)
+    listing = await until_listed(lambda found: held_only(found, code))
     away = [each for each in listing["sessions"] if each["rooms"] == code]
     assert sorted((each["name"], each["kind"]) for each in away) == [
         ("ann", "away"),
@@ -258,6 +265,60 @@ async def test_admin_lists_and_ends_a_room_both_players_left(host: Any) -> None:
     with pytest.raises(Refused):
         hub.view(code)
     await until_listed(lambda found: code not in found["rooms"])
+
+
+async def test_admin_lists_once_and_ends_a_room_both_players_left_on_postgresql(
+    pg_url: str, host: Any
+) -> None:
+    """Issue 35 with `--database-url`: a room of two hosts whose players' links both
+    dropped is listed once (not once per host) and `admin end` closes it on every host."""
+    a = await host(rooms=True, admin=True, database_url=pg_url)
+    b = await host(rooms=True, admin=True, database_url=pg_url)
+    ann, code = await new_room(a.port, key=ANN_KEY)
+    bob = await enter(b.port, f"--join {code}", "bob", BOB_KEY, local="127.0.0.2")
+    await ann.shows("Your turn: you play X.")
+    for player in (ann, bob):
+        player.conn.abort()
+    url = ("--database-url", pg_url)
+    record = Record.open_url(pg_url)
+    try:  # each host publishes both held seats: four rows in the record
+        await until(
+            "both hosts' held seats published",
+            lambda: [s.kind for s in record.live("")[1] if s.rooms == code] == ["away"] * 4,
+        )
+    finally:
+        record.close()
+    listing = await until_listed(lambda found: held_only(found, code), *url)
+    away = [each for each in listing["sessions"] if each["rooms"] == code]
+    assert sorted((each["name"], each["kind"]) for each in away) == [
+        ("ann", "away"),
+        ("bob", "away"),
+    ]
+    text = await admin(*url, "list")
+    assert f"{code}  bob (away), ann (away)" in text or f"{code}  ann (away), bob (away)" in text
+
+    assert "taken by 2 of 2 hosts" in await admin(*url, "end", code, "--reason", "left open")
+    for hosted in (a, b):
+        hub = hosted.server.rooms.postgres
+
+        async def gone(hub: Any = hub) -> bool:
+            try:
+                await hub.view(code)
+            except Refused:
+                return True
+            return False
+
+        for _ in range(60):
+            if await gone():
+                break
+            await asyncio.sleep(0.25)
+        else:
+            pytest.fail(f"room {code} was never closed")
+    await until_listed(lambda found: code not in found["rooms"], *url)
+    again = await enter(b.port, f"--join {code}", "bob", BOB_KEY, local="127.0.0.3")
+    await again.shows(f"There is no room {code}: check the code.")
+    again.send("q")
+    assert await again.term.wait_closed() == 0
 
 
 async def test_admin_drain_ends_the_server_once_its_round_has_finished(

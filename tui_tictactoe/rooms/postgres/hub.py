@@ -57,7 +57,15 @@ from tui_tictactoe.rooms.room import (
     Room,
     check_new_room,
 )
-from tui_tictactoe.rooms.view import Person, Refused, RoomSummary, RoomView, SeatName, Ticket
+from tui_tictactoe.rooms.view import (
+    SEATS,
+    Person,
+    Refused,
+    RoomSummary,
+    RoomView,
+    SeatName,
+    Ticket,
+)
 from tui_tictactoe.rooms.wrong_codes import GLOBAL_LIMIT, NETWORK_LIMIT
 
 T = TypeVar("T")
@@ -147,6 +155,7 @@ class PostgresHub(HubTasks, RoomHub):
         )
         self.readers = Readers()
         self._mine: set[str] = set()  # hashes of the seat tokens this host's sessions hold
+        self._away: list[tuple[str, SeatName, Person]] = []  # as of the last beat
         self._tasks: list[asyncio.Task[None]] = []
         self._stopping = False  # set by shutdown: every background loop ends
 
@@ -416,8 +425,36 @@ class PostgresHub(HubTasks, RoomHub):
             now = await self._now(conn)
             await pg_sweep.beat(conn, self.host_id, now)
             back = await pg_sweep.wrongly_away(conn, self.host_id, sorted(self._mine))
+            away = await pg_sweep.away_seats(conn)
+        self._away = [
+            (code, "X" if seat == "X" else "O", Person(name, key or "", address or ""))
+            for code, seat, name, key, address in away
+        ]
         for code, token in back:
             await self._change(code, pg_sweep.present_again(token), nothing)
+
+    def away_seats(self) -> list[tuple[str, SeatName, Person]]:
+        """As `MemoryHub.away_seats`, every host's rooms, as of this host's last beat."""
+        return list(self._away)
+
+    async def close(self, code: str) -> bool:
+        """As `MemoryHub.close`, for every host: the room's seats freed and it closed (its
+        readers on every host told by the notification). False if there is no such room."""
+
+        shut_now: list[str] = []  # `_change` answers `missing()` for a room that closed
+
+        def shut(loaded: Loaded, _now: float) -> None:
+            room = loaded.room
+            shut_now.append(room.code)
+            for seat in SEATS:
+                if room.seats[seat].person is not None:
+                    room.free(seat)
+            room.closed = True
+            room.generation += 1
+
+        self._away = [each for each in self._away if each[0] != code]
+        await self._change(code, shut, nothing)
+        return bool(shut_now)
 
     async def shutdown(self) -> None:
         """This host stops: its background tasks end, its players' seats wait out their

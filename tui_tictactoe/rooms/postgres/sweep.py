@@ -168,6 +168,20 @@ async def rooms_of_host(conn: psycopg.AsyncConnection, me: str) -> list[str]:
     return [row[0] for row in await cursor.fetchall()]
 
 
+async def away_seats(conn: psycopg.AsyncConnection) -> list[tuple[str, str, str, str, str]]:
+    """Every seat held for a player whose link dropped, in every live room, on whichever
+    host (code, seat, name, key, address): what `admin list` shows of a room nobody is in."""
+    cursor = await conn.execute(
+        "SELECT s.code, s.seat, s.name, s.key, s.address FROM room_seats s"
+        " JOIN rooms r ON r.code = s.code WHERE NOT s.present AND NOT r.closed"
+        " ORDER BY s.code, s.seat"
+    )
+    return [
+        (code, seat, name, key, address)
+        for code, seat, name, key, address in await cursor.fetchall()
+    ]
+
+
 def present_again(token: str) -> Callable[[Loaded, float], None]:
     """The change that marks the seat held by `token` present again (its host is alive)."""
 
