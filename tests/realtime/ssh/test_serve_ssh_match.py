@@ -2,7 +2,8 @@
 processes, each person from an address of their own on loopback; on one host, and on
 two hosts sharing one PostgreSQL database. Nothing is timed: each wait is for a screen.
 Hostile matches (issue 35): an address's matched rooms count against it, an empty one
-closes at once, one address never pairs with itself, the first move is timed."""
+closes at once, one address never pairs with itself, the first move is timed, and one who
+leaves matches before the first move waits before queueing again."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import test_serve_ssh
 from test_serve_ssh_ops import METRICS, ops_port, until_sample
 from test_serve_ssh_rooms import ANN_KEY, BOB_KEY, FINGERPRINT, enter, hub_of, record_of, until
 
-from tui_tictactoe.rooms.matching import POLL
+from tui_tictactoe.rooms.matching import DECLINES, POLL
 from tui_tictactoe.rooms.view import Refused
 from tui_tictactoe.ui.screens.match_screen import DECLINED, FOUND
 
@@ -248,3 +249,28 @@ async def test_a_partner_who_leaves_before_the_first_move_sends_the_other_back(h
     await ann.shows(DECLINED)
     carol = await enter(hosted.port, "--match", "carol", local="127.0.0.4")
     await carol.shows("ann (X) vs carol (O)")
+
+
+async def test_a_player_who_leaves_matches_before_the_first_move_waits(host: Any) -> None:
+    """Declines as a weapon: mallory (a key, one address) is paired with bob and leaves
+    before the first move, `DECLINES` times; bob is sent back to the queue each time. Her
+    next `--match` is refused on screen, from her address and with her key from another,
+    while carol from an address of her own still takes a place and plays bob."""
+    hosted = await host(rooms=True)
+    bob = await enter(hosted.port, "--match", "bob", local="127.0.0.11")
+    await bob.shows("3x3 1")
+    for _ in range(DECLINES):
+        evil = await enter(hosted.port, "--match", "mallory", ANN_KEY, local="127.0.0.66")
+        await evil.shows("bob (X) vs mallory (O)")  # bob waited longer: X
+        await bob.shows("bob (X) vs mallory (O)")  # on the board again, not the queue
+        evil.send("q")
+        await bob.shows(DECLINED)
+        evil.conn.close()
+    again = await enter(hosted.port, "--match", "mallory", ANN_KEY, local="127.0.0.66")
+    await again.matches(r"Too many matches declined or left: wait \d+ s\.")
+    moved = await enter(hosted.port, "--match", "mallory", ANN_KEY, local="127.0.0.67")
+    await moved.matches(r"Too many matches declined or left: wait \d+ s\.")
+    assert [q.who.name for q in hub_of(hosted)._queue.values()] == ["bob"]
+    carol = await enter(hosted.port, "--match", "carol", local="127.0.0.12")
+    await carol.shows("bob (X) vs carol (O)")
+    await bob.shows("bob (X) vs carol (O)")
