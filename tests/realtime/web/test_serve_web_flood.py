@@ -162,7 +162,7 @@ async def test_a_resize_flood_is_closed_as_a_flood_and_stalls_no_new_tab(tmp_pat
         await first_frame_time(url, "127.0.0.2")  # the first game's imports, unmeasured
         times: dict[str, list[float]] = {"control": [], "flooded": []}
         ends: list[str] = []  # how each flooding session ended, as its client saw it
-        rounds = 3
+        rounds = 5  # medians of 5: one slow start on a loaded machine is not the flood
         for n in range(rounds):
             await asyncio.sleep(0.5)  # the last round's games gone
             times["control"].append(await first_frame_time(url, f"127.0.0.{10 + 2 * n}"))

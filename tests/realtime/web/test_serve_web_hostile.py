@@ -497,9 +497,11 @@ async def test_a_tab_that_stops_reading_is_cut_off_and_its_game_ends(tmp_path: P
                 assert time.monotonic() < deadline, "the game of a tab that does not read stayed"
                 size += 1
                 await ws.send_str(json.dumps(["resize", {"width": 500 - size % 2, "height": 200}]))
-                await asyncio.sleep(0.05)
+                await asyncio.sleep(0.2)  # a page's pace (a burst read late is no flood)
         await wait_gone([game], STEP_TIMEOUT, "the game of a tab that does not read stayed")
-    assert any("the browser fell" in line and "behind" in line for line in served.log_lines())
+    assert any("the browser fell" in line and "behind" in line for line in served.log_lines()), (
+        served.log_lines()[-6:]
+    )
 
 
 # -- every end is bounded, even with a game that does not respond ------------------------------
