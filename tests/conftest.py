@@ -17,6 +17,9 @@ from pgbouncer import Bouncer
 from pgbouncer import binary as bouncer_binary
 from support import FailingStrategy, GatedStrategy, ScriptedStrategy, SteadyMinimax, make_app
 
+# `@pytest.mark.solo`: timing comparisons run with no other test beside them (solo.py).
+pytest_plugins = ["solo"]
+
 # No property test here asks how fast the machine is: hypothesis' 200 ms deadline per example
 # failed on a loaded 2-core machine (317 ms, `test_rooms_codes.py`), so none has one; a test's
 # own @settings start from this profile.

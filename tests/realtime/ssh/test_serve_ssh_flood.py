@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import asyncio
 import os
-import statistics
 import sys
 import time
 from typing import Any
 
+import pytest
 import test_serve_ssh
 from flood_tools import (
     AFTER,
@@ -35,8 +35,8 @@ from flood_tools import (
     QUIT_WITHIN,
     RATE,
     RESIZE_RATE,
-    attack_ends,
-    attacker,
+    ROUNDS,
+    beside_floods,
     flood,
     resize_flood,
     rss,
@@ -162,36 +162,25 @@ async def test_a_client_gone_during_a_flood_leaves_no_game(host: Any) -> None:
 # -- window changes (issue 35) -----------------------------------------------------------
 
 
+@pytest.mark.solo
 async def test_a_window_change_flood_is_closed_as_a_flood_and_stalls_no_login(
     host: Any,
 ) -> None:
-    """Another player's login and first frame, from addresses of their own, in turns: the
-    control (nobody flooding), then while 4 sessions start flooding window changes at the
-    issue's rate; five rounds, the medians compared (load from elsewhere falls on both).
-    Every flooding session is closed as a flood: one log line each, counted. No warm
-    games: the flooders' would take them, and the logins after would wait on new ones."""
+    """Another player's login and first frame, from addresses of their own, in turns:
+    while 4 sessions flood window changes at the issue's rate at a second server (the
+    control), then at this one (`beside_floods`). Every flooding session is closed as a
+    flood: one log line each, counted. No warm games: the flooders' would take them, and
+    the logins after would wait on new ones."""
     hosted = await host(metrics=METRICS, warm_games=0)
+    sink = await host(warm_games=0)
     await login_times(hosted.port, 2, samples=1)  # the fork server's first fork, unmeasured
-    times: dict[str, list[float]] = {"control": [], "flooded": []}
-    ends: list[str] = []  # how each flooding session ended, as its client saw it
-    rounds = 5
-    for n in range(rounds):
-        await asyncio.sleep(0.5)  # the last round's games gone
-        times["control"].append(await login_times(hosted.port, 10 + 2 * n, samples=1))
-        process = await attacker("ssh", hosted.port, RESIZE_RATE, 15)
-        await asyncio.sleep(3.0)  # their games' start-up done
-        assert process.stdin is not None
-        process.stdin.write(b"go\n")
-        times["flooded"].append(await login_times(hosted.port, 11 + 2 * n, samples=1))
-        ends += await attack_ends(process)
-    median = {name: statistics.median(values) for name, values in times.items()}
-    print(
-        f"login + first frame: control {median['control']:.3f} s, beside the flood "
-        f"{median['flooded']:.3f} s ({times})",
-        file=sys.stderr,
-    )
-    assert median["flooded"] <= 2 * median["control"], times
-    assert len(ends) == rounds * FLOODERS and "still open" not in " ".join(ends), ends
+
+    async def measure(n: int) -> float:
+        return await login_times(hosted.port, n, samples=1)
+
+    ends = await beside_floods("ssh", (hosted.port, sink.port), RESIZE_RATE, measure)
+    assert "still open" not in " ".join(ends), ends
+    rounds = ROUNDS
     closed = [line for line in hosted.log if control_budget.FLOOD in line]
     assert len(closed) == rounds * FLOODERS, closed
     assert "window changes and other requests in" in closed[0]

@@ -242,6 +242,7 @@ class Attacker:
         await self.reader
 
 
+@pytest.mark.solo
 async def test_the_largest_exec_request_stalls_no_other_player_nor_the_shutdown(
     tmp_path: Path,
 ) -> None:
