@@ -24,6 +24,11 @@ PLAYER_NAME_ENV = "TUI_TICTACTOE_PLAYER_NAME"
 PLAYER_MARK_ENV = "TUI_TICTACTOE_PLAYER_MARK"
 """Set by serve-ssh: what follows the player's name where others see it ("guest", the start
 of the key's fingerprint) when another key owns that name; empty otherwise."""
+NAME_NOTICE_ENV = "TUI_TICTACTOE_NAME_NOTICE"
+"""Set by serve-ssh: one line the player is told as the game starts when the name is not
+theirs to keep (their key or address has taken all the new names it may)."""
+NOTICE_LIMIT = 200
+"""Characters of that line shown at most."""
 GUEST = "guest"
 NAME_LIMIT = 32
 """Characters, and terminal columns, of a name that are shown: the rest becomes "…"."""
@@ -131,6 +136,7 @@ class Identity(NamedTuple):
     name: str  # what the player is called on screen
     hosted: bool  # playing through serve-ssh
     mark: str = ""  # follows the name where others see it (`PLAYER_MARK_ENV`)
+    notice: str = ""  # what the player is told about the name at start (`NAME_NOTICE_ENV`)
 
     @property
     def shown(self) -> str:
@@ -147,7 +153,8 @@ def current_identity(environ: Mapping[str, str] | None = None) -> Identity:
         # A name with nothing to show is no name: the player is shown by its key instead.
         name = displayable(env.get(PLAYER_NAME_ENV, ""), empty="") or displayable(fallback)
         mark = displayable(env.get(PLAYER_MARK_ENV, ""), limit=NAME_LIMIT // 2, empty="")
-        return Identity(player, name, True, mark)
+        notice = displayable(env.get(NAME_NOTICE_ENV, ""), limit=NOTICE_LIMIT, empty="")
+        return Identity(player, name, True, mark, notice)
     try:
         import getpass
 

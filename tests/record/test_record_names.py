@@ -87,7 +87,7 @@ def test_a_key_owns_three_names_and_no_fourth(backend: str) -> None:
     with Record.open() as record:
         claims = [record.claim_name(ANN, name) for name in names]
         assert claims[:NAMES_PER_KEY] == [Claim(ANN, True)] * NAMES_PER_KEY
-        assert claims[NAMES_PER_KEY:] == [Claim(None, False)] * 2
+        assert claims[NAMES_PER_KEY:] == [Claim(None, False, full=True)] * 2  # the key is told
         assert record.claim_name(ANN, "ROOT") == Claim(ANN, False)  # its own, used again
         assert record.claim_name(BOB, "support") == Claim(BOB, True)  # still free for others
 

@@ -16,6 +16,8 @@ import select
 import shutil
 import signal
 import sqlite3
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -626,3 +628,27 @@ def test_each_real_failure_is_classified_by_what_the_record_does_about_it(
     with pytest.raises(Exception) as caught:
         cause(tmp_path / "db")
     assert classify(caught.value) is expected
+
+
+def test_a_second_record_opened_in_one_process_leaves_the_first_its_locks(data: Path) -> None:
+    """POSIX locks are the process's: closing any descriptor of the file drops them all,
+    SQLite's too. A second record opened beside a first (its header read and closed, as
+    a test beside the in-loop server does) left the first unlocked; another process's
+    connection, closing, took itself for the last, deleted the WAL and its -shm, and the
+    first then failed ("disk I/O error"). The other process is a real one."""
+    first = Record.open()
+    assert save(first, "ann")
+    with Record.open() as second:
+        assert save(second, "bob")
+    other = (
+        "from tui_tictactoe.record import Record\n"
+        "from tui_tictactoe.record import FinishedRound\n"
+        "with Record.open() as record:\n"
+        "    assert record.save_round('carol', FinishedRound(difficulty='hard', symbol='X',"
+        " first='human', moves=[5, 1, 9], result='win'))\n"
+    )
+    subprocess.run([sys.executable, "-c", other], check=True, timeout=60)
+    assert (data / f"{DATABASE_NAME}-shm").exists()  # the first's connection still open
+    assert save(first, "dave"), first.take_notice()
+    first.close()
+    assert [row[1] for row in round_rows(data / DATABASE_NAME)] == ["ann", "bob", "carol", "dave"]

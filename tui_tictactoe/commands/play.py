@@ -108,6 +108,10 @@ def run_plain_room(room: RoomRequest) -> int:
     out = sys.stdout
     if hasattr(out, "reconfigure"):
         out.reconfigure(errors="replace")  # a name the output's encoding cannot show
+    from tui_tictactoe.identity import current_identity
+
+    if notice := current_identity().notice:  # as the full-screen game's toast says it
+        print(f"Name: {notice}", file=out, flush=True)
     # At once: the reader thread may sit in a read of stdin, which Python's own exit
     # would wait on for the stream's lock and then abort.
     end_at_once(run(hub, session_person(), room, sys.stdin.buffer, out))

@@ -126,11 +126,13 @@ class AdminAction(NamedTuple):
 
 
 class Claim(NamedTuple):
-    """What `claim_name` found: the name's owner (None: nobody's), and whether this session
-    has just taken it (a new name: counted by the server per address)."""
+    """What `claim_name` found: the name's owner (None: nobody's), whether this session
+    has just taken it (a new name: counted by the server per address), and whether the
+    key could not take a free name because it owns NAMES_PER_KEY already (it is told)."""
 
     owner: str | None
     new: bool
+    full: bool = False
 
 
 def lapsed_before() -> str:
@@ -220,7 +222,7 @@ class ModerationRecord:
                     conn, "SELECT count(*) FROM name_owners WHERE player = ?", (player,)
                 )
                 if int(owned[0][0]) >= NAMES_PER_KEY:
-                    return Claim(None, False)
+                    return Claim(None, False, full=True)
                 self._query(
                     conn,
                     "INSERT INTO name_owners (name, player, since) VALUES (?, ?, ?)"

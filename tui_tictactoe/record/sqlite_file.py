@@ -26,6 +26,16 @@ BUSY_TIMEOUT = 5.0
 
 _MAGIC = b"SQLite format 3\x00"
 
+_opened: set[tuple[int, int]] = set()
+"""The files (device, inode) this process has opened a connection to: their headers are
+not read again. Closing any descriptor of a file drops every POSIX lock the process holds
+on it, SQLite's too (https://www.sqlite.org/howtocorrupt.html, 2.2): a second record
+opened beside a first in one process (a test beside the in-loop server's) read the header
+and closed it, the first connection's locks went, and a game's connection closing in
+another process, believing itself the last, deleted the WAL and its -shm under it (the
+first then failed with "disk I/O error")."""
+_opening = threading.Lock()
+
 
 def open_database(path: Path, max_pages: int | None = None) -> sqlite3.Connection:
     """A connection to the record at `path` with the current schema, made whole if missing.
@@ -36,12 +46,27 @@ def open_database(path: Path, max_pages: int | None = None) -> sqlite3.Connectio
     full disk).
     """
     path.parent.mkdir(parents=True, exist_ok=True)
-    damage = header_damage(path)
-    if damage is not None:
-        raise Damaged(damage)
-    if not os.path.lexists(path):
-        _create_database(path)
-    return _connect(path, max_pages)
+    with _opening:
+        if _identity(path) not in _opened:
+            damage = header_damage(path)
+            if damage is not None:
+                raise Damaged(damage)
+        if not os.path.lexists(path):
+            _create_database(path)
+        conn = _connect(path, max_pages)
+        if (file := _identity(path)) is not None:
+            _opened.add(file)
+        return conn
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    """The file at `path` as the kernel knows it (a file moved aside and made again is
+    another), or None if there is none."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
 
 
 def _connect(path: Path, max_pages: int | None) -> sqlite3.Connection:

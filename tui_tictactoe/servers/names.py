@@ -13,7 +13,9 @@ import socket
 import time
 from collections import deque
 from collections.abc import Iterable
+from typing import NamedTuple
 
+from tui_tictactoe.record.moderation import NAME_LAPSE_DAYS, NAMES_PER_KEY, Claim
 from tui_tictactoe.record.names import name_skeleton
 
 DEFAULT_RESERVED = (
@@ -57,6 +59,31 @@ def reserved_skeletons(names: Iterable[str] | None, public_host: str | None) -> 
     return frozenset(skeleton for name in listed if (skeleton := name_skeleton(name)))
 
 
+class Standing(NamedTuple):
+    """A session's name as the record has it: the mark others see after it (`marked`:
+    "guest", a fingerprint; empty if it is the player's or nobody's), and the line the
+    player is told at login about it (`name_notice`; empty: nothing to tell)."""
+
+    mark: str = ""
+    notice: str = ""
+
+
+def name_notice(name: str, claim: Claim, address_refusal: str | None) -> str:
+    """The one line a keyed player is told at login when a free name could not become
+    theirs, and why (another key may take it); empty otherwise. (Another key's name needs
+    no line: the player's own title shows its mark.)"""
+    if claim.owner is not None:
+        return ""
+    if claim.full:
+        return (
+            f"{name} stays nobody's: your key owns {NAMES_PER_KEY} names already "
+            f"(one unused for {NAME_LAPSE_DAYS} days lapses)."
+        )
+    if address_refusal and not claim.new:
+        return f"{name} stays nobody's for now: {address_refusal}."
+    return ""
+
+
 def reserved_refusal(name: str, reserved: frozenset[str]) -> str | None:
     """The one line a client logging in under a reserved name is told, or None."""
     if name_skeleton(name) in reserved:
@@ -71,12 +98,15 @@ class NewNames:
         self._at: dict[str, deque[float]] = {}
         self._all: deque[float] = deque()
 
-    def allows(self, address: str) -> bool:
-        """May `address` take one more new name now?"""
+    def refusal(self, address: str) -> str | None:
+        """Why `address` may take no new name now (the end of a sentence), or None."""
         now = time.monotonic()
         self._forget(now)
-        taken = self._at.get(address, ())
-        return len(taken) < NEW_NAMES_PER_ADDRESS and len(self._all) < NEW_NAMES_IN_ALL
+        if len(self._at.get(address, ())) >= NEW_NAMES_PER_ADDRESS:
+            return f"your address has taken {NEW_NAMES_PER_ADDRESS} new names this hour"
+        if len(self._all) >= NEW_NAMES_IN_ALL:
+            return "this server has given out all the new names it gives in an hour"
+        return None
 
     def took(self, address: str) -> None:
         now = time.monotonic()

@@ -115,6 +115,7 @@ class TicTacToeApp(App[None]):
         )
         self._typed_ahead: list[events.InputEvent] | None = []
         self._told_size_cap = False
+        self._name_notice = self.record_link.identity.notice  # told once (`_tell_the_name`)
         self._window_title: str | None = None  # the title this app set (None: the terminal's own)
         self._hung_up = False
         self._swallow_mouse_up = False  # a click answered the quit question no
@@ -287,6 +288,12 @@ class TicTacToeApp(App[None]):
             self._told_size_cap = True
             self.notify(SIZE_CAP_NOTICE, title="Window size", markup=False)
 
+    def _tell_the_name(self) -> None:
+        """The server's line on the player's name (not theirs to keep, and why), once."""
+        notice, self._name_notice = self._name_notice, ""
+        if notice:
+            self.notify(notice, title="Name", severity="warning", timeout=15, markup=False)
+
     @property
     def board(self) -> BoardScreen | None:
         """The board being played (the game, a room), wherever it is in the stack: q, y
@@ -338,6 +345,7 @@ class TicTacToeApp(App[None]):
         but for the player's bell setting)."""
         self.call_after_refresh(self.record_link.load_bell)
         self._tell_if_at_size_cap()
+        self._tell_the_name()
         held, self._typed_ahead = self._typed_ahead or [], None
         for event in held:
             await self.on_event(event)

@@ -15,8 +15,9 @@ from typing import Any
 import asyncssh
 import pytest
 import test_serve_ssh
-from test_serve_ssh import play
+from test_serve_ssh import connect, open_game, play
 from test_serve_ssh_deny import told
+from test_serve_ssh_plain import PROMPT, Lines
 from test_serve_ssh_rooms import ANN_KEY, BOB_KEY, FINGERPRINT, enter
 from test_server_config import printed, run
 
@@ -27,11 +28,34 @@ from tui_tictactoe.servers import names
 host = test_serve_ssh.host  # the fixture: a GameServer in the test's loop, with its log
 
 
-async def session_under(port: int, name: str, key: asyncssh.SSHKey | None, local: str) -> None:
-    """A session's game under `name` (its first frame: the name is claimed by then), quit."""
+async def session_under(
+    port: int, name: str, key: asyncssh.SSHKey | None, local: str, told: str | None = None
+) -> None:
+    """A session's game under `name` (its first frame: the name is claimed by then), quit;
+    if `told`, once the screen has said it (the words, however the toast wraps them)."""
     term = await play(port, "--difficulty easy", username=name, key=key, local=local)
+    if told is not None:
+        await term.wait_until(repr(told), lambda: told in flowing(term.text))
     term.send("q")
     assert await term.wait_closed() == 0
+
+
+def flowing(screen: str) -> str:
+    """A toast's words in one line: what follows its left border (▌) on each line, joined
+    (the board shows through on the left)."""
+    toast = [line.rpartition("\u258c")[2] for line in screen.splitlines() if "\u258c" in line]
+    return " ".join(" ".join(toast).split())
+
+
+async def plain_told(port: int, name: str, key: asyncssh.SSHKey, local: str) -> str:
+    """What `--plain` says before its board for a session under `name`: its first line."""
+    conn = await connect(port, username=name, key=key, local=local)
+    term = await open_game(conn, "--plain --difficulty easy", term_type=None)
+    await Lines(term).expect(PROMPT)
+    assert term.chan is not None
+    term.chan.write_eof()  # the end of input ends a plain game
+    assert await term.wait_closed() == 0
+    return bytes(term.output).decode().splitlines()[0]
 
 
 def owners(*named: str) -> list[str | None]:
@@ -40,11 +64,19 @@ def owners(*named: str) -> list[str | None]:
 
 
 async def test_a_key_owns_three_names_and_takes_no_fourth(host: Any) -> None:
+    """And is told so as its game starts (it plays under the name, which stays free), on
+    the screen and in `--plain`; the names it owns are told nothing."""
     hosted = await host(admin=True)
     tried = ["admin0", "root0", "support0", "moderator0"]
-    for name in tried:
+    for name in tried[:3]:
         await session_under(hosted.port, name, ANN_KEY, "127.0.0.1")
+    full = "moderator0 stays nobody's: your key owns 3 names already"
+    await session_under(hosted.port, "moderator0", ANN_KEY, "127.0.0.1", told=full)
     assert owners(*tried) == [FINGERPRINT[ANN_KEY]] * 3 + [None]
+    assert (await plain_told(hosted.port, "moderator0", ANN_KEY, "127.0.0.1")).startswith(
+        f"Name: {full}"
+    )
+    assert not (await plain_told(hosted.port, "admin0", ANN_KEY, "127.0.0.1")).startswith("Name")
     await session_under(hosted.port, "moderator0", BOB_KEY, "127.0.0.2")
     assert owners("moderator0") == [FINGERPRINT[BOB_KEY]]  # free for another key
 
@@ -59,6 +91,8 @@ async def test_new_names_are_counted_per_address(
         await session_under(hosted.port, f"name{number}", key, "127.0.0.3")
     taken = [key.get_fingerprint("sha256") for key in keys[:2]]
     assert owners("name0", "name1", "name2") == [*taken, None]
+    told = "name2 stays nobody's for now: your address has taken 2 new names this hour."
+    assert await plain_told(hosted.port, "name2", keys[2], "127.0.0.3") == f"Name: {told}"
     await session_under(hosted.port, "name2", keys[2], "127.0.0.4")  # another address may
     assert owners("name2") == [keys[2].get_fingerprint("sha256")]
 

@@ -299,5 +299,7 @@ def run_plain(
     if stdin is None:  # a hang-up leaves the round as abandoned, as quitting does
         signal.signal(signal.SIGHUP, hung_up)
     plain = PlainGame(game, reader, out, keep)
+    if keep.identity.notice:
+        plain.say(f"Name: {keep.identity.notice}")
     plain.notice()
     return plain.run()

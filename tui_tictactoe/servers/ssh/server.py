@@ -30,7 +30,13 @@ from tui_tictactoe.servers.games.command import CHILD_COMMAND, common_environmen
 from tui_tictactoe.servers.games.fork_server import ForkServer
 from tui_tictactoe.servers.games.process import GameProcess, Launch, spawn
 from tui_tictactoe.servers.moderation import ModerationLink
-from tui_tictactoe.servers.names import NewNames, reserved_refusal, reserved_skeletons
+from tui_tictactoe.servers.names import (
+    NewNames,
+    Standing,
+    name_notice,
+    reserved_refusal,
+    reserved_skeletons,
+)
 from tui_tictactoe.servers.ops.drain import DEFAULT_TIMEOUT, RESTARTING, Drain
 from tui_tictactoe.servers.ops.events import ServerEvents, refusal_reason
 from tui_tictactoe.servers.ops.log_format import Event, event_of, quoted
@@ -307,17 +313,20 @@ class GameServer:
         name), in one line, or None."""
         return name_refusal(name) or reserved_refusal(name, self.reserved)
 
-    async def name_mark(self, player: str | None, name: str, address: str) -> str:
+    async def name_standing(self, player: str | None, name: str, address: str) -> Standing:
         """What follows `name` where others see this session (`identity.marked`): nothing
-        if the name is `player`'s or nobody's, else "guest" or the key's fingerprint. A new
-        name taken here is counted for `address`."""
+        if the name is `player`'s or nobody's, else "guest" or the key's fingerprint; and
+        what a key is told when the name is not its own (`name_notice`). A new name taken
+        here is counted for `address`."""
         if self.moderation is None:
-            return ""
-        may_add = self.new_names.allows(address)
-        claim = await self.moderation.claim(player, name, self.reserved, may_add)
+            return Standing()
+        refusal = self.new_names.refusal(address)
+        claim = await self.moderation.claim(player, name, self.reserved, refusal is None)
         if claim.new:
             self.new_names.took(address)
-        return "" if claim.owner in (None, player) else mark_of(player)
+        mark = "" if claim.owner in (None, player) else mark_of(player)
+        notice = name_notice(name, claim, refusal) if player is not None else ""
+        return Standing(mark, notice)
 
     # -- admission (the counting is `Admission`'s) ---------------------------------------
 

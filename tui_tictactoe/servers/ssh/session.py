@@ -17,7 +17,7 @@ import asyncssh
 
 from tui_tictactoe.commands.play_arguments import PROG
 from tui_tictactoe.commands.terminal_check import full_screen
-from tui_tictactoe.identity import PLAYER_MARK_ENV
+from tui_tictactoe.identity import NAME_NOTICE_ENV, PLAYER_MARK_ENV
 from tui_tictactoe.limits import clamp_size
 from tui_tictactoe.rooms.socket.wire import ENV_VAR as HUB_ENV
 from tui_tictactoe.servers.control_budget import FLOOD, Flood, Resizes, packets
@@ -32,6 +32,7 @@ from tui_tictactoe.servers.games.command import (
 )
 from tui_tictactoe.servers.games.process import RESTORE_TERMINAL, GameProcess, Launch
 from tui_tictactoe.servers.input_budget import InputBudget
+from tui_tictactoe.servers.names import Standing
 from tui_tictactoe.servers.ops.events import ServerEvents, session_kind
 from tui_tictactoe.servers.ssh.stats import GUEST_HAS_NO_RECORD, send_stats
 
@@ -62,7 +63,7 @@ class Host(Protocol):
 
     def hang_up(self, game: GameProcess) -> asyncio.Task[None]: ...
 
-    async def name_mark(self, player: str | None, name: str, address: str) -> str: ...
+    async def name_standing(self, player: str | None, name: str, address: str) -> Standing: ...
 
 
 class Connection(Protocol):
@@ -238,9 +239,11 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             rooms=client.host.room_environment,
             address=client.counted_as,
         ) | secret_environment(options)
-        # Whose the name is, asked of the record as the game starts (`GameServer.name_mark`).
-        mark = await client.host.name_mark(client.fingerprint, client.name, client.counted_as)
-        env[PLAYER_MARK_ENV] = mark
+        # Whose the name is, asked of the record as the game starts (`GameServer.name_standing`).
+        standing = await client.host.name_standing(
+            client.fingerprint, client.name, client.counted_as
+        )
+        env[PLAYER_MARK_ENV], env[NAME_NOTICE_ENV] = standing
         game = GameProcess(
             client.host.launcher(play_args(options), env),
             *self.size,
