@@ -14,14 +14,24 @@ second, `REQUEST_BURST` at once, and its data packets or key messages at `PACKET
 line. Both are far above a person, and low enough that a flood is closed within about a
 second on a loaded server, which takes in only so many packets a second.
 
-Pure, with a clock: the servers do the timers, the closing and the logging. Coalesced
+Messages are counted when they are read, not when they were sent: after the server's own
+event loop stalls (a slow disk, a long collection, the machine's other work), what a page
+sent meanwhile is read all at once. So the loop's stalls are watched (`LoopWatch`: a tick
+late by more than STALL), and for a minute after a stall a bucket may hold that many
+seconds of its rate more than its burst: a page at its rate through any stall is no
+flood, and a flood gains only the rate's share (30 more a second of stall), never its own.
+
+Pure but for `LoopWatch`'s tick, with a clock: the servers do the timers, the closing and the logging. Coalesced
 resizes are counted (a metric) and told in the session's last log line: a window dragged
 by hand coalesces some too, so they are no reason for a line of their own.
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
+import weakref
+from collections import deque
 from collections.abc import Callable
 
 RESIZES = 4.0
@@ -40,6 +50,12 @@ PACKET_RATE = 200.0
 second, a person's keys ~30 (their bytes have their own budget, `input_budget`)."""
 PACKET_BURST = 1000
 """... and beyond that rate, this many at once: seconds of the fastest mouse."""
+STALL = 1.0
+"""Seconds a tick of the event loop may be late before the lateness counts as a stall."""
+TICK = 0.25
+"""Seconds between the watch's ticks."""
+STALLS_KEPT = 60.0
+"""Seconds a stall is remembered, and lets a bucket hold more (`Flood.take`)."""
 FLOOD = "closed as a flood"
 """How the ending of a session closed as a flood begins (its log line; its JSON `ending`)."""
 
@@ -72,6 +88,61 @@ class Resizes:
         )
 
 
+def no_stalls(_since: float) -> float:
+    return 0.0
+
+
+class LoopWatch:
+    """The stalls of one event loop: a tick every TICK seconds, and each tick later than
+    STALL a stall (its lateness), kept for STALLS_KEPT seconds. One per loop (`watching`):
+    the loop's stalls are the loop's, whichever session asks. It holds nothing of the
+    loop (the loop's timer holds it): both go together."""
+
+    def __init__(
+        self, loop: asyncio.AbstractEventLoop, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.clock = clock
+        self._stalls: deque[tuple[float, float]] = deque()  # (when it ended, seconds)
+        self._due = clock() + TICK
+        loop.call_later(TICK, self._tick)
+
+    def _tick(self) -> None:
+        now = self.clock()
+        if (late := now - self._due) > STALL:
+            self._stalls.append((now, late))
+        while self._stalls and self._stalls[0][0] < now - STALLS_KEPT:
+            self._stalls.popleft()
+        self._due = now + TICK
+        asyncio.get_running_loop().call_later(TICK, self._tick)
+
+    def stalled_since(self, since: float) -> float:
+        """Seconds the loop has stalled since `since`, the stall it is in now too (the
+        reads after a stall run before the tick that would tell it)."""
+        now = self.clock()
+        found = [(now, now - self._due)] if now - self._due > STALL else []
+        return sum(
+            min(seconds, end - since) for end, seconds in [*self._stalls, *found] if end > since
+        )
+
+
+_watches: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, LoopWatch] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def watching() -> Callable[[float], float]:
+    """`LoopWatch.stalled_since` of the running loop's watch (started on first use), or
+    no stalls outside a loop."""
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        return no_stalls
+    watch = _watches.get(loop)
+    if watch is None:
+        watch = _watches[loop] = LoopWatch(loop)
+    return watch.stalled_since
+
+
 class Flood:
     """A session's requests (or its packets) in a token bucket: False once it is a flood."""
 
@@ -80,17 +151,22 @@ class Flood:
         rate: float = REQUEST_RATE,
         burst: int = REQUEST_BURST,
         clock: Callable[[], float] = time.monotonic,
+        stalls: Callable[[float], float] | None = None,
     ) -> None:
         self.rate, self.burst, self.clock = rate, burst, clock
+        self.stalls = stalls if stalls is not None else watching()  # the loop's (`LoopWatch`)
         self.tokens = float(burst)
         self._refilled = self._began = clock()
         self.count = 0  # every one, in all
         self.flooded = False
 
     def take(self) -> bool:
-        """One request or message; False if the session is (now) a flood."""
+        """One request or message; False if the session is (now) a flood. For STALLS_KEPT
+        seconds after the loop stalled, the bucket holds the rate's share of the stall on
+        top of its burst: what came at the rate meanwhile is read now, all at once."""
         now = self.clock()
-        self.tokens = min(self.burst, self.tokens + (now - self._refilled) * self.rate)
+        ceiling = self.burst + self.stalls(now - STALLS_KEPT) * self.rate
+        self.tokens = min(ceiling, self.tokens + (now - self._refilled) * self.rate)
         self._refilled = now
         self.count += 1
         self.tokens -= 1

@@ -36,6 +36,8 @@ from flood_tools import (
     RATE,
     RESIZE_RATE,
     ROUNDS,
+    attack_ends,
+    attacker,
     beside_floods,
     flood,
     resize_flood,
@@ -218,3 +220,20 @@ async def test_resizes_faster_than_a_game_redraws_are_coalesced_and_the_last_siz
     coalesced = samples[("tui_tictactoe_resizes_coalesced_total", ())]
     print(f"{sent + 1} window changes, {coalesced:.0f} coalesced", file=sys.stderr)
     assert coalesced >= sent - 2 * control_budget.RESIZES * 2.5, coalesced  # ~4 a second applied
+
+
+async def test_a_page_pace_through_a_stall_of_the_server_is_no_flood(host: Any) -> None:
+    """4 sessions resize 20 times a second (a window dragged, for as long as it lasts) while
+    the server's loop stalls for 10 s (here: the test's own loop, which runs the server,
+    blocked): what they sent meanwhile is read at once after, 200 each, past the request
+    burst. None is closed as a flood, and the server still answers them. Without the
+    loop's watch (`control_budget.LoopWatch`) all 4 were."""
+    hosted = await host(warm_games=0)
+    process = await attacker("ssh", hosted.port, 20, 16)
+    assert process.stdin is not None
+    process.stdin.write(b"go\n")
+    await asyncio.sleep(1.0)  # sending (the pace of a page: nothing here is a bound)
+    time.sleep(10.0)  # the stall: no read, no tick, while the attacker's process sends on
+    ends = await attack_ends(process)
+    assert ends and all(end.endswith("still open") for end in ends), ends
+    assert not [line for line in hosted.log if control_budget.FLOOD in line]

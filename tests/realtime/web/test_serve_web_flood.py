@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import signal
 import sys
 import time
 from collections.abc import Callable
@@ -35,6 +36,8 @@ from flood_tools import (
     RATE,
     ROUNDS,
     WEB_RESIZE_RATE,
+    attack_ends,
+    attacker,
     beside_floods,
     flood,
     resize_flood,
@@ -217,3 +220,23 @@ async def test_resizes_faster_than_a_game_redraws_are_coalesced_and_the_last_siz
         coalesced = samples[("tui_tictactoe_resizes_coalesced_total", ())]
         print(f"{sent + 1} resizes, {coalesced:.0f} coalesced", file=sys.stderr)
         assert coalesced >= sent - 2 * control_budget.RESIZES * 2.5, coalesced  # ~4 a second
+
+
+async def test_a_page_pace_through_a_stall_of_the_server_is_no_flood(tmp_path: Path) -> None:
+    """4 tabs resize 20 times a second while serve-web stalls for 10 s (SIGSTOP, as a
+    machine's other work can): what they sent meanwhile is read at once after, past the
+    request burst. None is closed as a flood (`control_budget.LoopWatch`: the loop's
+    stall seen when it wakes)."""
+    async with serve_web(tmp_path) as served:
+        process = await attacker("web", served.port, 20, 16)
+        assert process.stdin is not None
+        process.stdin.write(b"go\n")
+        await asyncio.sleep(1.0)  # sending (the pace of a page: nothing here is a bound)
+        served.process.send_signal(signal.SIGSTOP)
+        try:
+            await asyncio.sleep(10.0)  # the stall: the tabs send on
+        finally:
+            served.process.send_signal(signal.SIGCONT)
+        ends = await attack_ends(process)
+        assert ends and all(end.endswith("still open") for end in ends), ends
+        assert not [line for line in served.log_lines() if control_budget.FLOOD in line]
