@@ -132,8 +132,9 @@ def signal_state(pid: int) -> dict[str, str]:
 
 def assert_interruptible(child: pexpect.spawn) -> None:
     """Ctrl+C can reach the child: SIGINT neither ignored nor blocked (both survive
-    fork and exec, so a parent that leaks either makes ^C echo and do nothing), and the
-    child's group is its terminal's foreground group. Says which, if not."""
+    fork and exec, so a parent that leaks either makes ^C echo and do nothing; the child
+    starts as a shell's job, `as_a_shell_starts_a_job`, so this is the program's own),
+    and the child's group is its terminal's foreground group. Says which, if not."""
     bit = 1 << (signal.SIGINT - 1)
     state = signal_state(child.pid)
     assert not int(state["SigIgn"], 16) & bit, f"SIGINT ignored (inherited): {state}"
@@ -141,8 +142,19 @@ def assert_interruptible(child: pexpect.spawn) -> None:
     assert os.tcgetpgrp(child.child_fd) == os.getpgid(child.pid), "not the foreground group"
 
 
+def as_a_shell_starts_a_job() -> None:
+    """In the child before exec: SIGINT as a shell leaves it for a job in the foreground
+    (the suite run from `nohup ... &` has it ignored, and ignoring survives exec)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_stops_it_and_clears_the_line() -> None:
-    child = pexpect.spawn(COMMAND[0], [*COMMAND[1:], SLOW_BOARD], dimensions=(24, 80))
+    child = pexpect.spawn(
+        COMMAND[0],
+        [*COMMAND[1:], SLOW_BOARD],
+        dimensions=(24, 80),
+        preexec_fn=as_a_shell_starts_a_job,
+    )
     child.delaybeforesend = None
     try:
         child.expect("analysing move", timeout=DEADLINE)

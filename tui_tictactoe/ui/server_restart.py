@@ -5,8 +5,8 @@ on as SIGUSR1 to each game's process group, again every few seconds until the ga
 gone (a game still starting ignores it: `servers.child` and the fork server set it
 ignored from the start, so that a signal never kills a game). One-way and free of
 Textual on the server's side: the game shows a notification, then quits on its own once
-nothing is in play: no round begun (a room's, or against the AI), no round still being
-saved. Its message tells the player how to carry on (a room's code to join again).
+nothing has been in play for RESULT_SECONDS: no round begun (a room's, or against the AI),
+no round still being saved, and the last round's result seen. Its message tells the player how to carry on (a room's code to join again).
 """
 
 from __future__ import annotations
@@ -27,6 +27,9 @@ if TYPE_CHECKING:
 NOTICE = "This server restarts after your round."
 CHECK = 0.5  # seconds between checks that nothing is in play
 NOTICE_SECONDS = 10.0  # the toast then goes: it covers part of the status line
+RESULT_SECONDS = 3.0
+"""Seconds the game stays once nothing is in play: a round that has just ended shows its
+result before the game goes (it went within CHECK, often before the last frame was drawn)."""
 
 
 def goodbye(code: str | None, kept: bool) -> str:
@@ -59,6 +62,7 @@ class ServerRestart:
         self.controller = controller
         self.board = board
         self.told = False
+        self._idle_since: float | None = None  # nothing in play since (the loop's clock)
 
     def room_screen(self) -> RoomScreen | None:
         """The room played or watched now, if the board on screen is a room's."""
@@ -81,7 +85,13 @@ class ServerRestart:
     def end_if_idle(self) -> None:
         app = self.app
         if app.return_code is not None or self.in_play():
+            self._idle_since = None
             return
+        now = asyncio.get_running_loop().time()
+        if self._idle_since is None:
+            self._idle_since = now
+        if now - self._idle_since < RESULT_SECONDS:
+            return  # the result (or whatever is on screen) stays a moment
         room = self.room_screen()
         code = room.game.ticket.code if room is not None and room.game.is_player else None
         app.exit(message=goodbye(code, rooms_kept()))

@@ -106,6 +106,8 @@ async def test_draining_a_host_mid_round_loses_nothing_and_sends_new_players_els
         await other.shows(f"{name} played {cell}. You")
     assert a.poll() is None  # the round still in play: A waits for it
     ann.send("3")
+    for player in (ann, bob):  # the result shown before the game goes (RESULT_SECONDS)
+        await player.shows("ann wins!")
     for player in (ann, bob):
         assert await player.term.wait_closed(START_TIMEOUT) == 0  # the game ended itself
     said = ann.term.output.decode(errors="replace").replace("\r\n", "")  # unwrapped
