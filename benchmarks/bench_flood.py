@@ -26,12 +26,16 @@ Targets (the issue): peak under 150 MB, back within 10 MB of the start after the
 Ctrl+Q within 1 s, the neighbour's p95 within 2x idle.
 
 `--resizes` (issue 35): per server, `--rounds` times in turn, a new session's login and
-first frame ("Your turn" received; SSH from 127.0.0.2 on, web a new tab) with nobody
-flooding (the control), then while 4 sessions from 127.0.0.1 (`tests/flood_tools.py`'s
-attacker, a process of its own) flood window changes at 2,500 a second each over SSH, or
-`["resize", ...]` messages at 7,500 a second each over the web, from their games' first
-frames on; how each flooding session ended, and the server's CPU meanwhile. Target:
-the flooded median within 2x the control's, every flooding session closed as a flood.
+first frame ("Your turn" received; SSH from 127.0.0.2 on, web a new tab) while 4 sessions
+from 127.0.0.1 (`tests/flood_tools.py`'s attacker, a process of its own) flood a second
+server set up as the first (the control: the attack's own cost to the machine, its
+encryption and a server's reading and closing, falls on it too), then while they flood
+the measured one: window changes at 2,500 a second each over SSH, or `["resize", ...]`
+messages at 7,500 a second each over the web, from their games' first frames on; how each
+flooding session ended, and the measured server's CPU meanwhile. serve-ssh runs with
+`--warm-games 0`: the flooders' sessions would take the measured server's warm games in
+one half of the rounds only. Target: the flooded median within 2x the control's, every
+flooding session closed as a flood.
 """
 
 from __future__ import annotations
@@ -200,13 +204,19 @@ def is_game(pid: int) -> bool:
         return False
 
 
-def start_server(kind: str, data: Path) -> tuple[subprocess.Popen[bytes], int]:
+WARM = ("--warm-games", "0")
+"""serve-ssh's setting under `--resizes` (see the docstring)."""
+
+
+def start_server(
+    kind: str, data: Path, extra: tuple[str, ...] = ()
+) -> tuple[subprocess.Popen[bytes], int]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("TEXTUAL")}
     env.update(TUI_TICTACTOE_DATA_DIR=str(data), TERM="xterm-256color")
     log = open(data / f"{kind}.log", "wb")  # noqa: SIM115 - the server's, kept open
     base = [sys.executable, "-m", "tui_tictactoe"]
     if kind == "ssh":
-        args = [*base, "serve-ssh", "--port", "0", "--no-rooms"]
+        args = [*base, "serve-ssh", "--port", "0", "--no-rooms", *extra]
         server = subprocess.Popen(args, stderr=log, env=env)
         deadline = time.monotonic() + TIMEOUT
         while not (found := re.search(r"listening on 127\.0\.0\.1:(\d+)", log_text(data, kind))):
@@ -364,25 +374,35 @@ async def first_frame(kind: str, port: int, http: aiohttp.ClientSession, local: 
 
 
 async def resize_floods(kind: str, server: int, port: int, data: Path, rounds: int) -> None:
-    """`--resizes`: a first frame in turns with and without 4 flooding sessions."""
+    """`--resizes`: a first frame in turns beside 4 sessions flooding a sink server (the
+    control) and flooding the measured one."""
     rate = RESIZE_RATE if kind == "ssh" else WEB_RESIZE_RATE
     times: dict[str, list[float]] = {"control": [], "flooded": []}
     ends: list[str] = []
     cpu, spent = 0.0, 0.0
-    async with aiohttp.ClientSession() as http:
-        await first_frame(kind, port, http, "127.0.0.2")  # the first game, unmeasured
-        for n in range(rounds):
-            await asyncio.sleep(0.5)
-            times["control"].append(await first_frame(kind, port, http, f"127.0.0.{10 + 2 * n}"))
-            process = await attacker(kind, port, rate, 15)
-            await asyncio.sleep(3.0)  # their games' start-up done
-            assert process.stdin is not None
-            before, started = cpu_seconds(server), time.monotonic()
-            process.stdin.write(b"go\n")
-            times["flooded"].append(await first_frame(kind, port, http, f"127.0.0.{11 + 2 * n}"))
-            ends += await attack_ends(process)
-            cpu += cpu_seconds(server) - before
-            spent += time.monotonic() - started
+    (data / "sink").mkdir()
+    sink, sink_port = start_server(kind, data / "sink", WARM if kind == "ssh" else ())
+    try:
+        async with aiohttp.ClientSession() as http:
+            await first_frame(kind, port, http, "127.0.0.2")  # the first game, unmeasured
+            for n in range(rounds):
+                for state, target in (("control", sink_port), ("flooded", port)):
+                    await asyncio.sleep(0.5)
+                    process = await attacker(kind, target, rate, 15)
+                    await asyncio.sleep(3.0)  # their games' start-up done
+                    assert process.stdin is not None
+                    before, started = cpu_seconds(server), time.monotonic()
+                    process.stdin.write(b"go\n")
+                    address = f"127.0.0.{10 + 2 * n + (state == 'flooded')}"
+                    times[state].append(await first_frame(kind, port, http, address))
+                    found = await attack_ends(process)
+                    if state == "flooded":
+                        ends += found
+                        cpu += cpu_seconds(server) - before
+                        spent += time.monotonic() - started
+    finally:
+        sink.terminate()
+        sink.wait(15)
     control, flooded = (statistics.median(times[name]) for name in ("control", "flooded"))
     closed = [line for line in log_text(data, kind).splitlines() if "closed as a flood" in line]
     name = {"ssh": "serve-ssh", "web": "serve-web"}[kind]
@@ -422,7 +442,9 @@ async def main() -> None:
         if args.only not in (None, kind):
             continue
         with tempfile.TemporaryDirectory() as data:
-            server, port = start_server(kind, Path(data))
+            server, port = start_server(
+                kind, Path(data), WARM if args.resizes and kind == "ssh" else ()
+            )
             try:
                 if args.resizes:
                     await resize_floods(kind, server.pid, port, Path(data), args.rounds)
