@@ -38,7 +38,7 @@ import fnmatch
 import ipaddress
 import re
 import socket
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -166,7 +166,14 @@ def entry_for(value: str, until: datetime | None = None, reason: str = "") -> De
 
 def parse_lines(text: str) -> tuple[list[DenyEntry], list[tuple[int, str]]]:
     """Every entry of a file's text, and each bad line's number and what is wrong with it."""
-    entries, problems = [], []
+    problems: list[tuple[int, str]] = []
+    entries = list(_entries_of(text, problems))
+    return entries, problems
+
+
+def _entries_of(text: str, problems: list[tuple[int, str]]) -> Iterator[DenyEntry]:
+    """A file's entries one at a time (a big file is never a list of them as well); each
+    bad line's number and what is wrong with it go to `problems`."""
     for number, line in enumerate(text.splitlines(), 1):
         try:
             entry = parse_entry(line)
@@ -174,8 +181,7 @@ def parse_lines(text: str) -> tuple[list[DenyEntry], list[tuple[int, str]]]:
             problems.append((number, str(error)))
             continue
         if entry is not None:
-            entries.append(entry)
-    return entries, problems
+            yield entry
 
 
 def _forms(text: str) -> list[tuple[int, int]]:
@@ -291,15 +297,9 @@ class DenyList:
     def from_text(cls, text: str) -> tuple[DenyList, list[tuple[int, str]]]:
         """A file's entries, indexed, and its bad lines (as `parse_lines`), without keeping
         an object per entry on the way."""
-        rules, problems = cls(), []
-        for number, line in enumerate(text.splitlines(), 1):
-            try:
-                entry = parse_entry(line)
-            except ValueError as error:
-                problems.append((number, str(error)))
-                continue
-            if entry is not None:
-                rules._add(entry)
+        rules, problems = cls(), list[tuple[int, str]]()
+        for entry in _entries_of(text, problems):
+            rules._add(entry)
         rules._done()
         return rules, problems
 

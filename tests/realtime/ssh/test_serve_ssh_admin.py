@@ -23,7 +23,16 @@ from pty_terminal import command
 from test_serve_ssh import START_TIMEOUT, by_key, connect, play, play_round
 from test_serve_ssh_deny import told, wide
 from test_serve_ssh_hosts import listening_port, processes, serve_ssh
-from test_serve_ssh_rooms import ANN_KEY, BOB_KEY, FINGERPRINT, enter, hub_of, new_room, until
+from test_serve_ssh_rooms import (
+    ANN_KEY,
+    BOB_KEY,
+    FINGERPRINT,
+    enter,
+    hub_of,
+    new_room,
+    seated,
+    until,
+)
 
 from tui_tictactoe.cli import build_parser
 from tui_tictactoe.record import FinishedRound, Record
@@ -86,9 +95,7 @@ async def test_list_end_deny_and_rename_on_one_host(host: Any, tmp_path: Path) -
     deny = tmp_path / "deny"
     deny.write_text("# the host's own list\n", encoding="utf-8")
     hosted = await host(rooms=True, admin=True, deny=deny)
-    ann, code = await new_room(hosted.port, key=ANN_KEY)
-    bob = await enter(hosted.port, f"--join {code}", "bob", BOB_KEY, local="127.0.0.2")
-    await ann.shows("Your turn: you play X.")
+    ann, bob, code = await seated(hosted.port)
     carol = await play(hosted.port, "--difficulty easy", username="carol", local="127.0.0.3")
 
     listing = await until_listed(
@@ -175,9 +182,7 @@ async def test_two_hosts_on_postgresql_share_the_list_the_orders_and_the_denials
 ) -> None:
     a = await host(rooms=True, admin=True, database_url=pg_url)
     b = await host(rooms=True, admin=True, database_url=pg_url)
-    ann, code = await new_room(a.port, key=ANN_KEY)
-    bob = await enter(b.port, f"--join {code}", "bob", BOB_KEY, local="127.0.0.2")
-    await ann.shows("Your turn: you play X.")
+    ann, bob, code = await seated(a.port, b.port)
     url = ("--database-url", pg_url)
     listing = await until_listed(
         lambda found: (
@@ -241,9 +246,7 @@ async def test_admin_lists_and_ends_a_room_both_players_left(host: Any) -> None:
     """Issue 35: a room whose players' links both dropped (their seats held for the grace)
     had no live session, so `admin list` did not show it and `admin end` found no room."""
     hosted = await host(rooms=True, admin=True)
-    ann, code = await new_room(hosted.port, key=ANN_KEY)
-    bob = await enter(hosted.port, f"--join {code}", "bob", BOB_KEY, local="127.0.0.2")
-    await ann.shows("Your turn: you play X.")
+    ann, bob, code = await seated(hosted.port)
     hub = hub_of(hosted)
     for player in (ann, bob):
         player.conn.abort()
@@ -274,9 +277,7 @@ async def test_admin_lists_once_and_ends_a_room_both_players_left_on_postgresql(
     dropped is listed once (not once per host) and `admin end` closes it on every host."""
     a = await host(rooms=True, admin=True, database_url=pg_url)
     b = await host(rooms=True, admin=True, database_url=pg_url)
-    ann, code = await new_room(a.port, key=ANN_KEY)
-    bob = await enter(b.port, f"--join {code}", "bob", BOB_KEY, local="127.0.0.2")
-    await ann.shows("Your turn: you play X.")
+    ann, bob, code = await seated(a.port, b.port)
     for player in (ann, bob):
         player.conn.abort()
     url = ("--database-url", pg_url)

@@ -25,6 +25,7 @@ from test_serve_ssh_rooms import (
     new_room,
     record_of,
     same_board_as_the_hub,
+    seated,
     until,
 )
 
@@ -116,9 +117,7 @@ async def test_the_player_left_behind_claims_the_round_after_half_the_grace(
     host: Any, tmp_path: Path
 ) -> None:
     hosted = await host(rooms=True, reconnect_grace=10.0)
-    ann, code = await new_room(hosted.port, key=ANN_KEY)
-    bob = await enter(hosted.port, f"--join {code}", "bob", BOB_KEY, local="127.0.0.2")
-    await ann.shows("Your turn: you play X.")
+    ann, bob, code = await seated(hosted.port)
     ann.send("5")
     await bob.shows("ann played 5. Your turn: you play O.")
     bob.send("1")
@@ -149,9 +148,7 @@ async def test_a_player_who_keeps_leaving_and_coming_back_stalls_no_round(host: 
     most, with slow returns) ann may claim, and claims."""
     grace, absence = 12.0, 3.0
     hosted = await host(rooms=True, reconnect_grace=grace)
-    ann, code = await new_room(hosted.port, key=ANN_KEY)
-    bob = await enter(hosted.port, f"--join {code}", "bob", BOB_KEY, local="127.0.0.2")
-    await ann.shows("Your turn: you play X.")
+    ann, bob, code = await seated(hosted.port)
     ann.send("5")
     await bob.shows("ann played 5. Your turn: you play O.")
     bob.send("1")
@@ -185,9 +182,7 @@ async def test_a_player_who_keeps_leaving_and_coming_back_stalls_no_round(host: 
 
 async def test_a_player_watching_their_own_round_gets_no_analysis(host: Any) -> None:
     hosted = await host(rooms=True)
-    ann, code = await new_room(hosted.port, key=ANN_KEY)
-    bob = await enter(hosted.port, f"--join {code}", "bob", BOB_KEY, local="127.0.0.2")
-    await ann.shows("Your turn: you play X.")
+    ann, bob, code = await seated(hosted.port)
     ann.send("5")
     await bob.shows("ann played 5. Your turn: you play O.")
     peek = await enter(hosted.port, f"--watch {code}", "ann", ANN_KEY)  # her key, watching

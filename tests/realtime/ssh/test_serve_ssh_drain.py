@@ -26,7 +26,7 @@ from pg_cluster import free_port
 from test_serve_ssh import START_TIMEOUT
 from test_serve_ssh_hosts import listening_port, processes, serve_ssh
 from test_serve_ssh_proxy import HAPROXY, until_listening
-from test_serve_ssh_rooms import ANN_KEY, BOB_KEY, FINGERPRINT, enter, new_room, until
+from test_serve_ssh_rooms import ANN_KEY, BOB_KEY, FINGERPRINT, enter, new_room, seated, until
 
 from tui_tictactoe.record import Record
 
@@ -143,9 +143,7 @@ async def test_draining_a_host_with_rooms_in_memory_says_the_room_ended_with_it(
     server = serve_ssh(["--port", "0", "--host-key", str(tmp_path / "key")], tmp_path / "a")
     processes.append(server)
     port, _ = await listening_port(server)
-    ann, code = await new_room(port, key=ANN_KEY)
-    bob = await enter(port, f"--join {code}", "bob", BOB_KEY, local="127.0.0.2")
-    await ann.shows("Your turn: you play X.")
+    ann, bob, code = await seated(port)
     ann.send("1")
     await bob.shows("ann played 1. Your turn: you play O.")
     server.send_signal(signal.SIGUSR1)

@@ -25,7 +25,7 @@ from pg_cluster import free_port
 from pty_terminal import command
 from test_serve_ssh import START_TIMEOUT, descendants, environment, gone
 from test_serve_ssh_private import never_shows
-from test_serve_ssh_rooms import ANN_KEY, BOB_KEY, FINGERPRINT, enter, new_room, until
+from test_serve_ssh_rooms import ANN_KEY, BOB_KEY, FINGERPRINT, enter, new_room, seated, until
 
 from tui_tictactoe.cli import build_parser
 from tui_tictactoe.record import Record
@@ -268,9 +268,7 @@ async def test_a_host_stopped_by_sigterm_leaves_the_room_going_on_another(
     processes.append(a)
     port_a, _ = await listening_port(a)
     hosted = await host(rooms=True, database_url=pg_url, host_key=key)
-    ann, code = await new_room(port_a, key=ANN_KEY)
-    bob = await enter(hosted.port, f"--join {code}", "bob", BOB_KEY, local="127.0.0.2")
-    await ann.shows("Your turn: you play X.")
+    ann, bob, code = await seated(port_a, hosted.port)
     ann.send("5")
     await bob.shows("ann played 5. Your turn: you play O.")
     a.send_signal(signal.SIGTERM)  # in order: ann's seat waits for her, the room goes on

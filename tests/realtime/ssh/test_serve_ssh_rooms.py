@@ -89,6 +89,15 @@ async def new_room(port: int, username: str = "ann", **options: Any) -> tuple[Se
     return ann, code
 
 
+async def seated(port: int, bob_port: int | None = None) -> tuple[Session, Session, str]:
+    """ann's new room (her key), bob in it (his key, from 127.0.0.2, through `bob_port` if
+    another host's), and ann's first turn on her screen: the start of most room tests."""
+    ann, code = await new_room(port, key=ANN_KEY)
+    bob = await enter(bob_port or port, f"--join {code}", "bob", BOB_KEY, local="127.0.0.2")
+    await ann.shows("Your turn: you play X.")
+    return ann, bob, code
+
+
 def hub_of(hosted: Any) -> MemoryHub:
     rooms = hosted.server.rooms
     assert rooms is not None, "the server runs without rooms"
@@ -295,9 +304,7 @@ async def test_after_the_grace_the_round_is_abandoned_by_the_one_who_left(
     host: Any, tmp_path: Path
 ) -> None:
     hosted = await host(rooms=True, reconnect_grace=1.0)
-    ann, code = await new_room(hosted.port, key=ANN_KEY)
-    bob = await enter(hosted.port, f"--join {code}", "bob", BOB_KEY, local="127.0.0.2")
-    await ann.shows("Your turn: you play X.")
+    ann, bob, code = await seated(hosted.port)
     ann.send("5")
     await bob.shows("ann played 5. Your turn: you play O.")
     bob.conn.close()
