@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import threading
+import weakref
 from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -26,15 +27,41 @@ BUSY_TIMEOUT = 5.0
 
 _MAGIC = b"SQLite format 3\x00"
 
-_opened: set[tuple[int, int]] = set()
-"""The files (device, inode) this process has opened a connection to: their headers are
-not read again. Closing any descriptor of a file drops every POSIX lock the process holds
+_open_here: dict[tuple[int, int], int] = {}
+"""The connections open in this process, per file (device, inode): a file with one open is
+not header-read. Closing any descriptor of a file drops every POSIX lock the process holds
 on it, SQLite's too (https://www.sqlite.org/howtocorrupt.html, 2.2): a second record
 opened beside a first in one process (a test beside the in-loop server's) read the header
 and closed it, the first connection's locks went, and a game's connection closing in
 another process, believing itself the last, deleted the WAL and its -shm under it (the
-first then failed with "disk I/O error")."""
+first then failed with "disk I/O error"). With none open, the header is read as before (a
+file damaged in place since is still found)."""
 _opening = threading.Lock()
+_files: weakref.WeakKeyDictionary[sqlite3.Connection, tuple[int, int]] = (
+    weakref.WeakKeyDictionary()
+)  # each open connection's file, to count it off when it closes
+_tracked: type[sqlite3.Connection] | None = None
+
+
+def _connection_class() -> type[sqlite3.Connection]:
+    """sqlite3's connection, counted in `_open_here` until it is closed (made on first use:
+    sqlite3 is imported lazily)."""
+    global _tracked
+    if _tracked is None:
+        import sqlite3
+
+        class Tracked(sqlite3.Connection):
+            def close(self) -> None:
+                with _opening:
+                    file = _files.pop(self, None)
+                    if file is not None and _open_here.get(file, 0) > 1:
+                        _open_here[file] -= 1
+                    elif file is not None:
+                        _open_here.pop(file, None)
+                super().close()
+
+        _tracked = Tracked
+    return _tracked
 
 
 def open_database(path: Path, max_pages: int | None = None) -> sqlite3.Connection:
@@ -47,16 +74,13 @@ def open_database(path: Path, max_pages: int | None = None) -> sqlite3.Connectio
     """
     path.parent.mkdir(parents=True, exist_ok=True)
     with _opening:
-        if _identity(path) not in _opened:
+        if _identity(path) not in _open_here:
             damage = header_damage(path)
             if damage is not None:
                 raise Damaged(damage)
-        if not os.path.lexists(path):
-            _create_database(path)
-        conn = _connect(path, max_pages)
-        if (file := _identity(path)) is not None:
-            _opened.add(file)
-        return conn
+    if not os.path.lexists(path):
+        _create_database(path)
+    return _connect(path, max_pages)
 
 
 def _identity(path: Path) -> tuple[int, int] | None:
@@ -83,7 +107,12 @@ def _connect(path: Path, max_pages: int | None) -> sqlite3.Connection:
         timeout=BUSY_TIMEOUT,
         isolation_level=None,
         check_same_thread=False,
+        factory=_connection_class(),
     )
+    with _opening:
+        if (file := _identity(path)) is not None:
+            _files[conn] = file
+            _open_here[file] = _open_here.get(file, 0) + 1
     try:
         # Read before anything writes: a newer schema or another program's
         # database must not be touched at all.
