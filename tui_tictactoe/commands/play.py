@@ -44,7 +44,7 @@ def main(argv: Sequence[str]) -> int:
 
 
 HUB_ENV = "TUI_TICTACTOE_ROOM_HUB"
-"""`rooms.wire.ENV_VAR` (a test checks they agree), named here so that a game with no hub
+"""`rooms.socket.wire.ENV_VAR` (a test checks they agree), named here so that a game with no hub
 imports no module of the rooms (start-up)."""
 
 
@@ -119,7 +119,7 @@ def run_plain_room(room: RoomRequest) -> int:
 
 def room_hub() -> RoomHub | None:
     """The rooms' hub this game can reach: serve-ssh names its socket in the environment
-    (`rooms.wire.ENV_VAR`); None: no rooms here (a game started outside serve-ssh, or
+    (`rooms.socket.wire.ENV_VAR`); None: no rooms here (a game started outside serve-ssh, or
     `serve-ssh --no-rooms`). The socket is connected on first use, in the app's event
     loop (which only `App.run()` starts), from this process (after the fork)."""
     if not os.environ.get(HUB_ENV):

@@ -2,7 +2,7 @@
 PostgreSQL database for several hosts (`$TUI_TICTACTOE_DATABASE_URL`).
 
 Everything that touches the database lives in this package, behind `Record`: the
-PostgreSQL backend (`pg_store`) is a second implementation of it, chosen by
+PostgreSQL backend (`postgres.store`) is a second implementation of it, chosen by
 `Record.open()`, not a change to the app. The app, the command line and the SSH
 server use:
 
@@ -22,8 +22,8 @@ their Elo ratings), `validation` (arguments against
 player is shown), `listing` (the record as the stats screen and `stats` list it),
 `location` (where the file lives), `rounds` (a round checked, and the standings'
 upkeep in SQL, for both backends), `moderation` (what `tui-tictactoe admin` and the servers
-tell each other; who owns a name), `deny_list` (the deny list's lines, read and matched); for PostgreSQL `pg_store` (`PostgresRecord`),
-`pg_schema` (its tables and migrations) and `pg_connection` (connecting, and what
+tell each other; who owns a name), `deny_list` (the deny list's lines, read and matched); for PostgreSQL `postgres.store` (`PostgresRecord`),
+`postgres.schema` (its tables and migrations) and `postgres.connection` (connecting, and what
 its failures mean).
 
 The record stands beside the controller: it imports only the engine, the option

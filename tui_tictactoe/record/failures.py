@@ -1,5 +1,5 @@
 """What a failure of the record's file means: classified here, and nowhere else (the
-PostgreSQL backend's failures in `pg_connection.classify`, onto the same `Failure`).
+PostgreSQL backend's failures in `record.postgres.connection.classify`, onto the same `Failure`).
 
 `Record` asks `classify` about every error from SQLite or the file system, while
 opening the file and in every operation, and reacts to the answer in one method

@@ -43,7 +43,7 @@ class EndedRound(Protocol):
 
 def hot_seat_match(summary: EndedRound, name: str, player: str) -> Match:
     """A hot-seat round as the record keeps rounds between people: this player in both
-    seats, never rated. `summary.result` is X's; a round left unfinished is left by the
+    seats, never rated. `EndedRound.result` is X's; a round left unfinished is left by the
     seat whose turn it was (the one that did not play on)."""
     me = Seat(name, player)
     left_by: str | None = None

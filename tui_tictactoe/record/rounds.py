@@ -1,6 +1,6 @@
 """A round as every backend saves it, and the standings' arithmetic in SQL.
 
-Both backends (the SQLite file, `store.Record`, and PostgreSQL, `pg_store`) check a
+Both backends (the SQLite file, `store.Record`, and PostgreSQL, `postgres.store`) check a
 round and compute what it adds to its player's standings here, and keep the standings
 with one statement made by `add_round_statement`, so what a round counts is written
 once. Only the dialect differs: how a parameter is named, what the larger of two

@@ -85,7 +85,7 @@ class Record(PeopleRecord, ModerationRecord):
         """The record at `path` (default: `database_path()`), opened now; never raises.
 
         Without a `path`, `$TUI_TICTACTOE_DATABASE_URL` (a `postgresql://` URL) picks the
-        backend registered for its scheme (`pg_store`) instead of the SQLite file.
+        backend registered for its scheme (`postgres.store`) instead of the SQLite file.
         """
         url = database_url() if path is None else None
         if url is not None:

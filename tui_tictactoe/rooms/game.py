@@ -43,7 +43,7 @@ big boards are searched in a thread, cell by cell (`RoomGame.analysis_request`).
 def seat_name(person: Person, seated: Sequence[Person | None]) -> str:
     """`person`'s name as a room's title and statuses show it: set apart from the words
     around it (`identity.set_apart`), and where the other seat's person has the same name
-    and another key, with the start of its key's fingerprint (`record.labelled_name`), so
+    and another key, with the start of its key's fingerprint (`record.names.labelled_name`), so
     that two "bob"s in one room are told apart by what they cannot choose."""
     name = displayable(person.name)
     shown = set_apart(name)

@@ -1,6 +1,6 @@
 """Every operation of a room hub in one table: its arguments, its answer, its rule.
 
-The wire's requests (`wire.OPS`) and the socket client's calls (`hub_client.SocketHub`)
+The wire's requests (`wire.OPS`) and the socket client's calls (`socket.client.SocketHub`)
 are made from `OPERATIONS`, and every operation a seat holder makes on their room (a
 move, a rematch, an offer and its answer, watching on or off) names the `Room` method
 that is its rule: each hub only loads the room, applies that rule and stores and sends

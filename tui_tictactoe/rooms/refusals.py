@@ -169,4 +169,4 @@ def claim_later(name: str, wait: float) -> Refused:
 
 
 ANALYSIS_WHILE_PLAYING = "Analysis is off while you play in this room."
-"""Fair play: a player watching their own round (`Room.may_analyse`) sees no analysis."""
+"""Fair play: a player watching their own round (`room.may_analyse`) sees no analysis."""

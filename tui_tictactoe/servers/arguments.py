@@ -121,7 +121,7 @@ def add_ops_options(parser: argparse.ArgumentParser) -> None:
 
 
 def add_drain_option(parser: argparse.ArgumentParser) -> None:
-    """`--drain-timeout`, alike on both servers (`servers.drain`)."""
+    """`--drain-timeout`, alike on both servers (`servers.ops.drain`)."""
     parser.add_argument(
         "--drain-timeout",
         type=_seconds,

@@ -6,7 +6,7 @@ cannot be read at a reload leaves the list as it was (a typo in a reload never l
 everyone denied). Entries shared through PostgreSQL (`admin deny` on any host) are merged
 in by `shared`: they are indexed apart from the file's, so a new shared entry never builds
 the file's index again. A client is checked where it is first known: its address on
-arrival, its key and name once logged in (`ssh_server.Client`).
+arrival, its key and name once logged in (`ssh.server.Client`).
 
 A reload reads, parses and indexes the file in a thread (`reload`): a file of 35,000
 networks costs the event loop only the swap, not the seconds of parsing, and a look

@@ -64,7 +64,7 @@ def friend_address(host: str, port: int, public: tuple[str, int | None] | None) 
 
 
 class RoomSettings(Protocol):
-    """What `RoomService.of` reads of the server's settings (`ssh_server.Settings`, frozen:
+    """What `RoomService.of` reads of the server's settings (`ssh.server.Settings`, frozen:
     read-only here too)."""
 
     @property

@@ -30,7 +30,7 @@ def room_setting(
     rating: Callable[[str], int] | None = None,
     signals: TurnSignals | None = None,
 ) -> RoomSetting:
-    """The hub and who this session is to it: `rooms.person` as the command layer named
+    """The hub and who this session is to it: `RoomsEntry.person` as the command layer named
     it, else this process's identity (no key: a guest, who is shown their seat token);
     `rating(key)` reads a keyed player's Elo for a quick match (a guest's is the start's)."""
     person = rooms.person

@@ -2,7 +2,7 @@
 
 `serve-ssh` drains on SIGUSR1 (docs/hosting.md, "Draining a host") and passes the word
 on as SIGUSR1 to each game's process group, again every few seconds until the game has
-gone (a game still starting ignores it: `servers.child` and the fork server set it
+gone (a game still starting ignores it: `servers.games.child` and the fork server set it
 ignored from the start, so that a signal never kills a game). One-way and free of
 Textual on the server's side: the game shows a notification, then quits on its own once
 nothing has been in play for RESULT_SECONDS: no round begun (a room's, or against the AI),

@@ -15,7 +15,7 @@ holds the last minute's wrong room codes by client address, for every host's lim
 (and, of `kind` "lobby", the names each address put in the lobby). A room keeps its
 creator's address (`owner_address`) while it is live, and each seat its player's
 (`room_seats.address`), so rooms are counted per address.
-`room_queue` holds the quick-match places (`pg_queue.py`).
+`room_queue` holds the quick-match places (`postgres/queue.py`).
 """
 
 from __future__ import annotations
@@ -78,7 +78,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE INDEX room_seats_by_host ON room_seats (host_id) WHERE present",
         "CREATE INDEX room_watchers_by_host ON room_watchers (host_id)",
     ),
-    # 1 -> 2: wrong room codes per address, counted for every host (`pg_wrong_codes.py`).
+    # 1 -> 2: wrong room codes per address, counted for every host (`postgres/wrong_codes.py`).
     (
         """CREATE TABLE room_wrong_codes (
             id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
@@ -134,7 +134,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         " ADD CONSTRAINT rooms_offer_check CHECK (offer IN ('draw', 'take_back'))",
         "CREATE INDEX rooms_by_deadline ON rooms (deadline) WHERE deadline IS NOT NULL",
     ),
-    # 6 -> 7: quick match (`pg_queue.py`): a row per place in a board's queue, keyed by
+    # 6 -> 7: quick match (`postgres/queue.py`): a row per place in a board's queue, keyed by
     # its token's hash (which becomes its seat's); `code`, `seat` and `paired_at` once
     # paired, kept through the decline window (`told`: its session has its seat).
     # `seen_at` is the place's heartbeat.

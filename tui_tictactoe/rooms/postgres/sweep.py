@@ -125,7 +125,7 @@ def put_right(loaded: Loaded, now: float, grace: float, alive: Callable[[str], b
 
 async def notify(conn: psycopg.AsyncConnection, channel: str, loaded: Loaded) -> None:
     """Tell the other hosts (on commit: NOTIFY is transactional) that the room is at its
-    generation, with the room itself when it fits (`pg_rows.note`)."""
+    generation, with the room itself when it fits (`rows.note`)."""
     await conn.execute("SELECT pg_notify(%s, %s)", (channel, note(loaded)))
 
 

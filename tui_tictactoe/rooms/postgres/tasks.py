@@ -1,6 +1,6 @@
 """`PostgresHub`'s background work: the heartbeat, the listener and the re-reads.
 
-A mixin of `pg_hub.PostgresHub`, apart only to keep each module short: every loop runs
+A mixin of `hub.PostgresHub`, apart only to keep each module short: every loop runs
 until the hub's `_stopping`, and survives the database's absences (`_survive`).
 """
 

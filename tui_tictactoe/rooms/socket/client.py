@@ -29,7 +29,7 @@ NO_SERVER = "No room server is running here."
 LATE = "The room server did not answer in time."
 REPLY_TIMEOUT = 10.0
 PING_INTERVAL = 20.0
-"""A third of the server's idle timeout (`hub_server.IDLE_TIMEOUT`)."""
+"""A third of the server's idle timeout (`server.IDLE_TIMEOUT`)."""
 _READ_CHUNK = 65536
 _ANSWERS: dict[str, type | tuple[type, ...]] = {
     "none": type(None),

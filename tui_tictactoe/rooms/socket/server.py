@@ -2,7 +2,7 @@
 
 `serve-ssh` keeps its rooms in one hub in its own process; each session's game runs
 in a process of its own and reaches the hub through an AF_UNIX stream socket (see
-`hub_client.SocketHub`). The socket sits in a directory only the server's user may
+`client.SocketHub`). The socket sits in a directory only the server's user may
 enter (mode 0700, checked if it exists) and a peer of another user is turned away.
 
 Every connection is bounded: a frame's size (`wire.MAX_REQUEST`) before it is read, a
@@ -56,7 +56,7 @@ _MAKES_TICKETS = ("create", "join", "watch", "queue_join")
 
 
 class HubWatch(Protocol):
-    """Who watches the traffic (the server's metrics, `servers.room_watch`): told of each
+    """Who watches the traffic (the server's metrics, `servers.ops.room_watch`): told of each
     request before the hub answers it, each view sent and each stream's end; it must not
     block (it runs on the hub's loop)."""
 
@@ -118,7 +118,7 @@ class HubServer:
 
     async def start(self) -> Path:
         """Listen; the socket's path is returned (and kept in `path`). Without a path asked
-        for, the directories of servers killed before their `stop` go first (`hub_directory`)."""
+        for, the directories of servers killed before their `stop` go first (`directory`)."""
         path = self._asked
         if path is None:
             sweep_orphans()  # silently, as a stale socket below: "listening" stays the first line

@@ -32,7 +32,7 @@ def lower_priority() -> None:
 def main(args: list[str] | None = None) -> int:
     """Take the terminal, step below the server's priority, then run the game as
     `tui-tictactoe play ARGS` does (the fork server's games have taken the terminal
-    already: asking again is a no-op). SIGUSR1 (the server's drain, `servers.drain`) is
+    already: asking again is a no-op). SIGUSR1 (the server's drain, `servers.ops.drain`) is
     ignored until the game handles it, never fatal."""
     signal.signal(signal.SIGUSR1, signal.SIG_IGN)
     with contextlib.suppress(OSError):  # not a terminal: the game's own check refuses

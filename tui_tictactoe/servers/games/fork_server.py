@@ -21,7 +21,7 @@ The fork server is the games' parent, so it reaps them and reports each exit; it
 signals a game's process group only while that game is not yet reaped, so a signal
 never reaches a recycled pid. A game dies with it (PR_SET_PDEATHSIG): if the fork
 server dies, the server reports those games killed and starts later games as
-fresh interpreters (`game_process.spawn`).
+fresh interpreters (`process.spawn`).
 
 Warm games (`Forker`, `--warm-games`): forked ahead of demand, each asleep in a read of
 a socket pair of its own; a start request goes on down one of them, with the pty, and
@@ -79,7 +79,7 @@ class ForkServerGone(Exception):
 
 
 class Forked:
-    """A game forked by the fork server (`game_process.Child`)."""
+    """A game forked by the fork server (`process.Child`)."""
 
     def __init__(self, fork_server: ForkServer, number: int) -> None:
         self.fork_server = fork_server

@@ -35,7 +35,7 @@ REFUSAL_REASONS: tuple[tuple[str, str], ...] = (
     ("PROXY", "proxy_header"),
     ("--authorized-keys", "key_not_authorized"),
     ("does not accept you", "denied"),  # `serve-ssh --deny` (`deny.DENIED`)
-    # serve-web's (`web_guard`): a page of another site, a plain HTTP request on /ws
+    # serve-web's (`web.guard`): a page of another site, a plain HTTP request on /ws
     ("another site", "origin"),
     ("without an Origin", "origin"),
     ("for websockets", "not_websocket"),

@@ -31,9 +31,10 @@ KNOWN_LINES: tuple[tuple[str, str], ...] = (
     ("room hub: ", "hub.error"),  # "<op> failed: <type>", an answer the wire does not carry
     ("fork server", "fork_server.lost"),
 )
-"""Lines from modules that log plain text (`rooms.pg_tasks`, `rooms.hub_server`,
-`servers.fork_server`), named by how they start: the first match wins.
-`tests/test_ops_logs.py` checks that each start still occurs in its module's source."""
+"""Lines from modules that log plain text (`rooms.postgres.tasks`, `rooms.socket.server`,
+`servers.games.fork_server`), named by how they start: the first match wins.
+`tests/realtime/ssh/test_serve_ssh_ops.py` checks that each start still occurs in its
+module's source."""
 
 
 SERVER_PREFIX = re.compile(r" serve-(?:ssh|web): ")

@@ -4,7 +4,7 @@ Imported only when `--metrics` is given. Each server has a registry of its own (
 prometheus_client's global one), so that servers started in one process (the tests)
 never share a count. Names follow Prometheus' conventions: the `tui_tictactoe_` prefix,
 units in the name (`_seconds`), `_total` on counters; every label value is from a fixed
-list (`server_events`), never a user name, an address or a room's code. The list of
+list (`ops.events`), never a user name, an address or a room's code. The list of
 metrics, with what each counts, is in docs/hosting.md ("Metrics").
 """
 

@@ -1,4 +1,4 @@
-"""What the metrics learn of the rooms, from the hub's socket (`hub_server.HubWatch`).
+"""What the metrics learn of the rooms, from the hub's socket (`rooms.socket.server.HubWatch`).
 
 The hub sees every move and every round's end of a room that has a session on this host:
 

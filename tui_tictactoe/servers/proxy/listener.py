@@ -4,7 +4,7 @@ Behind a TCP load balancer every connection comes from the balancer's address, s
 per-address rules (`--max-per-address`, the log lines, the rooms' wrong-code limit) would
 see one address for everyone. With `--proxy-protocol-from NETWORKS` the server accepts TCP
 itself: a connection from one of those networks (the balancer's) must begin with a PROXY
-header (`proxy_protocol`), read within `HEADER_TIMEOUT` and never past its end; the address
+header (`proxy.protocol`), read within `HEADER_TIMEOUT` and never past its end; the address
 it names is then the client's. Anything else from there is dropped and logged (at a bounded
 rate). A connection from anywhere else is taken as it is, its address its own: whatever it
 sends is SSH, so a client can never choose its own address. Either way the socket is then

@@ -7,7 +7,7 @@ is the pure part: `step` looks at the bytes read so far and says how many more m
 returns the header, or raises `ProxyHeaderError`. Sizes are bounded before anything is parsed:
 a v1 line is at most 107 bytes, a v2 header at most 16 + `V2_BODY_LIMIT`. Whether a peer may
 send a header at all (only the balancer's network) is the listener's business
-(`proxy_listener`).
+(`proxy.listener`).
 """
 
 from __future__ import annotations

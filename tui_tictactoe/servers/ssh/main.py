@@ -5,7 +5,7 @@ game in its own process and pseudo-terminal (`GameProcess`). The server never
 runs a shell and never runs what a client sends: an exec request is read as the
 game's options. Everything else a client may ask for (SFTP and other subsystems,
 port forwarding both ways, agent and X11 forwarding) is refused. The server is in
-`ssh_server`, a session and its game in `ssh_session`; this module is the command.
+`ssh.server`, a session and its game in `ssh.session`; this module is the command.
 """
 
 from __future__ import annotations

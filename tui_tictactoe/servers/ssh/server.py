@@ -1,7 +1,7 @@
 """The `serve-ssh` server: admits or refuses connections, logs each one, ends them all.
 
 `GameServer` listens and counts; `Client` is one SSH connection (who it is, logging in,
-its idle timer, its log line); the session and its game are `ssh_session.GameSession`.
+its idle timer, its log line); the session and its game are `session.GameSession`.
 """
 
 from __future__ import annotations
@@ -152,7 +152,7 @@ class GameServer:
 
     def log(self, line: str) -> None:
         """Every line of the server's (and its hub's, its fork server's): to the log, and
-        as an event to the metrics (`server_events`)."""
+        as an event to the metrics (`ops.events`)."""
         self._log(line)
         self.events.heard(*event_of(line))
 
@@ -448,7 +448,7 @@ class Client(asyncssh.SSHServer):
 
     @property
     def host(self) -> GameServer:
-        """The server, as the session sees it (`ssh_session.Host`)."""
+        """The server, as the session sees it (`session.Host`)."""
         return self.server
 
     # -- the connection -------------------------------------------------------------

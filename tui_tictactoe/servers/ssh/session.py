@@ -1,7 +1,7 @@
 """One SSH session of `serve-ssh`: what the client asked for, checked, then one game relayed.
 
 The session knows its connection only through `Connection` (what it reads and calls),
-so that this module and the server's (`ssh_server`) import each other in one direction.
+so that this module and the server's (`ssh.server`) import each other in one direction.
 """
 
 from __future__ import annotations
@@ -67,11 +67,11 @@ class Host(Protocol):
 
 
 class Connection(Protocol):
-    """What a session needs of its SSH connection (`ssh_server.Client`)."""
+    """What a session needs of its SSH connection (`server.Client`)."""
 
     conn: asyncssh.SSHServerConnection | None
     username: str
-    name: str  # what the game calls the player (`ssh_server.Client.name`)
+    name: str  # what the game calls the player (`server.Client.name`)
     address: str  # the client's IP address
     counted_as: str  # ... as the per-address rules count it (`addresses.counting_key`)
     fingerprint: str | None
@@ -109,7 +109,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self.requests = Flood()  # window changes, signals, breaks: a flood closes the connection
         self.packets = packets()  # ... and data packets
         self._resize_timer: asyncio.TimerHandle | None = None  # the last size, due soon
-        self.kind = "lobby"  # `server_events.session_kind`, once the game starts
+        self.kind = "lobby"  # `ops.events.session_kind`, once the game starts
         self.room: str | None = None  # the room's code its options name (--join, --watch)
         self.starting = False  # admitted, its game's process not started yet
         self._began = time.monotonic()  # when the session started (its first frame's clock)
@@ -195,7 +195,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             self.chan.write(frame.encode())
 
     def _start_stats(self, as_json: bool) -> None:
-        """The player's own record (`ssh_stats`); a guest has none, and is told so."""
+        """The player's own record (`ssh.stats`); a guest has none, and is told so."""
         client = self.client
         if client.fingerprint is None:
             client.ending = "refused: stats for a guest"
@@ -438,7 +438,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
                     chan.exit_with_signal(_signal_name(-status))
 
     def _exit_cause(self, status: int) -> str:
-        """How the game ended, as the metrics label it (`server_events.GAME_EXITS`)."""
+        """How the game ended, as the metrics label it (`ops.events.GAME_EXITS`)."""
         if self.game is not None and self.game.orphaned:
             return "fork_server_lost"
         if status < 0:

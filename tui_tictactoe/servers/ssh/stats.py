@@ -1,7 +1,7 @@
 """`ssh -p 2222 HOST -- stats [--json]`: a player's own record over SSH, without a pty.
 
 The record is read by `tui-tictactoe stats` in a process of its own, with the player
-named in its environment as a game's is (`game_command.game_environment`): the same
+named in its environment as a game's is (`games.command.game_environment`): the same
 record, the same player, the same code as the game's stats screen, and the server's
 event loop never waits on the database. Only a player with a key has a record: a guest
 is told so. The process is bounded in time and in what it may print, and killed if the

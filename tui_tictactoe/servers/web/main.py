@@ -13,7 +13,7 @@ What textual-serve's `Server` leaves open to any client, and where it is closed 
 
 - its websocket handler (no Origin check, any size, no caps, no idle timeout, a tab
   that stops reading stalls its game) is replaced by `handle_websocket`, which checks
-  the handshake (`web_guard`) and runs a bounded `web_session.WebSession`, built on
+  the handshake (`web.guard`) and runs a bounded `session.WebSession`, built on
   textual-serve's public `AppService`;
 - its application (`/static/` listed its files) is built again from the same public
   handlers, with the files served but no directory listing, and the page refusing to
@@ -21,7 +21,7 @@ What textual-serve's `Server` leaves open to any client, and where it is closed 
 - its `serve` (aiohttp's default one-minute shutdown, sessions left open) is replaced
   by one that ends every session with a message and stops every game, in seconds, and
   that runs what `serve-ssh` runs as a service: `--metrics` with `/livez` and `/readyz`
-  (`ops_http`), the drain on SIGUSR1 (`drain`), `--log-format json` (`log_format`);
+  (`ops.endpoint`), the drain on SIGUSR1 (`drain`), `--log-format json` (`log_format`);
 - its page loads a web font from a third-party site (every visitor's address sent there,
   and no font offline): the page is served with the same font from textual-serve's own
   static files (`page_template`); and its start-up banner (a logo and the game's internal
@@ -88,7 +88,7 @@ SECURITY_HEADERS = {
 def game_command() -> str:
     """The command line textual-serve runs (through a shell, hence quoted): the game,
     with the guest's environment assigned in front of it. The shell `exec`s it, so
-    the game is the server's child and can die with it (`web_child`)."""
+    the game is the server's child and can die with it (`web.child`)."""
     environment = {**guest_environment(), SERVER_VARIABLE: str(os.getpid())}
     assigned = " ".join(f"{name}={shlex.quote(value)}" for name, value in environment.items())
     game = [sys.executable, "-m", "tui_tictactoe.servers.web.child", "play"]

@@ -10,8 +10,8 @@ this class is the websocket side, which textual-serve's own handler does not bou
   outbox, which a task of its own sends to the tab; a tab that lets MAX_BACKLOG bytes
   pile up, or takes SEND_TIMEOUT seconds over one message, is cut off. The game's
   output is read to its end whatever the tab does, so no game waits on its pipe.
-- **Input is checked** (`web_guard.parse_message`): sizes clamped, unknown messages
-  dropped, nothing larger than `web_guard.MAX_MESSAGE` read; keys beyond the byte
+- **Input is checked** (`guard.parse_message`): sizes clamped, unknown messages
+  dropped, nothing larger than `guard.MAX_MESSAGE` read; keys beyond the byte
   budget (`input_budget`) are dropped before the game reads them, and told to `log`
   at most once a minute.
 - **Idle timeout**: no key or mouse input for `--idle-timeout` seconds ends the session

@@ -2,7 +2,7 @@
 
 Play the AI (the usual game), play someone (the quick match's queue), open a new
 room (private: only its code brings people in) or a public one, join one by its code, or enter a public room from the list
-(`hub.rooms()`, read again every few seconds): Enter on a room with a free seat joins
+(`RoomHub.rooms()`, read again every few seconds): Enter on a room with a free seat joins
 it, on a full one watches. Private rooms are never listed. A code is typed
 into a bounded box that takes letters, spaces and hyphens only, read by
 `rooms.codes.normalise`; a refusal (the code's or the hub's) shows under it. A room

@@ -1,6 +1,6 @@
 """Waiting for a quick match: the place in the queue, how many wait, the AI meanwhile.
 
-The screen holds the session's place (`hub.queue_join`), then asks the hub how the queue
+The screen holds the session's place (`RoomHub.queue_join`), then asks the hub how the queue
 stands every `matching.POLL` seconds in a worker (the question is the place's heartbeat),
 which runs whatever screen is on top. Once paired, the pair's room opens over this screen;
 a player who was playing the AI meanwhile (`a`) first sees that game end, with the choice

@@ -4,7 +4,7 @@ The screen owns its state (a `rooms.game.RoomGame`, the cursor, the overlay swit
 A worker enters the room (create, join or watch, unless the lobby already has a
 ticket), then reads the hub's updates and posts each `RoomView` to the screen as a
 message; the screen takes it if it is newer and redraws. A key that plays only sends
-`hub.move` with the view's generation: the board changes when the hub's next view arrives,
+`RoomHub.move` with the view's generation: the board changes when the hub's next view arrives,
 never before, so every screen shows the hub's one board. Its words: `rooms.status`.
 
 A spectator's overlay on 4x4 and 5x5 is found as the game finds its own: the `RoomGame`
