@@ -27,7 +27,6 @@ from textual.containers import Container
 from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
-from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
 from tui_tictactoe.controller import (
@@ -99,7 +98,7 @@ still leave the board's column the whole score line (57), and 20 rows give it th
 it needs. In a smaller terminal it waits, out of the way, until there is room."""
 
 
-class GameScreen(BoardScreen, Screen[None]):
+class GameScreen(BoardScreen):
     """The board and everything around it."""
 
     CSS_PATH = "game_screen.tcss"
