@@ -607,3 +607,25 @@ def test_the_score_is_a_value_compared_field_by_field_and_replaced_never_changed
     handed = controller.score
     play_round(controller, HUMAN_WINS[0])
     assert handed == Score() and controller.score == Score(human=1)
+
+
+def test_a_game_refusal_is_one_of_the_words_its_literal_lists() -> None:
+    """`GameRefusal` is a real `Literal`: a program can list the words the game refuses with."""
+    from typing import get_args
+
+    from tui_tictactoe.controller.game import GameRefusal
+
+    refusals = []
+    over = scripted(HUMAN_WINS[1])
+    play_round(over, HUMAN_WINS[0])
+    failed = GameController(GameOptions(first="ai"), rng=random.Random(0))
+    assert failed.apply(AIReply(failed.generation, None, "ValueError: no"))
+    waiting = GameController(GameOptions(first="ai"), rng=random.Random(0))
+    taken = GameController(rng=random.Random(0))
+    taken.play_human_move(1, 1)
+    ai_moves(taken)
+    for controller, cell in ((over, (2, 2)), (failed, (0, 0)), (waiting, (0, 0)), (taken, (1, 1))):
+        with pytest.raises(MoveRefused) as refused:
+            controller.play_human_move(*cell)
+        refusals.append(refused.value.refusal)
+    assert tuple(refusals) == get_args(GameRefusal)

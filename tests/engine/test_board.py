@@ -410,3 +410,20 @@ def test_a_geometry_is_a_value_equal_and_hashed_by_its_shape_and_never_changed()
         del four.lines
     with pytest.raises(ValueError):
         Geometry(3, 4)
+
+
+def test_a_refusal_is_one_of_the_words_its_literal_lists() -> None:
+    """`Refusal` is a real `Literal`: a program can list the words a board refuses with."""
+    from typing import get_args
+
+    from tui_tictactoe.engine.board import Refusal
+
+    moves: list[tuple[object, object, object]] = [(0, 0, "Z"), ("1", 1, "X"), (3, 0, "X")]
+    board = GameBoard()
+    board.make_move(1, 1, "X")
+    refusals = []
+    for row, col, symbol in [*moves, (1, 1, "O")]:
+        with pytest.raises(IllegalMove) as refused:
+            board.make_move(row, col, symbol)  # type: ignore[arg-type]
+        refusals.append(refused.value.refusal)
+    assert tuple(refusals) == get_args(Refusal)

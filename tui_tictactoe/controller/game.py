@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from tui_tictactoe.controller.ai_turn import AIReply, AIRequest, Decisions
 from tui_tictactoe.controller.game_options import GameOptions, Side
@@ -20,9 +20,8 @@ from tui_tictactoe.engine.board import EMPTY, Cell, GameBoard, IllegalMove, Outc
 from tui_tictactoe.engine.players import AIPlayer, HumanPlayer, Player
 from tui_tictactoe.engine.strategies import Decision, MinimaxStrategy, MoveStrategy, strategy_for
 
-if TYPE_CHECKING:  # for the checker only (see `engine.board.Refusal`)
-    GameRefusal = Literal["over", "ai-failed", "not-your-turn", "taken"]
-    """Why the game refuses a human's move before the board is asked (`MoveRefused`)."""
+GameRefusal = Literal["over", "ai-failed", "not-your-turn", "taken"]
+"""Why the game refuses a human's move before the board is asked (`MoveRefused`)."""
 
 
 class MoveRefused(IllegalMove):
