@@ -84,11 +84,10 @@ class PlayOnlyParser(BoundedParser):
 def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     """The command line, read by the play options alone when that is all it holds.
 
-        Building the whole parser (five commands, the servers' options) cost the game's
-        start-up ~7M instructions, about a quarter of its margin (`bench_startup.py
-        --callgrind`); a line with a command, help, or anything the play options reject
-        (or asking for help or the version) is read by the whole parser, so every message, usage
-    and exit status stays its own.
+    Like a command's imports, the whole parser (five commands, the servers' options) is
+    built only for a line that needs it: a line with a command, help, or anything the play
+    options reject (or asking for help or the version) is read by the whole parser, so
+    every message, usage and exit status stays its own.
     """
     words = list(sys.argv[1:] if argv is None else argv)
     if not any(word in COMMANDS or word.startswith(("-h", "--h", "--v")) for word in words):

@@ -6,11 +6,13 @@ import random
 import re
 from collections.abc import Sequence
 from itertools import pairwise
+from typing import cast
 
 import pytest
 from controller_tools import ai_moves, ai_reply
 
 from tui_tictactoe.controller import AIReply, GameController, GameOptions, MoveRefused, Score
+from tui_tictactoe.controller.rounds import Tally
 from tui_tictactoe.engine import (
     STANDARD,
     GameBoard,
@@ -411,6 +413,7 @@ def test_nothing_is_played_or_counted_after_game_over() -> None:
 
 
 def test_tally_over_several_rounds_counts_each_round_once() -> None:
+    tally_of: dict[str, Tally] = {"human": "human", "ai": "ai", "draw": "draws"}
     ai_cells = {"human": HUMAN_WINS[1], "ai": AI_WINS[1], "draw": DRAW[1]}
     human_cells = {"human": HUMAN_WINS[0], "ai": AI_WINS[0], "draw": DRAW[0]}
     expected = Score()
@@ -423,8 +426,7 @@ def test_tally_over_several_rounds_counts_each_round_once() -> None:
         controller.ai.strategy = Scripted(ai_cells[result])
         play_round(controller, human_cells[result])
         assert controller.result is not None
-        field = "draws" if result == "draw" else result
-        setattr(expected, field, getattr(expected, field) + 1)
+        expected = expected.plus(tally_of[result])
         assert controller.score == expected
     assert controller.score == Score(human=2, ai=2, draws=3)
 
@@ -590,14 +592,40 @@ def test_a_new_round_in_the_middle_of_one_counts_it_as_abandoned() -> None:
     assert controller.score == Score()
 
 
-def test_the_score_is_a_mutable_value_compared_field_by_field() -> None:
-    """Written out (not a dataclass, for the start-up): it must still behave as one."""
-    score = Score(human=1)
-    assert score == Score(1) and score != Score(ai=1) and score != (1,)
-    score.draws += 1
-    assert score == Score(human=1, draws=1)
-    assert repr(score) == "Score(human=1, ai=0, draws=1, abandoned=0, take_backs=0, x=0, o=0)"
-    with pytest.raises(TypeError):
-        hash(score)
+def test_the_score_is_a_value_compared_field_by_field_and_replaced_never_changed() -> None:
+    """A score handed out stays as it was: the controller counts into a new one (`plus`)."""
+    score, a_tuple = Score(human=1), cast(object, (1,))
+    assert score == Score(1) and score != Score(ai=1) and score != a_tuple
+    assert score.plus("draws") == Score(human=1, draws=1) and score == Score(human=1)
+    assert repr(score) == "Score(human=1, ai=0, draws=0, abandoned=0, take_backs=0, x=0, o=0)"
+    assert hash(score) == hash(Score(human=1))
     with pytest.raises(AttributeError):
+        score.draws = 2  # type: ignore[misc]
+    with pytest.raises((AttributeError, TypeError)):  # CPython 3.11's slotted frozen: TypeError
         score.wins = 1  # type: ignore[attr-defined]
+    controller = scripted(HUMAN_WINS[1])
+    handed = controller.score
+    play_round(controller, HUMAN_WINS[0])
+    assert handed == Score() and controller.score == Score(human=1)
+
+
+def test_a_game_refusal_is_one_of_the_words_its_literal_lists() -> None:
+    """`GameRefusal` is a real `Literal`: a program can list the words the game refuses with."""
+    from typing import get_args
+
+    from tui_tictactoe.controller.game import GameRefusal
+
+    refusals = []
+    over = scripted(HUMAN_WINS[1])
+    play_round(over, HUMAN_WINS[0])
+    failed = GameController(GameOptions(first="ai"), rng=random.Random(0))
+    assert failed.apply(AIReply(failed.generation, None, "ValueError: no"))
+    waiting = GameController(GameOptions(first="ai"), rng=random.Random(0))
+    taken = GameController(rng=random.Random(0))
+    taken.play_human_move(1, 1)
+    ai_moves(taken)
+    for controller, cell in ((over, (2, 2)), (failed, (0, 0)), (waiting, (0, 0)), (taken, (1, 1))):
+        with pytest.raises(MoveRefused) as refused:
+            controller.play_human_move(*cell)
+        refusals.append(refused.value.refusal)
+    assert tuple(refusals) == get_args(GameRefusal)

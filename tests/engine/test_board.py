@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from itertools import product
+from typing import cast
 
 import pytest
 
@@ -391,14 +392,14 @@ def test_keys_of_the_standard_board_are_the_digits_in_reading_order() -> None:
 
 
 def test_a_geometry_is_a_value_equal_and_hashed_by_its_shape_and_never_changed() -> None:
-    """Written out (not a dataclass, for the start-up): it must still behave as one."""
+    """Its line tables follow from its shape: they neither compare nor show."""
     import pickle
 
     from tui_tictactoe.engine.geometry import Geometry, geometry
 
     four = Geometry(4, 4)
     assert four == geometry(4, 4) and hash(four) == hash(geometry(4, 4))
-    assert four != Geometry(4, 3) and four != (4, 4)
+    assert four != Geometry(4, 3) and four != cast(object, (4, 4))
     assert {four: 1}[geometry(4, 4)] == 1
     assert repr(four) == "Geometry(size=4, win_length=4)"
     assert pickle.loads(pickle.dumps(four)) == four
@@ -409,3 +410,20 @@ def test_a_geometry_is_a_value_equal_and_hashed_by_its_shape_and_never_changed()
         del four.lines
     with pytest.raises(ValueError):
         Geometry(3, 4)
+
+
+def test_a_refusal_is_one_of_the_words_its_literal_lists() -> None:
+    """`Refusal` is a real `Literal`: a program can list the words a board refuses with."""
+    from typing import get_args
+
+    from tui_tictactoe.engine.board import Refusal
+
+    moves: list[tuple[object, object, object]] = [(0, 0, "Z"), ("1", 1, "X"), (3, 0, "X")]
+    board = GameBoard()
+    board.make_move(1, 1, "X")
+    refusals = []
+    for row, col, symbol in [*moves, (1, 1, "O")]:
+        with pytest.raises(IllegalMove) as refused:
+            board.make_move(row, col, symbol)  # type: ignore[arg-type]
+        refusals.append(refused.value.refusal)
+    assert tuple(refusals) == get_args(Refusal)

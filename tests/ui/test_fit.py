@@ -20,6 +20,7 @@ from tui_tictactoe.controller import (
     GameController,
     GameOptions,
     MoveRefused,
+    Score,
     Status,
     analysis_status,
     hint_status,
@@ -152,8 +153,7 @@ async def test_nothing_is_cut(make_app, steady, size: tuple[int, int], info: boo
         assert shown.endswith("q Quit") and all(len(line) <= width for line in lines)
 
         # The score line, with two-digit counts of everything.
-        score = app.controller.score
-        score.human, score.ai, score.draws, score.abandoned, score.take_backs = 12, 34, 56, 78, 90
+        app.controller.score = Score(human=12, ai=34, draws=56, abandoned=78, take_backs=90)
         app.controller.round = 99
         game._show_all()
         await pilot.pause()

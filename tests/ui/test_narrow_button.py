@@ -24,7 +24,7 @@ class Squeezed(App[None]):
 
 
 def test_a_plain_button_still_crashes_at_width_2() -> None:
-    """The Textual bug the workaround is for: when this fails, drop `NarrowSafe`."""
+    """The Textual bug the workaround is for: when this fails, drop `NarrowButton`."""
 
     async def run() -> None:
         async with Squeezed(Button("Reset")).run_test(size=(20, 6)) as pilot:

@@ -5,11 +5,11 @@ from __future__ import annotations
 import random
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from tui_tictactoe.controller.ai_turn import AIReply, AIRequest, Decisions
 from tui_tictactoe.controller.game_options import GameOptions, Side
-from tui_tictactoe.controller.rounds import Result, RoundSummary, Score, TakeBack
+from tui_tictactoe.controller.rounds import Result, RoundSummary, Score, TakeBack, Tally
 from tui_tictactoe.controller.seats import Seats
 from tui_tictactoe.controller.teaching import (
     HintReply,
@@ -20,9 +20,8 @@ from tui_tictactoe.engine.board import EMPTY, Cell, GameBoard, IllegalMove, Outc
 from tui_tictactoe.engine.players import AIPlayer, HumanPlayer, Player
 from tui_tictactoe.engine.strategies import Decision, MinimaxStrategy, MoveStrategy, strategy_for
 
-if TYPE_CHECKING:  # for the checker only (see `engine.board.Refusal`)
-    GameRefusal = Literal["over", "ai-failed", "not-your-turn", "taken"]
-    """Why the game refuses a human's move before the board is asked (`MoveRefused`)."""
+GameRefusal = Literal["over", "ai-failed", "not-your-turn", "taken"]
+"""Why the game refuses a human's move before the board is asked (`MoveRefused`)."""
 
 
 class MoveRefused(IllegalMove):
@@ -111,7 +110,7 @@ class GameController(TeachingAids):
         if not self.in_progress:
             return False
         self._recorded = True
-        self.score.abandoned += 1
+        self.score = self.score.plus("abandoned")
         self._changed()
         self._ended("abandoned")
         return True
@@ -123,7 +122,7 @@ class GameController(TeachingAids):
         lost position must not make the loss disappear from the score.
         """
         if self.round and self.in_progress:
-            self.score.abandoned += 1
+            self.score = self.score.plus("abandoned")
             self._ended("abandoned")
         self.round += 1
         if self.round > 1 and self.options.alternate:
@@ -326,15 +325,15 @@ class GameController(TeachingAids):
         self._recorded = True
         outcome = self.board.outcome()
         assert outcome is not None
-        winner, score = outcome.winner, self.score
+        winner = outcome.winner
+        tally: Tally
         if winner is None:
-            score.draws += 1
+            tally = "draws"
         elif self.between_people:
-            score.x, score.o = (score.x + 1, score.o) if winner == "X" else (score.x, score.o + 1)
-        elif winner == self.human.symbol:
-            score.human += 1
+            tally = "x" if winner == "X" else "o"
         else:
-            score.ai += 1
+            tally = "human" if winner == self.human.symbol else "ai"
+        self.score = self.score.plus(tally)
         # Between people the result is X's (`RoundSummary`).
         mine = "X" if self.between_people else self.human.symbol
         self._ended("draw" if winner is None else "win" if winner == mine else "loss", winner)
@@ -381,7 +380,7 @@ class GameController(TeachingAids):
         self.ai_error = None
         if not self.took_back:
             self.took_back = True
-            self.score.take_backs += 1
+            self.score = self.score.plus("take_backs")
         self._changed()
         return TakeBack(tuple(undone))
 

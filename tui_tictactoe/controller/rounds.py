@@ -6,6 +6,7 @@ controller itself, and the status wording can be tested without a UI.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from typing import Literal, NamedTuple
 
 from tui_tictactoe.engine.board import Cell, Symbol
@@ -14,43 +15,29 @@ Result = Literal["win", "loss", "draw", "abandoned"]
 """A round's result from the human's side (between people, X's); the record's `RESULTS`."""
 
 
+Tally = Literal["human", "ai", "draws", "abandoned", "take_backs", "x", "o"]
+"""One of the score's counters (`Score.plus`)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Score:
     """The running tally of one game: against the AI `human` and `ai` count the wins; between
     people (hot seat) `x` and `o` count each seat's.
 
-    Written out rather than a `@dataclass`: a dataclass compiles its generated methods when
-    its module is imported (~3.5M instructions), a cost every start pays before its first
-    frame (the start-up budget, benchmarks/bench_startup.py)."""
+    A value: the controller replaces it (`plus`) rather than changing it, so a score handed
+    to the screen or the record stays what it was when handed."""
 
-    __slots__ = ("abandoned", "ai", "draws", "human", "o", "take_backs", "x")
-    FIELDS = ("human", "ai", "draws", "abandoned", "take_backs", "x", "o")
+    human: int = 0
+    ai: int = 0
+    draws: int = 0
+    abandoned: int = 0  # rounds left unfinished for a new one: no dodging a loss unseen
+    take_backs: int = 0  # rounds in which the human took a move back
+    x: int = 0  # rounds X won, between people
+    o: int = 0  # rounds O won, between people
 
-    def __init__(
-        self,
-        human: int = 0,
-        ai: int = 0,
-        draws: int = 0,
-        abandoned: int = 0,  # rounds left unfinished for a new one: no dodging a loss unseen
-        take_backs: int = 0,  # rounds in which the human took a move back
-        x: int = 0,  # rounds X won, between people
-        o: int = 0,  # rounds O won, between people
-    ) -> None:
-        self.human, self.ai, self.draws, self.abandoned = human, ai, draws, abandoned
-        self.take_backs, self.x, self.o = take_backs, x, o
-
-    def _values(self) -> tuple[int, ...]:
-        return tuple(getattr(self, name) for name in self.FIELDS)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Score):
-            return NotImplemented
-        return self._values() == other._values()
-
-    __hash__ = None  # type: ignore[assignment]  # mutable: unhashable, as the dataclass was
-
-    def __repr__(self) -> str:
-        fields = ", ".join(f"{name}={getattr(self, name)}" for name in self.FIELDS)
-        return f"Score({fields})"
+    def plus(self, tally: Tally) -> Score:
+        """This score with one more in `tally`."""
+        return replace(self, **{tally: getattr(self, tally) + 1})
 
 
 class RoundSummary(NamedTuple):

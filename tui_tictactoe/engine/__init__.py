@@ -1,11 +1,8 @@
 """The game itself: board, rules, players and search. Pure Python: no UI, no I/O.
 
 Small immutable records (`Outcome`, `Verdict`, `Decision`, `MoveVerdict`,
-`Analysis`) are `NamedTuple`s rather than frozen dataclasses: a dataclass
-compiles its generated methods when its module is imported (~3.5M
-instructions each), a cost the app's start-up would pay before its first frame.
-For the same reason the search of the bigger boards (`search`, `symmetry`, `lines`) is
-imported when first asked for: a 3x3 game never searches.
+`Analysis`) are `NamedTuple`s. The search of the bigger boards (`search`, `symmetry`,
+`lines`) is imported when first asked for: a 3x3 game never searches.
 """
 
 from tui_tictactoe.engine.analysis import (

@@ -7,7 +7,7 @@ the compact key the search needs is derived from it on demand.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal, NamedTuple
+from typing import Literal, NamedTuple
 
 from tui_tictactoe.engine.geometry import STANDARD, Geometry
 
@@ -26,9 +26,8 @@ def other(symbol: str) -> Symbol:
     raise ValueError(f"unknown symbol {symbol!r}: use X or O")
 
 
-if TYPE_CHECKING:  # for the checker only: a Literal made at import costs start-up time
-    Refusal = Literal["symbol", "not-a-cell", "off-board", "taken"]
-    """Why a board refuses a move (`IllegalMove.refusal`)."""
+Refusal = Literal["symbol", "not-a-cell", "off-board", "taken"]
+"""Why a board refuses a move (`IllegalMove.refusal`)."""
 
 
 class IllegalMove(ValueError):

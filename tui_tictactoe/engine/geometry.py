@@ -6,9 +6,11 @@ Everything else in the engine reads cells, lines and bitmasks from here, so a
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from functools import cache
 
 
+@dataclass(frozen=True, slots=True)
 class Geometry:
     """A square board of `size` x `size` cells where `win_length` in a row wins.
 
@@ -17,20 +19,20 @@ class Geometry:
     cell `i`); players by its key, the index plus one (1 top-left .. 9 bottom-right
     on 3x3). Every conversion between the three is here.
 
-    Immutable, equal and hashed by its shape (`size`, `win_length`). Written out rather than
-    a frozen `@dataclass`: a dataclass compiles its generated methods when its module is
-    imported (~3.5M instructions), a cost every start pays before its first frame.
+    A value: equal, hashed and shown by its shape (`size`, `win_length`) alone. The line
+    tables follow from the shape and are built once, in `__post_init__`, as plain slots:
+    the search reads `lines_through` after every move, so they are neither properties
+    nor a `cached_property` (which needs the `__dict__` that slots leave out).
     """
 
-    __slots__ = ("line_masks", "lines", "lines_through", "size", "win_length")
+    size: int = 3
+    win_length: int = 3
+    lines: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+    line_masks: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    lines_through: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
 
-    size: int
-    win_length: int
-    lines: tuple[tuple[int, ...], ...]
-    line_masks: tuple[int, ...]
-    lines_through: tuple[tuple[int, ...], ...]
-
-    def __init__(self, size: int = 3, win_length: int = 3) -> None:
+    def __post_init__(self) -> None:
+        size, win_length = self.size, self.win_length
         if size < 1 or not 1 <= win_length <= size:
             raise ValueError(f"invalid geometry: size={size}, win_length={win_length}")
         lines = tuple(_winning_lines(size, win_length))
@@ -39,34 +41,10 @@ class Geometry:
             tuple(mask for line, mask in zip(lines, masks, strict=True) if cell in line)
             for cell in range(size * size)
         )
-        for name, value in (
-            ("size", size),
-            ("win_length", win_length),
-            ("lines", lines),
-            ("line_masks", masks),
-            ("lines_through", through),
-        ):
-            object.__setattr__(self, name, value)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"a Geometry cannot be changed (its {name})")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"a Geometry cannot be changed (its {name})")
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Geometry):
-            return NotImplemented
-        return (self.size, self.win_length) == (other.size, other.win_length)
-
-    def __hash__(self) -> int:
-        return hash((self.size, self.win_length))
-
-    def __repr__(self) -> str:
-        return f"Geometry(size={self.size}, win_length={self.win_length})"
-
-    def __reduce__(self) -> tuple[type[Geometry], tuple[int, int]]:
-        return Geometry, (self.size, self.win_length)
+        # A frozen dataclass's own fields are set this way (the dataclass docs' idiom).
+        object.__setattr__(self, "lines", lines)
+        object.__setattr__(self, "line_masks", masks)
+        object.__setattr__(self, "lines_through", through)
 
     @property
     def cells(self) -> int:

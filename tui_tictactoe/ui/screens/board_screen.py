@@ -19,6 +19,7 @@ from textual import events
 from textual.errors import NoWidget
 from textual.geometry import Size
 from textual.message import Message
+from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Button
 from textual.worker import get_current_worker
@@ -39,8 +40,6 @@ from tui_tictactoe.ui.widgets.too_small import (
 )
 
 if TYPE_CHECKING:
-    from textual.screen import Screen
-
     from tui_tictactoe.controller import Request
     from tui_tictactoe.controller.teaching import AnalysisRequest
     from tui_tictactoe.engine.board import Cell
@@ -80,19 +79,8 @@ def digit_on_big_board(geometry: Geometry, key: str) -> Status | None:
     return None
 
 
-if TYPE_CHECKING:
-    _Screen = Screen[None]
-else:
-    _Screen = object
-
-
-class BoardScreen(IgnoresStaleResize, _Screen):
-    """A board, its cursor and status, and what the app asks of the screen it is on.
-
-    A plain mixin before `Screen` in a board screen's bases (`GameScreen(BoardScreen,
-    Screen[None])`), not a `Screen` subclass itself: Textual's work for every screen
-    class (its CSS names, bindings, reactives) would cost start-up 2M instructions more.
-    """
+class BoardScreen(IgnoresStaleResize, Screen[None]):
+    """A board, its cursor and status, and what the app asks of the screen it is on."""
 
     AUTO_FOCUS = None
 

@@ -18,7 +18,7 @@ what they need (`ThinkingClock`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
 from textual import events
 from textual.app import ComposeResult
@@ -27,7 +27,6 @@ from textual.containers import Container
 from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
-from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
 from tui_tictactoe.controller import (
@@ -73,18 +72,12 @@ if TYPE_CHECKING:
 __all__ = ["MIN_SIZE", "PANEL_ROOM", "PLAY_WIDTH", "GameScreen"]
 
 
-class Control:
-    """A button under the board; the keyboard cursor reaches it below the last row.
+class Control(NamedTuple):
+    """A button under the board; the keyboard cursor reaches it below the last row."""
 
-    A plain class, not a NamedTuple: three constants do not pay for the NamedTuple
-    machinery at start-up (~0.5M instructions)."""
-
-    __slots__ = ("action", "id", "label")
-
-    def __init__(self, id: str, label: str, action: str) -> None:
-        self.id = id
-        self.label = label
-        self.action = action
+    id: str
+    label: str
+    action: str
 
 
 CONTROLS = (
@@ -99,7 +92,7 @@ still leave the board's column the whole score line (57), and 20 rows give it th
 it needs. In a smaller terminal it waits, out of the way, until there is room."""
 
 
-class GameScreen(BoardScreen, Screen[None]):
+class GameScreen(BoardScreen):
     """The board and everything around it."""
 
     CSS_PATH = "game_screen.tcss"

@@ -23,7 +23,7 @@ from textual.widgets import Button, Footer, Static
 
 from tui_tictactoe.controller import CHOICES, GameOptions
 from tui_tictactoe.ui.screens.stale_resize import IgnoresStaleResize
-from tui_tictactoe.ui.widgets.narrow_button import NarrowSafe
+from tui_tictactoe.ui.widgets.narrow_button import NarrowButton
 from tui_tictactoe.ui.widgets.too_small import fit_line, fits
 
 LABEL_WIDTH = 12
@@ -46,7 +46,7 @@ AI_ONLY = ("symbol", "first", "difficulty")
 """The rows that matter only against the AI (between people X starts, and no AI plays)."""
 
 
-class DialogButton(NarrowSafe, Button):
+class DialogButton(NarrowButton):
     """The dialog's Start and Cancel: a Button that survives a terminal a few columns wide."""
 
 

@@ -24,7 +24,6 @@ from textual.binding import BindingType
 from textual.containers import Vertical
 from textual.message import Message
 from textual.reactive import reactive
-from textual.screen import Screen
 from textual.widgets import Static
 
 from tui_tictactoe.controller.status import refused
@@ -60,7 +59,7 @@ TICK = 1.0
 """Seconds between redraws of the state: "waiting 42 s" counts down."""
 
 
-class RoomScreen(RoomChoices, RoomOffers, BoardScreen, Screen[None]):
+class RoomScreen(RoomChoices, RoomOffers, BoardScreen):
     """A room's board, its people and how to bring others in."""
 
     CSS_PATH = "room_screen.tcss"

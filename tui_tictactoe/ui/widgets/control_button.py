@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from textual.widgets import Button
-
-from tui_tictactoe.ui.widgets.narrow_button import NarrowSafe
+from tui_tictactoe.ui.widgets.narrow_button import NarrowButton
 
 
-class ControlButton(NarrowSafe, Button, can_focus=False):
+class ControlButton(NarrowButton, can_focus=False):
     """A button the keyboard reaches by the game's cursor (the CSS class `-cursor`), not by focus.
 
     Nothing on the game screen takes focus, so a burst of keys is never ahead of

@@ -5,13 +5,12 @@ from __future__ import annotations
 from textual import events
 from textual.content import Content
 from textual.reactive import reactive
-from textual.widgets import Button
 
 from tui_tictactoe.engine.analysis import MoveVerdict
 from tui_tictactoe.engine.board import EMPTY
 from tui_tictactoe.engine.solver import Verdict
 from tui_tictactoe.ui.widgets.marks import MARGIN, is_large, mark_lines
-from tui_tictactoe.ui.widgets.narrow_button import NarrowSafe
+from tui_tictactoe.ui.widgets.narrow_button import NarrowButton
 
 LETTER_STYLES = {"X": "bold", "O": "bold italic underline"}
 """Styles of a mark drawn as a bare letter (a small cell): X and O differ without colour."""
@@ -68,7 +67,7 @@ def symbol_classes(symbol: str) -> dict[str, bool]:
     return {"-x": symbol == "X", "-o": symbol == "O", "-empty": symbol == EMPTY}
 
 
-class GameCell(NarrowSafe, Button, can_focus=False):
+class GameCell(NarrowButton, can_focus=False):
     """A button that knows its place on the board.
 
     Everything else a cell shows (the cursor, the winning line, a hint, the

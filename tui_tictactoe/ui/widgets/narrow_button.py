@@ -10,13 +10,9 @@ from textual.widgets import Button
 if TYPE_CHECKING:
     from textual.app import RenderResult
 
-    _Base = Button
-else:
-    _Base = object
 
-
-class NarrowSafe(_Base):
-    """Mixed into a `Button` (before it): a blank label when there is no room for one.
+class NarrowButton(Button):
+    """A `Button` with a blank label when there is no room for one.
 
     Workaround for Textual 8.2.8 (with Rich 15.0): a Button pads each line of
     its label by `line-pad: 1`, and when its content is 2 cells wide or less,
@@ -25,10 +21,7 @@ class NarrowSafe(_Base):
     terminal dragged to a few columns gets there (a frame can be drawn before
     the widgets hear of the new size); `Button("Reset")` styled `width: 2`
     shows it in one line (see `tests/ui/test_narrow_button.py`). Remove this
-    mixin when that test passes with a plain `Button`.
-
-    A plain mixin rather than a Button subclass: a widget class costs start-up
-    time to create (Textual reads its CSS, bindings and reactives).
+    class when that test passes with a plain `Button`.
     """
 
     def render(self) -> RenderResult:
