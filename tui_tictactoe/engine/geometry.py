@@ -22,7 +22,7 @@ class Geometry:
     A value: equal, hashed and shown by its shape (`size`, `win_length`) alone. The line
     tables follow from the shape and are built once, in `__post_init__`, as plain slots:
     the search reads `lines_through` after every move, so they are neither properties
-    nor a `cached_property` (which needs the `__dict__` that slots leave out).
+    nor a `cached_property` (which needs the instance dictionary that slots leave out).
     """
 
     size: int = 3

@@ -5,7 +5,7 @@ key list and `--help`'s list of keys are all made from `COMMANDS`, so a key cann
 added, changed or renamed in one of them and forgotten in another; the README's key
 table is held to it by `tests/ui/test_command_table.py`. One order for all: the key bar's.
 
-Plain data (NamedTuples, varied with `_replace`), no Textual at import: the command line
+Plain data (NamedTuples, varied with their _replace), no Textual at import: the command line
 reads it for `--help` without paying for the UI (`bindings` imports Textual, when the UI's
 classes are defined).
 """
