@@ -101,7 +101,10 @@ class MinimaxStrategy(MoveStrategy):
 
     It plays on the board's own geometry. 3x3 goes through the shared solved
     table (`solver`); bigger boards through the pruning `Search` (`search`),
-    which on 5x5 asks the opening book first. A search on a big board can take
+    which on 5x5 asks the opening book first. On 6x6 the perfect level keeps a pairing
+    certificate (`pairing`: it cannot lose) and wins by fours where it sees them (`fours`);
+    the bounded search (`bounded`) decides only where no pairing is found, or with
+    `pairings=False`. A search on a big board can take
     a while: `find_best_move(..., cancelled=event.is_set)` abandons it with
     `SearchCancelled` as soon as `cancelled()` returns True.
     """
@@ -113,6 +116,7 @@ class MinimaxStrategy(MoveStrategy):
         solver: Solver | None = None,
         search: Search | BoundedSearch | None = None,
         book: dict[int, tuple[int, tuple[int, ...]]] | None = None,
+        pairings: bool = True,
     ) -> None:
         if depth is not None and depth < 1:
             raise ValueError(f"depth must be at least 1, got {depth}")
@@ -121,6 +125,7 @@ class MinimaxStrategy(MoveStrategy):
         self._solver = solver
         self._search = search
         self._book = book
+        self.pairings = pairings  # False: 6x6 by the bounded search alone, as before pairings
         self._last: tuple[int, int, int, int, float] | Decision | None = None
         self._held: Held | None = None  # 6x6: the pairing made at this strategy's last move
 
@@ -204,7 +209,11 @@ class MinimaxStrategy(MoveStrategy):
             cell = self.rng.choice([cell for cell, score in scores if score == top])
             searched = counter.nodes
             plain = tree_size(me, them, geometry, self.depth)
-        elif is_bounded(geometry) and (proven := self._proven_move(geometry, me, them)):
+        elif (
+            self.pairings
+            and is_bounded(geometry)
+            and (proven := self._proven_move(geometry, me, them))
+        ):
             self._last = proven._replace(seconds=perf_counter() - start)
             return proven.move
         else:
