@@ -15,6 +15,7 @@ speak of, and shipped: a move and the pairing after it, each checked by `pairing
 
 from __future__ import annotations
 
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -55,6 +56,7 @@ def main() -> None:
         "] = {\n" + "\n".join(entries) + "\n}\n"
     )
     OUTPUT.write_text(text)
+    subprocess.run([sys.executable, "-m", "ruff", "format", "-q", str(OUTPUT)], check=True)
     print(f"{len(entries)} positions in {time.perf_counter() - start:.2f} s -> {OUTPUT}")
 
 

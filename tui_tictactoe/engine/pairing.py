@@ -10,9 +10,13 @@ covers every line left (`after_breaker_move`).
 
 6x6 with five in a row is a draw by such pairings (Hsu et al., Theor. Comput. Sci. 815, 2020;
 docs/ai.md): after each first move of X, O has a reply and a pairing of 14-15 pairs; X,
-opening at (2,2), has for each reply of O an answer and a pairing of about 11 pairs. The
-search here (`find_pairing`, `certificate_for`) finds them at run time within a small budget
-of nodes (milliseconds in pure Python), so nothing is shipped as a table.
+opening at (2,2), has for each reply of O an answer and a pairing of about 11 pairs (and,
+opening at (2,3), a pairing at once). The search here (`find_pairing`, `certificate_for`)
+finds most in a millisecond, but O's reply to some first stones took 200-600 ms (candidate
+replies that fail only after thousands of nodes), so the 37 positions of the breaker's first
+move are shipped (`pairing_book`, built by benchmarks/build_pairing_book.py); every later
+move is the partner or a free move of the pairing held, a search only for a position the AI
+did not reach by its own play.
 
 Public, for the AI (`strategies.MinimaxStrategy`) and for the UI and `analyse`:
 
@@ -22,7 +26,12 @@ Public, for the AI (`strategies.MinimaxStrategy`) and for the UI and `analyse`:
   none found within the budget, or none exists);
 - `certificate_for(geometry, me, them)`: for the breaker to move, a move and the pairing it
   keeps afterwards (move None: the position already holds one), or None;
-- `partner(pairs, cell)`, `after_breaker_move(pairs, cell)`: the answer rule.
+- `partner(pairs, cell)`, `after_breaker_move(pairs, cell)`: the answer rule;
+- `answer(geometry, me, them, held, free_move)`: the breaker's move by the pairing it holds
+  (or one looked up or searched for), checked, or None: what the hard AI plays on 6x6.
+
+For a `GameBoard`, `me, them = board.masks_for(symbol)` gives the masks: a proven draw for
+the side that just moved is `find_pairing(board.geometry, me, them)`.
 
 Cells are indices in reading order (`Geometry.index`), stones bitmasks, as in the searches.
 """
