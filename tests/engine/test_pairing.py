@@ -289,3 +289,45 @@ def test_a_3x3_game_does_not_import_the_pairing_modules() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+# -- the wins by fours -----------------------------------------------------------------------
+
+
+def test_fours_find_a_double_four_and_not_a_win_that_is_not_there() -> None:
+    me = sum(1 << G6.index(2, col) for col in (1, 2, 3))  # three in the middle of row 2
+    them = 1 << G6.index(5, 5)
+    win = winning_fours(G6, me, them)
+    assert win is not None and G6.coords(win) == (2, 4)  # 1..4: two fours (0 and 5)
+    assert winning_fours(G6, 0, 0) is None
+    # The other side has a four of its own: a four of mine elsewhere does not win.
+    four = sum(1 << G6.index(5, col) for col in range(4))
+    assert winning_fours(G6, me, four) is None
+
+
+@settings(deadline=None, max_examples=200)
+@given(seed=st.integers(0, 2**32), mine=st.integers(4, 9), theirs=st.integers(3, 9))
+def test_a_win_by_fours_wins_against_every_defence(seed: int, mine: int, theirs: int) -> None:
+    """Played out: after each four the defender's only move that does not lose at once is the
+    block, and it cannot win first; the attacker finds its next four again, and wins. The
+    positions are random stones, the attacker's often more (so wins by fours are common), the
+    defender's sometimes a four of its own."""
+    cells = random.Random(seed).sample(range(36), mine + theirs)
+    me = sum(1 << cell for cell in cells[:mine])
+    them = sum(1 << cell for cell in cells[mine:])
+    if G6.winning_line(me) or G6.winning_line(them):
+        return
+    cell = winning_fours(G6, me, them)
+    if cell is None:
+        return
+    for _ in range(18):
+        assert cell is not None, "the attacker lost its win by fours"
+        me |= 1 << cell
+        if G6.completes_line(me, cell):
+            return  # won
+        assert not completions(G6.line_masks, them, me), "the defender could win first"
+        forced = completions(G6.line_masks, me, them)
+        assert forced, "a move of the win by fours made no four"
+        them |= forced & -forced  # the block (with two fours, one block: the other wins)
+        cell = winning_fours(G6, me, them)
+    raise AssertionError("no win within 18 fours")
