@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tui_tictactoe.engine.board import GameBoard, other
-from tui_tictactoe.engine.fours import winning_fours
+from tui_tictactoe.engine.fours import win_by_fours, winning_fours
 from tui_tictactoe.engine.geometry import geometry
 from tui_tictactoe.engine.lines import centre_first, completions
 from tui_tictactoe.engine.pairing import (
@@ -191,7 +191,8 @@ def play_checked(ai_symbol: str, opponent: MoveStrategy, rng: random.Random) -> 
             board.make_move(*cell, mover)
             decision = ai.last_decision
             assert decision is not None and decision.proof in ("pairing", "fours")
-            if decision.proof == "pairing" and board.outcome() is None:
+            # The pairing kept is checked (a win by fours may drop it: pairs then empty).
+            if (decision.proof == "pairing" or decision.pairs) and board.outcome() is None:
                 me, them = board.masks_for(mover)
                 assert check(G6, me, them, decision.pairs) is None
         else:
@@ -299,6 +300,8 @@ def test_fours_find_a_double_four_and_not_a_win_that_is_not_there() -> None:
     them = 1 << G6.index(5, 5)
     win = winning_fours(G6, me, them)
     assert win is not None and G6.coords(win) == (2, 4)  # 1..4: two fours (0 and 5)
+    assert win_by_fours(G6, me, them) == (win, 3)  # the four, the block, the five
+    assert win_by_fours(G6, me | 1 << win, them) == (G6.index(2, 0), 1)
     assert winning_fours(G6, 0, 0) is None
     # The other side has a four of its own: a four of mine elsewhere does not win.
     four = sum(1 << G6.index(5, col) for col in range(4))

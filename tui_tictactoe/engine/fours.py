@@ -24,20 +24,29 @@ class _Out(Exception):
 def winning_fours(geometry: Geometry, me: int, them: int, nodes: int = VCF_NODES) -> int | None:
     """The first move of a forced win by fours for `me` (to move), or None if none was found
     within `nodes` positions. A win in one counts (its cell is returned)."""
+    found = win_by_fours(geometry, me, them, nodes)
+    return None if found is None else found[0]
+
+
+def win_by_fours(
+    geometry: Geometry, me: int, them: int, nodes: int = VCF_NODES
+) -> tuple[int, int] | None:
+    """(first move, plies to the win along the line found, this move included) of a forced
+    win by fours for `me`, or None. The line is the first found, not always the shortest."""
     left = [nodes]
     try:
-        return _attack(geometry.line_masks, me, them, left, 0)
+        return _attack(geometry.line_masks, me, them, left)
     except _Out:
         return None
 
 
-def _attack(lines: tuple[int, ...], me: int, them: int, left: list[int], ply: int) -> int | None:
+def _attack(lines: tuple[int, ...], me: int, them: int, left: list[int]) -> tuple[int, int] | None:
     left[0] -= 1
     if left[0] < 0:
         raise _Out
     wins = completions(lines, me, them)
     if wins:
-        return (wins & -wins).bit_length() - 1
+        return (wins & -wins).bit_length() - 1, 1
     threats = completions(lines, them, me)
     if threats & (threats - 1):
         return None  # two threats against me: I cannot block both and make a four
@@ -55,8 +64,9 @@ def _attack(lines: tuple[int, ...], me: int, them: int, left: list[int], ply: in
         if not fours:
             continue
         if fours & (fours - 1):
-            return bit.bit_length() - 1  # two fours: one of them is completed next move
+            return bit.bit_length() - 1, 3  # two fours: one is completed after the block
         # `them` has no threat left (none, or the one this move blocked): it must block.
-        if _attack(lines, mine, them | fours, left, ply + 1) is not None:
-            return bit.bit_length() - 1
+        rest = _attack(lines, mine, them | fours, left)
+        if rest is not None:
+            return bit.bit_length() - 1, rest[1] + 2
     return None

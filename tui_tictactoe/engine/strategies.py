@@ -243,17 +243,23 @@ class MinimaxStrategy(MoveStrategy):
         partner first; None where no pairing is found (the bounded search then decides).
         A free move goes to the forced win by fours if one is found, else to the cell on
         the most of this side's open lines: any free move keeps the pairing."""
-        from tui_tictactoe.engine.fours import winning_fours
+        from tui_tictactoe.engine.fours import win_by_fours
         from tui_tictactoe.engine.lines import centre_first
-        from tui_tictactoe.engine.pairing import after_breaker_move, answer
+        from tui_tictactoe.engine.pairing import after_breaker_move, answer, check
 
         empties = geometry.cells - (me | them).bit_count()
-        win = winning_fours(geometry, me, them)
+        win = win_by_fours(geometry, me, them)
         if win is not None:
+            cell, plies = win
+            # The fours win even where they leave the pairing; it is kept where it still holds
+            # (the partner answers if a later four is not found).
             held = self._held
-            pairs = () if held is None else after_breaker_move(held[2], win)
-            self._held = None  # the fours may leave the pairing: they win instead
-            return self._proven(geometry, win, Verdict("win", empties), "fours", pairs)
+            pairs = () if held is None else after_breaker_move(held[2], cell)
+            if held is None or check(geometry, me | 1 << cell, them, pairs) is not None:
+                self._held, pairs = None, ()
+            else:
+                self._held = (me | 1 << cell, them, pairs)
+            return self._proven(geometry, cell, Verdict("win", plies), "fours", pairs)
 
         def free_move(free: int, pairs: Pairing) -> int:
             return self._free_move(geometry, me, them, free)
