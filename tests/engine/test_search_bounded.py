@@ -192,7 +192,9 @@ def test_cancel_stops_the_bounded_search() -> None:
 
 
 def test_the_hard_level_on_6x6_uses_the_bounded_search_and_says_how_deep_it_went() -> None:
-    strategy = MinimaxStrategy(search=BoundedSearch(G6, seconds=None, nodes=3_000))
+    """Without its pairings (they decide every move it reaches by its own play: see
+    test_pairing.py) the hard level is the bounded search."""
+    strategy = MinimaxStrategy(search=BoundedSearch(G6, seconds=None, nodes=3_000), pairings=False)
     strategy.find_best_move(GameBoard(G6), "X")
     decision = strategy.last_decision
     assert decision is not None and decision.depth is not None and decision.depth >= 1

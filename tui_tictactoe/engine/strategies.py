@@ -14,6 +14,7 @@ from tui_tictactoe.engine.solver import NodeCounter, Solver, Verdict, limited_sc
 
 if TYPE_CHECKING:
     from tui_tictactoe.engine.bounded import BoundedSearch
+    from tui_tictactoe.engine.pairing import Held, Pairing
     from tui_tictactoe.engine.search import Search
 
 Difficulty = Literal["easy", "medium", "hard"]
@@ -81,6 +82,10 @@ class Decision(NamedTuple):
     plain_nodes: int | None
     depth: int | None  # plies looked ahead (6x6: free moves, forced blocks not counted),
     # None = to the end of the game
+    # What proves the verdict where no search does (6x6): "pairing" (the move keeps the
+    # pairing in `pairs`: at least a draw), "fours" (a forced win by fours), else None.
+    proof: str | None = None
+    pairs: tuple[tuple[int, int], ...] = ()  # the pairing held after the move (cell indices)
 
 
 BOOK_GEOMETRY = geometry(5, 4)
@@ -96,7 +101,10 @@ class MinimaxStrategy(MoveStrategy):
 
     It plays on the board's own geometry. 3x3 goes through the shared solved
     table (`solver`); bigger boards through the pruning `Search` (`search`),
-    which on 5x5 asks the opening book first. A search on a big board can take
+    which on 5x5 asks the opening book first. On 6x6 the perfect level keeps a pairing
+    certificate (`pairing`: it cannot lose) and wins by fours where it sees them (`fours`);
+    the bounded search (`bounded`) decides only where no pairing is found, or with
+    `pairings=False`. A search on a big board can take
     a while: `find_best_move(..., cancelled=event.is_set)` abandons it with
     `SearchCancelled` as soon as `cancelled()` returns True.
     """
@@ -108,6 +116,7 @@ class MinimaxStrategy(MoveStrategy):
         solver: Solver | None = None,
         search: Search | BoundedSearch | None = None,
         book: dict[int, tuple[int, tuple[int, ...]]] | None = None,
+        pairings: bool = True,
     ) -> None:
         if depth is not None and depth < 1:
             raise ValueError(f"depth must be at least 1, got {depth}")
@@ -116,7 +125,9 @@ class MinimaxStrategy(MoveStrategy):
         self._solver = solver
         self._search = search
         self._book = book
+        self.pairings = pairings  # False: 6x6 by the bounded search alone, as before pairings
         self._last: tuple[int, int, int, int, float] | Decision | None = None
+        self._held: Held | None = None  # 6x6: the pairing made at this strategy's last move
 
     @property
     def solver(self) -> Solver:
@@ -198,6 +209,13 @@ class MinimaxStrategy(MoveStrategy):
             cell = self.rng.choice([cell for cell, score in scores if score == top])
             searched = counter.nodes
             plain = tree_size(me, them, geometry, self.depth)
+        elif (
+            self.pairings
+            and is_bounded(geometry)
+            and (proven := self._proven_move(geometry, me, them))
+        ):
+            self._last = proven._replace(seconds=perf_counter() - start)
+            return proven.move
         else:
             search = self.search_for(geometry)
             entry = search.book_entry(self.book_for(geometry), me, them)
@@ -219,6 +237,73 @@ class MinimaxStrategy(MoveStrategy):
             depth=horizon,
         )
         return geometry.coords(cell)
+
+    def _proven_move(self, geometry: Geometry, me: int, them: int) -> Decision | None:
+        """6x6: a win in one or by fours, else the move of a pairing (`pairing.answer`), the
+        partner first; None where no pairing is found (the bounded search then decides).
+        A free move goes to the forced win by fours if one is found, else to the cell on
+        the most of this side's open lines: any free move keeps the pairing."""
+        from tui_tictactoe.engine.fours import win_by_fours
+        from tui_tictactoe.engine.lines import centre_first
+        from tui_tictactoe.engine.pairing import after_breaker_move, answer, check
+
+        empties = geometry.cells - (me | them).bit_count()
+        win = win_by_fours(geometry, me, them)
+        if win is not None:
+            cell, plies = win
+            # The fours win even where they leave the pairing; it is kept where it still holds
+            # (the partner answers if a later four is not found).
+            held = self._held
+            pairs = () if held is None else after_breaker_move(held[2], cell)
+            if held is None or check(geometry, me | 1 << cell, them, pairs) is not None:
+                self._held, pairs = None, ()
+            else:
+                self._held = (me | 1 << cell, them, pairs)
+            return self._proven(geometry, cell, Verdict("win", plies), "fours", pairs)
+
+        def free_move(free: int, pairs: Pairing) -> int:
+            return self._free_move(geometry, me, them, free)
+
+        move = answer(geometry, me, them, self._held, free_move, order=centre_first(geometry))
+        if move is None:
+            self._held = None
+            return None
+        self._held = (me | 1 << move.cell, them, move.pairs)
+        return self._proven(geometry, move.cell, Verdict("draw", empties), "pairing", move.pairs)
+
+    def _free_move(self, geometry: Geometry, me: int, them: int, free: int) -> int:
+        """The empty cell on the most open lines of this side (more stones weigh more),
+        then those of the other side; ties at random."""
+        best: list[int] = []
+        top = -1
+        for cell in range(geometry.cells):
+            if not free >> cell & 1:
+                continue
+            worth = 0
+            for line in geometry.lines_through[cell]:
+                if not line & them:
+                    worth += 4 ** (line & me).bit_count() * 2
+                if not line & me:
+                    worth += 4 ** (line & them).bit_count()
+            if worth > top:
+                best, top = [cell], worth
+            elif worth == top:
+                best.append(cell)
+        return best[0] if len(best) == 1 else self.rng.choice(best)
+
+    def _proven(
+        self, geometry: Geometry, cell: int, verdict: Verdict, proof: str, pairs: Pairing
+    ) -> Decision:
+        return Decision(
+            move=geometry.coords(cell),
+            verdict=verdict,
+            positions_searched=0,
+            seconds=0.0,
+            plain_nodes=None,
+            depth=None,
+            proof=proof,
+            pairs=pairs,
+        )
 
     @property
     def last_decision(self) -> Decision | None:
