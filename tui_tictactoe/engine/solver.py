@@ -67,15 +67,21 @@ class Solver:
                 f"{geometry.size}x{geometry.size} needs a pruning search"
             )
         self.geometry = geometry
-        cells = geometry.cells
+        cells = self._cells = geometry.cells  # read at every node: not through the property
         size = 1 << cells
         has_line = bytearray(size)
-        for mask in range(size):
-            has_line[mask] = any(mask & line == line for line in geometry.line_masks)
+        full = size - 1
+        for line in geometry.line_masks:  # every mask holding the line: the line plus any
+            rest = free = full & ~line  # subset of the other cells (walked as submasks)
+            while True:
+                has_line[line | rest] = 1
+                if not rest:
+                    break
+                rest = (rest - 1) & free
         self._has_line = has_line
+        bits = tuple(1 << cell for cell in range(cells))
         self._empty_bits = [
-            tuple(1 << cell for cell in range(cells) if not occupied >> cell & 1)
-            for occupied in range(size)
+            tuple(bit for bit in bits if not occupied & bit) for occupied in range(size)
         ]
         self._values: dict[int, int] = {}
         self._entries: dict[int, Entry] = {}
@@ -90,7 +96,7 @@ class Solver:
 
         Raises ValueError for an impossible or finished position.
         """
-        key = me | them << self.geometry.cells
+        key = me | them << self._cells
         entry = self._entries.get(key)
         if entry is None:
             self._check_in_play(me, them)
@@ -128,7 +134,7 @@ class Solver:
     def _solve(self, me: int, them: int) -> int:
         """Value of a position in play for the side to move (`me`)."""
         values = self._values
-        key = me | them << self.geometry.cells
+        key = me | them << self._cells
         value = values.get(key)
         if value is not None:
             return value
@@ -158,7 +164,7 @@ class Solver:
         Memoised, so the info panel can say what pruning-free search would cost
         without paying for it.
         """
-        key = (me | them << self.geometry.cells, depth)
+        key = (me | them << self._cells, depth)
         size = self._tree_sizes.get(key)
         if size is not None:
             return size
