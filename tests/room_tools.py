@@ -15,7 +15,7 @@ from tui_tictactoe.rooms.memory_hub import MemoryHub
 from tui_tictactoe.rooms.request import RoomRequest, RoomsEntry
 from tui_tictactoe.rooms.view import Person, RoomView, SeatView, Ticket
 from tui_tictactoe.ui.app import TicTacToeApp
-from tui_tictactoe.ui.screens.room_screen import RoomScreen
+from tui_tictactoe.ui.rooms.room_screen import RoomScreen
 from tui_tictactoe.ui.widgets import TitleBar
 
 ANN, BOB, EVE = Person("ann", "k-ann"), Person("bob", "k-bob"), Person("eve", "k-eve")

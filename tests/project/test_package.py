@@ -21,7 +21,7 @@ PACKAGE_DATA = (
     "tui_tictactoe/ui/help.md",
     "tui_tictactoe/ui/tictactoe.tcss",
     "tui_tictactoe/ui/few_colours.tcss",
-    "tui_tictactoe/ui/screens/room_screen.tcss",
+    "tui_tictactoe/ui/rooms/room_screen.tcss",
 )
 
 

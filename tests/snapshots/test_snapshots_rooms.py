@@ -16,7 +16,7 @@ from textual.pilot import Pilot
 from tui_tictactoe.rooms.memory_hub import MemoryHub
 from tui_tictactoe.rooms.request import ROOM_ADDRESS_ENV, RoomRequest
 from tui_tictactoe.rooms.view import Person, Ticket
-from tui_tictactoe.ui.screens.match_screen import MatchScreen
+from tui_tictactoe.ui.rooms.match_screen import MatchScreen
 
 SIZE = (80, 24)
 

@@ -1,4 +1,4 @@
-"""The quick match's waiting screen (`ui/screens/match_screen.py`) on a `MemoryHub` with
+"""The quick match's waiting screen (`ui/rooms/match_screen.py`) on a `MemoryHub` with
 a stopped clock: how many wait, the seconds waited, a pairing opening the room, the AI
 meanwhile ended by a match with a note, and Esc leaving the queue for the lobby."""
 
@@ -16,10 +16,10 @@ from tui_tictactoe.rooms.memory_hub import MemoryHub
 from tui_tictactoe.rooms.request import ROOM_ADDRESS_ENV, RoomRequest
 from tui_tictactoe.rooms.view import Person, Refused
 from tui_tictactoe.ui.app import TicTacToeApp
+from tui_tictactoe.ui.rooms.lobby_screen import LobbyScreen
+from tui_tictactoe.ui.rooms.match_screen import DECLINED, FOUND, MatchScreen
+from tui_tictactoe.ui.rooms.room_screen import RoomScreen
 from tui_tictactoe.ui.screens.game_screen import GameScreen
-from tui_tictactoe.ui.screens.lobby_screen import LobbyScreen
-from tui_tictactoe.ui.screens.match_screen import DECLINED, FOUND, MatchScreen
-from tui_tictactoe.ui.screens.room_screen import RoomScreen
 
 WAIT = 20.0
 

@@ -33,7 +33,7 @@ from tui_tictactoe.engine.search import shared_search
 from tui_tictactoe.engine.solver import Verdict
 from tui_tictactoe.rooms.game import RoomGame
 from tui_tictactoe.rooms.request import RoomRequest
-from tui_tictactoe.ui.screens.room_screen import RoomScreen
+from tui_tictactoe.ui.rooms.room_screen import RoomScreen
 
 SIZE = (80, 24)
 

@@ -35,9 +35,9 @@ from tui_tictactoe.rooms.request import RoomRequest
 from tui_tictactoe.rooms.room import WATCHING_OFF
 from tui_tictactoe.rooms.status import LEAVE_QUESTION, NO_ANALYSIS_FOR_PLAYERS, NO_HINT
 from tui_tictactoe.rooms.view import Person, Ticket
+from tui_tictactoe.ui.rooms.lobby_screen import LobbyScreen
+from tui_tictactoe.ui.rooms.room_refused import RoomRefused
 from tui_tictactoe.ui.screens.game_screen import GameScreen
-from tui_tictactoe.ui.screens.lobby_screen import LobbyScreen
-from tui_tictactoe.ui.screens.room_refused import RoomRefused
 from tui_tictactoe.ui.widgets.key_bar import KeyBar
 
 SIZE = (80, 24)

@@ -193,6 +193,33 @@ class RoomGame:
             return None
         return MoveRequest(self.ticket, cell, self.view.generation)
 
+    # -- offers and who opened the room -------------------------------------------
+
+    @property
+    def offer_to_me(self) -> bool:
+        """The other player's offer waits for this player's answer (`y` or `n`)."""
+        view, seat = self.view, self.seat
+        return view is not None and view.offer is not None and seat not in (None, view.offer.by)
+
+    @property
+    def may_take_back(self) -> bool:
+        """This player made the last move and the other has not answered it yet: `u`."""
+        view, seat = self.view, self.seat
+        return (
+            view is not None
+            and view.result is None
+            and bool(view.moves)
+            and seat is not None
+            and view.to_move not in (None, seat)
+            and view.offer is None
+        )
+
+    @property
+    def opened_by_me(self) -> bool:
+        """This player opened the room: theirs to list in the lobby or make private."""
+        view = self.view
+        return view is not None and view.opener is not None and view.opener == self.seat
+
     # -- a spectator's analysis ---------------------------------------------------
 
     @property

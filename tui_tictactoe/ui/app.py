@@ -139,7 +139,7 @@ class TicTacToeApp(App[None]):
         )
         screen: Screen[None]
         if self.rooms is not None:
-            from tui_tictactoe.ui.rooms_start import first_screen, room_setting
+            from tui_tictactoe.ui.rooms.rooms_start import first_screen, room_setting
 
             link = self.record_link
             setting = room_setting(

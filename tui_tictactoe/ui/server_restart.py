@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from textual.app import App
 
     from tui_tictactoe.controller import GameController
-    from tui_tictactoe.ui.screens.room_screen import RoomScreen
+    from tui_tictactoe.ui.rooms.room_screen import RoomScreen
 
 NOTICE = "This server restarts after your round."
 CHECK = 0.5  # seconds between checks that nothing is in play
@@ -66,7 +66,7 @@ class ServerRestart:
 
     def room_screen(self) -> RoomScreen | None:
         """The room played or watched now, if the board on screen is a room's."""
-        from tui_tictactoe.ui.screens.room_screen import RoomScreen
+        from tui_tictactoe.ui.rooms.room_screen import RoomScreen
 
         board = self.board()
         return board if isinstance(board, RoomScreen) else None

@@ -33,7 +33,7 @@ from tui_tictactoe.record.location import DATABASE_URL_ENV
 from tui_tictactoe.rooms.postgres.hub import PostgresHub
 from tui_tictactoe.servers.room_service import shown_url
 from tui_tictactoe.servers.ssh.main import settings_from
-from tui_tictactoe.ui.screens.lobby_screen import REFRESH
+from tui_tictactoe.ui.rooms.lobby_screen import REFRESH
 
 host = test_serve_ssh.host  # the fixture: a GameServer in the test's loop, with its log
 

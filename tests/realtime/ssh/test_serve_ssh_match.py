@@ -18,7 +18,7 @@ from test_serve_ssh_rooms import ANN_KEY, BOB_KEY, FINGERPRINT, enter, hub_of, r
 
 from tui_tictactoe.rooms.matching import DECLINES, POLL
 from tui_tictactoe.rooms.view import Refused
-from tui_tictactoe.ui.screens.match_screen import DECLINED, FOUND
+from tui_tictactoe.ui.rooms.match_screen import DECLINED, FOUND
 
 host = test_serve_ssh.host  # the fixture: a GameServer in the test's loop
 WAIT = 30.0

@@ -15,7 +15,7 @@ import test_serve_ssh
 from test_serve_ssh_rooms import enter, hub_of, new_room
 
 from tui_tictactoe.rooms.room import ROOMS_PER_ADDRESS
-from tui_tictactoe.ui.screens.lobby_screen import REFRESH
+from tui_tictactoe.ui.rooms.lobby_screen import REFRESH
 
 host = test_serve_ssh.host  # the fixture: a GameServer in the test's loop
 

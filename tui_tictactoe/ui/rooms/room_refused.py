@@ -23,7 +23,7 @@ from textual.widgets.option_list import Option
 from tui_tictactoe.rooms.request import RoomRequest
 from tui_tictactoe.rooms.status import LINK_LOST, watch_instead
 from tui_tictactoe.rooms.view import Ticket
-from tui_tictactoe.ui.room_keys import REFUSED_COMMANDS, acts, screen_bindings, screen_keys
+from tui_tictactoe.ui.rooms.room_keys import REFUSED_COMMANDS, acts, screen_bindings, screen_keys
 from tui_tictactoe.ui.screens.stale_resize import IgnoresStaleResize
 from tui_tictactoe.ui.widgets import TitleBar
 from tui_tictactoe.ui.widgets.key_bar import KeyBar

@@ -16,6 +16,7 @@ off and leaving each stop the search.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from functools import partial
 from typing import ClassVar
 
@@ -26,7 +27,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from tui_tictactoe.controller.status import refused
+from tui_tictactoe.controller.status import Status, refused
 from tui_tictactoe.controller.teaching import CellScores
 from tui_tictactoe.engine.board import Cell
 from tui_tictactoe.options import board_geometry
@@ -46,21 +47,32 @@ from tui_tictactoe.rooms.status import (
     score_line,
 )
 from tui_tictactoe.rooms.view import Refused, RoomView, Ticket
-from tui_tictactoe.ui.room_keys import room_bindings, room_keys
+from tui_tictactoe.ui.rooms.room_choices import (
+    LISTED,
+    NO_WATCHING,
+    PRIVATE,
+    WATCHERS_ONLY,
+    WATCHING_ON,
+    PendingNote,
+    ended_reason,
+    key_states,
+)
+from tui_tictactoe.ui.rooms.room_keys import room_bindings, room_keys
+from tui_tictactoe.ui.rooms.room_refused import show_refusal
+from tui_tictactoe.ui.rooms.room_setting import RoomSetting
 from tui_tictactoe.ui.screens.board_screen import BoardScreen
-from tui_tictactoe.ui.screens.room_choices import RoomChoices, ended_reason
-from tui_tictactoe.ui.screens.room_offers import RoomOffers
-from tui_tictactoe.ui.screens.room_refused import show_refusal
-from tui_tictactoe.ui.screens.room_setting import RoomSetting
 from tui_tictactoe.ui.widgets import TitleBar
 from tui_tictactoe.ui.widgets.key_bar import KeyBar, KeyHint
 
 TICK = 1.0
 """Seconds between redraws of the state: "waiting 42 s" counts down."""
 
+ANSWER_KEYS = ("y", "n")
 
-class RoomScreen(RoomChoices, RoomOffers, BoardScreen):
-    """A room's board, its people and how to bring others in."""
+
+class RoomScreen(BoardScreen):
+    """A room's board, its people and how to bring others in; its choices about who gets
+    in (`p`, `w`) and the offers between the players (`d`, `u`, `y`/`n`, `c`)."""
 
     CSS_PATH = "room_screen.tcss"
     BINDINGS: ClassVar[list[BindingType]] = room_bindings()
@@ -108,6 +120,7 @@ class RoomScreen(RoomChoices, RoomOffers, BoardScreen):
         self.score = Static(id="room-score", markup=False)
         self.invite = Static(id="room-invite", markup=False)
         self.key_bar = KeyBar(self._keys(), id="room-keys")
+        self.pending = PendingNote(self.status)
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
@@ -165,6 +178,7 @@ class RoomScreen(RoomChoices, RoomOffers, BoardScreen):
             if match is not None and self.setting.keep is not None:
                 self.setting.keep(match)  # both players' sessions: the record keeps it once
             self._ring_if_my_turn(message.view)
+        self.pending.seen(self.game.view)
 
     def _ring_if_my_turn(self, view: RoomView) -> None:
         """The bell, once a turn: a turn is the room, its round and the moves made. Not
@@ -219,6 +233,57 @@ class RoomScreen(RoomChoices, RoomOffers, BoardScreen):
             self.status.say(said)
             return
         await self._ask(self.hub.rematch(self.game.ticket))
+
+    async def action_toggle_public(self) -> None:
+        """List the room in the lobby, or make it private again (its opener's)."""
+        view = self.game.view
+        if view is None or not self.entered:
+            return
+        public = not view.public
+        if await self._ask(self.hub.set_public(self.game.ticket, public)):
+            self._say_once_shown(LISTED if public else PRIVATE, lambda v: v.public == public)
+
+    async def action_toggle_watching(self) -> None:
+        """Let spectators in, or send them away (either player's)."""
+        view = self.game.view
+        if view is None or not self.entered:
+            return
+        if not self.game.is_player:
+            self.status.say(Status(WATCHERS_ONLY, "refused"))
+            return
+        watching = not view.watching
+        if await self._ask(self.hub.set_watching(self.game.ticket, watching)):
+            note = WATCHING_ON if watching else NO_WATCHING
+            self._say_once_shown(note, lambda v: v.watching == watching)
+
+    def _say_once_shown(self, note: Status, shown: Callable[[RoomView], bool]) -> None:
+        self.pending.say(note, shown, self.game.view)
+
+    # -- offers between the players (the hub decides: `room.Room.make_offer`, `answer`) --
+
+    async def action_offer_draw(self) -> None:
+        if self.entered and self.game.view is not None:
+            await self._ask(self.hub.offer(self.game.ticket, "draw"))
+
+    async def action_offer_take_back(self) -> None:
+        """Ask to take back the last move (refused, with the reason, unless it was ours)."""
+        if self.entered and self.game.view is not None:
+            await self._ask(self.hub.offer(self.game.ticket, "take_back"))
+
+    async def action_claim(self) -> None:
+        """Claim the round of an opponent who left (the hub says how long to wait, if)."""
+        if self.entered and self.game.view is not None:
+            await self._ask(self.hub.claim(self.game.ticket))
+
+    async def action_answer_offer(self, yes: bool) -> None:
+        if self.entered and self.game.offer_to_me:
+            await self._ask(self.hub.answer(self.game.ticket, yes))
+
+    async def decline_on_key(self, key: str) -> None:
+        """Any key but `y` and `n` declines an offer waiting for this player (then does
+        what it does): the app calls this with every key before it acts."""
+        if key not in ANSWER_KEYS and self.game.offer_to_me and not self.status.asking:
+            await self.action_answer_offer(False)
 
     def action_hint(self) -> None:
         self.status.say(NO_HINT)
@@ -331,9 +396,7 @@ class RoomScreen(RoomChoices, RoomOffers, BoardScreen):
         offered = self.game.analysis_offered if self.game.view is not None else False
         analysis = self.show_analysis if offered else None
         player = self.game.is_player and self.game.view is not None  # none that play before
-        choices = self.choices()
-        if choices is not None:
-            choices |= {"take_back": self.may_take_back, "claim": self.may_claim}
+        choices = key_states(self.game, self.clock())
         return room_keys(self.geometry.cells <= 9, analysis, player, choices)
 
     def _show(self) -> None:
@@ -372,7 +435,7 @@ class RoomScreen(RoomChoices, RoomOffers, BoardScreen):
 
     def _allows(self, action: str) -> bool:
         """y and n only answer an offer (else `y` answers the app's question)."""
-        return action != "answer_offer" or self.offer_to_me
+        return action != "answer_offer" or self.game.offer_to_me
 
     def _hears_digits(self) -> bool:
         return self.game.is_player  # a spectator's digits play nothing anyway

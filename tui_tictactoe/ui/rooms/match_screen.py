@@ -40,10 +40,10 @@ from tui_tictactoe.rooms.matching import (
 )
 from tui_tictactoe.rooms.room import SIZES
 from tui_tictactoe.rooms.view import Refused, Ticket
-from tui_tictactoe.ui.room_keys import MATCH_COMMANDS, acts, screen_bindings, screen_keys
+from tui_tictactoe.ui.rooms.room_keys import MATCH_COMMANDS, acts, screen_bindings, screen_keys
+from tui_tictactoe.ui.rooms.room_screen import RoomScreen
+from tui_tictactoe.ui.rooms.room_setting import RoomSetting
 from tui_tictactoe.ui.screens.game_screen import GameScreen
-from tui_tictactoe.ui.screens.room_screen import RoomScreen
-from tui_tictactoe.ui.screens.room_setting import RoomSetting
 from tui_tictactoe.ui.widgets import TitleBar
 from tui_tictactoe.ui.widgets.key_bar import KeyBar, KeyHint
 

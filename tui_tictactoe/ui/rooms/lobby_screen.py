@@ -29,9 +29,14 @@ from textual.widgets.option_list import Option
 from tui_tictactoe.identity import displayable, set_apart
 from tui_tictactoe.rooms import codes
 from tui_tictactoe.rooms.view import Refused, RoomSummary, Ticket
-from tui_tictactoe.ui.room_keys import LOBBY_COMMANDS, lobby_states, screen_bindings, screen_keys
-from tui_tictactoe.ui.screens.room_screen import RoomScreen
-from tui_tictactoe.ui.screens.room_setting import RoomSetting
+from tui_tictactoe.ui.rooms.room_keys import (
+    LOBBY_COMMANDS,
+    lobby_states,
+    screen_bindings,
+    screen_keys,
+)
+from tui_tictactoe.ui.rooms.room_screen import RoomScreen
+from tui_tictactoe.ui.rooms.room_setting import RoomSetting
 from tui_tictactoe.ui.screens.stale_resize import IgnoresStaleResize
 from tui_tictactoe.ui.widgets import TitleBar
 from tui_tictactoe.ui.widgets.key_bar import KeyBar
@@ -154,7 +159,7 @@ class LobbyScreen(IgnoresStaleResize, Screen[None]):
         if chosen == PLAY_AI:
             self.app.push_screen(self.play_ai())  # for good: q there quits
         elif chosen == MATCH:
-            from tui_tictactoe.ui.screens.match_screen import MatchScreen
+            from tui_tictactoe.ui.rooms.match_screen import MatchScreen
 
             self.app.push_screen(MatchScreen(self.setting, self.play_ai, self.board_size))
         elif chosen in (NEW_ROOM, NEW_PUBLIC):

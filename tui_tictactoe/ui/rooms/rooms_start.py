@@ -18,9 +18,9 @@ from tui_tictactoe.identity import Identity
 from tui_tictactoe.record.values import Match
 from tui_tictactoe.rooms.request import RoomRequest, RoomsEntry, room_address
 from tui_tictactoe.rooms.view import Person
-from tui_tictactoe.ui.screens.lobby_screen import LobbyScreen
-from tui_tictactoe.ui.screens.room_screen import RoomScreen
-from tui_tictactoe.ui.screens.room_setting import RoomSetting, TurnSignals
+from tui_tictactoe.ui.rooms.lobby_screen import LobbyScreen
+from tui_tictactoe.ui.rooms.room_screen import RoomScreen
+from tui_tictactoe.ui.rooms.room_setting import RoomSetting, TurnSignals
 
 
 def room_setting(
@@ -57,7 +57,7 @@ def first_screen(
     if request is None or request.kind == "lobby":
         return LobbyScreen(setting, play_ai, board_size)
     if request.kind == "match":
-        from tui_tictactoe.ui.screens.match_screen import MatchScreen
+        from tui_tictactoe.ui.rooms.match_screen import MatchScreen
 
         return MatchScreen(setting, play_ai, request.size)
     return RoomScreen(setting, request)
