@@ -98,7 +98,7 @@ def install(trace: Trace, hubs: list[PostgresHub]) -> None:
 
     psycopg.AsyncTransaction.__aenter__ = begin  # type: ignore[method-assign]
     for hub in hubs:
-        heard, deliver = hub._heard, hub.readers.deliver
+        heard, deliver = hub.tasks.heard, hub.readers.deliver
 
         def on_heard(payload: str, heard: Callable[[str], None] = heard) -> None:
             code, generation = payload.split(" ", 2)[:2]
@@ -114,7 +114,7 @@ def install(trace: Trace, hubs: list[PostgresHub]) -> None:
                 trace.fed.setdefault(key, time.perf_counter())
             deliver(loaded)
 
-        hub._heard = on_heard  # type: ignore[method-assign]
+        hub.tasks.heard = on_heard  # type: ignore[method-assign]
         hub.readers.deliver = on_deliver  # type: ignore[method-assign]
 
 

@@ -15,7 +15,6 @@ See docs/rooms.md, "Rooms across hosts".
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import secrets
 import sys
@@ -82,7 +81,7 @@ _CODE_TRIES = 64
 _log_to_stderr: Callable[[str], None] = partial(print, file=sys.stderr, flush=True)
 
 
-class PostgresHub(HubTasks, RoomHub):
+class PostgresHub(RoomHub):
     """A `RoomHub` on PostgreSQL, one per host. `await start()` before use (it creates
     or upgrades the tables and starts the heartbeat, the listener and the re-reads);
     `await shutdown()` when the host stops. Also an async context manager."""
@@ -129,7 +128,6 @@ class PostgresHub(HubTasks, RoomHub):
         self.heartbeat, self.host_timeout, self.reread = heartbeat, host_timeout, reread
         self.channel = channel
         self.listen_url = listen_url or url
-        self._listen = listen
         self._log = log
         self._clock = clock
         self._rng: codes.Chooser = rng if rng is not None else secrets.SystemRandom()
@@ -156,8 +154,17 @@ class PostgresHub(HubTasks, RoomHub):
         self.readers = Readers()
         self._mine: set[str] = set()  # hashes of the seat tokens this host's sessions hold
         self._away: list[tuple[str, SeatName, Person]] = []  # as of the last beat
-        self._tasks: list[asyncio.Task[None]] = []
-        self._stopping = False  # set by shutdown: every background loop ends
+        self.tasks = HubTasks(
+            self.readers,
+            log,
+            beat=self.beat,
+            expire=self.expire,
+            read=self._read,
+            heartbeat=heartbeat,
+            reread=reread,
+            listen_url=self.listen_url if listen else None,
+            channel=channel,
+        )
 
     async def __aenter__(self) -> PostgresHub:
         await self.start()
@@ -173,10 +180,7 @@ class PostgresHub(HubTasks, RoomHub):
         async with self._link.session() as conn:
             await ensure_schema(conn)
         await self.beat()
-        self._tasks.append(asyncio.create_task(self._keep_beating()))
-        self._tasks.append(asyncio.create_task(self._keep_reading()))
-        if self._listen:
-            self._tasks.append(asyncio.create_task(self._keep_listening()))
+        self.tasks.start()
 
     # -- the RoomHub interface ----------------------------------------------
 
@@ -460,17 +464,7 @@ class PostgresHub(HubTasks, RoomHub):
         """This host stops: its background tasks end, its players' seats wait out their
         grace (they may come back through another host), its spectators leave, and its
         readers' updates end. The rooms themselves go on."""
-        # Belt and braces: a cancel lost on the way (see `Readers.wait`) still ends each
-        # loop at its next turn, by the flag.
-        self._stopping = True
-        while pending := [task for task in self._tasks if not task.done()]:
-            for task in pending:
-                task.cancel()
-            await asyncio.wait(pending, timeout=1.0)
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-        self._tasks.clear()
+        await self.tasks.stop()
         with contextlib.suppress(Refused):
             async with self._link.transaction() as conn:
                 held = await pg_sweep.rooms_of_host(conn, self.host_id)

@@ -1,12 +1,14 @@
 """`PostgresHub`'s background work: the heartbeat, the listener and the re-reads.
 
-A mixin of `hub.PostgresHub`, apart only to keep each module short: every loop runs
-until the hub's `_stopping`, and survives the database's absences (`_survive`).
+`HubTasks` is a part the hub owns (`PostgresHub.tasks`), handed what it calls: the hub's
+`beat`, `expire` and room reads, its `Readers` and its log. Every loop runs until `stop`,
+and survives the database's absences (`_survive`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Awaitable, Callable
 from functools import partial
 
@@ -20,24 +22,48 @@ from tui_tictactoe.rooms.view import Refused
 class HubTasks:
     """The loops `PostgresHub.start` runs (see there for what each keeps true)."""
 
-    _stopping: bool
-    heartbeat: float
-    reread: float
-    listen_url: str
-    channel: str
-    readers: Readers
-    _log: Callable[[str], None]
+    def __init__(
+        self,
+        readers: Readers,
+        log: Callable[[str], None],
+        *,
+        beat: Callable[[], Awaitable[None]],
+        expire: Callable[[], Awaitable[None]],
+        read: Callable[[list[str]], Awaitable[dict[str, Loaded]]],
+        heartbeat: float,
+        reread: float,
+        listen_url: str | None,
+        channel: str,
+    ) -> None:
+        """`listen_url` None: no listener (the re-reads alone bring other hosts' moves)."""
+        self.readers = readers
+        self._log = log
+        self._beat, self._expire, self._read = beat, expire, read
+        self.heartbeat, self.reread = heartbeat, reread
+        self.listen_url, self.channel = listen_url, channel
+        self._tasks: list[asyncio.Task[None]] = []
+        self._stopping = False  # set by `stop`: every loop ends
 
-    async def beat(self) -> None:
-        raise NotImplementedError
+    def start(self) -> None:
+        self._tasks.append(asyncio.create_task(self._keep_beating()))
+        self._tasks.append(asyncio.create_task(self._keep_reading()))
+        if self.listen_url is not None:
+            self._tasks.append(asyncio.create_task(self._keep_listening(self.listen_url)))
 
-    async def expire(self) -> None:
-        raise NotImplementedError
+    async def stop(self) -> None:
+        """Every loop cancelled and awaited. Belt and braces: a cancel lost on the way (see
+        `Readers.wait`) still ends each loop at its next turn, by the flag."""
+        self._stopping = True
+        while pending := [task for task in self._tasks if not task.done()]:
+            for task in pending:
+                task.cancel()
+            await asyncio.wait(pending, timeout=1.0)
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._tasks.clear()
 
-    async def _read(self, codes_read: list[str]) -> dict[str, Loaded]:
-        raise NotImplementedError
-
-    def _heard(self, payload: str) -> None:
+    def heard(self, payload: str) -> None:
         """A notification: `CODE GENERATION`, and the room's rows when they fit; for a
         reader here that is behind, the room as it carries it, else read again."""
         code, _, rest = payload.partition(" ")
@@ -49,13 +75,13 @@ class HubTasks:
     async def _keep_beating(self) -> None:
         while not self._stopping:
             await asyncio.sleep(self.heartbeat)
-            await self._survive("heartbeat", self.beat)
+            await self._survive("heartbeat", self._beat)
 
-    async def _keep_listening(self) -> None:
+    async def _keep_listening(self, url: str) -> None:
         while not self._stopping:  # `listen` connects again after the database's failures
             await self._survive(
                 "listening",
-                lambda: listen(self.listen_url, self.channel, self._heard, self.readers.all_due),
+                lambda: listen(url, self.channel, self.heard, self.readers.all_due),
             )
             await asyncio.sleep(LISTEN_RETRY)
 
@@ -88,7 +114,7 @@ class HubTasks:
                 next_full = loop.time() + self.reread
             codes_due = self.readers.take_due(everything=full)
             if full:
-                await self._survive("sweep", self.expire)
+                await self._survive("sweep", self._expire)
             if codes_due:
                 await self._survive("re-read", partial(self._read_again, codes_due))
 
