@@ -426,4 +426,8 @@ def test_a_refusal_is_one_of_the_words_its_literal_lists() -> None:
         with pytest.raises(IllegalMove) as refused:
             board.make_move(row, col, symbol)  # type: ignore[arg-type]
         refusals.append(refused.value.refusal)
+    for keys in ([5, 10], [1, 4, 2, 5, 3, 6]):  # a key off the board, a move after a win
+        with pytest.raises(IllegalMove) as refused:
+            GameBoard.from_moves(board.geometry, "X", keys)
+        refusals.append(refused.value.refusal)
     assert tuple(refusals) == get_args(Refusal)

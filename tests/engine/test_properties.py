@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tui_tictactoe.engine import EMPTY, GameBoard, IllegalMove, other
+from tui_tictactoe.engine.geometry import Geometry
+from tui_tictactoe.options import BOARDS, board_geometry
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 
@@ -166,3 +169,67 @@ def test_make_move_accepts_exactly_the_legal_placements(
         assert board.moves == ((row, col),)
     else:
         assert board.to_string() == before and board.moves == ()
+
+
+sizes = st.sampled_from(BOARDS)
+
+
+@st.composite
+def legal_games(draw: st.DrawFn) -> tuple[Geometry, str, list[int], GameBoard]:
+    """A random game on a random board, played by `make_move` in turn until it ends or the
+    order runs out: its geometry, who opened, its cell keys and the board it made."""
+    geometry = board_geometry(draw(sizes))
+    first = draw(first_symbols)
+    order = draw(st.permutations(range(1, geometry.cells + 1)))
+    length = draw(st.integers(0, geometry.cells))
+    board, keys, mover = GameBoard(geometry), [], first
+    for key in order[:length]:
+        if board.is_game_over():
+            break
+        board.make_move(*geometry.cell_of_key(key), mover)
+        keys.append(key)
+        mover = other(mover)
+    return geometry, first, keys, board
+
+
+@settings(max_examples=200, deadline=None)
+@given(legal_games())
+def test_a_legal_game_replays_to_the_same_board(
+    game: tuple[Geometry, str, list[int], GameBoard],
+) -> None:
+    geometry, first, keys, board = game
+    for replayed in (
+        GameBoard.from_moves(geometry, first, keys),
+        GameBoard.replay(geometry, first, keys),
+    ):
+        assert replayed == board and replayed.moves == board.moves
+        assert replayed.outcome() == board.outcome()
+
+
+@settings(max_examples=200, deadline=None)
+@given(legal_games(), st.data())
+def test_an_illegal_move_at_k_raises_or_leaves_the_legal_prefix(
+    game: tuple[Geometry, str, list[int], GameBoard], data: st.DataObject
+) -> None:
+    """A move the rules refuse at position k: `from_moves` raises `IllegalMove` saying why,
+    `replay` keeps the k moves before it, whatever follows."""
+    geometry, first, keys, board = game
+    bad: object
+    if board.is_game_over():
+        bad = data.draw(st.integers(1, geometry.cells), label="after the end")
+        refusal = "game-over"
+    else:
+        choices: list[st.SearchStrategy[object]] = [
+            st.sampled_from([0, geometry.cells + 1, -1, True, "5", 2.0, None])
+        ]
+        if keys:
+            choices.append(st.sampled_from(keys))
+        bad = data.draw(st.one_of(choices), label="bad move")
+        refusal = "taken" if bad in keys and type(bad) is int else "not-a-key"
+    rest = data.draw(st.lists(st.integers(1, geometry.cells), max_size=4), label="after it")
+    moves = [*keys, bad, *rest]
+    with pytest.raises(IllegalMove) as refused:
+        GameBoard.from_moves(geometry, first, moves)
+    assert refused.value.refusal == refusal and str(refused.value)
+    prefix = GameBoard.replay(geometry, first, moves)
+    assert prefix == board and len(prefix.moves) == len(keys)

@@ -83,8 +83,10 @@ def test_the_board_alternates_from_who_started() -> None:
     assert rebuilt(view((1, 2, 3), size=4)).geometry.size == 4
 
 
-def test_a_bad_cell_from_the_hub_is_skipped_not_raised() -> None:
-    assert rebuilt(view((0, 5, 99, 5))).to_string() == "....O...."
+def test_a_bad_cell_from_the_hub_ends_the_board_there_not_raised() -> None:
+    assert rebuilt(view((5, 1, 99, 3))).to_string() == "O...X...."  # the legal prefix
+    assert rebuilt(view((5, 5, 1))).to_string() == "....X...."
+    assert rebuilt(view((0, 5))).to_string() == "........."
 
 
 def test_the_seats_are_players_of_the_engine() -> None:

@@ -10,11 +10,12 @@ either end, or to a position the round never had, changes nothing.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import suppress
 from typing import NamedTuple
 
 from tui_tictactoe.controller.game_options import BOARDS, SIDES, board_geometry
 from tui_tictactoe.engine.analysis import Analysis, known_analysis
-from tui_tictactoe.engine.board import SYMBOLS, Cell, GameBoard, Symbol, other
+from tui_tictactoe.engine.board import SYMBOLS, Cell, GameBoard, IllegalMove, Symbol, other
 from tui_tictactoe.engine.geometry import Geometry
 from tui_tictactoe.engine.solver import Verdict
 
@@ -77,20 +78,15 @@ class Replay:
         """The moves up to the first the game would not have played; each position kept."""
         moves: list[Move] = []
         mover = self.first
-        for key in keys:
-            if board.is_game_over():
-                break
-            try:
-                cell = board.geometry.cell_of_key(key)
-                board.make_move(*cell, mover)
-            except (TypeError, ValueError):  # IllegalMove is a ValueError
-                break
-            before = self._analyses[-1]
-            verdict = before.verdict_at(cell) if before is not None else None
-            moves.append(Move(mover, cell, verdict, before is not None and cell in before.best))
-            mover = other(mover)
-            self._boards.append(board.copy())
-            self._analyses.append(analysis_of(board, mover))
+        with suppress(IllegalMove):  # the moves before the first refused: the legal prefix
+            for cell in board.play_keys(keys, self.first):
+                before = self._analyses[-1]
+                verdict = before.verdict_at(cell) if before is not None else None
+                best = before is not None and cell in before.best
+                moves.append(Move(mover, cell, verdict, best))
+                mover = other(mover)
+                self._boards.append(board.copy())
+                self._analyses.append(analysis_of(board, mover))
         return moves
 
     # -- the cursor -------------------------------------------------------------

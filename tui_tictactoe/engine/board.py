@@ -7,7 +7,9 @@ the compact key the search needs is derived from it on demand.
 
 from __future__ import annotations
 
-from typing import Literal, NamedTuple
+from collections.abc import Iterable, Iterator
+from contextlib import suppress
+from typing import Literal, NamedTuple, TypeGuard
 
 from tui_tictactoe.engine.geometry import STANDARD, Geometry
 
@@ -26,7 +28,7 @@ def other(symbol: str) -> Symbol:
     raise ValueError(f"unknown symbol {symbol!r}: use X or O")
 
 
-Refusal = Literal["symbol", "not-a-cell", "off-board", "taken"]
+Refusal = Literal["symbol", "not-a-cell", "off-board", "taken", "not-a-key", "game-over"]
 """Why a board refuses a move (`IllegalMove.refusal`)."""
 
 
@@ -51,6 +53,10 @@ class IllegalMove(ValueError):
             )
         elif refusal == "off-board":
             text = f"Cell ({row}, {col}) is off the board: row and column go from 0 to {detail}."
+        elif refusal == "not-a-key":
+            text = f"Move {row!r} is not a cell: cells go from 1 to {detail}."
+        elif refusal == "game-over":
+            text = f"Move {row!r} comes after the game is over."
         else:
             text = f"Cell ({row}, {col}) is already taken by {detail}."
         super().__init__(text)
@@ -149,6 +155,44 @@ class GameBoard:
                 board.game_board[row][col] = symbol
             index += 1
         return board
+
+    @classmethod
+    def from_moves(cls, geometry: Geometry, first: str, keys: Iterable[object]) -> GameBoard:
+        """The board after `keys` (cells as players call them, 1 to `geometry.cells`),
+        played in turn from `first`: the one replay of a kept game (a room, its rows, the
+        record, a replay). `IllegalMove` at the first move the rules refuse: not a cell
+        key, a taken cell, or any move once the game is over (`replay` keeps the moves
+        before it instead)."""
+        board = cls(geometry)
+        for _ in board.play_keys(keys, first):
+            pass
+        return board
+
+    @classmethod
+    def replay(cls, geometry: Geometry, first: str, keys: Iterable[object]) -> GameBoard:
+        """The board after the legal prefix of `keys`: the moves before the first that
+        `from_moves` refuses (`moves` says how many), for a game from elsewhere that
+        must be shown, never crash."""
+        board = cls(geometry)
+        with suppress(IllegalMove):
+            for _ in board.play_keys(keys, first):
+                pass
+        return board
+
+    def play_keys(self, keys: Iterable[object], first: str) -> Iterator[Cell]:
+        """Play `keys` in turn from `first` on this board, yielding each cell once it is
+        played (the caller may look at each position); `IllegalMove` at the first that
+        `from_moves` refuses, the moves before it kept."""
+        symbol = first
+        for key in keys:
+            if not _is_int(key) or not 1 <= key <= self.geometry.cells:
+                raise IllegalMove("not-a-key", key, None, symbol, self.geometry.cells)
+            if self.is_game_over():
+                raise IllegalMove("game-over", key, None, symbol)
+            row, col = self.geometry.cell_of_key(key)
+            self.make_move(row, col, symbol)
+            yield row, col
+            symbol = other(symbol)
 
     def copy(self) -> GameBoard:
         clone = GameBoard(self.geometry)
@@ -281,7 +325,7 @@ class GameBoard:
     __hash__ = None  # type: ignore[assignment]  # mutable: use key() for hashing
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 

@@ -176,21 +176,16 @@ def _short(value: object) -> str:
 
 def _replayed(match: Match) -> tuple[int, ...]:
     """The moves, played in turn from `first`: ValueError unless the result is theirs."""
-    board = GameBoard(board_geometry(match.board_size))
     cells = match.board_size * match.board_size
     keys = tuple(match.moves)
-    symbol = match.first
-    for key in keys:
-        if not isinstance(key, int) or isinstance(key, bool) or not 1 <= key <= cells:
-            raise ValueError(f"moves must be cell keys from 1 to {cells}, not {_short(keys)}")
-        illegal = ValueError(f"moves {_short(keys)} are not a game the rules allow")
-        if board.is_game_over():
-            raise illegal
-        try:
-            board.make_move(*board.geometry.cell_of_key(key), symbol)
-        except IllegalMove:
-            raise illegal from None
-        symbol = "O" if symbol == "X" else "X"
+    try:
+        board = GameBoard.from_moves(board_geometry(match.board_size), match.first, keys)
+    except IllegalMove as refused:
+        if refused.refusal == "not-a-key":
+            raise ValueError(
+                f"moves must be cell keys from 1 to {cells}, not {_short(keys)}"
+            ) from None
+        raise ValueError(f"moves {_short(keys)} are not a game the rules allow") from None
     ended = {"X": board.winner() == "X", "O": board.winner() == "O"}
     ended["draw"] = board.is_full() and board.winner() is None
     if match.agreed:  # agreed mid-round: a game not over, a move made at least

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
-from contextlib import suppress
 from typing import NamedTuple
 
 from tui_tictactoe.controller.teaching import (
@@ -26,7 +25,7 @@ from tui_tictactoe.controller.teaching import (
     CellScores,
 )
 from tui_tictactoe.engine.analysis import Analysis, MoveScorer, analyse
-from tui_tictactoe.engine.board import GameBoard, IllegalMove, other
+from tui_tictactoe.engine.board import GameBoard, other
 from tui_tictactoe.engine.geometry import Geometry
 from tui_tictactoe.engine.players import HumanPlayer, Player
 from tui_tictactoe.engine.strategies import search_of
@@ -304,13 +303,6 @@ def _seats(view: RoomView | None) -> tuple[SeatView, SeatView]:
 
 def rebuilt(view: RoomView) -> GameBoard:
     """The board of `view`: its moves from `first`, alternating. A move the board does not
-    take (a hub that lies) is skipped: the screen shows what it can, never crashes."""
-    board = GameBoard(board_geometry(view.size))
-    geometry = board.geometry
-    symbol = view.first
-    for key in view.moves:
-        if isinstance(key, int) and 1 <= key <= geometry.cells:
-            with suppress(IllegalMove):
-                board.make_move(*geometry.cell_of_key(key), symbol)
-        symbol = other(symbol)
-    return board
+    take (a hub that lies) ends the board there: the screen shows what it can, never
+    crashes."""
+    return GameBoard.replay(board_geometry(view.size), view.first, view.moves)

@@ -548,10 +548,7 @@ class Room:
         """The last move undone, by consent: the board rebuilt, its maker to move again
         (with a fresh clock), and one more take-back counted in this round."""
         self.moves.pop()
-        self.board = GameBoard(board_geometry(self.size))
-        for index, cell in enumerate(self.moves):
-            row, col = self.board.geometry.cell_of_key(cell)
-            self.board.make_move(row, col, self.first if index % 2 == 0 else other(self.first))
+        self.board = GameBoard.from_moves(board_geometry(self.size), self.first, self.moves)
         self.take_backs += 1
         self.offered = set()  # a new position: each may offer again
         self.board_generation = self.generation + 1

@@ -14,11 +14,10 @@ import hashlib
 import json
 import secrets
 from collections.abc import Awaitable, Callable
-from contextlib import suppress
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from tui_tictactoe.engine.board import IllegalMove, other
+from tui_tictactoe.engine.board import GameBoard
 from tui_tictactoe.rooms import codes, refusals
 from tui_tictactoe.rooms.room import Room, Seat, check_room_count
 from tui_tictactoe.rooms.view import Answer, Offer, Person, Ticket
@@ -232,11 +231,8 @@ def _room(row: tuple[Any, ...]) -> Loaded:
         unrated=value["unrated"],
         answered=None if answered is None else Answer(answered, *answer),
     )
-    for index, cell in enumerate(room.moves):  # the board, rebuilt from the moves
-        seat = room.first if index % 2 == 0 else other(room.first)
-        row_, col = room.board.geometry.cell_of_key(cell)
-        with suppress(IllegalMove):  # as before: a stored move the board refuses is skipped
-            room.board.make_move(row_, col, seat)
+    # The board, rebuilt from the moves: a stored move the board refuses ends it there.
+    room.board = GameBoard.replay(room.board.geometry, room.first, room.moves)
     return Loaded(room, value["incarnation"], {}, value["generation"])
 
 
