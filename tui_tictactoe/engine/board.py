@@ -158,7 +158,7 @@ class GameBoard:
 
     @classmethod
     def from_moves(cls, geometry: Geometry, first: str, keys: Iterable[object]) -> GameBoard:
-        """The board after `keys` (cells as players call them, 1 to `geometry.cells`),
+        """The board after `keys` (cells as players call them, 1 to the geometry's `cells`),
         played in turn from `first`: the one replay of a kept game (a room, its rows, the
         record, a replay). `IllegalMove` at the first move the rules refuse: not a cell
         key, a taken cell, or any move once the game is over (`replay` keeps the moves
