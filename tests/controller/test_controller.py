@@ -629,3 +629,38 @@ def test_a_game_refusal_is_one_of_the_words_its_literal_lists() -> None:
             controller.play_human_move(*cell)
         refusals.append(refused.value.refusal)
     assert tuple(refusals) == get_args(GameRefusal)
+
+
+@pytest.mark.parametrize("opponent", ["ai", "human"])
+def test_the_game_plays_through_its_seats_players(
+    opponent: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The domain model as designed (docs/ai.md): a person's move is `HumanPlayer.make_move`,
+    the AI's is `AIPlayer.find_best_move`; the real methods, counted on the way."""
+    from tui_tictactoe.engine.players import AIPlayer, HumanPlayer
+
+    made: list[tuple[str, Cell]] = []
+    found: list[str] = []
+    make, find = HumanPlayer.make_move, AIPlayer.find_best_move
+
+    def counted_make(self: HumanPlayer, board: GameBoard, row: int, col: int) -> None:
+        made.append((self.symbol, (row, col)))
+        make(self, board, row, col)
+
+    def counted_find(self: AIPlayer, board: GameBoard, cancelled: object = None) -> Cell:
+        found.append(self.symbol)
+        return find(self, board, cancelled)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(HumanPlayer, "make_move", counted_make)
+    monkeypatch.setattr(AIPlayer, "find_best_move", counted_find)
+    controller = scripted(DRAW[1], opponent=opponent)
+    human = iter(DRAW[0] if opponent == "ai" else (0, 4, 8, 1, 7, 6, 2, 5, 3))
+    while not controller.game_over:
+        if controller.is_human_turn:
+            controller.play_human_move(*STANDARD.coords(next(human)))
+        else:
+            ai_moves(controller)
+    moves = controller.board.moves
+    people = [cell for index, cell in enumerate(moves) if opponent == "human" or index % 2 == 0]
+    assert [cell for _, cell in made] == people
+    assert len(found) == (len(moves) - len(people))

@@ -10,8 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from room_tools import ANN, BOB, HERE, game_of, view
 
-from tui_tictactoe.engine.players import HumanPlayer, Player
-from tui_tictactoe.rooms.game import MoveRequest, RemotePlayer, RoomGame, rebuilt
+from tui_tictactoe.rooms.game import MoveRequest, RoomGame, rebuilt
 from tui_tictactoe.rooms.memory_hub import MemoryHub
 from tui_tictactoe.rooms.request import (
     ROOM_ADDRESS_ENV,
@@ -87,16 +86,6 @@ def test_a_bad_cell_from_the_hub_ends_the_board_there_not_raised() -> None:
     assert rebuilt(view((5, 1, 99, 3))).to_string() == "O...X...."  # the legal prefix
     assert rebuilt(view((5, 5, 1))).to_string() == "....X...."
     assert rebuilt(view((0, 5))).to_string() == "........."
-
-
-def test_the_seats_are_players_of_the_engine() -> None:
-    game = game_of("O", view((5,), seats=(SeatView(ANN, False, 40.0), SeatView(BOB, True))))
-    x, o = game.players
-    assert isinstance(x, RemotePlayer) and isinstance(x, Player)
-    assert (x.symbol, x.name, x.present, x.back_by) == ("X", "ann", False, 40.0)
-    assert isinstance(o, HumanPlayer) and o.symbol == "O"
-    spectator = game_of(None, view())
-    assert all(isinstance(player, RemotePlayer) for player in spectator.players)
 
 
 def test_a_move_is_a_request_on_the_generation_held() -> None:
@@ -407,3 +396,19 @@ def test_a_claimed_round_and_the_wait_for_a_claim_are_said() -> None:
     )
     claimed = view((5,), result="abandoned", left_by="O", cause="claimed")
     assert said(game_of("X", claimed)).startswith("bob left: ann claimed the round.")
+
+
+def test_who_may_answer_an_offer_take_back_or_list_the_room() -> None:
+    """The rules the room screen's keys follow, read from the view held (`RoomGame`)."""
+    moved = view((5,), opener="X")
+    x, o, watcher = game_of("X", moved), game_of("O", moved), game_of(None, moved)
+    assert x.may_take_back and not o.may_take_back and not watcher.may_take_back
+    assert x.opened_by_me and not o.opened_by_me and not watcher.opened_by_me
+    assert not any(game.offer_to_me for game in (x, o, watcher))
+    offered = view((5,), generation=6, opener="X", offer=Offer("draw", "X"))
+    for game in (x, o, watcher):
+        game.take(offered)
+    assert o.offer_to_me and not x.offer_to_me and not watcher.offer_to_me
+    assert not x.may_take_back  # an offer waits: none on top of it
+    assert not game_of("X").offer_to_me and not game_of("X").may_take_back  # no view yet
+    assert not game_of("X", view(())).may_take_back  # no move to take back

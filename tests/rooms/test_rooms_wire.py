@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from tui_tictactoe.identity import displayable
 from tui_tictactoe.rooms import codes
+from tui_tictactoe.rooms.operations import LARGEST
 from tui_tictactoe.rooms.socket import wire
 from tui_tictactoe.rooms.view import Answer, Person, RoomSummary, RoomView, SeatView, Ticket
 
@@ -85,7 +86,7 @@ requests = st.one_of(
         lambda i, *a: wire.Request(i, "move", a),
         ids,
         tickets,
-        st.integers(1, wire.MAX_CELL),
+        st.integers(1, LARGEST**2),  # the last cell of the largest board
         counts,
     ),
     *(

@@ -257,7 +257,8 @@ class GameController(TeachingAids):
         taken = self._mark_at(row, col)
         if taken is not None:
             raise MoveRefused("taken", taken, self.board.geometry.key(row, col))
-        self._play(player, row, col)
+        player.make_move(self.board, row, col)  # the seat's player plays (`IllegalMove`)
+        self._played()
 
     def _mark_at(self, row: int, col: int) -> str | None:
         """The mark on an existing, occupied cell; None for an empty or invalid cell."""
@@ -300,7 +301,8 @@ class GameController(TeachingAids):
             self.ai_error = reply.error or "no move"
         else:
             try:
-                self._play(self.current_player, *reply.move)
+                self.board.make_move(*reply.move, self.current_player.symbol)
+                self._played()
             except IllegalMove as illegal:
                 self.ai_error = f"it chose an illegal move. {illegal}"
             minimax = self.minimax  # read now, on this thread: on 3x3 it is worked out late
@@ -310,9 +312,8 @@ class GameController(TeachingAids):
         self._changed()
         return True
 
-    def _play(self, player: Player, row: int, col: int) -> None:
-        """Play a move the board takes (else its `IllegalMove`, nothing changed)."""
-        self.board.make_move(row, col, player.symbol)
+    def _played(self) -> None:
+        """After a move the board took: the game ends (recorded) or the turn passes."""
         self._changed()
         if self.board.outcome() is not None:
             self._record()

@@ -27,7 +27,6 @@ from tui_tictactoe.controller.teaching import (
 from tui_tictactoe.engine.analysis import Analysis, MoveScorer, analyse
 from tui_tictactoe.engine.board import GameBoard, other
 from tui_tictactoe.engine.geometry import Geometry
-from tui_tictactoe.engine.players import HumanPlayer, Player
 from tui_tictactoe.engine.strategies import search_of
 from tui_tictactoe.identity import displayable, set_apart
 from tui_tictactoe.options import WIN_LENGTHS, board_geometry
@@ -55,18 +54,6 @@ def seat_name(person: Person, seated: Sequence[Person | None]) -> str:
         fingerprint = labelled_name(person.key, person.key)
         return f"{shown} ({fingerprint})"
     return shown
-
-
-class RemotePlayer(Player):
-    """A seat played from elsewhere (another session of the room): its moves come from
-    the hub's views, never from this terminal."""
-
-    def __init__(self, symbol: str, seat: SeatView) -> None:
-        super().__init__(symbol)
-        person = seat.person
-        self.name = displayable(person.name) if person is not None else ""
-        self.present = seat.present
-        self.back_by = seat.back_by
 
 
 class MoveRequest(NamedTuple):
@@ -145,17 +132,6 @@ class RoomGame:
         """The name of who sits (or last sat) in `seat`, as `seat_name` shows it; "…" if
         none yet."""
         return self.names[seat] or "…"
-
-    @property
-    def players(self) -> tuple[Player, Player]:
-        """The seats as the engine's players: this terminal's person (`HumanPlayer`) in its
-        own seat, `RemotePlayer`s elsewhere."""
-        if self.view is None:
-            return (RemotePlayer("X", SeatView()), RemotePlayer("O", SeatView()))
-        return tuple(  # type: ignore[return-value]  # two seats, two players
-            HumanPlayer(seat) if seat == self.seat else RemotePlayer(seat, held)
-            for seat, held in zip(SEATS, self.view.seats, strict=True)
-        )
 
     @property
     def opponent(self) -> SeatName | None:
