@@ -102,8 +102,8 @@ ROOM_CLAIM = Command(
 ANSWERS = (ROOM_TAKE, ROOM_DECLINE)
 WHEN = {ROOM_TAKE_BACK: "take_back", ROOM_TAKE: "offer_to_me", ROOM_DECLINE: "offer_to_me"}
 WHEN[ROOM_CLAIM] = "claim"
-"""Keys in the bar only in a state of the room (`choices`): y and n while an offer waits
-for this player, u after their move, c once they may claim."""
+"""Keys in the bar only in a state of the room (`room_choices.key_states`): y and n while
+an offer waits for this player, u after their move, c once they may claim."""
 LEAVE = QUIT._replace(name="Leave", help="Leave the room (mid-round it asks first)")
 
 ROOM_COMMANDS: tuple[Command, ...] = (
