@@ -2,7 +2,7 @@
 
 `--strategy` and `grade` take `FILE.py:CLASS` (a path), `MODULE:CLASS` (an importable
 module), or the name of an installed strategy: a package registers one under the entry
-point group `tui_tictactoe.strategies` (this package registers its own, `minimax` and
+point group tui_tictactoe.strategies (this package registers its own, `minimax` and
 `random`, in pyproject.toml). The class is made with no arguments.
 
 This runs the named code, so it is only ever called for the command line of the person at
