@@ -22,8 +22,9 @@ import pytest
 from plain_tools import PROMPT, on_pipe
 from pty_terminal import command
 from reference import EMPTY_BOARD, empties, has_line, move_value, opponent, play
+from support import SIZE, board, make_app, press, status
 
-from tui_tictactoe.cli import main
+from tui_tictactoe.cli import main, parse
 from tui_tictactoe.commands import play as play_command
 from tui_tictactoe.servers.games.command import OptionsError, parse_play_options
 
@@ -319,6 +320,30 @@ def test_a_faulty_strategy_in_play_is_said_and_the_game_goes_on(name: str, said:
     child.expect_exact(child.delimiter)
     child.wait()
     assert child.exitstatus == 0
+
+
+async def test_the_full_screen_game_plays_the_strategy_the_command_line_names() -> None:
+    """App.run_test with the strategy `--strategy` loads (guarded, off the record): the
+    AI's replies are the first empty cells; a taken cell is said and `r` plays on."""
+    args = parse(["--strategy", FIRST_EMPTY])
+    strategy = play_command.own_strategy(args, in_room=False)
+    assert args.record is False, "rounds against your own AI stay out of your record"
+    app = make_app(strategy=strategy, record=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "5")
+        assert status(app) == "AI played 1. Your turn: you play X."
+        await press(pilot, "3")
+        assert status(app) == "AI played 2. Your turn: you play X."
+        await press(pilot, "7")
+        assert status(app).startswith("You win")
+    args = parse(["--strategy", f"{FAULTY}:PlaysTaken", "--move-seconds", "5"])
+    app = make_app(strategy=play_command.own_strategy(args, in_room=False), record=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "5")
+        assert status(app).startswith("The AI failed: press r for a new round.")
+        assert "already taken by X" in status(app)
+        await press(pilot, "r", "1")
+        assert board(app)[0] == "X"
 
 
 def test_a_strategy_that_cannot_be_loaded_stops_play_with_one_line() -> None:
