@@ -25,6 +25,7 @@ from tui_tictactoe.engine.board import Cell, GameBoard, Symbol, other
 from tui_tictactoe.engine.geometry import Geometry, is_bounded
 from tui_tictactoe.engine.guarded import FaultKind, GuardedStrategy, StrategyFault
 from tui_tictactoe.engine.known import known_scores
+from tui_tictactoe.engine.players import AIPlayer
 from tui_tictactoe.engine.solver import NodeCounter, Verdict, shared_solver
 from tui_tictactoe.engine.strategies import MinimaxStrategy, search_of
 
@@ -214,6 +215,8 @@ class Grader:
             move_seconds=strategy.seconds,
         )
         self._seat: tuple[Symbol, Symbol] = SEATS[0]
+        # What the strategy is handed as `player`: an AIPlayer, as the game hands it.
+        self._players = {symbol: AIPlayer(symbol, strategy) for symbol in ("X", "O")}
         self._table = geometry.cells <= 9
 
     def run(self) -> Grade:
@@ -302,7 +305,7 @@ class Grader:
         """The strategy's move, judged by the oracle; None if it gave no legal move (the
         game is forfeited and counted as a fault)."""
         try:
-            cell = self.strategy.find_best_move(board, mover)
+            cell = self.strategy.find_best_move(board, self._players[mover])
         except StrategyFault as fault:
             self._fault(fault, board, moves)
             return None

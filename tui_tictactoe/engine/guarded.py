@@ -51,9 +51,11 @@ class StrategyFault(Exception):
 class _Job:
     """One move asked of the strategy's thread, and its answer."""
 
-    def __init__(self, board: GameBoard, symbol: str, cancelled: Cancelled | None) -> None:
+    def __init__(
+        self, board: GameBoard, player: HasSymbol | str, cancelled: Cancelled | None
+    ) -> None:
         self.board = board
-        self.symbol = symbol
+        self.player = player
         self.outer = cancelled
         self.stop = False  # set when the time is up: `cancelled()` then returns True
         self.done = threading.Event()
@@ -93,14 +95,14 @@ class GuardedStrategy(MoveStrategy):
     ) -> Cell:
         """The strategy's move, checked legal on `board`. Raises `StrategyFault`, or
         `SearchCancelled` when `cancelled` (the caller's) stopped it."""
-        symbol = symbol_of(player)
+        symbol_of(player)  # an unknown symbol is the caller's error, as for every strategy
         if self.hung:
             raise StrategyFault(
                 "hung",
                 f"{self.name} is still computing a move it had {self.seconds:g} s for "
                 "(it ignores cancelled()): it is not asked again",
             )
-        job = _Job(board.copy(), symbol, cancelled)  # its own copy: the game's stays intact
+        job = _Job(board.copy(), player, cancelled)  # its own copy: the game's stays intact
         self._start()
         self._jobs.put(job)
         if not job.done.wait(self.seconds):
@@ -133,7 +135,7 @@ class GuardedStrategy(MoveStrategy):
             job = jobs.get()
             start = perf_counter()
             try:
-                job.result = self.inner.find_best_move(job.board, job.symbol, job.cancelled)
+                job.result = self.inner.find_best_move(job.board, job.player, job.cancelled)
             except BaseException as error:  # sys.exit() too: every failure is the strategy's
                 job.error = error
             job.seconds = perf_counter() - start

@@ -12,4 +12,6 @@ class FirstEmpty(MoveStrategy):
     def find_best_move(
         self, board: GameBoard, player: HasSymbol | str, cancelled: Cancelled | None = None
     ) -> Cell:
+        if isinstance(player, str) or player.symbol not in ("X", "O"):
+            raise TypeError(f"the game and grade hand a player with .symbol, not {player!r}")
         return board.get_empty_cells()[0]
