@@ -20,8 +20,9 @@ if TYPE_CHECKING:
 
     from tui_tictactoe.engine.grading import Example, Grade
 
-DEFAULT_GAMES = 40
-"""Games of a sample (4x4, 5x5) unless `--games` says otherwise."""
+DEFAULT_GAMES = {4: 40, 5: 4}
+"""Games of a sample unless `--games` says otherwise (a 5x5 game takes ~15 s: the oracle
+searches at each of the strategy's moves, and the engine answers for the opponent)."""
 GAMES_LIMIT = 100_000
 MOVE_SECONDS = 1.0
 
@@ -59,7 +60,8 @@ def add_grade_options(parser: argparse.ArgumentParser) -> None:
         "--games",
         type=_games,
         metavar="N",
-        help=f"play a seeded sample of N games instead (default on 4x4 and 5x5: {DEFAULT_GAMES})",
+        help="play a seeded sample of N games instead (default on 4x4: "
+        f"{DEFAULT_GAMES[4]}, on 5x5: {DEFAULT_GAMES[5]})",
     )
     parser.add_argument("--seed", type=_seed, default=0, metavar="N", help="the sample's seed")
     parser.add_argument(
@@ -98,7 +100,7 @@ def run_grade(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from tui_tictactoe.options import board_geometry
 
     guarded = GuardedStrategy(strategy, args.strategy, args.move_seconds)
-    games = args.games if args.games is not None or args.board == 3 else DEFAULT_GAMES
+    games = args.games if args.games is not None else DEFAULT_GAMES.get(args.board)
     grade = Grader(guarded, board_geometry(args.board), games=games, seed=args.seed).run()
     if args.json:
         json.dump(grade.to_json(), out, indent=2)

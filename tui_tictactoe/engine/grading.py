@@ -5,9 +5,9 @@ exact. On 3x3 the strategy meets every sequence of opponent moves (`exhaustive`)
 each seat and symbol: X first and O first, the strategy moving first and second. On a
 bigger board (4x4, 5x5) it plays a seeded sample of games (`sampled`) against an
 opponent who plays the engine's best move or, half the time, a random one. At each of
-its moves the oracle (`known.known_scores`, then the exact search) scores every empty
-cell, so a move that throws a won position into a draw, or wins slower than it could, is
-caught even where the opponent's play never punishes it.
+its moves the oracle (`known.known_scores`, else the exact search) gives the position's
+value and the move's score, so a move that throws a won position into a draw, or wins
+slower than it could, is caught even where the opponent's play never punishes it.
 
 The strategy runs through `GuardedStrategy`: a move that raises, is illegal or runs out
 of time forfeits that game and is counted; a strategy still stuck in a move stops the
