@@ -1,5 +1,5 @@
 """Command line: `tui-tictactoe [play] [options]` starts the game, `analyse BOARD` prints verdicts,
-`stats` the record, `serve-ssh` / `serve-web` host it. This module only parses and
+`stats` the record, `grade` your own AI, `serve-ssh` / `serve-web` host it. This module only parses and
 dispatches: each command lives in `commands/` or `servers/` (imported only when serving).
 
 Textual is imported only on the `play` path, and only once the terminal has
@@ -66,7 +66,7 @@ BOARD_RULES = (
 game's start-up does not import `commands.analyse`)."""
 
 
-COMMANDS = ("play", "analyse", "analyze", "stats", "serve-ssh", "serve-web", "admin")
+COMMANDS = ("play", "analyse", "analyze", "stats", "grade", "serve-ssh", "serve-web", "admin")
 
 
 class NotPlainPlay(Exception):
@@ -92,7 +92,7 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     words = list(sys.argv[1:] if argv is None else argv)
     if not any(word in COMMANDS or word.startswith(("-h", "--h", "--v")) for word in words):
         quick = PlayOnlyParser(prog=PROG, add_help=False)  # help, --version: the whole one's
-        add_play_options(quick, defaults=True)
+        add_play_options(quick, defaults=True, local=True)
         try:
             args = quick.parse_args(words)
         except NotPlainPlay:
@@ -138,12 +138,12 @@ def build_parser() -> WholeParser:
         epilog=f"Run without a command to play. Keys in the game: {key_summary()}.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {package_version()}")
-    add_play_options(parser, defaults=True)
+    add_play_options(parser, defaults=True, local=True)
     commands = parser.add_subparsers(
         dest="command", metavar="[COMMAND]", title="commands", parser_class=CommandParser
     )
     play = commands.add_parser("play", help="play the game (the default)")
-    add_play_options(play, defaults=False)
+    add_play_options(play, defaults=False, local=True)
     analyse_parser = commands.add_parser(
         "analyse",
         aliases=["analyze"],
@@ -180,6 +180,17 @@ def build_parser() -> WholeParser:
         help="for a host: another player's record in this machine's data (or $TUI_TICTACTOE_"
         "DATABASE_URL's), by key fingerprint (SHA256:...) or name as shown; over SSH "
         "players read only their own: ssh -p 2222 HOST -- stats",
+    )
+    from tui_tictactoe.commands.grade import add_grade_options
+
+    add_grade_options(
+        commands.add_parser(
+            "grade",
+            help="grade your own MoveStrategy against the exact solver",
+            description="Grade a MoveStrategy against the exact solver: on 3x3 against every "
+            "sequence of opponent moves, as X and as O, first and second; on 4x4 and 5x5 a "
+            "seeded sample of games. Exit status 1 on a loss or a fault.",
+        )
     )
     ssh = commands.add_parser(
         "serve-ssh",
@@ -239,6 +250,10 @@ def _main(argv: Sequence[str] | None) -> int:
         from tui_tictactoe.commands.stats import run_stats
 
         return run_stats(args.json, args.player)
+    if args.command == "grade":
+        from tui_tictactoe.commands.grade import run_grade
+
+        return run_grade(args)
     if args.command == "serve-ssh":
         from tui_tictactoe.servers.ssh.main import serve
 

@@ -24,6 +24,7 @@ from tui_tictactoe.commands.play_arguments import (
 from tui_tictactoe.commands.terminal_check import terminal_problem
 
 if TYPE_CHECKING:
+    from tui_tictactoe.engine.strategies import MoveStrategy
     from tui_tictactoe.rooms.hub import RoomHub
     from tui_tictactoe.rooms.request import RoomRequest
     from tui_tictactoe.rooms.view import Person
@@ -51,6 +52,7 @@ imports no module of the rooms (start-up)."""
 def run_play(args: argparse.Namespace) -> int:
     try:
         room = room_request(args, int(args.board or 3))
+        strategy = own_strategy(args, room is not None)
     except ValueError as error:
         print(f"{PROG}: error: {error}", file=sys.stderr)
         return 2
@@ -59,7 +61,7 @@ def run_play(args: argparse.Namespace) -> int:
             return run_plain_room(room)
         from tui_tictactoe.commands.plain import run_plain
 
-        return run_plain(args)
+        return run_plain(args, strategy=strategy)
     hub = room_hub()
     if room is not None and hub is None:
         print(NO_HUB, file=sys.stderr)
@@ -87,6 +89,7 @@ def run_play(args: argparse.Namespace) -> int:
         seed=args.seed,
         record=args.record,
         rooms=rooms,
+        strategy=strategy,
     )
     app.run()
     dropped = app.input_gate.dropped
@@ -95,6 +98,28 @@ def run_play(args: argparse.Namespace) -> int:
 
         print(dropped_line(dropped, PROG, since="in this game"), file=sys.stderr)
     end_at_once(app.return_code or 0)
+
+
+def own_strategy(args: argparse.Namespace, in_room: bool) -> MoveStrategy | None:
+    """The learner's `--strategy`, loaded and guarded (`engine.guarded`: its faults and
+    hangs become the AI's failure, said on the status line); None without one. Its games
+    are kept out of the record (they are not the player's record against the AI). Only
+    this machine's own command line has the option: a server's parsers refuse it.
+    ValueError (one line) for a strategy that cannot be used here."""
+    spec = getattr(args, "strategy", None)
+    if spec is None:
+        return None
+    if in_room or getattr(args, "opponent", None) == "human":
+        raise ValueError("--strategy plays against you: not with a room or --opponent human")
+    from tui_tictactoe.commands.strategy_loading import StrategyLoadError, load_strategy
+    from tui_tictactoe.engine.guarded import GuardedStrategy
+
+    try:
+        strategy = load_strategy(spec)
+    except StrategyLoadError as error:
+        raise ValueError(f"--strategy: {error}") from None
+    args.record = False
+    return GuardedStrategy(strategy, spec, args.move_seconds)
 
 
 def run_plain_room(room: RoomRequest) -> int:

@@ -106,7 +106,74 @@ def _seed(text: str) -> int:
     return int(text)
 
 
-def add_play_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
+STRATEGY_LIMIT = 1024  # characters of a --strategy value (a path and a class name)
+MOVE_SECONDS_LIMIT = 3600.0  # --move-seconds at most: an hour
+
+
+def _strategy(text: str) -> str:
+    """`--strategy` on this machine's own command line: loaded later (`strategy_loading`)."""
+    if not text or len(text) > STRATEGY_LIMIT or not text.isprintable():
+        raise argparse.ArgumentTypeError(f"not FILE.py:CLASS, MODULE:CLASS or a name: {echo(text)}")
+    return text
+
+
+def _no_strategy(text: str) -> str:
+    """`--strategy` anywhere a server reads play options: refused, never loaded."""
+    raise argparse.ArgumentTypeError(
+        "runs Python code, so it is only for the command line of your own machine, "
+        "never a hosted game's"
+    )
+
+
+def move_seconds(text: str) -> float:
+    """`--move-seconds`: a number of seconds above 0, at most `MOVE_SECONDS_LIMIT`."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value <= MOVE_SECONDS_LIMIT:  # NaN fails this too
+        raise argparse.ArgumentTypeError(
+            f"must be seconds above 0 and at most {MOVE_SECONDS_LIMIT:g}, not {echo(text)}"
+        )
+    return value
+
+
+def add_strategy_options(
+    parser: argparse.ArgumentParser, defaults: bool, local: bool, move_default: float = 2.0
+) -> None:
+    """`--strategy` and `--move-seconds`. Only with `local` (the command line of the person
+    at this machine, `cli`) is a strategy accepted; every other parser that reads play
+    options (serve-ssh's exec requests, a hosted game's own start) refuses it, so no code a
+    client names is ever loaded."""
+    group = parser.add_argument_group("your own AI")
+    if not local:
+        group.add_argument(
+            "--strategy", type=_no_strategy, default=argparse.SUPPRESS, help=argparse.SUPPRESS
+        )
+        return
+    group.add_argument(
+        "--strategy",
+        type=_strategy,
+        metavar="FILE.py:CLASS",
+        default=None if defaults else argparse.SUPPRESS,
+        help="play against your own MoveStrategy: FILE.py:CLASS, MODULE:CLASS or an installed "
+        "one (tui-tictactoe grade --list); made with no arguments (docs/ai.md)",
+    )
+    group.add_argument(
+        "--move-seconds",
+        type=move_seconds,
+        metavar="S",
+        default=move_default if defaults else argparse.SUPPRESS,
+        help=f"with --strategy: its time per move (default {move_default:g})",
+    )
+
+
+def add_play_options(
+    parser: argparse.ArgumentParser, defaults: bool, *, local: bool = False
+) -> None:
+    """The game's options; `local` only for this machine's own command line (`cli`),
+    which alone may name a strategy (`add_strategy_options`)."""
+
     # The `play` subcommand repeats the top-level options; SUPPRESS keeps its
     # defaults from overwriting values given before the word `play`. The game
     # options default to None, "not given": the player's saved settings apply,
@@ -181,6 +248,7 @@ def add_play_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
         default=default(True),
         help="play without reading or writing your record and settings",
     )
+    add_strategy_options(parser, defaults, local)
     add_room_options(parser, defaults)
 
 

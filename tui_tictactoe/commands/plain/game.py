@@ -15,7 +15,7 @@ import random
 import signal
 import sys
 from contextlib import suppress
-from typing import BinaryIO, TextIO
+from typing import TYPE_CHECKING, BinaryIO, TextIO
 
 from tui_tictactoe.commands.plain.lines import LINE_LIMIT, TOO_LONG, LineReader, TooLong
 from tui_tictactoe.commands.plain.text import (
@@ -45,6 +45,9 @@ from tui_tictactoe.controller.status import (
 )
 from tui_tictactoe.engine.board import IllegalMove
 from tui_tictactoe.identity import Identity, current_identity
+
+if TYPE_CHECKING:
+    from tui_tictactoe.engine.strategies import MoveStrategy
 
 END_OF_INPUT = "End of input: quitting; the round in play counts as abandoned."
 
@@ -282,7 +285,10 @@ class Keeper:
 
 
 def run_plain(
-    args: argparse.Namespace, stdin: BinaryIO | None = None, stdout: TextIO | None = None
+    args: argparse.Namespace,
+    stdin: BinaryIO | None = None,
+    stdout: TextIO | None = None,
+    strategy: MoveStrategy | None = None,
 ) -> int:
     """`--plain`: the options as the full-screen game reads them (flags over saved
     settings over the defaults), then the loop on standard input and output."""
@@ -292,7 +298,7 @@ def run_plain(
     keep = Keeper(args.record, current_identity())
     given = {name: getattr(args, name) for name in SETTINGS if getattr(args, name) is not None}
     options = GameOptions().with_settings(keep.settings(), given)
-    game = GameController(options, random.Random(args.seed))
+    game = GameController(options, random.Random(args.seed), strategy)
     if keep.identity.hosted:
         game.player_name = keep.identity.name
     reader = LineReader(stdin if stdin is not None else sys.stdin.buffer)
