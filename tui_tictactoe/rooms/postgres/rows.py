@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from tui_tictactoe.engine.board import IllegalMove, other
 from tui_tictactoe.rooms import codes, refusals
+from tui_tictactoe.rooms.limits import RoomLimits
 from tui_tictactoe.rooms.room import Room, Seat, check_room_count
 from tui_tictactoe.rooms.view import Answer, Offer, Person, Ticket
 
@@ -368,21 +369,20 @@ async def insert_room(
     room: Room,
     now: float,
     host: str,
-    limits: tuple[int, int | None],
+    limits: RoomLimits,
     hosts: dict[str, str] | None = None,
 ) -> bool:
     """A new room's rows, its places `host`'s (or, by token hash, `hosts`': a quick
     match seats players of two hosts); False if its code is live already.
     `Refused` past `limits` (rooms per address, live rooms in all: every host's,
     counted one host at a time, `room.check_room_count`)."""
-    per_address, most = limits
     await conn.execute("SELECT pg_advisory_xact_lock(%s)", (CREATE_LOCK,))
     cursor = await conn.execute("SELECT count(*) FROM rooms WHERE NOT closed")
     total = (await cursor.fetchone() or (0,))[0]
     own = await rooms_of(conn, sorted(room.addresses()))
-    check_room_count("", 0, total, per_address, most)
+    check_room_count("", 0, total, limits)
     for address in sorted(room.addresses()):
-        check_room_count(address, own.get(address, 0), total, per_address, most)
+        check_room_count(address, own.get(address, 0), total, limits)
     incarnation = secrets.randbits(62)
     cursor = await conn.execute(INSERT_ROOM, room_values(room, now, incarnation))
     if await cursor.fetchone() is None:
