@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from tui_tictactoe.engine.board import GameBoard, other
 from tui_tictactoe.options import BOARDS, board_geometry
@@ -151,34 +151,16 @@ class Room:
     # -- what everyone sees -------------------------------------------------
 
     def view(self) -> RoomView:
+        """What everyone sees: every field the view shares with the room as it is
+        (`_SHOWN`), and the few it shows otherwise."""
         return RoomView(
-            code=self.code,
-            size=self.size,
-            generation=self.generation,
-            round=self.round,
-            first=self.first,
+            **{name: getattr(self, name) for name in _SHOWN},
             moves=tuple(self.moves),
             seats=(self.seats["X"].view(), self.seats["O"].view()),
             score=(self.score[0], self.score[1], self.score[2]),
-            result=self.result,
-            left_by=self.left_by,
             rematch=tuple(seat for seat in SEATS if seat in self.rematch),
             watchers=len(self.watchers),
-            closed=self.closed,
-            round_key=self.round_key,
-            public=self.public,
-            watching=self.watching,
             opener=next((seat for seat in SEATS if self.seats[seat].creator), None),
-            offer=self.offer,
-            agreed=self.agreed,
-            deadline=self.deadline,
-            cause=self.cause,
-            take_backs=self.take_backs,
-            grace=self.grace,
-            matched=self.matched,
-            aborted_by=self.aborted_by,
-            unrated=self.unrated,
-            answered=self.answered,
         )
 
     def listed(self) -> bool:
@@ -635,3 +617,13 @@ def _is_generation(generation: object, oldest: int, newest: int) -> bool:
     if isinstance(generation, bool) or not isinstance(generation, int):
         return False
     return oldest <= generation <= newest
+
+
+_SHOWN_OTHERWISE = ("moves", "seats", "score", "rematch", "watchers")
+_SHOWN = tuple(
+    each.name
+    for each in fields(Room)
+    if each.name in RoomView._fields and each.name not in _SHOWN_OTHERWISE
+)
+"""The fields a room shows in its view as they are (same name, same value): a new one is
+declared in `Room` and `RoomView`, and nothing more here."""

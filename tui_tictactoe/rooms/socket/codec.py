@@ -11,7 +11,7 @@ without one is refused when its reader is made, never let through unbounded. So 
 field of `view.RoomView` is one line there; the wire needs nothing unless it is of a new kind.
 
 Our own, not msgspec or cattrs: msgspec writes a `NamedTuple` as an array and bounds
-fields by its own `Struct`s (the hubs and screens use `RoomView` as a tuple, `_replace`
+fields by its own `Struct`s (the hubs and screens use `RoomView` as a tuple, its _replace
 included), cattrs converts leniently ("5" and 5.7 to 5) unless each type gets a hook; and
 neither knows a displayable name or a room code, which stay the wire's kinds either way.
 """
@@ -65,18 +65,21 @@ def reader(cls: type[T], kinds: Mapping[str, Reader]) -> Callable[[object, str],
 
 
 def _reader(hint: Any, kinds: Mapping[str, Reader], where: str) -> Reader:
-    origin, args = get_origin(hint), get_args(hint)
-    if origin is Annotated:
+    if get_origin(hint) is Annotated:
         kind = next((each for each in hint.__metadata__ if isinstance(each, Kind)), None)
         if kind is None or kind.name not in kinds:
             raise TypeError(f"{where}: no reader for {hint!r}")
         return kinds[kind.name]
-    if hint is bool:
-        return _bool
-    if hint is int:
-        return _count
-    if hint is float:
-        return _number
+    if hint in (bool, int, float):
+        return _PLAIN[hint]
+    if isinstance(hint, type) and issubclass(hint, tuple) and hasattr(hint, "_fields"):
+        return reader(hint, kinds)
+    return _composite(hint, kinds, where)
+
+
+def _composite(hint: Any, kinds: Mapping[str, Reader], where: str) -> Reader:
+    """A reader for `X | None`, a `Literal`, a fixed tuple; `TypeError` for anything else."""
+    origin, args = get_origin(hint), get_args(hint)
     if origin in (Union, types.UnionType):
         others = [each for each in args if each is not type(None)]
         if len(others) != 1 or len(args) != 2:
@@ -87,8 +90,6 @@ def _reader(hint: Any, kinds: Mapping[str, Reader], where: str) -> Reader:
         return _one_of(args)
     if origin is tuple and args and args[-1] is not Ellipsis:
         return _fixed([_reader(each, kinds, where) for each in args])
-    if isinstance(hint, type) and issubclass(hint, tuple) and hasattr(hint, "_fields"):
-        return reader(hint, kinds)
     raise TypeError(f"{where}: {hint!r} has no bound of its own: give it a view.Kind")
 
 
@@ -108,6 +109,9 @@ def _number(value: object, what: str) -> float:
     if type(value) not in (int, float) or not math.isfinite(value):  # type: ignore[arg-type]
         raise WireError(f"{what} must be a finite number.")
     return float(value)  # type: ignore[arg-type]
+
+
+_PLAIN: dict[type, Reader] = {bool: _bool, int: _count, float: _number}
 
 
 def _one_of(choices: tuple[Any, ...]) -> Reader:
