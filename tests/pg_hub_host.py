@@ -12,7 +12,9 @@ from __future__ import annotations
 import asyncio
 import signal
 import sys
+from dataclasses import replace
 
+from tui_tictactoe.rooms.limits import UNTIMED
 from tui_tictactoe.rooms.postgres.hub import PostgresHub
 from tui_tictactoe.rooms.socket.server import HubServer
 
@@ -21,7 +23,11 @@ async def main(
     url: str, path: str, grace: float, heartbeat: float, timeout: float, reread: float
 ) -> None:
     hub = PostgresHub(
-        url, reconnect_grace=grace, heartbeat=heartbeat, host_timeout=timeout, reread=reread
+        url,
+        replace(UNTIMED, reconnect_grace=grace),
+        heartbeat=heartbeat,
+        host_timeout=timeout,
+        reread=reread,
     )
     await hub.start()
     server = HubServer(hub, path, log=lambda line: print(line, file=sys.stderr, flush=True))

@@ -4,13 +4,13 @@ views of the room screen. The hub runs in the test's own event loop, beside the 
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from textual import events
 from textual.pilot import Pilot
 from textual.widget import Widget
 
 from tui_tictactoe.rooms.game import RoomGame
+from tui_tictactoe.rooms.limits import UNTIMED, RoomLimits
 from tui_tictactoe.rooms.memory_hub import MemoryHub
 from tui_tictactoe.rooms.request import RoomRequest, RoomsEntry
 from tui_tictactoe.rooms.view import Person, RoomView, SeatView, Ticket
@@ -31,8 +31,8 @@ class Clock:
         return self.now
 
 
-def make_hub(clock: Clock | None = None, seed: int = 11, **options: Any) -> MemoryHub:
-    return MemoryHub(clock=clock or Clock(), rng=random.Random(seed), **options)
+def make_hub(clock: Clock | None = None, seed: int = 11, limits: RoomLimits = UNTIMED) -> MemoryHub:
+    return MemoryHub(limits, clock=clock or Clock(), rng=random.Random(seed))
 
 
 def room_app(

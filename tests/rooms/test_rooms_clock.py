@@ -9,12 +9,14 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
 import test_rooms_hub
 from test_rooms_hub import ANN, BOB, CAROL, Clock, Hub, look, maybe, refused
 
+from tui_tictactoe.rooms.limits import UNTIMED
 from tui_tictactoe.rooms.memory_hub import MemoryHub
 from tui_tictactoe.rooms.postgres.hub import PostgresHub
 from tui_tictactoe.rooms.view import Offer, Refused, Ticket
@@ -26,11 +28,12 @@ MOVE_TIME = 30.0
 @pytest.fixture(params=["memory", "postgres"])
 async def hub(request: pytest.FixtureRequest, clock: Clock) -> AsyncIterator[Hub]:
     """Each backend, a 30 s move clock and a 60 s grace, on the test's clock."""
-    options: dict[str, Any] = {"clock": clock, "rng": random.Random(1), "move_time": MOVE_TIME}
+    options: dict[str, Any] = {"clock": clock, "rng": random.Random(1)}
+    limits = replace(UNTIMED, move_time=MOVE_TIME)
     if request.param == "memory":
-        yield MemoryHub(**options)
+        yield MemoryHub(limits, **options)
         return
-    async with PostgresHub(request.getfixturevalue("pg_url"), **options) as pg_hub:
+    async with PostgresHub(request.getfixturevalue("pg_url"), limits, **options) as pg_hub:
         yield pg_hub
 
 
@@ -99,7 +102,7 @@ async def test_a_mover_away_runs_on_their_clock(hub: Hub, clock: Clock) -> None:
 
 async def test_a_grace_that_ends_first_is_an_abandoned_round(clock: Clock) -> None:
     """Looked at late, after both the mover's grace (first) and their time: abandoned."""
-    hub = MemoryHub(clock=clock, move_time=MOVE_TIME, reconnect_grace=10.0)
+    hub = MemoryHub(replace(UNTIMED, move_time=MOVE_TIME, reconnect_grace=10.0), clock=clock)
     ann, bob = await started(hub)
     await hub.drop(bob)
     clock.now += MOVE_TIME + 1
@@ -207,7 +210,7 @@ async def test_a_take_back_declined_and_one_request_a_move(hub: Hub) -> None:
 
 async def test_memory_hubs_timer_falls_the_flag_with_no_call() -> None:
     """On the real clock, nobody calling: the timer armed by the move ends the round."""
-    hub = MemoryHub(move_time=0.05)
+    hub = MemoryHub(replace(UNTIMED, move_time=0.05))
     ann = await hub.create(ANN, 3, "X")
     await hub.join(ann.code, BOB)
     stream = hub.updates(ann)

@@ -13,11 +13,13 @@ import inspect
 import random
 import uuid
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from tui_tictactoe.rooms.hub import RoomHub
+from tui_tictactoe.rooms.limits import UNTIMED
 from tui_tictactoe.rooms.memory_hub import MemoryHub
 from tui_tictactoe.rooms.postgres.hub import PostgresHub
 from tui_tictactoe.rooms.view import Person, Refused, RoomView, Ticket
@@ -48,13 +50,12 @@ async def hub(request: pytest.FixtureRequest, clock: Clock) -> AsyncIterator[Hub
     options: dict[str, Any] = {
         "clock": clock,
         "rng": random.Random(1),
-        "max_spectators": 2,
-        "max_rooms": 3,
     }
+    limits = replace(UNTIMED, max_spectators=2, max_rooms=3)
     if request.param == "memory":
-        yield MemoryHub(**options)
+        yield MemoryHub(limits, **options)
         return
-    async with PostgresHub(request.getfixturevalue("pg_url"), **options) as pg_hub:
+    async with PostgresHub(request.getfixturevalue("pg_url"), limits, **options) as pg_hub:
         yield pg_hub
 
 
@@ -437,7 +438,7 @@ async def test_any_call_expires_a_grace_without_expire(hub: Hub, clock: Clock) -
 
 
 async def test_the_timer_expires_a_grace_with_no_call() -> None:
-    hub = MemoryHub(reconnect_grace=0.05)
+    hub = MemoryHub(replace(UNTIMED, reconnect_grace=0.05))
     ann, bob = await pair(hub)
     seen: list[RoomView] = []
 

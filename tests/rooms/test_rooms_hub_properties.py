@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from hypothesis import HealthCheck, example, given, settings
@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from tui_tictactoe.engine.board import GameBoard, other
 from tui_tictactoe.options import board_geometry
+from tui_tictactoe.rooms.limits import UNTIMED
 from tui_tictactoe.rooms.memory_hub import MemoryHub
 from tui_tictactoe.rooms.view import SEATS, Person, Refused, RoomView, Ticket
 
@@ -340,7 +341,11 @@ def check_away(world: World, view: RoomView) -> None:
 
 async def run(steps: list[Step], seed: int) -> None:
     clock = Clock()
-    hub = MemoryHub(clock=clock, rng=random.Random(seed), max_spectators=2, move_time=MOVE_TIME)
+    hub = MemoryHub(
+        replace(UNTIMED, max_spectators=2, move_time=MOVE_TIME),
+        clock=clock,
+        rng=random.Random(seed),
+    )
     world = World(hub, clock)
     for step in steps:
         await act(world, step)

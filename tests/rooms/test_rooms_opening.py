@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -19,6 +20,7 @@ from test_rooms_hub import Clock, Hub, look, maybe, refused
 from tui_tictactoe.record.people import is_rated
 from tui_tictactoe.rooms import matching
 from tui_tictactoe.rooms.keeping import RoundKeeper
+from tui_tictactoe.rooms.limits import UNTIMED
 from tui_tictactoe.rooms.matching import Place
 from tui_tictactoe.rooms.memory_hub import MemoryHub
 from tui_tictactoe.rooms.postgres.hub import PostgresHub
@@ -43,14 +45,12 @@ async def hub(request: pytest.FixtureRequest, clock: Clock) -> AsyncIterator[Hub
     options: dict[str, Any] = {
         "clock": clock,
         "rng": random.Random(7),
-        "max_rooms": 6,
-        "rooms_per_address": 2,
-        "opening_time": OPENING,
     }
+    limits = replace(UNTIMED, max_rooms=6, rooms_per_address=2, opening_time=OPENING)
     if request.param == "memory":
-        yield MemoryHub(**options)
+        yield MemoryHub(limits, **options)
         return
-    async with PostgresHub(request.getfixturevalue("pg_url"), **options) as pg_hub:
+    async with PostgresHub(request.getfixturevalue("pg_url"), limits, **options) as pg_hub:
         yield pg_hub
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import random
+from dataclasses import replace
 
 import psycopg
 from hypothesis import HealthCheck, example, given, settings
@@ -27,9 +28,11 @@ from test_rooms_hub_properties import (
     look,
 )
 
+from tui_tictactoe.rooms.limits import UNTIMED
 from tui_tictactoe.rooms.memory_hub import MemoryHub
 from tui_tictactoe.rooms.postgres.hub import PostgresHub
 
+LIMITS = replace(UNTIMED, max_spectators=2, move_time=MOVE_TIME)
 QUIET = {"heartbeat": 3600.0, "reread": 3600.0, "listen": False}
 """No sweep of its own between steps: graces run out when a call or `expire` says, as in
 `MemoryHub` (the sweep is the same `expire`, tested in test_rooms_pg_hosts.py)."""
@@ -40,10 +43,9 @@ async def run_both(url: str, steps: list[Step], seed: int) -> None:
     pg_keys, memory_keys = itertools.count(), itertools.count()  # round keys dealt alike
     pg_hub = PostgresHub(
         url,
+        LIMITS,
         clock=pg_clock,
         rng=random.Random(seed),
-        max_spectators=2,
-        move_time=MOVE_TIME,
         round_keys=lambda: f"round-{next(pg_keys)}",
         **QUIET,
     )
@@ -52,10 +54,9 @@ async def run_both(url: str, steps: list[Step], seed: int) -> None:
         conn.execute("TRUNCATE rooms, room_seats, room_watchers, room_wrong_codes")
     memory = World(
         MemoryHub(
+            LIMITS,
             clock=memory_clock,
             rng=random.Random(seed),
-            max_spectators=2,
-            move_time=MOVE_TIME,
             round_keys=lambda: f"round-{next(memory_keys)}",
         ),
         memory_clock,

@@ -6,10 +6,12 @@ The rule itself, per backend, is test_rooms_hub.py's."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from dataclasses import replace
 
 import psycopg
 import pytest
 
+from tui_tictactoe.rooms.limits import UNTIMED
 from tui_tictactoe.rooms.postgres import schema as pg_schema
 from tui_tictactoe.rooms.postgres.hub import PostgresHub
 from tui_tictactoe.rooms.view import Person, Refused
@@ -111,7 +113,7 @@ async def test_the_table_keeps_only_the_last_window(
 async def test_malformed_codes_are_not_counted_and_each_host_applies_its_limit(pg_url: str) -> None:
     """A malformed code is not counted (as `MemoryHub`); a host with a lower limit holds
     an address back sooner, on the same rows."""
-    async with PostgresHub(pg_url, wrong_code_limit=2, **QUIET) as strict:  # type: ignore[arg-type]
+    async with PostgresHub(pg_url, replace(UNTIMED, wrong_code_limit=2), **QUIET) as strict:  # type: ignore[arg-type]
         for _ in range(5):
             assert "letters only" in await refusal(strict.join("AB1D", GUESSER))
         assert rows(pg_url) == []

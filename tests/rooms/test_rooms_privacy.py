@@ -7,6 +7,7 @@ the rules of `room.Room`, through both backends (`MemoryHub` and `PostgresHub`, 
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
 import pytest
 from test_rooms_hub import (  # noqa: F401  # clock and hub are fixtures
@@ -132,7 +133,7 @@ async def test_a_player_comes_back_to_a_full_room_closed_to_spectators(hub: Hub)
 
 
 async def test_rooms_are_counted_per_address_while_they_live(hub: Hub, clock: Clock) -> None:
-    hub.max_rooms = None
+    hub.limits = replace(hub.limits, max_rooms=None)
     made = [await hub.create(ANN, 3, "X") for _ in range(ROOMS_PER_ADDRESS)]
     reason = await refused(hub.create(ANN._replace(name="other"), 3, "X"))
     assert reason == f"This address has {ROOMS_PER_ADDRESS} rooms open: close one first."
@@ -145,7 +146,7 @@ async def test_rooms_are_counted_per_address_while_they_live(hub: Hub, clock: Cl
 
 
 async def test_names_before_strangers_are_limited_per_address(hub: Hub, clock: Clock) -> None:
-    hub.max_rooms = None
+    hub.limits = replace(hub.limits, max_rooms=None)
     for _ in range(LOBBY_NAMES):
         await hub.leave(await hub.create(ANN, 3, "X", True))
     assert (await refused(hub.create(ANN, 3, "X", True))).startswith(

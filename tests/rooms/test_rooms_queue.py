@@ -7,10 +7,12 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import AsyncIterator
+from dataclasses import replace
 
 import pytest
 
 from tui_tictactoe.rooms.hub import RoomHub
+from tui_tictactoe.rooms.limits import UNTIMED
 from tui_tictactoe.rooms.matching import Place
 from tui_tictactoe.rooms.memory_hub import MemoryHub
 from tui_tictactoe.rooms.postgres.hub import PostgresHub
@@ -77,7 +79,7 @@ async def test_boards_and_far_ratings_wait_until_the_window_widens() -> None:
 
 async def test_leaving_and_a_silent_place_leave_the_queue() -> None:
     clock = Clock()
-    hub = MemoryHub(clock=clock, place_timeout=10)
+    hub = MemoryHub(replace(UNTIMED, place_timeout=10), clock=clock)
     ann = await hub.queue_join(ANN, 3, 1200)
     await hub.queue_leave(ann)
     await hub.queue_leave(ann)  # idempotent
@@ -92,7 +94,7 @@ async def test_leaving_and_a_silent_place_leave_the_queue() -> None:
 
 
 async def test_places_are_counted_per_address_and_in_all() -> None:
-    hub = MemoryHub(clock=Clock(), places_per_address=2, max_places=3)
+    hub = MemoryHub(replace(UNTIMED, places_per_address=2, max_places=3), clock=Clock())
     await hub.queue_join(ANN, 3, 1200)
     await hub.queue_join(ANN, 3, 2000)
     with pytest.raises(Refused, match="Already 2 places"):
@@ -184,7 +186,9 @@ async def test_two_hosts_pair_across_the_database(
 
 
 async def test_pg_places_are_counted_per_address_and_leave(pg_url: str) -> None:
-    hub = PostgresHub(pg_url, listen=False, places_per_address=1, max_places=2, log=print)
+    hub = PostgresHub(
+        pg_url, replace(UNTIMED, places_per_address=1, max_places=2), listen=False, log=print
+    )
     async with hub:
         ann = await hub.queue_join(ANN, 3, 1200)
         with pytest.raises(Refused, match="Already 1 places"):
@@ -200,7 +204,9 @@ async def test_pg_places_are_counted_per_address_and_leave(pg_url: str) -> None:
 
 async def test_pg_a_silent_place_expires(pg_url: str) -> None:
     clock = Clock()
-    hub = PostgresHub(pg_url, listen=False, clock=clock, place_timeout=10, log=print)
+    hub = PostgresHub(
+        pg_url, replace(UNTIMED, place_timeout=10), listen=False, clock=clock, log=print
+    )
     async with hub:
         ann = await hub.queue_join(ANN, 3, 1200)
         clock.now += 11

@@ -16,11 +16,13 @@ import sys
 import tempfile
 import time
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tui_tictactoe.rooms.limits import UNTIMED
 from tui_tictactoe.rooms.memory_hub import MemoryHub
 from tui_tictactoe.rooms.socket import wire
 from tui_tictactoe.rooms.socket.client import GONE, NO_SERVER, SocketHub
@@ -364,7 +366,7 @@ async def test_a_server_killed_outright_is_gone_for_its_games() -> None:
 async def test_a_game_that_stops_reading_is_cut_off_and_dropped() -> None:
     """Updates it never reads fill its socket; after `write_timeout` the server ends
     the connection (a drop) instead of holding views for it."""
-    hub = MemoryHub(max_spectators=1)
+    hub = MemoryHub(replace(UNTIMED, max_spectators=1))
     async with HubServer(hub, write_timeout=1.0, log=[].append) as server:
         reader, writer = await _raw(server.path)
         who = wire.person_to_json(Person("ann"))

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from dataclasses import replace
 
 import pytest
 from room_tools import ANN, BOB, Clock, make_hub, room_app, settle
 from textual.pilot import Pilot
 
+from tui_tictactoe.rooms.limits import UNTIMED
 from tui_tictactoe.rooms.matching import Place
 from tui_tictactoe.rooms.memory_hub import MemoryHub
 from tui_tictactoe.rooms.request import ROOM_ADDRESS_ENV, RoomRequest
@@ -160,7 +162,7 @@ async def test_the_lobby_offers_play_someone_and_esc_comes_back() -> None:
 
 
 async def test_a_refusal_says_why_and_the_key_bar_drops_the_ai() -> None:
-    hub = make_hub(places_per_address=0)
+    hub = make_hub(limits=replace(UNTIMED, places_per_address=0))
     app = room_app(hub, RoomRequest("match", size=3), person=ANN._replace(address="10.0.0.9"))
     async with app.run_test(size=(80, 24)) as pilot:
         screen = waiting_screen(app)

@@ -33,6 +33,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from tui_tictactoe.rooms.limits import DEFAULTS
 from tui_tictactoe.rooms.view import Refused, Ticket
 
 WINDOW_START = 100
@@ -42,18 +43,15 @@ WINDOW_STEP = 50
 WINDOW_EVERY = 5.0
 POLL = 0.5
 """Seconds between a waiting session's questions to its hub (the place's heartbeat)."""
-PLACE_TIMEOUT = 10.0
-"""Seconds a place lives without a question (a dead session or host): then it is gone."""
-PLACES_PER_ADDRESS = 3
-"""Places one address may hold in the queues at once (one a session)."""
-MAX_PLACES = 1000
-"""Places in all the queues together, by default."""
+PLACE_TIMEOUT = DEFAULTS.place_timeout
+"""Seconds a place lives without a question, by default (`RoomLimits.place_timeout`)."""
 DECLINE_WINDOW = 15.0
 """Seconds after a pairing in which a player (one who was playing the AI) may decline it,
 before the room's first move: the partner then goes back to the head of the queue. A
 paired place answers every poll with its seat until then."""
-OPENING_TIME = 30.0
-"""Seconds a quick match's first move may take, and its first reply: then no game."""
+OPENING_TIME = DEFAULTS.opening_time
+"""Seconds a quick match's first move may take, and its first reply, by default
+(`RoomLimits.opening_time`): then no game."""
 DECLINES = 3
 """Declines (and stalls, and leaves before the first move) one address or key may make in
 `DECLINE_PERIOD` seconds; past them, it waits before it takes a place again."""

@@ -6,7 +6,7 @@ generation on by exactly one and writes the new `RoomView` into every subscriber
 mailbox. Nothing here awaits between reading and changing a room, so calls from
 many sessions on the loop never interleave inside a change.
 
-A dropped link keeps its seat until `clock() + reconnect_grace` (Unix time by default,
+A dropped link keeps its seat until `clock() + limits.reconnect_grace` (Unix time by default,
 the clock sessions count `back_by` down on, as with `PostgresHub`); an asyncio timer
 calls `expire()` when the earliest grace runs out, and every call checks first too,
 so a hub on an injected clock is driven by its tests (advance the clock, call any
@@ -25,6 +25,7 @@ from collections.abc import AsyncIterator, Callable, Collection
 from tui_tictactoe.record.values import new_round_key
 from tui_tictactoe.rooms import codes, matching, refusals
 from tui_tictactoe.rooms.hub import RoomHub
+from tui_tictactoe.rooms.limits import UNTIMED, RoomLimits
 from tui_tictactoe.rooms.mailbox import Mailbox
 from tui_tictactoe.rooms.matching import Place, QueueState, Waiter
 from tui_tictactoe.rooms.operations import OPERATIONS
@@ -32,7 +33,6 @@ from tui_tictactoe.rooms.refusals import NoRoom, no_room, too_many_lobby_names
 from tui_tictactoe.rooms.room import (
     LOBBY_NAMES,
     LOBBY_WINDOW,
-    ROOMS_PER_ADDRESS,
     SIZES,
     Room,
     check_new_room,
@@ -67,43 +67,27 @@ _CODE_TRIES = 64
 
 
 class MemoryHub(RoomHub):
-    """A `RoomHub` in one process. See docs/rooms.md for the rules it keeps."""
+    """A `RoomHub` in one process, within `limits` (replaced whole to change them). See
+    docs/rooms.md for the rules it keeps."""
 
     def __init__(
         self,
+        limits: RoomLimits = UNTIMED,
         *,
         clock: Callable[[], float] = time.time,
-        reconnect_grace: float = 60.0,
-        move_time: float = 0.0,
-        max_spectators: int = 8,
-        max_rooms: int | None = None,
-        rooms_per_address: int = ROOMS_PER_ADDRESS,
         rng: codes.Chooser | None = None,
-        wrong_code_limit: int = 5,
-        wrong_code_window: float = 60.0,
         round_keys: Callable[[], str] = new_round_key,
-        places_per_address: int = matching.PLACES_PER_ADDRESS,
-        max_places: int = matching.MAX_PLACES,
-        place_timeout: float = matching.PLACE_TIMEOUT,
-        opening_time: float = matching.OPENING_TIME,
     ) -> None:
         self.clock = clock
-        self.opening_time = opening_time  # a quick match's first move and reply (0: none)
-        self.places_per_address, self.max_places = places_per_address, max_places
-        self.place_timeout = place_timeout
+        self.limits = limits
         self._queue: dict[str, _Queued] = {}  # place token -> who waits, and since when
         self._found: dict[str, _Found] = {}  # paired, until the decline window ends
         self._round_keys = round_keys
-        self.reconnect_grace = reconnect_grace
-        self.move_time = move_time  # each new room's clock (0: none)
-        self.max_spectators = max_spectators
-        self.max_rooms = max_rooms
         self._rng: codes.Chooser = rng if rng is not None else secrets.SystemRandom()
-        self.rooms_per_address = rooms_per_address
         self.wrong_codes = WrongCodes(
             clock,
-            wrong_code_limit,
-            wrong_code_window,
+            limits.wrong_code_limit,
+            limits.wrong_code_window,
             network_limit=NETWORK_LIMIT,
             global_limit=GLOBAL_LIMIT,
         )
@@ -123,7 +107,7 @@ class MemoryHub(RoomHub):
         self.expire()
         check_new_room(size, first)
         own = self._rooms_of(who.address)
-        check_room_count(who.address, own, len(self._rooms), self.rooms_per_address, self.max_rooms)
+        check_room_count(who.address, own, len(self._rooms), self.limits)
         if public:
             self._lobby_names(who)
         room = self._open(size, first)
@@ -157,7 +141,7 @@ class MemoryHub(RoomHub):
         room = self._find(code, who)
         token = self._token()
         try:
-            room.admit_watcher(who, token, self.max_spectators)
+            room.admit_watcher(who, token, self.limits)
         except NoRoom:
             self.wrong_codes.count(who.address)
             raise
@@ -207,7 +191,7 @@ class MemoryHub(RoomHub):
             return
         if not room.seats[ticket.seat].present:
             return
-        room.away(ticket.seat, self.clock() + self.reconnect_grace)
+        room.away(ticket.seat, self.clock() + self.limits.reconnect_grace)
         self._changed(room)
         self._arm()
 
@@ -236,10 +220,14 @@ class MemoryHub(RoomHub):
         for counted in matching.decline_keys(who.address, who.key):
             self.declines.check(counted)
         rooms = self._rooms_of(who.address)
-        check_room_count(who.address, rooms, 0, self.rooms_per_address, None)
+        check_room_count(who.address, rooms, None, self.limits)
         own = sum(q.who.address == who.address for q in self._queue.values())
         matching.check_place_count(
-            who.address, own, len(self._queue), self.places_per_address, self.max_places
+            who.address,
+            own,
+            len(self._queue),
+            self.limits.places_per_address,
+            self.limits.max_places,
         )
         token = self._token()
         now = self.clock()
@@ -358,7 +346,7 @@ class MemoryHub(RoomHub):
         seat paired but never told is dropped at the window's end (its grace runs as any
         seat's)."""
         now = self.clock()
-        oldest = now - self.place_timeout
+        oldest = now - self.limits.place_timeout
         for token in [t for t, q in self._queue.items() if q.seen < oldest]:
             del self._queue[token]
         over = now - matching.DECLINE_WINDOW
@@ -372,18 +360,17 @@ class MemoryHub(RoomHub):
             if not found.told and room is not None and room.holds(ticket.seat, ticket.token):
                 found.told = True  # once: its seat is dropped, and waits out its grace
                 room.flag_fall(now)  # the time of this change, for the grace it counts
-                room.away(ticket.seat, now + self.reconnect_grace)
+                room.away(ticket.seat, now + self.limits.reconnect_grace)
                 self._changed(room)
                 self._arm()
             if room is None or not room.in_opening():
                 self._found.pop(token, None)
 
-    def _open(self, size: int, first: SeatName) -> Room:
+    def _open(self, size: int, first: SeatName, matched: bool = False) -> Room:
         """A new room on this hub's terms (its move clock, its reconnect grace): made here
         for a room someone opens and for a quick match's alike."""
         room = Room(self._new_code(), size, first, round_key=self._round_key())
-        room.move_time, room.grace = self.move_time, self.reconnect_grace
-        return room
+        return room.opened_under(self.limits, matched=matched)
 
     def _rooms_of(self, address: str) -> int:
         """Live rooms that count against `address` (opened there, or a seat held from it)."""
@@ -396,12 +383,12 @@ class MemoryHub(RoomHub):
         full = {a for a in {q.who.address for q in self._queue.values()} if self._at_cap(a)}
         waiting = [q.waiter for q in self._queue.values() if q.who.address not in full]
         for x, o in matching.pairs(waiting, now):
-            if self.max_rooms is not None and len(self._rooms) >= self.max_rooms:
+            most = self.limits.max_rooms
+            if most is not None and len(self._rooms) >= most:
                 return
             if self._at_cap(x.address) or self._at_cap(o.address):
                 continue  # one of them reached it with the pair before: the next time
-            room = self._open(x.size, "X")
-            room.matched, room.opening_time = True, self.opening_time
+            room = self._open(x.size, "X", matched=True)
             room.flag_fall(now)
             for seat, waiter, partner in zip(SEATS, (x, o), (o, x), strict=True):
                 queued = self._queue.pop(waiter.place)
@@ -412,7 +399,7 @@ class MemoryHub(RoomHub):
             self._boxes[room.code] = []
 
     def _at_cap(self, address: str) -> bool:
-        return bool(address) and self._rooms_of(address) >= self.rooms_per_address
+        return bool(address) and self._rooms_of(address) >= self.limits.rooms_per_address
 
     def _opening_ended(self, room: Room) -> None:
         """A quick match's room closed before its game began (aborted: a stall, a leave, a

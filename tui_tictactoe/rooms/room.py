@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from tui_tictactoe.engine.board import GameBoard, other
 from tui_tictactoe.options import BOARDS, board_geometry
 from tui_tictactoe.rooms import refusals
+from tui_tictactoe.rooms.limits import DEFAULTS, RoomLimits
 from tui_tictactoe.rooms.refusals import NoRoom as NoRoom
 from tui_tictactoe.rooms.refusals import no_room as no_room
 from tui_tictactoe.rooms.refusals import too_many_lobby_names as too_many_lobby_names
@@ -43,10 +44,8 @@ from tui_tictactoe.rooms.view import (
     claim_from,
 )
 
-ROOMS_PER_ADDRESS = 3
-"""Live rooms counting against one address at a time: opened from it, or a seat held
-from it (`Room.counts_against`; a room counts until it closes, also while its creator's
-link is down): a few for a person, not a lobby full of spam."""
+ROOMS_PER_ADDRESS = DEFAULTS.rooms_per_address
+"""Live rooms counting against one address at a time, by default (`RoomLimits`)."""
 LOBBY_NAMES = 3
 """Names one address may put before strangers (a public room opened or made public, a
 seat taken in a public room) per `LOBBY_WINDOW` seconds."""
@@ -70,14 +69,14 @@ def check_new_room(size: object, first: object) -> None:
         raise refusals.bad_first()
 
 
-def check_room_count(
-    address: str, own: int, total: int, per_address: int, most: int | None
-) -> None:
-    """Refused past `most` live rooms in all, or `per_address` opened from `address`
-    ("": a process not behind serve-ssh, which names no address, is not counted)."""
-    if most is not None and total >= most:
+def check_room_count(address: str, own: int, total: int | None, limits: RoomLimits) -> None:
+    """Refused past the limits' `max_rooms` live rooms in all (`total`; None: not
+    counted here), or their `rooms_per_address` opened from `address` ("": a process
+    not behind serve-ssh, which names no address, is not counted)."""
+    most = limits.max_rooms
+    if most is not None and total is not None and total >= most:
         raise refusals.too_many_rooms(None)
-    if address and own >= per_address:
+    if address and own >= limits.rooms_per_address:
         raise refusals.too_many_rooms(own)
 
 
@@ -141,37 +140,27 @@ class Room:
     def __post_init__(self) -> None:
         self.board = GameBoard(board_geometry(self.size))
 
+    def opened_under(self, limits: RoomLimits, *, matched: bool = False) -> Room:
+        """A new room on its hub's terms, kept for its life: the move clock and the
+        reconnect grace; a quick match's (`matched`) also its timed opening."""
+        self.move_time, self.grace = limits.move_time, limits.reconnect_grace
+        if matched:
+            self.matched, self.opening_time = True, limits.opening_time
+        return self
+
     # -- what everyone sees -------------------------------------------------
 
     def view(self) -> RoomView:
+        """What everyone sees: every field the view shares with the room as it is
+        (`_SHOWN`), and the few it shows otherwise."""
         return RoomView(
-            code=self.code,
-            size=self.size,
-            generation=self.generation,
-            round=self.round,
-            first=self.first,
+            **{name: getattr(self, name) for name in _SHOWN},
             moves=tuple(self.moves),
             seats=(self.seats["X"].view(), self.seats["O"].view()),
             score=(self.score[0], self.score[1], self.score[2]),
-            result=self.result,
-            left_by=self.left_by,
             rematch=tuple(seat for seat in SEATS if seat in self.rematch),
             watchers=len(self.watchers),
-            closed=self.closed,
-            round_key=self.round_key,
-            public=self.public,
-            watching=self.watching,
             opener=next((seat for seat in SEATS if self.seats[seat].creator), None),
-            offer=self.offer,
-            agreed=self.agreed,
-            deadline=self.deadline,
-            cause=self.cause,
-            take_backs=self.take_backs,
-            grace=self.grace,
-            matched=self.matched,
-            aborted_by=self.aborted_by,
-            unrated=self.unrated,
-            answered=self.answered,
         )
 
     def listed(self) -> bool:
@@ -276,9 +265,10 @@ class Room:
         self.sit(seat, who, new_token, next_key)
         return seat, ""
 
-    def admit_watcher(self, who: Person, token: str, most: int) -> None:
+    def admit_watcher(self, who: Person, token: str, limits: RoomLimits) -> None:
         """A spectator comes in with the code, unless the players turned watching off
-        (then: as no room) or the room has `most` spectators."""
+        (then: as no room) or the room has the limits' `max_spectators` spectators."""
+        most = limits.max_spectators
         if not self.watching:
             raise no_room(self.code)
         if len(self.watchers) >= most:
@@ -624,3 +614,13 @@ def _is_generation(generation: object, oldest: int, newest: int) -> bool:
     if isinstance(generation, bool) or not isinstance(generation, int):
         return False
     return oldest <= generation <= newest
+
+
+_SHOWN_OTHERWISE = ("moves", "seats", "score", "rematch", "watchers")
+_SHOWN = tuple(
+    each.name
+    for each in fields(Room)
+    if each.name in RoomView._fields and each.name not in _SHOWN_OTHERWISE
+)
+"""The fields a room shows in its view as they are (same name, same value): a new one is
+declared in `Room` and `RoomView`, and nothing more here."""

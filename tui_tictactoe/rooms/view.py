@@ -3,11 +3,23 @@
 A session never patches its picture of a room: each `RoomView` replaces the one
 before (a newer `generation` wins, an older one is dropped), so a lost or doubled
 message can delay a screen but never make it differ from the hub.
+
+These declarations are also the wire's: `socket.codec` reads and writes each value from
+its fields' types, and a field whose type has no bound of its own says its `Kind`.
 """
 
 from __future__ import annotations
 
-from typing import Literal, NamedTuple
+from typing import Annotated, Literal, NamedTuple
+
+
+class Kind(NamedTuple):
+    """What a field holds beyond its Python type, for the wire (`socket.wire.KINDS` has a
+    reader for each): a room code, a name, a board's size, a list's bound... Needed where
+    the type bounds nothing by itself (`str`, `tuple[X, ...]`) or bounds too little."""
+
+    name: str
+
 
 SeatName = Literal["X", "O"]
 SEATS: tuple[SeatName, SeatName] = ("X", "O")
@@ -57,9 +69,9 @@ class Person(NamedTuple):
     client's address (wrong room codes are rate-limited per address). The same key
     coming back is the same person; a guest proves it with a seat token."""
 
-    name: str
-    key: str = ""
-    address: str = ""
+    name: Annotated[str, Kind("name")]
+    key: Annotated[str, Kind("key")] = ""
+    address: Annotated[str, Kind("address")] = ""
 
 
 class SeatView(NamedTuple):
@@ -77,20 +89,20 @@ class RoomView(NamedTuple):
     """A room as it is now. Moves are cell keys (1 = top-left, reading order), the
     first by `first`, then alternating: the board is rebuilt from them."""
 
-    code: str
-    size: int  # 3, 4, 5 or 6 (`options.WIN_LENGTHS` gives the line that wins)
+    code: Annotated[str, Kind("code")]
+    size: Annotated[int, Kind("size")]  # 3, 4, 5 or 6 (`options.WIN_LENGTHS`: the line)
     generation: int  # +1 on every change to anything below
-    round: int  # 1, 2, ...
+    round: Annotated[int, Kind("round")]  # 1, 2, ...
     first: SeatName  # who started this round
-    moves: tuple[int, ...]
+    moves: Annotated[tuple[int, ...], Kind("moves")]
     seats: tuple[SeatView, SeatView]  # X, then O
     score: tuple[int, int, int]  # X's wins, O's wins, draws
     result: Result | None = None  # None while the round is on
     left_by: SeatName | None = None  # with result "abandoned": who left (or ran out of grace)
-    rematch: tuple[SeatName, ...] = ()  # seats that asked for the next round (r)
-    watchers: int = 0
+    rematch: Annotated[tuple[SeatName, ...], Kind("seats")] = ()  # asked for the next round
+    watchers: Annotated[int, Kind("watchers")] = 0
     closed: bool = False  # the last player left: the room is gone
-    round_key: str = ""  # this round's key in the record, fresh each round (both save it)
+    round_key: Annotated[str, Kind("round_key")] = ""  # the round's key in the record
     # Not the room's but its hub's: the hub cannot reach the room's database now, so this
     # is the room as last read and no change can land until it is back (`PostgresHub`).
     # Outside the generation: the same view comes again with it set, then cleared.
@@ -130,10 +142,10 @@ class RoomSummary(NamedTuple):
     """A public room as the lobby lists it: one with a free seat (Enter joins) or one
     its players let people watch (Enter watches). Private rooms are never listed."""
 
-    code: str
-    size: int
-    players: tuple[str, ...]  # names of the seated people (a free seat: fewer than two)
-    watchers: int
+    code: Annotated[str, Kind("code")]
+    size: Annotated[int, Kind("size")]
+    players: Annotated[tuple[str, ...], Kind("players")]  # seated people's names (0-2)
+    watchers: Annotated[int, Kind("watchers")]
 
     @property
     def free(self) -> bool:
@@ -146,9 +158,9 @@ class Ticket(NamedTuple):
     a spectator) and, for a player, the secret token that gives the seat back after a
     dropped link (shown to guests, who have no key to prove who they are)."""
 
-    code: str
+    code: Annotated[str, Kind("code")]
     seat: SeatName | None
-    token: str = ""
+    token: Annotated[str, Kind("token")] = ""
 
 
 class Refused(Exception):

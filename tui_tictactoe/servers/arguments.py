@@ -11,6 +11,7 @@ import ipaddress
 from collections.abc import Callable
 
 from tui_tictactoe.addresses import DEFAULT_IPV6_PREFIX, IPV6_PREFIXES
+from tui_tictactoe.rooms.limits import options as room_limit_options
 from tui_tictactoe.servers.config import add_config_options
 from tui_tictactoe.servers.names import DEFAULT_RESERVED
 
@@ -176,20 +177,11 @@ def add_ssh_options(parser: argparse.ArgumentParser) -> None:
         help="let in only the public keys in this file (OpenSSH authorized_keys format); "
         "default: anyone, with any user name and no password",
     )
-    parser.add_argument(
-        "--max-sessions",
-        type=_whole("max_sessions", 1, 10_000),
-        default=16,
-        metavar="N",
-        help="games at once; more clients are told the server is full (default 16)",
-    )
-    parser.add_argument(
-        "--max-per-address",
-        type=_whole("max_per_address", 1, 10_000),
-        default=4,
-        metavar="N",
-        help="games at once from one IP address (default 4; an IPv6 client is counted by "
-        "its network, see --ipv6-prefix)",
+    add_capacity_options(
+        parser,
+        "clients",
+        "an IPv6 client is counted by its network, see --ipv6-prefix",
+        "input",
     )
     parser.add_argument(
         "--ipv6-prefix",
@@ -199,13 +191,6 @@ def add_ssh_options(parser: argparse.ArgumentParser) -> None:
         help=f"every per-address rule (games, connections logging in, wrong room codes) counts "
         f"an IPv6 client by its network of this many bits, since one host often has a whole "
         f"/64 (default {DEFAULT_IPV6_PREFIX}; 128: each address; {IPV6_PREFIXES[0]}-128)",
-    )
-    parser.add_argument(
-        "--idle-timeout",
-        type=_seconds,
-        default=600.0,
-        metavar="SECONDS",
-        help="close a session without input for this long (default 600; 0: never)",
     )
     parser.add_argument(
         "--proxy-protocol-from",
@@ -270,6 +255,40 @@ def add_ssh_options(parser: argparse.ArgumentParser) -> None:
     add_config_options(parser)
 
 
+MAX_SESSIONS = 16
+MAX_PER_ADDRESS = 4
+IDLE_TIMEOUT = 600.0
+
+
+def add_capacity_options(
+    parser: argparse.ArgumentParser, clients: str, per_address: str, input_is: str
+) -> None:
+    """`--max-sessions`, `--max-per-address` and `--idle-timeout`, alike on both servers:
+    what differs is who the `clients` are, what counts per address, and what input is."""
+    parser.add_argument(
+        "--max-sessions",
+        type=_whole("max_sessions", 1, 10_000),
+        default=MAX_SESSIONS,
+        metavar="N",
+        help=f"games at once; more {clients} are told the server is full (default {MAX_SESSIONS})",
+    )
+    parser.add_argument(
+        "--max-per-address",
+        type=_whole("max_per_address", 1, 10_000),
+        default=MAX_PER_ADDRESS,
+        metavar="N",
+        help=f"games at once from one IP address (default {MAX_PER_ADDRESS}; {per_address})",
+    )
+    parser.add_argument(
+        "--idle-timeout",
+        type=_seconds,
+        default=IDLE_TIMEOUT,
+        metavar="SECONDS",
+        help=f"close a session without {input_is} for this long "
+        f"(default {IDLE_TIMEOUT:g}; 0: never)",
+    )
+
+
 def add_database_option(parser: argparse.ArgumentParser, what: str) -> None:
     """`--database-url`, alike on both servers (`servers.database` reads and checks it)."""
     parser.add_argument(
@@ -281,50 +300,25 @@ def add_database_option(parser: argparse.ArgumentParser, what: str) -> None:
 
 
 def add_room_options(parser: argparse.ArgumentParser) -> None:
-    """Rooms: players playing each other, on a hub in the server's process."""
+    """Rooms: players playing each other, on a hub in the server's process. The hub's
+    limits with an option are made from `rooms.limits.RoomLimits` (names, defaults,
+    help): `servers.ssh.main.room_limits` reads them back by their field names."""
     parser.add_argument(
         "--no-rooms",
         dest="rooms",
         action="store_false",
         help="no rooms: every session plays the AI at once, without the lobby",
     )
-    parser.add_argument(
-        "--reconnect-grace",
-        type=_seconds,
-        default=60.0,
-        metavar="SECONDS",
-        help="how long a player whose link dropped keeps their seat (default 60); "
-        "the other player may claim the round after half of it",
-    )
-    parser.add_argument(
-        "--move-time",
-        type=_seconds,
-        default=60.0,
-        metavar="SECONDS",
-        help="how long a player in a room has for each move before the round is lost on "
-        "time (default 60; 0: no clock); a room keeps the time it opened with",
-    )
-    parser.add_argument(
-        "--max-spectators",
-        type=_whole("max_spectators", 0, 1000),
-        default=8,
-        metavar="N",
-        help="spectators per room (default 8); each is a session, counted by "
-        "--max-sessions and --max-per-address",
-    )
-    parser.add_argument(
-        "--max-rooms",
-        type=_whole("max_rooms", 1, 100_000),
-        metavar="N",
-        help="live rooms in all, also those whose players' links dropped (default: --max-sessions)",
-    )
-    parser.add_argument(
-        "--rooms-per-address",
-        type=_whole("rooms_per_address", 1, 1000),
-        default=3,
-        metavar="N",
-        help="live rooms opened from one IP address, counted until each closes (default 3)",
-    )
+    for name, (option, default) in room_limit_options().items():
+        value = "SECONDS" if option.kind == "seconds" else "N"
+        shown = "" if default is None else f"{default:g}"
+        parser.add_argument(
+            "--" + name.replace("_", "-"),
+            type=_seconds if option.kind == "seconds" else _whole(name, option.low, option.high),
+            default=default,
+            metavar=value,
+            help=option.help.format(default=shown),
+        )
     parser.add_argument(
         "--public-address",
         type=public_address,
@@ -354,27 +348,11 @@ def add_web_options(parser: argparse.ArgumentParser) -> None:
         "(behind a reverse proxy, or with --host 0.0.0.0): e.g. https://ttt.example.org; "
         "pages from any other address may not start games",
     )
-    parser.add_argument(
-        "--max-sessions",
-        type=_whole("max_sessions", 1, 10_000),
-        default=16,
-        metavar="N",
-        help="games at once; more browsers are told the server is full (default 16)",
-    )
-    parser.add_argument(
-        "--max-per-address",
-        type=_whole("max_per_address", 1, 10_000),
-        default=4,
-        metavar="N",
-        help="games at once from one IP address (default 4; behind a reverse proxy "
-        "every browser has the proxy's address)",
-    )
-    parser.add_argument(
-        "--idle-timeout",
-        type=_seconds,
-        default=600.0,
-        metavar="SECONDS",
-        help="close a session without a key or click for this long (default 600; 0: never)",
+    add_capacity_options(
+        parser,
+        "browsers",
+        "behind a reverse proxy every browser has the proxy's address",
+        "a key or click",
     )
     add_drain_option(parser)
     add_ops_options(parser)

@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING, Protocol
 
 from tui_tictactoe.commands.play_arguments import PROG
 from tui_tictactoe.record.moderation import LiveSession
+from tui_tictactoe.rooms.limits import RoomLimits
 from tui_tictactoe.rooms.memory_hub import MemoryHub
 from tui_tictactoe.rooms.request import ROOM_ADDRESS_ENV, ROOMS_KEPT_ENV
-from tui_tictactoe.rooms.room import ROOMS_PER_ADDRESS
 from tui_tictactoe.rooms.socket.server import HubServer, HubServerError
 from tui_tictactoe.rooms.socket.wire import ENV_VAR as HUB_ENV
 from tui_tictactoe.rooms.view import Refused
@@ -68,19 +68,13 @@ class RoomSettings(Protocol):
     read-only here too)."""
 
     @property
-    def reconnect_grace(self) -> float: ...
-    @property
-    def move_time(self) -> float: ...
-    @property
-    def max_spectators(self) -> int: ...
+    def room_limits(self) -> RoomLimits: ...
     @property
     def database_url(self) -> str | None: ...
     @property
     def listen_url(self) -> str | None: ...
     @property
     def database_connections(self) -> int | None: ...
-    @property
-    def room_limits(self) -> tuple[int, int | None]: ...
 
 
 class RoomService:
@@ -90,51 +84,33 @@ class RoomService:
     def of(cls, settings: RoomSettings, log: Callable[[str], None]) -> RoomService:
         """The service `settings` ask for (serve-ssh's options)."""
         return cls(
-            settings.reconnect_grace,
-            settings.max_spectators,
+            settings.room_limits,
             log,
             settings.database_url,
             settings.listen_url,
             connections=settings.database_connections,
-            limits=settings.room_limits,
-            move_time=settings.move_time,
         )
 
     def __init__(
         self,
-        reconnect_grace: float,
-        max_spectators: int,
+        limits: RoomLimits,
         log: Callable[[str], None],
         database_url: str | None = None,
         listen_url: str | None = None,
         connections: int | None = None,
-        limits: tuple[int, int | None] = (ROOMS_PER_ADDRESS, None),
-        move_time: float = 0.0,
     ) -> None:
-        """`limits`: live rooms per address, and in all (None: no cap); `move_time`: each
-        new room's move clock (0: none)."""
-        per_address, max_rooms = limits
+        """`limits`: the hub's, whole (`rooms.limits`)."""
         self.database_url = database_url
         self.postgres: PostgresHub | None = None
         if database_url is None:
-            self.hub: MemoryHub | PostgresHub = MemoryHub(
-                reconnect_grace=reconnect_grace,
-                move_time=move_time,
-                max_spectators=max_spectators,
-                max_rooms=max_rooms,
-                rooms_per_address=per_address,
-            )
+            self.hub: MemoryHub | PostgresHub = MemoryHub(limits)
         else:
             from tui_tictactoe.rooms.postgres.hub import PostgresHub  # psycopg only for a database
             from tui_tictactoe.rooms.postgres.link import POOL_SIZE
 
             self.postgres = PostgresHub(
                 database_url,
-                reconnect_grace=reconnect_grace,
-                move_time=move_time,
-                max_spectators=max_spectators,
-                max_rooms=max_rooms,
-                rooms_per_address=per_address,
+                limits,
                 listen_url=listen_url,
                 log=log,
                 connections=POOL_SIZE if connections is None else connections,

@@ -30,6 +30,7 @@ from test_serve_ssh_rooms import (
 )
 
 from tui_tictactoe.record import Record
+from tui_tictactoe.rooms.limits import RoomLimits
 
 host = test_serve_ssh.host  # the fixture: a GameServer in the test's loop, with its log
 processes = processes  # the fixture: servers started as processes, killed at the end
@@ -43,7 +44,7 @@ def ratings(record: Record) -> dict[str, tuple[int, int]]:
 async def test_a_clock_running_out_on_both_screens_and_in_the_record(
     host: Any, tmp_path: Path
 ) -> None:
-    hosted = await host(rooms=True, move_time=5.0)
+    hosted = await host(rooms=True, room_limits=RoomLimits(move_time=5.0))
     ann, code = await new_room(hosted.port, key=ANN_KEY)
     bob = await enter(hosted.port, f"--join {code}", "bob", BOB_KEY, local="127.0.0.2")
     carol = await enter(hosted.port, f"--watch {code}", "carol", local="127.0.0.3")
@@ -116,7 +117,7 @@ async def test_a_take_back_declined_then_asked_again_next_move_and_taken(
 async def test_the_player_left_behind_claims_the_round_after_half_the_grace(
     host: Any, tmp_path: Path
 ) -> None:
-    hosted = await host(rooms=True, reconnect_grace=10.0)
+    hosted = await host(rooms=True, room_limits=RoomLimits(reconnect_grace=10.0))
     ann, bob, code = await seated(hosted.port)
     ann.send("5")
     await bob.shows("ann played 5. Your turn: you play O.")
@@ -147,7 +148,7 @@ async def test_a_player_who_keeps_leaving_and_coming_back_stalls_no_round(host: 
     half the grace, but the grace is the round's: by his second absence (his third at
     most, with slow returns) ann may claim, and claims."""
     grace, absence = 12.0, 3.0
-    hosted = await host(rooms=True, reconnect_grace=grace)
+    hosted = await host(rooms=True, room_limits=RoomLimits(reconnect_grace=grace))
     ann, bob, code = await seated(hosted.port)
     ann.send("5")
     await bob.shows("ann played 5. Your turn: you play O.")
@@ -203,7 +204,9 @@ async def test_across_two_hosts_the_clock_runs_out_the_same(
     a = serve_ssh([*args, "--move-time", "5"], tmp_path / "a")
     processes.append(a)
     port_a, _ = await listening_port(a)
-    hosted = await host(rooms=True, database_url=pg_url, host_key=key, move_time=5.0)
+    hosted = await host(
+        rooms=True, database_url=pg_url, host_key=key, room_limits=RoomLimits(move_time=5.0)
+    )
     ann, code = await new_room(port_a, key=ANN_KEY)  # made on A: the room's clock is A's
     bob = await enter(hosted.port, f"--join {code}", "bob", BOB_KEY, local="127.0.0.2")
     dave = await enter(hosted.port, f"--watch {code}", "dave", local="127.0.0.4")

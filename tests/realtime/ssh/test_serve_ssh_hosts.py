@@ -30,6 +30,7 @@ from test_serve_ssh_rooms import ANN_KEY, BOB_KEY, FINGERPRINT, enter, new_room,
 from tui_tictactoe.cli import build_parser
 from tui_tictactoe.record import Record
 from tui_tictactoe.record.location import DATABASE_URL_ENV
+from tui_tictactoe.rooms.limits import RoomLimits
 from tui_tictactoe.rooms.postgres.hub import PostgresHub
 from tui_tictactoe.servers.room_service import shown_url
 from tui_tictactoe.servers.ssh.main import settings_from
@@ -206,7 +207,12 @@ async def test_two_hosts_one_room_and_a_host_killed_mid_round(
     a = serve_ssh([*args, "--reconnect-grace", "30"], tmp_path / "a")
     processes.append(a)
     port_a, fingerprint_a = await listening_port(a)
-    hosted = await host(rooms=True, database_url=pg_url, host_key=key, reconnect_grace=30.0)
+    hosted = await host(
+        rooms=True,
+        database_url=pg_url,
+        host_key=key,
+        room_limits=RoomLimits(reconnect_grace=30.0),
+    )
     port_b = hosted.port
     assert hosted.server.fingerprint == fingerprint_a  # one key: players see one server
 
@@ -325,7 +331,8 @@ async def test_private_and_public_rooms_across_two_hosts(
 
 def test_room_limits_come_from_the_options() -> None:
     parse = build_parser().parse_args
-    assert settings_from(parse(["serve-ssh"])).room_limits == (3, 16)  # --max-sessions
+    assert settings_from(parse(["serve-ssh"])).room_limits == RoomLimits(max_rooms=16)
     words = ["serve-ssh", "--max-sessions", "40", "--rooms-per-address", "2"]
-    assert settings_from(parse(words)).room_limits == (2, 40)
-    assert settings_from(parse([*words, "--max-rooms", "7"])).room_limits == (2, 7)
+    assert settings_from(parse(words)).room_limits == RoomLimits(rooms_per_address=2, max_rooms=40)
+    limits = settings_from(parse([*words, "--max-rooms", "7"])).room_limits
+    assert limits == RoomLimits(rooms_per_address=2, max_rooms=7)

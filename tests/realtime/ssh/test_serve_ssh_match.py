@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ import test_serve_ssh
 from test_serve_ssh_ops import METRICS, ops_port, until_sample
 from test_serve_ssh_rooms import ANN_KEY, BOB_KEY, FINGERPRINT, enter, hub_of, record_of, until
 
+from tui_tictactoe.rooms.limits import RoomLimits
 from tui_tictactoe.rooms.matching import DECLINES, POLL
 from tui_tictactoe.rooms.view import Refused
 from tui_tictactoe.ui.rooms.match_screen import DECLINED, FOUND
@@ -149,7 +151,7 @@ async def test_matched_rooms_count_against_the_address_and_empty_ones_close_at_o
     `--rooms-per-address` she gets no place; a room whose two links are gone before the
     first move closes at once, so the server's rooms stay free for everyone else. Two of
     her own sessions never pair with each other."""
-    hosted = await host(rooms=True, room_limits=(2, 6))
+    hosted = await host(rooms=True, room_limits=RoomLimits(rooms_per_address=2, max_rooms=6))
     hub = hub_of(hosted)
     mallory, strangers = "127.0.0.66", ["127.0.0.11", "127.0.0.12", "127.0.0.13"]
     held = []
@@ -181,7 +183,8 @@ async def test_a_first_move_that_never_comes_aborts_the_match(host: Any) -> None
     end there is no game, ann is out of the queue, bob is first in it again and plays the
     next player."""
     hosted = await host(rooms=True)
-    hub_of(hosted).opening_time = 8.0  # the rooms paired from now on
+    hub = hub_of(hosted)
+    hub.limits = replace(hub.limits, opening_time=8.0)  # the rooms paired from now on
     ann = await enter(hosted.port, "--match", "ann", local="127.0.0.2")
     await ann.shows("3x3 1")
     bob = await enter(hosted.port, "--match", "bob", local="127.0.0.3")
@@ -206,8 +209,12 @@ async def test_matched_rooms_count_against_the_address_across_two_hosts(
 ) -> None:
     """The same attack over two hosts on one PostgreSQL: her matched room counts against
     her address on every host, and closes at once when both links are gone."""
-    a = await host(rooms=True, database_url=pg_url, room_limits=(1, 6))
-    b = await host(rooms=True, database_url=pg_url, room_limits=(1, 6))
+    a = await host(
+        rooms=True, database_url=pg_url, room_limits=RoomLimits(rooms_per_address=1, max_rooms=6)
+    )
+    b = await host(
+        rooms=True, database_url=pg_url, room_limits=RoomLimits(rooms_per_address=1, max_rooms=6)
+    )
     evil = await enter(a.port, "--match", "mallory", local="127.0.0.66")
     await evil.shows("3x3 1")
     them = await enter(b.port, "--match", "v0", local="127.0.0.11")

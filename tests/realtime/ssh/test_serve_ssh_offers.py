@@ -23,11 +23,15 @@ from test_serve_ssh_rooms import (
     until,
 )
 
+from tui_tictactoe.rooms.limits import RoomLimits
+
 host = test_serve_ssh.host  # the fixture: a GameServer in the test's loop, with its log
 
 
 async def test_an_offer_on_ones_turn_and_every_answer_on_every_screen(host: Any) -> None:
-    hosted = await host(rooms=True, move_time=20.0)  # the clock shown from the start
+    hosted = await host(
+        rooms=True, room_limits=RoomLimits(move_time=20.0)
+    )  # the clock shown from the start
     port = hosted.port
     ann, code = await new_room(port, key=ANN_KEY)
     bob = await enter(port, f"--join {code}", "bob", BOB_KEY, local="127.0.0.2")

@@ -29,6 +29,7 @@ from test_serve_ssh import STEP_TIMEOUT, SSHTerminal, connect, open_game
 
 from tui_tictactoe.identity import displayable, set_apart
 from tui_tictactoe.record import Record
+from tui_tictactoe.rooms.limits import RoomLimits
 from tui_tictactoe.rooms.memory_hub import MemoryHub
 from tui_tictactoe.rooms.view import RoomView
 from tui_tictactoe.servers.arguments import public_address
@@ -303,7 +304,7 @@ async def test_a_guest_back_without_the_seat_token_is_offered_to_watch_and_watch
 async def test_after_the_grace_the_round_is_abandoned_by_the_one_who_left(
     host: Any, tmp_path: Path
 ) -> None:
-    hosted = await host(rooms=True, reconnect_grace=1.0)
+    hosted = await host(rooms=True, room_limits=RoomLimits(reconnect_grace=1.0))
     ann, bob, code = await seated(hosted.port)
     ann.send("5")
     await bob.shows("ann played 5. Your turn: you play O.")
@@ -325,7 +326,9 @@ async def test_after_the_grace_the_round_is_abandoned_by_the_one_who_left(
 
 
 async def test_spectators_and_room_sessions_count_toward_the_caps(host: Any) -> None:
-    hosted = await host(rooms=True, max_spectators=1, max_sessions=4, max_per_address=2)
+    hosted = await host(
+        rooms=True, room_limits=RoomLimits(max_spectators=1), max_sessions=4, max_per_address=2
+    )
     port = hosted.port
     ann, code = await new_room(port)
     await enter(port, f"--join {code}", "bob")  # two from 127.0.0.1: its cap

@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 from tui_tictactoe.record.values import new_round_key
 from tui_tictactoe.rooms import codes, matching, refusals
 from tui_tictactoe.rooms.hub import RoomHub
+from tui_tictactoe.rooms.limits import UNTIMED, RoomLimits
 from tui_tictactoe.rooms.matching import Place, QueueState
 from tui_tictactoe.rooms.operations import OPERATIONS
 from tui_tictactoe.rooms.postgres import queue as pg_queue
@@ -51,7 +52,6 @@ from tui_tictactoe.rooms.refusals import NoRoom, too_many_lobby_names
 from tui_tictactoe.rooms.room import (
     LOBBY_NAMES,
     LOBBY_WINDOW,
-    ROOMS_PER_ADDRESS,
     SIZES,
     Room,
     check_new_room,
@@ -89,15 +89,9 @@ class PostgresHub(RoomHub):
     def __init__(
         self,
         url: str,
+        limits: RoomLimits = UNTIMED,
         *,
-        reconnect_grace: float = 60.0,
-        move_time: float = 0.0,
-        max_spectators: int = 8,
-        max_rooms: int | None = None,
-        rooms_per_address: int = ROOMS_PER_ADDRESS,
         rng: codes.Chooser | None = None,
-        wrong_code_limit: int = 5,
-        wrong_code_window: float = 60.0,
         clock: Callable[[], float] | None = None,
         host_id: str | None = None,
         heartbeat: float = HEARTBEAT,
@@ -109,21 +103,10 @@ class PostgresHub(RoomHub):
         log: Callable[[str], None] = _log_to_stderr,
         round_keys: Callable[[], str] = new_round_key,
         connections: int = POOL_SIZE,
-        places_per_address: int = matching.PLACES_PER_ADDRESS,
-        max_places: int = matching.MAX_PLACES,
-        place_timeout: float = matching.PLACE_TIMEOUT,
-        opening_time: float = matching.OPENING_TIME,
     ) -> None:
         self.url = url
-        self.opening_time = opening_time  # a quick match's first move and reply (0: none)
-        self.place_limits = (places_per_address, max_places)
-        self.place_timeout = place_timeout
+        self.limits = limits  # as MemoryHub's; a room keeps the clock it opened with
         self._round_keys = round_keys  # each round's key for the record, as MemoryHub's
-        self.reconnect_grace = reconnect_grace
-        self.move_time = move_time  # each new room's clock (0: none); the room keeps it
-        self.max_spectators = max_spectators
-        self.max_rooms = max_rooms
-        self.rooms_per_address = rooms_per_address
         self.host_id = host_id or uuid.uuid4().hex
         self.heartbeat, self.host_timeout, self.reread = heartbeat, host_timeout, reread
         self.channel = channel
@@ -135,8 +118,8 @@ class PostgresHub(RoomHub):
         self.wrong_codes = SharedWrongCodes(
             self._link,
             self._now,
-            wrong_code_limit,
-            wrong_code_window,
+            limits.wrong_code_limit,
+            limits.wrong_code_window,
             network_limit=NETWORK_LIMIT,
             global_limit=GLOBAL_LIMIT,
         )
@@ -239,7 +222,7 @@ class PostgresHub(RoomHub):
 
         def sit_down(loaded: Loaded, _now: float) -> Ticket:
             token = self._token()
-            loaded.room.admit_watcher(who._replace(address=""), hashed(token), self.max_spectators)
+            loaded.room.admit_watcher(who._replace(address=""), hashed(token), self.limits)
             loaded.room.generation += 1
             return Ticket(loaded.room.code, None, token)
 
@@ -307,7 +290,7 @@ class PostgresHub(RoomHub):
             assert ticket.seat is not None
             if not room.holds(ticket.seat, token) or not room.seats[ticket.seat].present:
                 return
-            room.away(ticket.seat, micro(now + self.reconnect_grace))
+            room.away(ticket.seat, micro(now + self.limits.reconnect_grace))
             room.generation += 1
 
         await self._change(ticket.code, away, nothing)
@@ -347,8 +330,7 @@ class PostgresHub(RoomHub):
             now = await self._now(conn)
             lost = await self._swept(conn, now)  # places gone silent no longer count
             place = (size, rating)
-            limits = (*self.place_limits, self.rooms_per_address)
-            await pg_queue.join(conn, hashed(token), who, place, self.host_id, now, limits)
+            await pg_queue.join(conn, hashed(token), who, place, self.host_id, now, self.limits)
         await self._give_up(lost)
         self._mine.add(hashed(token))  # its seat's token, once paired
         await self._pair()
@@ -358,11 +340,11 @@ class PostgresHub(RoomHub):
         token = hashed(place.token)
         async with self._link.transaction() as conn:
             now = await self._now(conn)
-            oldest = now - self.place_timeout
+            oldest = now - self.limits.place_timeout
             lost = await self._swept(conn, now)
             held = await pg_queue.touch(conn, token, now)
             if held is not None and held[0] is None:
-                await pg_queue.pair(conn, now, oldest, self._new_match, self._room_limits())
+                await pg_queue.pair(conn, now, oldest, self._new_match, self.limits)
                 held = await pg_queue.touch(conn, token, now)
             counts = await pg_queue.waiting(conn)
         await self._give_up(lost)
@@ -481,31 +463,25 @@ class PostgresHub(RoomHub):
         """Pair what may be paired now (a new place may complete a pair at once)."""
         async with self._link.transaction() as conn:
             now = await self._now(conn)
-            oldest = now - self.place_timeout
-            await pg_queue.pair(conn, now, oldest, self._new_match, self._room_limits())
+            oldest = now - self.limits.place_timeout
+            await pg_queue.pair(conn, now, oldest, self._new_match, self.limits)
 
     async def _swept(self, conn: Any, now: float) -> list[tuple[str, str]]:
         """The queue swept (`pg_queue.sweep`), and the places paired but never told by the
         window's end: the seats to give up."""
         window_over = now - matching.DECLINE_WINDOW
-        lost = await pg_queue.sweep(conn, now - self.place_timeout, window_over)
+        lost = await pg_queue.sweep(conn, now - self.limits.place_timeout, window_over)
         return lost + await pg_queue.untold(conn, window_over)
-
-    def _room_limits(self) -> tuple[int, int | None]:
-        return self.rooms_per_address, self.max_rooms
 
     def _new_match(self, size: int) -> Room:
         """A quick match's room: X starts, and its opening is timed."""
-        room = self._new_room(size)
-        room.matched, room.opening_time = True, self.opening_time
-        return room
+        return self._new_room(size, matched=True)
 
-    def _new_room(self, size: int, first: SeatName = "X") -> Room:
+    def _new_room(self, size: int, first: SeatName = "X", matched: bool = False) -> Room:
         """A new room on this hub's terms (its move clock, its reconnect grace), a fresh
         code and round key: for a room someone opens and a quick match's (X starts) alike."""
         room = Room(codes.new_code(self._rng), size, first, round_key=self._round_keys())
-        room.move_time, room.grace = self.move_time, self.reconnect_grace
-        return room
+        return room.opened_under(self.limits, matched=matched)
 
     async def _give_up(self, seats: list[tuple[str, str]]) -> None:
         """Seats paired for places whose session never came (by token hash): freed."""
@@ -538,7 +514,7 @@ class PostgresHub(RoomHub):
             now, found, live = read
             if found is None or found.room.closed:
                 return found, None, None
-            pg_sweep.put_right(found, now, self.reconnect_grace, self._alive(live))
+            pg_sweep.put_right(found, now, self.limits.reconnect_grace, self._alive(live))
             result, refusal = None, None
             try:
                 if not found.room.closed:  # closed just now: as if it were not there
@@ -566,8 +542,7 @@ class PostgresHub(RoomHub):
         """A new room's rows; False if its code is live already (draw another)."""
         async with self._link.transaction() as conn:
             now = await self._now(conn)
-            limits = (self.rooms_per_address, self.max_rooms)
-            return await insert_room(conn, room, now, self.host_id, limits)
+            return await insert_room(conn, room, now, self.host_id, self.limits)
 
     async def _now(self, conn: object) -> float:
         """The time of this change: the injected clock's, else the database's."""
@@ -581,7 +556,7 @@ class PostgresHub(RoomHub):
         return lambda host: host == self.host_id or live is None or host in live
 
     def _leave_host(self, loaded: Loaded, now: float) -> None:
-        pg_sweep.put_right(loaded, now, self.reconnect_grace, lambda h: h != self.host_id)
+        pg_sweep.put_right(loaded, now, self.limits.reconnect_grace, lambda h: h != self.host_id)
 
     def _check_held(self, loaded: Loaded, ticket: Ticket) -> None:
         if not loaded.room.holds(ticket.seat, hashed(ticket.token)):

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
 from tui_tictactoe.rooms import matching, refusals
+from tui_tictactoe.rooms.limits import RoomLimits
 from tui_tictactoe.rooms.postgres.rows import MICROSECONDS, insert_room, rooms_of
 from tui_tictactoe.rooms.room import SIZES, Room, check_room_count
 from tui_tictactoe.rooms.view import SEATS, Person, Refused
@@ -44,20 +45,22 @@ async def join(
     place: tuple[int, int],
     host: str,
     now: float,
-    limits: tuple[int, int, int],
+    limits: RoomLimits,
 ) -> None:
     """Add a place (`place`: board and rating), `Refused` past `limits` (places per
     address, in all; the address's rooms)."""
     size, rating = place
     rooms = (await rooms_of(conn, [who.address] if who.address else [])).get(who.address, 0)
-    check_room_count(who.address, rooms, 0, limits[2], None)
+    check_room_count(who.address, rooms, None, limits)
     await conn.execute("SELECT pg_advisory_xact_lock(%s)", (QUEUE_LOCK,))
     cursor = await conn.execute(
         "SELECT count(*), count(*) FILTER (WHERE address = %s) FROM room_queue WHERE code IS NULL",
         (who.address,),
     )
     total, own = await cursor.fetchone() or (0, 0)
-    matching.check_place_count(who.address, own, total, *limits[:2])
+    matching.check_place_count(
+        who.address, own, total, limits.places_per_address, limits.max_places
+    )
     await conn.execute(
         "INSERT INTO room_queue (token_hash, size, rating, name, key, address, host_id, since,"
         " seen_at) VALUES (%s, %s, %s, %s, %s, %s, %s, to_timestamp(%s), to_timestamp(%s))",
@@ -181,7 +184,7 @@ async def pair(
     now: float,
     oldest: float,
     new_room: Callable[[int], Room],
-    limits: tuple[int, int | None],
+    limits: RoomLimits,
 ) -> int:
     """Every pair the rule makes among the places no other host holds now, each seated
     in a new private room (`new_room(size)` makes the `Room`, code drawn, round key
@@ -204,7 +207,9 @@ async def pair(
         for token, size, rating, since, name, key, host, address in await cursor.fetchall()
     }
     own = await rooms_of(conn, sorted({q.who.address for q in rows.values() if q.who.address}))
-    waiting = [q.waiter for q in rows.values() if own.get(q.who.address, 0) < limits[0]]
+    waiting = [
+        q.waiter for q in rows.values() if own.get(q.who.address, 0) < limits.rooms_per_address
+    ]
     made = 0
     for x, o in matching.pairs(waiting, now):
         seated = (rows[x.place], rows[o.place])
@@ -229,7 +234,7 @@ async def _insert_pair(
     seated: tuple[Queued, Queued],
     now: float,
     new_room: Callable[[int], Room],
-    limits: tuple[int, int | None],
+    limits: RoomLimits,
 ) -> str:
     """The pair's room, X then O, each seat its own host's; its code. It has no opener:
     it counts against both players' addresses."""

@@ -14,11 +14,12 @@ import hashlib
 import json
 import secrets
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from tui_tictactoe.engine.board import GameBoard
 from tui_tictactoe.rooms import codes, refusals
+from tui_tictactoe.rooms.limits import RoomLimits
 from tui_tictactoe.rooms.room import Room, Seat, check_room_count
 from tui_tictactoe.rooms.view import Answer, Offer, Person, Ticket
 
@@ -103,6 +104,14 @@ COLUMNS: dict[str, str] = {
 }
 """A room's row: each column and the cast its value is written with. A room's state in
 one list: `room_values` writes it, `_room` reads it, the statements are made from it."""
+_AS_IS = tuple(
+    column
+    for column in COLUMNS
+    if column in {each.name for each in fields(Room)}
+    and column not in ("moves", "score", "rematch", "offered", "offer", "answered")
+)
+"""The columns that hold a `Room` field of their name as it is: a new one is a line of
+`COLUMNS` (and its migration step), nothing in `room_values` or `_room`."""
 _FIXED = ("code", "incarnation", "size", "owner_address", "matched", "opening_time")
 """Set when a room is made, never changed by a rule."""
 _ROOM = f"SELECT {', '.join(COLUMNS)} FROM rooms WHERE code = ANY(%s)"
@@ -201,34 +210,13 @@ def _room(row: tuple[Any, ...]) -> Loaded:
     offer, answered = value["offer"], value["answered"]
     answer = (value["answered_by"], value["answered_yes"])
     room = Room(
-        value["code"],
-        value["size"],
-        value["first"],
-        generation=value["generation"],
-        board_generation=value["board_generation"],
-        round=value["round"],
-        round_key=value["round_key"],
+        **{column: value[column] for column in _AS_IS},
         moves=list(value["moves"]),
         score=list(value["score"]),
-        result=value["result"],
-        left_by=value["left_by"],
         rematch=set(value["rematch"]),
-        closed=value["closed"],
-        public=value["public"],
-        watching=value["watching"],
+        offered=set(value["offered"]),
         owner=value["owner_address"],
         offer=None if offer is None else Offer(offer, value["offer_by"]),
-        offered=set(value["offered"]),
-        agreed=value["agreed"],
-        move_time=value["move_time"],
-        grace=value["grace"],
-        deadline=value["deadline"],
-        cause=value["cause"],
-        take_backs=value["take_backs"],
-        matched=value["matched"],
-        opening_time=value["opening_time"],
-        aborted_by=value["aborted_by"],
-        unrated=value["unrated"],
         answered=None if answered is None else Answer(answered, *answer),
     )
     # The board, rebuilt from the moves: a stored move the board refuses ends it there.
@@ -263,41 +251,20 @@ _INSERT_WATCHER = (
 
 def room_values(room: Room, now: float, incarnation: int = 0) -> dict[str, object]:
     """The room's row (`COLUMNS`), and `now` for its times."""
-    offer = room.offer
+    offer, answered = room.offer, room.answered
     return {
-        "code": room.code,
+        **{column: getattr(room, column) for column in _AS_IS},
         "incarnation": incarnation,
-        "size": room.size,
-        "generation": room.generation,
-        "board_generation": room.board_generation,
-        "round": room.round,
-        "first": room.first,
         "moves": list(room.moves),
         "score": list(room.score),
-        "result": room.result,
-        "left_by": room.left_by,
         "rematch": sorted(room.rematch),
-        "closed": room.closed,
-        "round_key": room.round_key,
-        "public": room.public,
-        "watching": room.watching,
+        "offered": sorted(room.offered),
         "owner_address": room.owner,
         "offer": None if offer is None else offer.kind,
         "offer_by": None if offer is None else offer.by,
-        "offered": sorted(room.offered),
-        "agreed": room.agreed,
-        "move_time": room.move_time,
-        "grace": room.grace,
-        "deadline": room.deadline,
-        "cause": room.cause,
-        "take_backs": room.take_backs,
-        "matched": room.matched,
-        "opening_time": room.opening_time,
-        "aborted_by": room.aborted_by,
-        "unrated": room.unrated,
-        "answered": None if room.answered is None else room.answered.kind,
-        "answered_by": None if room.answered is None else room.answered.by,
-        "answered_yes": None if room.answered is None else room.answered.yes,
+        "answered": None if answered is None else answered.kind,
+        "answered_by": None if answered is None else answered.by,
+        "answered_yes": None if answered is None else answered.yes,
         "now": now,
     }
 
@@ -364,21 +331,20 @@ async def insert_room(
     room: Room,
     now: float,
     host: str,
-    limits: tuple[int, int | None],
+    limits: RoomLimits,
     hosts: dict[str, str] | None = None,
 ) -> bool:
     """A new room's rows, its places `host`'s (or, by token hash, `hosts`': a quick
     match seats players of two hosts); False if its code is live already.
     `Refused` past `limits` (rooms per address, live rooms in all: every host's,
     counted one host at a time, `room.check_room_count`)."""
-    per_address, most = limits
     await conn.execute("SELECT pg_advisory_xact_lock(%s)", (CREATE_LOCK,))
     cursor = await conn.execute("SELECT count(*) FROM rooms WHERE NOT closed")
     total = (await cursor.fetchone() or (0,))[0]
     own = await rooms_of(conn, sorted(room.addresses()))
-    check_room_count("", 0, total, per_address, most)
+    check_room_count("", 0, total, limits)
     for address in sorted(room.addresses()):
-        check_room_count(address, own.get(address, 0), total, per_address, most)
+        check_room_count(address, own.get(address, 0), total, limits)
     incarnation = secrets.randbits(62)
     cursor = await conn.execute(INSERT_ROOM, room_values(room, now, incarnation))
     if await cursor.fetchone() is None:

@@ -15,7 +15,6 @@ answers each with `{"id": n, "ok": RESULT}` (RESULT: null, `{"ticket": ...}`,
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -24,24 +23,19 @@ from tui_tictactoe.rooms import codes
 from tui_tictactoe.rooms.matching import Place, QueueState
 from tui_tictactoe.rooms.operations import LARGEST, MAX_ID, OPERATIONS, SMALLEST, Arg
 from tui_tictactoe.rooms.room import SIZES
+from tui_tictactoe.rooms.socket import codec
 from tui_tictactoe.rooms.socket.frames import FrameDecoder as FrameDecoder
 from tui_tictactoe.rooms.socket.frames import WireError as WireError
 from tui_tictactoe.rooms.socket.frames import decode_body as decode_body
 from tui_tictactoe.rooms.socket.frames import encode as encode
 from tui_tictactoe.rooms.view import (
-    CAUSES,
     OFFERS,
     SEATS,
-    Answer,
-    Cause,
-    Offer,
     OfferKind,
     Person,
-    Result,
     RoomSummary,
     RoomView,
     SeatName,
-    SeatView,
     Ticket,
 )
 
@@ -60,7 +54,6 @@ MAX_ADDRESS = 64  # an IPv6 address with its zone
 MAX_REASON = 400
 MAX_WATCHERS = 1_000_000
 _TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
-_RESULTS: tuple[Result, ...] = ("X", "O", "draw", "abandoned")
 
 
 class Request(NamedTuple):
@@ -158,136 +151,74 @@ def _name(value: object) -> str:
     return value
 
 
-# -- the view types -------------------------------------------------------------------
+# -- the view types: read and written from their declarations (`codec`) ------------------
 
 
-def person_to_json(person: Person) -> dict[str, Any]:
-    return {"name": person.name, "key": person.key, "address": person.address}
-
-
-def person_from_json(value: object) -> Person:
-    obj = _fields(value, ("name", "key", "address"), "a person")
-    return Person(
-        _name(obj["name"]),
-        _text(obj["key"], MAX_KEY, "a key"),
-        _text(obj["address"], MAX_ADDRESS, "an address"),
-    )
-
-
-def ticket_to_json(ticket: Ticket) -> dict[str, Any]:
-    return {"code": ticket.code, "seat": ticket.seat, "token": ticket.token}
-
-
-def ticket_from_json(value: object) -> Ticket:
-    obj = _fields(value, ("code", "seat", "token"), "a ticket")
-    seat = None if obj["seat"] is None else _seat(obj["seat"])
-    return Ticket(_code(obj["code"]), seat, _token(obj["token"]))
-
-
-def _seat_view_to_json(seat: SeatView) -> dict[str, Any]:
-    person = None if seat.person is None else person_to_json(seat.person)
-    return {"person": person, "present": seat.present, "back_by": seat.back_by}
-
-
-def _seat_view_from_json(value: object) -> SeatView:
-    obj = _fields(value, ("person", "present", "back_by"), "a seat")
-    person = None if obj["person"] is None else person_from_json(obj["person"])
-    back_by = _time(obj["back_by"], "back_by")
-    return SeatView(person, _bool(obj["present"], "present"), back_by)
-
-
-def _time(value: object, what: str) -> float | None:
-    """A time on the hub's clock (Unix seconds), or null."""
-    if value is None:
-        return None
-    if type(value) not in (int, float) or not math.isfinite(value):  # type: ignore[arg-type]
-        raise WireError(f"{what} must be a finite number or null.")
-    return float(value)  # type: ignore[arg-type]
-
-
-_VIEW_FIELDS = RoomView._fields
-
-
-def view_to_json(view: RoomView) -> dict[str, Any]:
-    obj = view._asdict()
-    obj["moves"] = list(view.moves)
-    obj["seats"] = [_seat_view_to_json(seat) for seat in view.seats]
-    obj["score"] = list(view.score)
-    obj["rematch"] = list(view.rematch)
-    obj["offer"] = None if view.offer is None else view.offer._asdict()
-    obj["answered"] = None if view.answered is None else view.answered._asdict()
-    return obj
-
-
-def _moves(value: object, size: int) -> tuple[int, ...]:
-    cells = size * size
-    moves = tuple(_int(cell, 1, cells, "a move") for cell in _list(value, cells, "moves"))
+def _moves(value: object, what: str) -> tuple[int, ...]:
+    """Cells of the largest board, each once (`view_from_json` bounds them by the view's
+    own size)."""
+    moves = tuple(_int(cell, 1, MAX_CELL, "a move") for cell in _list(value, MAX_CELL, what))
     if len(set(moves)) != len(moves):
         raise WireError("No cell is played twice.")
     return moves
 
 
+def _seats(value: object, what: str) -> tuple[SeatName, ...]:
+    seats = tuple(_seat(seat, what) for seat in _list(value, len(SEATS), what))
+    if len(set(seats)) != len(seats):
+        raise WireError(f"{what} names each seat once.")
+    return seats
+
+
+KINDS: dict[str, Callable[[object, str], Any]] = {
+    "code": lambda value, _: _code(value),
+    "name": lambda value, _: _name(value),
+    "key": lambda value, what: _text(value, MAX_KEY, what),
+    "address": lambda value, what: _text(value, MAX_ADDRESS, what),
+    "token": lambda value, _: _token(value),
+    "round_key": lambda value, _: _round_key(value),
+    "size": lambda value, what: _int(value, SMALLEST, LARGEST, what),
+    "round": lambda value, what: _int(value, 1, MAX_ID, what),
+    "watchers": lambda value, what: _int(value, 0, MAX_WATCHERS, what),
+    "moves": _moves,
+    "seats": _seats,
+    "players": lambda value, what: tuple(_name(name) for name in _list(value, 2, what)),
+}
+"""The readers of the fields whose type bounds too little (`view.Kind`): what a value of
+that kind may be, read off the wire."""
+
+_read_person = codec.reader(Person, KINDS)
+_read_ticket = codec.reader(Ticket, KINDS)
+_read_view = codec.reader(RoomView, KINDS)
+_read_summary = codec.reader(RoomSummary, KINDS)
+
+
+def person_to_json(person: Person) -> dict[str, Any]:
+    return codec.object_json(person)
+
+
+def person_from_json(value: object) -> Person:
+    return _read_person(value, "a person")
+
+
+def ticket_to_json(ticket: Ticket) -> dict[str, Any]:
+    return codec.object_json(ticket)
+
+
+def ticket_from_json(value: object) -> Ticket:
+    return _read_ticket(value, "a ticket")
+
+
+def view_to_json(view: RoomView) -> dict[str, Any]:
+    return codec.object_json(view)
+
+
 def view_from_json(value: object) -> RoomView:
-    obj = _fields(value, _VIEW_FIELDS, "a room")
-    size = _int(obj["size"], SMALLEST, LARGEST, "size")
-    seats = _list(obj["seats"], 2, "seats")
-    score = _list(obj["score"], 3, "score")
-    rematch = tuple(_seat(seat) for seat in _list(obj["rematch"], 2, "rematch"))
-    if len(seats) != 2 or len(score) != 3 or len(set(rematch)) != len(rematch):
-        raise WireError("A room has two seats, three counts and each seat once in rematch.")
-    result = _result(obj["result"])
-    return RoomView(
-        code=_code(obj["code"]),
-        size=size,
-        generation=_int(obj["generation"], 0, MAX_ID, "generation"),
-        round=_int(obj["round"], 1, MAX_ID, "round"),
-        first=_seat(obj["first"]),
-        moves=_moves(obj["moves"], size),
-        seats=(_seat_view_from_json(seats[0]), _seat_view_from_json(seats[1])),
-        score=(
-            _int(score[0], 0, MAX_ID, "a score"),
-            _int(score[1], 0, MAX_ID, "a score"),
-            _int(score[2], 0, MAX_ID, "a score"),
-        ),
-        result=result,
-        left_by=None if obj["left_by"] is None else _seat(obj["left_by"], "left_by"),
-        rematch=rematch,
-        watchers=_int(obj["watchers"], 0, MAX_WATCHERS, "watchers"),
-        closed=_bool(obj["closed"], "closed"),
-        round_key=_round_key(obj["round_key"]),
-        unreachable=_bool(obj["unreachable"], "unreachable"),
-        public=_bool(obj["public"], "public"),
-        watching=_bool(obj["watching"], "watching"),
-        opener=None if obj["opener"] is None else _seat(obj["opener"], "opener"),
-        offer=None if obj["offer"] is None else _offer(obj["offer"]),
-        agreed=_bool(obj["agreed"], "agreed"),
-        deadline=_time(obj["deadline"], "deadline"),
-        cause=_cause(obj["cause"]),
-        take_backs=_int(obj["take_backs"], 0, MAX_ID, "take_backs"),
-        grace=_time(obj["grace"], "grace") or 0.0,
-        matched=_bool(obj["matched"], "matched"),
-        aborted_by=None if obj["aborted_by"] is None else _seat(obj["aborted_by"], "aborted_by"),
-        unrated=_bool(obj["unrated"], "unrated"),
-        answered=None if obj["answered"] is None else _answer(obj["answered"]),
-    )
-
-
-def _cause(value: object) -> Cause | None:
-    for cause in CAUSES:
-        if value == cause and type(value) is str:
-            return cause
-    if value is not None:
-        raise WireError("cause must be " + " or ".join(CAUSES) + " or null.")
-    return None
-
-
-def _result(value: object) -> Result | None:
-    for result in _RESULTS:
-        if value == result and type(value) is str:
-            return result
-    if value is not None:
-        raise WireError("result must be X, O, draw, abandoned or null.")
-    return None
+    """A room as its declaration says (`codec`), and its moves cells of its own board."""
+    view = _read_view(value, "a room")
+    if view.moves and max(view.moves) > view.size * view.size:
+        raise WireError("A move is a cell of the room's board.")
+    return view
 
 
 def _offer_kind(value: object) -> OfferKind:
@@ -297,34 +228,12 @@ def _offer_kind(value: object) -> OfferKind:
     raise WireError("An offer is one of " + ", ".join(OFFERS) + ".")
 
 
-def _offer(value: object) -> Offer:
-    obj = _fields(value, Offer._fields, "an offer")
-    return Offer(_offer_kind(obj["kind"]), _seat(obj["by"], "an offer's seat"))
-
-
-def _answer(value: object) -> Answer:
-    obj = _fields(value, Answer._fields, "an answer")
-    kind, by = _offer_kind(obj["kind"]), _seat(obj["by"], "an answer's seat")
-    return Answer(kind, by, _bool(obj["yes"], "an answer's yes"))
-
-
 def summary_to_json(summary: RoomSummary) -> dict[str, Any]:
-    return {
-        "code": summary.code,
-        "size": summary.size,
-        "players": list(summary.players),
-        "watchers": summary.watchers,
-    }
+    return codec.object_json(summary)
 
 
 def summary_from_json(value: object) -> RoomSummary:
-    obj = _fields(value, ("code", "size", "players", "watchers"), "a room summary")
-    return RoomSummary(
-        _code(obj["code"]),
-        _int(obj["size"], SMALLEST, LARGEST, "size"),
-        tuple(_name(name) for name in _list(obj["players"], 2, "players")),
-        _int(obj["watchers"], 0, MAX_WATCHERS, "watchers"),
-    )
+    return _read_summary(value, "a room summary")
 
 
 def place_to_json(place: Place) -> dict[str, Any]:

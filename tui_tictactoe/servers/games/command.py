@@ -23,7 +23,6 @@ from tui_tictactoe.commands.play_arguments import (
     room_request,
 )
 from tui_tictactoe.identity import NAME_LIMIT, displayable  # one rule for names, wherever shown
-from tui_tictactoe.options import CHOICES
 from tui_tictactoe.rooms.request import PLAYER_ADDRESS_ENV
 
 if TYPE_CHECKING:
@@ -143,29 +142,46 @@ def command_words(command: str | None) -> list[str]:
     return words
 
 
+NOT_PASSED = {"seat": "a secret: in the environment instead (`secret_environment`)"}
+"""Play options a hosted game never gets on its command line (argv is every local user's
+to read, `ps`), each with where it goes instead; every other option of `options_parser`
+reaches the game (`play_args`)."""
+
+
 def play_args(options: argparse.Namespace) -> list[str]:
-    """The game's `commands.play.main` arguments: `play` and the options the client gave, canonical."""
+    """The game's `commands.play.main` arguments: `play` and the options the client gave,
+    canonical, made from the parser's own options (`options_parser`), so a new play
+    option reaches hosted games with nothing written here.
+
+    Only the options the client gave (their value is not the parser's "not given"
+    default): the others come from the player's saved settings. Each value was checked
+    as it was parsed (a code normalised, a token's characters) and goes back as its
+    option's text; none of `NOT_PASSED` does."""
     argv = ["play"]
-    # Only the options the client gave: the others come from the player's saved settings.
-    # The rooms' values were checked as they were parsed (a code normalised, a token's
-    # characters), so they pass as they are; a seat token is a secret, so it goes in the
-    # environment instead (`secret_environment`): argv is every local user's to read.
-    for name in (*CHOICES, "room", "join", "watch"):
-        if getattr(options, name, None) is not None:
-            argv += [f"--{name}", getattr(options, name)]
-    if getattr(options, "public", None):
-        argv.append("--public")
-    if getattr(options, "match", None):
-        argv.append("--match")
-    if options.seed is not None:
-        argv += ["--seed", str(options.seed)]
-    if options.alternate is not None:
-        argv.append("--alternate" if options.alternate else "--no-alternate")
-    if getattr(options, "plain", False):
-        argv.append("--plain")
-    if getattr(options, "record", True) is False:
-        argv.append("--no-record")
+    for action in _passed_actions():
+        value = getattr(options, action.dest, action.default)
+        if value == action.default:
+            continue
+        if isinstance(action, argparse.BooleanOptionalAction):
+            argv.append(_long(action) if value else "--no-" + _long(action)[2:])
+        elif action.nargs == 0:  # a flag: store_true, store_false, store_const
+            argv.append(_long(action))
+        else:
+            argv += [_long(action), str(value)]
     return argv
+
+
+def _passed_actions() -> list[argparse.Action]:
+    """The options a hosted game gets: the parser's, but help and `NOT_PASSED`."""
+    return [
+        action
+        for action in options_parser()._actions  # argparse lists its options nowhere public
+        if action.option_strings and action.dest not in ("help", *NOT_PASSED)
+    ]
+
+
+def _long(action: argparse.Action) -> str:
+    return next(name for name in action.option_strings if name.startswith("--"))
 
 
 def secret_environment(options: argparse.Namespace) -> dict[str, str]:

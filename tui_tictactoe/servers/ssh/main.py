@@ -18,6 +18,8 @@ import sys
 from pathlib import Path
 
 from tui_tictactoe.commands.play_arguments import PROG
+from tui_tictactoe.rooms.limits import RoomLimits
+from tui_tictactoe.rooms.limits import options as room_limit_options
 from tui_tictactoe.servers.database import DatabaseUnusable, database_url
 from tui_tictactoe.servers.ops.drain import DRAIN_SIGNAL, RESTARTING
 from tui_tictactoe.servers.ops.log_format import Event, ServerLog
@@ -35,6 +37,14 @@ def play_hint(host: str, port: int) -> str:
     return f"ssh -t -p {port} {host}"
 
 
+def room_limits(args: argparse.Namespace) -> RoomLimits:
+    """The hub's limits: every `RoomLimits` field with an option, by its name; the
+    others their defaults. No --max-rooms: --max-sessions (a room is a session or two)."""
+    given = {name: getattr(args, name) for name in room_limit_options()}
+    given["max_rooms"] = given.get("max_rooms") or args.max_sessions
+    return RoomLimits(**given)
+
+
 def settings_from(args: argparse.Namespace) -> Settings:
     return Settings(
         host=args.host,
@@ -47,10 +57,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
         fork_server=args.fork_server,
         warm_games=args.warm_games,
         rooms=args.rooms,
-        reconnect_grace=args.reconnect_grace,
-        move_time=args.move_time,
-        max_spectators=args.max_spectators,
-        room_limits=(args.rooms_per_address, args.max_rooms or args.max_sessions),
+        room_limits=room_limits(args),
         public_address=args.public_address,
         database_url=database_url(args.database_url),
         listen_url=args.database_listen_url,

@@ -24,6 +24,7 @@ from tui_tictactoe.commands.play_arguments import PROG
 from tui_tictactoe.identity import name_refusal
 from tui_tictactoe.record.moderation import LiveSession, now_text
 from tui_tictactoe.record.names import mark_of
+from tui_tictactoe.rooms.limits import DEFAULTS, RoomLimits
 from tui_tictactoe.servers.admission import Admission
 from tui_tictactoe.servers.deny import DENIED, DenyGate
 from tui_tictactoe.servers.games.command import CHILD_COMMAND, common_environment, printable
@@ -76,10 +77,7 @@ class Settings:
     fork_server: bool = True  # games forked from a process that imported the game once
     warm_games: int = 4  # ... of which this many forked ahead of demand (`fork_server.Forker`)
     rooms: bool = True  # a room hub for people playing each other (and the lobby)
-    reconnect_grace: float = 60.0  # seconds a dropped player keeps their seat
-    move_time: float = 60.0  # seconds a player in a room has for a move (0: no clock)
-    max_spectators: int = 8  # per room
-    room_limits: tuple[int, int | None] = (3, None)  # live rooms per address; in all (None: any)
+    room_limits: RoomLimits = DEFAULTS  # the hub's (`rooms.limits`), whole
     public_address: tuple[str, int | None] | None = None  # what players ssh to
     database_url: str | None = None  # PostgreSQL for the record and the rooms; None: SQLite
     listen_url: str | None = None  # the rooms' LISTEN connection, when not database_url
