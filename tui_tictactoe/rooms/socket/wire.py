@@ -47,6 +47,7 @@ MAX_REPLY = 1024 * 1024
 """The largest frame the server may send: a lobby of `MAX_LISTED` rooms fits in it."""
 MAX_LISTED = 1000
 """At most this many rooms in one `rooms` answer (the server sends the first ones)."""
+MAX_CELL = LARGEST**2  # the last cell of the largest board
 MAX_TYPED_CODE = 64  # a code as typed; the hub reads at most 32 characters of it
 MAX_TOKEN = 64
 MAX_KEY = 128  # a key's fingerprint ("SHA256:" and 43 characters)
