@@ -162,3 +162,19 @@ def test_a_budget_stops_a_count_on_a_tree_too_big_to_show() -> None:
     x = sum(1 << cell for cell in (0, 2, 4, 6, 9, 11))
     o = sum(1 << cell for cell in (1, 3, 5, 7, 8, 10))
     assert count(x, o, four, "alphabeta", budget=10_000)[2]
+
+
+def test_alpha_beta_windows_in_the_roots_view_narrow_as_the_search_goes_down() -> None:
+    """Minimax's window: a child's (alpha, beta) lies inside its parent's, at every depth
+    (negamax's own windows flip at each level: the steps turn them back)."""
+    for me, them in positions(3):
+        windows: dict[tuple[int, ...], tuple[int, int]] = {}
+        for step in steps(me, them, STANDARD, "alphabeta"):
+            if step.kind != "enter":
+                continue
+            assert step.alpha is not None and step.beta is not None
+            assert step.alpha < step.beta
+            if step.path:
+                low, high = windows[step.path[:-1]]
+                assert low <= step.alpha and step.beta <= high, step
+            windows[step.path] = (step.alpha, step.beta)
