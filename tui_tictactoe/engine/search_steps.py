@@ -14,7 +14,7 @@ flipped at every level, which is why a window at an odd depth is `(-beta, -alpha
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from itertools import islice
 from typing import Literal, NamedTuple
 
@@ -70,7 +70,7 @@ class _Walk:
 
     def search(
         self, me: int, them: int, path: tuple[int, ...], alpha: int, beta: int
-    ) -> Iterator[Step]:
+    ) -> Generator[Step, None, int]:
         """Yield the steps of the position `(me, them)`; its value is the last step's."""
         geometry, depth = self.geometry, len(path)
         self.nodes += 1
@@ -122,7 +122,7 @@ class _Walk:
 
     def _child(
         self, me: int, them: int, path: tuple[int, ...], alpha: int, beta: int
-    ) -> Iterator[Step]:
+    ) -> Generator[Step, None, int]:
         if self.method == "engine":
             known = self.memo.get((me, them))
             if known is not None:
