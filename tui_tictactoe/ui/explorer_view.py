@@ -533,7 +533,7 @@ def node_label(walk: Walk, path: Path) -> tuple[Segment, ...]:
         cells = " ".join(str(cell + 1) for cell in node.pruned)
         return (
             ("✂ ", "cut"),
-            (f"{cells} not searched · cut: alpha {bound(alpha)} >= beta {bound(beta)}", "cut"),
+            (f"{cells} · cut: alpha {bound(alpha)} >= beta {bound(beta)}", "cut"),
         )
     if not path:
         head: list[Segment] = [
@@ -552,9 +552,10 @@ def node_label(walk: Walk, path: Path) -> tuple[Segment, ...]:
         tail = [("  …", "muted")]
     elif node.kind == "hit":
         assert node.value is not None and node.first is not None
+        score = position.maxview(node.value)
         tail = [
-            (f"  = as after {position.cells(node.first)}", "hit"),
-            (f"  {position.score_words(node.value, depth)}", "score"),
+            (f"  = as after {position.cells(node.first)}:", "hit"),
+            (f" {score:+d}" if score else " 0", "score"),
         ]
     else:
         assert node.value is not None
@@ -586,8 +587,8 @@ def step_line(walk: Walk) -> str:
     if step.kind == "hit":
         assert step.value is not None and step.first is not None
         return (
-            f"{number}: {where} was met before, = as after {position.cells(step.first)}: "
-            f"{position.score_words(step.value, depth)} (hit {step.hits})"
+            f"{number}: {where} met before (hit {step.hits}), = as after "
+            f"{position.cells(step.first)}: {position.score_words(step.value, depth)}"
         )
     if step.kind == "cut":
         assert step.alpha is not None and step.beta is not None
@@ -634,7 +635,7 @@ def counts_line(walks: Mapping[Method, Walk | None], shown: Method) -> list[Segm
             segments.append((" · ", "muted"))
         count = "(m)" if walk is None else f"{walk.nodes:,}"
         if walk is not None and method == "engine":
-            count += f" ({walk.hits:,} hits)"
+            count += f" ({walk.hits:,} hit{'' if walk.hits == 1 else 's'})"
         segments.append((f"{name} {count}", "shown" if method == shown else "muted"))
     return segments
 
@@ -651,7 +652,7 @@ def why_line(walk: Walk) -> str:
             f"Done in {walk.nodes:,} nodes: best line {line}, {walk.position.score_words(value, 0)}"
         )
     if size is not None and not size.finished:
-        return f"Too big to show whole: {name} passes {walk.budget:,} nodes here; steps stop there"
+        return f"Too big to show whole: {name} passes {walk.budget:,} nodes; steps stop there"
     if walk.at_budget:
         return f"Stopped at the budget of {walk.budget:,} nodes"
     if size is None:

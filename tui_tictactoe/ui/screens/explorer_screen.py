@@ -137,7 +137,7 @@ class ExplorerScreen(IgnoresStaleResize, Screen[None]):
     def _place(self, width: int) -> None:
         narrow = width < NARROW
         self.set_class(narrow, "-narrow")
-        negamax = "(= negamax)" if narrow else "· negamax: the same, sign flipped per move"
+        negamax = "(= negamax)" if narrow else "· negamax: the same, signs flipped"
         self.roles.update(f"{self.position.roles()} {negamax}")
 
     @property
