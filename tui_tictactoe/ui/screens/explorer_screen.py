@@ -110,6 +110,9 @@ class ExplorerScreen(IgnoresStaleResize, Screen[None]):
         self.why = Static(id="explorer-why", markup=False)
         self.key_bar = KeyBar(KEYS, id="explorer-keys")
         self.closed = False
+        self._styles_of = ""
+        self._style_cache: dict[str, Style] = {}
+        self._state_due = self._cursor_due = False
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
@@ -312,9 +315,13 @@ class ExplorerScreen(IgnoresStaleResize, Screen[None]):
                 self._fill(prefix, set())
             if depth < len(path) and not node.is_expanded:
                 node.expand()
-        target = self.shown.get(path)
-        if target is not None:
-            self.call_after_refresh(self._cursor_to, path)
+        if not self._cursor_due:  # once the tree has its lines, for a burst of steps
+            self._cursor_due = True
+            self.call_after_refresh(self._cursor_to_current)
+
+    def _cursor_to_current(self) -> None:
+        self._cursor_due = False
+        self._cursor_to(self.walk.current.path)
 
     def _cursor_to(self, path: Path) -> None:
         node = self.shown.get(path)
@@ -344,29 +351,33 @@ class ExplorerScreen(IgnoresStaleResize, Screen[None]):
 
     # -- words -------------------------------------------------------------------------
 
-    def _style(self, role: str, path: Path) -> Style:
+    def _styles(self) -> dict[str, Style]:
+        """Each segment's style, from the theme: made once a theme (`_label` runs a lot)."""
         theme = self.app.current_theme
-        colours = {
-            "cell": Style(bold=True),
-            "meta": Style(dim=True),
-            "score": Style(color=theme.accent or theme.primary),
-            "muted": Style(dim=True),
-            "hit": Style(color=theme.secondary or theme.primary, italic=True),
-            "cut": Style(dim=True, strike=False),
-            "pv": Style(color=theme.success or "green", bold=True),
-            "chosen": Style(color=theme.success or "green"),
-            "shown": Style(bold=True, reverse=True),
-        }
-        return colours.get(role, Style())
+        if self._styles_of != theme.name:
+            self._styles_of = theme.name
+            self._style_cache = {
+                "cell": Style(bold=True),
+                "meta": Style(dim=True),
+                "score": Style(color=theme.accent or theme.primary),
+                "muted": Style(dim=True),
+                "hit": Style(color=theme.secondary or theme.primary, italic=True),
+                "cut": Style(dim=True),
+                "pv": Style(color=theme.success or "green", bold=True),
+                "chosen": Style(color=theme.success or "green"),
+                "shown": Style(bold=True, reverse=True),
+            }
+        return self._style_cache
 
-    def _text(self, segments: tuple[Segment, ...] | list[Segment], path: Path = ()) -> Text:
+    def _text(self, segments: tuple[Segment, ...] | list[Segment]) -> Text:
+        styles = self._styles()
         text = Text()
         for piece, role in segments:
-            text.append(piece, self._style(role, path))
+            text.append(piece, styles.get(role))
         return text
 
     def _label(self, path: Path) -> Text:
-        text = self._text(node_label(self.walk, path), path)
+        text = self._text(node_label(self.walk, path))
         walk = self.walk
         if walk.on_pv(path):
             text.stylize(Style(underline=True))
@@ -375,6 +386,13 @@ class ExplorerScreen(IgnoresStaleResize, Screen[None]):
         return text
 
     def _show_state(self) -> None:
+        """The lines around the tree, drawn once for a burst of steps (before the frame)."""
+        if not self._state_due:
+            self._state_due = True
+            self.call_later(self._draw_state)
+
+    def _draw_state(self) -> None:
+        self._state_due = False
         walk = self.walk
         self.sub_title = (
             f"search explorer · {METHOD_NAMES[walk.method]} · "
