@@ -19,6 +19,7 @@ from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Container
+from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Static, Tree
@@ -216,9 +217,19 @@ class ExplorerScreen(IgnoresStaleResize, Screen[None]):
         worker = get_current_worker()
         size = measure(self.position, method, stop=lambda: worker.is_cancelled)
         if size is not None and not worker.is_cancelled:
-            self.app.call_from_thread(self._sized, method, size)
+            # Posted, never `call_from_thread`: that waits for the UI, and raises once the
+            # app has gone (a quit while it counted).
+            self.post_message(self.Sized(method, size))
 
-    def _sized(self, method: Method, size: Size) -> None:
+    class Sized(Message):
+        """A search's size, counted in the thread."""
+
+        def __init__(self, method: Method, size: Size) -> None:
+            super().__init__()
+            self.method, self.size = method, size
+
+    def on_explorer_screen_sized(self, message: Sized) -> None:
+        method, size = message.method, message.size
         if self.closed:
             return
         self.sizes[method] = size
