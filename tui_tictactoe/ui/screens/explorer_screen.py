@@ -208,9 +208,14 @@ class ExplorerScreen(IgnoresStaleResize, Screen[None]):
         self.method = method
         if self.walks[method] is None:
             self.walks[method] = Walk(self.position, method)
-            self._measure(method)
+            # After the frame: the count shares the interpreter with the screen's first draw.
+            self.call_after_refresh(self._start_measuring, method)
         self._rebuild()
         self._show_state()
+
+    def _start_measuring(self, method: Method) -> None:
+        if not self.closed:  # Escape may have come first
+            self._measure(method)
 
     @work(thread=True, group="explorer-size")
     def _measure(self, method: Method) -> None:
