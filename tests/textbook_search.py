@@ -53,7 +53,10 @@ def alpha_beta(
     beta: int = 100,
     counter: NodeCounter | None = None,
 ) -> int:
-    """Negamax with alpha-beta pruning and no memory: the other way to be fast, for comparison."""
+    """Negamax with alpha-beta pruning and no memory: the other way to be fast, for comparison.
+
+    It counts nodes as `plain_minimax` does (finished leaves included), so the two counts
+    compare like with like."""
     if counter is not None:
         counter.nodes += 1
     occupied = me | them
@@ -66,8 +69,12 @@ def alpha_beta(
         mine = me | bit
         if geometry.completes_line(mine, cell):
             score = empties
+            if counter is not None:
+                counter.nodes += 1
         elif empties == 1:
             score = 0
+            if counter is not None:
+                counter.nodes += 1
         else:
             score = -alpha_beta(them, mine, geometry, -beta, -alpha, counter)
         if score > best:

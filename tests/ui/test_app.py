@@ -756,7 +756,7 @@ async def test_theme_menu_shows_the_highlighted_theme_and_escape_goes_back(make_
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, GameScreen) and app.theme == original
-        await pilot.press("ctrl+p", "t", "end")
+        await pilot.press("ctrl+p", "c", "end")
         await burst(pilot, ["enter", "enter"])
         await settle(pilot)
         assert isinstance(app.screen, GameScreen)

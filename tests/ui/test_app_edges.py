@@ -80,7 +80,7 @@ async def test_a_key_typed_with_ctrl_p_picks_before_the_menu_has_mounted(make_ap
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        await burst(pilot, ["ctrl+p", "k", "ctrl+p", "t", "escape"])
+        await burst(pilot, ["ctrl+p", "k", "ctrl+p", "c", "escape"])
         await settle(pilot)
         assert isinstance(app.screen, GameScreen) and app.is_running
         assert app.screen.query("HelpPanel")  # `k` showed the keys

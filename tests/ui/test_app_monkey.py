@@ -26,7 +26,7 @@ from tui_tictactoe.ui.widgets import Scoreboard
 KEYS = [
     *"123456789",
     *["up", "down", "left", "right", "enter", "space", "tab", "shift+tab"],
-    *["r", "n", "a", "h", "i", "question_mark", "escape"],
+    *["r", "n", "a", "h", "i", "question_mark", "escape", "t", "m", "plus", "minus"],
     *["x", "z", "0", "home", "end", "pageup", "delete", "backspace", "f1", "ctrl+p"],
 ]
 

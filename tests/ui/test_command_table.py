@@ -212,6 +212,7 @@ MENU_RESULTS: dict[str, Callable[[TicTacToeApp], bool]] = {
     "Hint": lambda app: app.controller.hinted is not None,
     "Analysis": lambda app: app.game.show_analysis,
     "AI info": lambda app: app.game.show_info,
+    "Explore": _screen("ExplorerScreen"),
     "Stats": _screen("StatsScreen"),
     "Help": _screen("HelpScreen"),
     "Theme": _screen("ThemeMenu"),

@@ -206,6 +206,15 @@ AI_INFO = Command(
     menu="How the AI chose its move",
     needs_ai=True,
 )
+EXPLORE = Command(
+    "Explore",
+    "t",
+    binds=_one("t", "explore", "Explore"),
+    help="Explore the search: step through plain minimax, alpha-beta and the engine's own "
+    "search of this position, node by node (Right, Left, Home, End, m, Space; Escape closes)",
+    brief="explore the search",
+    menu="Step through the AI's search of this position",
+)
 STATS = Command(
     "Stats",
     "s",
@@ -237,7 +246,7 @@ MENU = Command(
 )
 THEME = Command(
     "Theme",
-    "t",
+    "c",
     on="app",
     menu="Change the colour theme",
     # Textual's action: it opens the game's own theme menu (`TicTacToeApp.search_themes`).
@@ -283,6 +292,7 @@ COMMANDS: tuple[Command, ...] = (
     HINT,
     ANALYSIS,
     AI_INFO,
+    EXPLORE,
     STATS,
     HELP,
     MENU,

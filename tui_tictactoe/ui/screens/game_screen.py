@@ -344,6 +344,17 @@ class GameScreen(BoardScreen):
             self.status.say(FINDING_HINT)
             self._run("hint", request)
 
+    def action_explore(self) -> None:
+        """`t`: the search explorer on the position as it stands, whoever is to move."""
+        from tui_tictactoe.ui.explorer_view import NOTHING_TO_EXPLORE, game_position
+        from tui_tictactoe.ui.screens.explorer_screen import ExplorerScreen
+
+        position = game_position(self.controller)
+        if position is None:
+            self.status.say(refused(NOTHING_TO_EXPLORE))
+        else:
+            self.app.push_screen(ExplorerScreen(position))
+
     def action_take_back(self) -> None:
         """`u` acts at once, like `r`, not after the AI's reply: a reply still on its way is
         dropped by the controller, and keys held for the undone position with it."""

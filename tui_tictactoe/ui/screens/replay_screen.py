@@ -37,6 +37,7 @@ class ReplayScreen(Screen[None]):
         Binding("home", "start", "Start", show=False),
         Binding("end", "end", "End", show=False),
         Binding("escape", "app.pop_screen", "Back to the stats"),
+        Binding("t", "explore", "Explore the search", show=False),
     ]
 
     def __init__(self, round_: RoundRecord) -> None:
@@ -77,6 +78,20 @@ class ReplayScreen(Screen[None]):
     def action_end(self) -> None:
         if self.replay.go_to_end():
             self._show()
+
+    def action_explore(self) -> None:
+        """`t`: the search explorer on the position shown (the player maximises)."""
+        from tui_tictactoe.engine.board import other
+        from tui_tictactoe.ui.explorer_view import Position
+        from tui_tictactoe.ui.screens.explorer_screen import ExplorerScreen
+
+        replay = self.replay
+        names: dict[str, str] = {replay.you: "you", other(replay.you): "the AI"}
+        position = Position.of_board(replay.board, replay.to_move, replay.you, names)
+        if position is None:
+            self.notify("The round is over here: no search to explore.", markup=False)
+        else:
+            self.app.push_screen(ExplorerScreen(position))
 
     def _show(self) -> None:
         replay, grid = self.replay, self.grid

@@ -1,0 +1,425 @@
+"""The search explorer (`t`): step through the AI's search of a position, node by node.
+
+Three searches of the same position, switched with `m`: plain minimax, alpha-beta
+(its cuts greyed, with their condition) and the engine's own (its memory hits drawn as
+links to where each position was first solved). What is shown comes from
+`ui/explorer_view.py`, which knows no Textual; this screen keeps Textual's `Tree` in
+step with it. The tree holds only nodes reached, and of those only the ones under an
+expanded node: a finished node folds up, and its children are added when it is opened
+again. How big each search is gets counted in a thread, within the node budget.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.style import Style
+from rich.text import Text
+from textual import events, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Container
+from textual.message import Message
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Static, Tree
+from textual.widgets.tree import TreeNode
+from textual.worker import get_current_worker
+
+from tui_tictactoe.engine.search_steps import METHODS, Method
+from tui_tictactoe.ui.explorer_view import (
+    METHOD_NAMES,
+    Change,
+    Path,
+    Position,
+    Segment,
+    Size,
+    Walk,
+    counts_line,
+    measure,
+    node_label,
+    panel_lines,
+    step_line,
+    why_line,
+)
+from tui_tictactoe.ui.screens.stale_resize import IgnoresStaleResize
+from tui_tictactoe.ui.widgets import TitleBar
+from tui_tictactoe.ui.widgets.key_bar import KeyBar, KeyHint
+
+SPEEDS = (1, 2, 5, 10, 20, 50, 100)
+"""Steps a second when playing by itself (Space); + and - pick the next one."""
+
+KEYS = (
+    KeyHint("→", "Step", "right"),
+    KeyHint("←", "Back", "left"),
+    KeyHint("Home/End", "Jump"),
+    KeyHint("m", "Search", "m"),
+    KeyHint("Space", "Play", "space"),
+    KeyHint("+/-", "Speed"),
+    KeyHint("Esc", "Close", "escape"),
+)
+
+NARROW = 80
+"""Below this width the path panel goes under the tree instead of beside it."""
+
+NARROW_PANEL = 4
+"""Its lines there (the CSS's max-height): the heading and the three deepest levels."""
+
+
+class SearchTree(Tree[Path]):
+    """The tree of the search so far; its data is each node's path."""
+
+    ICON_NODE = "▸ "
+    ICON_NODE_EXPANDED = "▾ "
+
+
+class ExplorerScreen(IgnoresStaleResize, Screen[None]):
+    """A position's search, step by step, in three ways."""
+
+    CSS_PATH = "explorer_screen.tcss"
+    AUTO_FOCUS = "SearchTree"
+
+    # Priority: the tree's own Space (fold), Home and End (scroll) give way to stepping;
+    # Up, Down and Enter stay the tree's, to look around and fold or open a node.
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("right", "step", "Step", priority=True),
+        Binding("left", "back", "Back", priority=True),
+        Binding("home", "home", "Start", priority=True),
+        Binding("end", "end", "End", priority=True),
+        Binding("m", "switch", "Search", priority=True),
+        Binding("space", "play", "Play", priority=True),
+        Binding("plus,equals_sign", "speed(1)", "Faster", priority=True),
+        Binding("minus", "speed(-1)", "Slower", priority=True),
+        Binding("escape,t", "close", "Close", priority=True),
+    ]
+
+    def __init__(self, position: Position, method: Method = "minimax") -> None:
+        super().__init__()
+        self.position = position
+        self.method: Method = method
+        self.walks: dict[Method, Walk | None] = dict.fromkeys(METHODS)
+        self.sizes: dict[Method, Size] = {}
+        self.speed = 3  # an index into SPEEDS: 10 a second
+        self.timer: Timer | None = None
+        self.search_tree: SearchTree = SearchTree("", data=())
+        self.shown: dict[Path, TreeNode[Path]] = {}
+        self.filled: set[Path] = set()  # shown nodes whose children are in the tree
+        self.roles = Static(id="explorer-roles", markup=False)
+        self.counts = Static(id="explorer-counts")
+        self.panel = Static(id="explorer-panel", markup=False)
+        self.step_said = Static(id="explorer-step", markup=False)
+        self.why = Static(id="explorer-why", markup=False)
+        self.key_bar = KeyBar(KEYS, id="explorer-keys")
+        self.closed = False
+        self._styles_of = ""
+        self._style_cache: dict[str, Style] = {}
+        self._state_due = self._cursor_due = False
+
+    def compose(self) -> ComposeResult:
+        yield TitleBar()
+        yield self.roles
+        yield self.counts
+        with Container(id="explorer-main"):
+            yield self.search_tree
+            yield self.panel
+        yield self.step_said
+        yield self.why
+        yield self.key_bar
+
+    def on_mount(self) -> None:
+        self.search_tree.guide_depth = 2
+        self.search_tree.auto_expand = True
+        self._place(self.app.size.width)
+        self._switch_to(self.method)
+
+    def on_resize(self, event: events.Resize) -> None:
+        super().on_resize(event)
+        self._place(self.app.size.width)
+        if self.walks[self.method] is not None:
+            self._show_state()
+
+    def _place(self, width: int) -> None:
+        narrow = width < NARROW
+        self.set_class(narrow, "-narrow")
+        negamax = "(= negamax)" if narrow else "· negamax: the same, signs flipped"
+        self.roles.update(f"{self.position.roles()} {negamax}")
+
+    @property
+    def walk(self) -> Walk:
+        walk = self.walks[self.method]
+        assert walk is not None
+        return walk
+
+    # -- keys ------------------------------------------------------------------------
+
+    def action_step(self) -> None:
+        self._follow(self.walk.forward())
+
+    def action_back(self) -> None:
+        self._follow(self.walk.back())
+
+    def action_home(self) -> None:
+        self._follow(self.walk.home())
+
+    def action_end(self) -> None:
+        self._stop_playing()
+        self._follow(self.walk.end())
+
+    def action_switch(self) -> None:
+        self._stop_playing()
+        self._switch_to(METHODS[(METHODS.index(self.method) + 1) % len(METHODS)])
+
+    def action_play(self) -> None:
+        if self.timer is not None:
+            self._stop_playing()
+        else:
+            self.timer = self.set_interval(1 / SPEEDS[self.speed], self._tick)
+        self._show_state()
+
+    def action_speed(self, delta: int) -> None:
+        self.speed = min(max(self.speed + delta, 0), len(SPEEDS) - 1)
+        if self.timer is not None:
+            self.timer.stop()
+            self.timer = self.set_interval(1 / SPEEDS[self.speed], self._tick)
+        self._show_state()
+
+    def action_close(self) -> None:
+        if self.closed or not self.is_active:
+            return  # a burst of Escapes closes it once
+        self.closed = True
+        self._stop_playing()
+        self.workers.cancel_node(self)
+        self.dismiss()
+
+    def _tick(self) -> None:
+        change = self.walk.forward()
+        if change is None:
+            self._stop_playing()
+        self._follow(change)
+
+    def _stop_playing(self) -> None:
+        if self.timer is not None:
+            self.timer.stop()
+            self.timer = None
+
+    # -- the searches --------------------------------------------------------------------
+
+    def _switch_to(self, method: Method) -> None:
+        self.method = method
+        if self.walks[method] is None:
+            self.walks[method] = Walk(self.position, method)
+            # After the frame: the count shares the interpreter with the screen's first draw.
+            self.call_after_refresh(self._start_measuring, method)
+        self._rebuild()
+        self._show_state()
+
+    def _start_measuring(self, method: Method) -> None:
+        if not self.closed:  # Escape may have come first
+            self._measure(method)
+
+    @work(thread=True, group="explorer-size")
+    def _measure(self, method: Method) -> None:
+        worker = get_current_worker()
+        size = measure(self.position, method, stop=lambda: worker.is_cancelled)
+        if size is not None and not worker.is_cancelled:
+            # Posted, never `call_from_thread`: that waits for the UI, and raises once the
+            # app has gone (a quit while it counted).
+            self.post_message(self.Sized(method, size))
+
+    class Sized(Message):
+        """A search's size, counted in the thread."""
+
+        def __init__(self, method: Method, size: Size) -> None:
+            super().__init__()
+            self.method, self.size = method, size
+
+    def on_explorer_screen_sized(self, message: Sized) -> None:
+        method, size = message.method, message.size
+        if self.closed:
+            return
+        self.sizes[method] = size
+        walk = self.walks[method]
+        assert walk is not None
+        change = walk.set_size(size)
+        if method == self.method:
+            self._follow(change)
+
+    # -- the tree ------------------------------------------------------------------------
+
+    def _follow(self, change: Change | None) -> None:
+        """Bring the tree in step with the walk after `change` (None: nothing moved)."""
+        if change is None:
+            self._show_state()
+            return
+        if change.rebuild:
+            self._rebuild()
+        else:
+            for path in change.removed:
+                node = self.shown.pop(path, None)
+                if node is not None:
+                    node.remove()
+                    self._forget(path)
+            for path in change.added:
+                self._add(path)
+            for path in change.updated:
+                self._relabel(path)
+            step = self.walk.current
+            if step.kind == "back" and step.path:
+                folded = self.shown.get(step.path)
+                if folded is not None:
+                    folded.collapse()
+        self._reveal()
+        self._show_state()
+
+    def _forget(self, path: Path) -> None:
+        """A removed node's descendants go with it."""
+        self.filled.discard(path)
+        for other in [each for each in self.shown if each[: len(path)] == path]:
+            del self.shown[other]
+            self.filled.discard(other)
+
+    def _rebuild(self) -> None:
+        tree = self.search_tree
+        tree.clear()
+        self.shown = {(): tree.root}
+        self.filled = set()
+        tree.root.data = ()
+        self._relabel(())
+        walk = self.walk
+        keep_open = {walk.current.path[:depth] for depth in range(walk.current.depth + 1)}
+        if walk.done:
+            keep_open.update(walk.principal_variation())
+        self._fill((), keep_open)
+        tree.root.expand()
+
+    def _fill(self, path: Path, keep_open: set[Path]) -> None:
+        """Put `path`'s children in the tree; those in `keep_open`, opened, theirs too."""
+        self.filled.add(path)
+        for child in self.walk.children(path):
+            node = self._add(child)
+            if node is not None and child in keep_open:
+                self._fill(child, keep_open)
+                node.expand()
+
+    def _add(self, path: Path) -> TreeNode[Path] | None:
+        parent = self.shown.get(path[:-1])
+        if parent is None or path[:-1] not in self.filled or path in self.shown:
+            return None
+        has_children = bool(self.walk.node(path).children)
+        node = parent.add(self._label(path), data=path, allow_expand=has_children)
+        self.shown[path] = node
+        if not has_children:
+            self.filled.add(path)
+        return node
+
+    def _relabel(self, path: Path) -> None:
+        node = self.shown.get(path)
+        if node is None or path not in self.walk.nodes_so_far:
+            return
+        node.set_label(self._label(path))
+        node.allow_expand = bool(self.walk.node(path).children)
+
+    def _reveal(self) -> None:
+        """The current path shown and open, and the tree's cursor on its last node."""
+        path = self.walk.current.path
+        for depth in range(len(path) + 1):
+            prefix = path[:depth]
+            node = self.shown.get(prefix)
+            if node is None:
+                break
+            if prefix not in self.filled:
+                self._fill(prefix, set())
+            if depth < len(path) and not node.is_expanded:
+                node.expand()
+        if not self._cursor_due:  # once the tree has its lines, for a burst of steps
+            self._cursor_due = True
+            self.call_after_refresh(self._cursor_to_current)
+
+    def _cursor_to_current(self) -> None:
+        self._cursor_due = False
+        self._cursor_to(self.walk.current.path)
+
+    def _cursor_to(self, path: Path) -> None:
+        node = self.shown.get(path)
+        if node is not None and node.line >= 0:
+            self.search_tree.move_cursor(node)
+
+    def on_tree_node_expanded(self, event: Tree.NodeExpanded[Path]) -> None:
+        path = event.node.data
+        if path is not None and path not in self.filled:
+            self._fill(path, set())
+
+    def on_tree_node_selected(self, event: Tree.NodeSelected[Path]) -> None:
+        """Enter on a memory hit goes to where that position was first solved."""
+        path = event.node.data
+        if path is None or path not in self.walk.nodes_so_far:
+            return
+        first = self.walk.node(path).first
+        if first is None:
+            return
+        for depth in range(1, len(first) + 1):
+            node = self.shown.get(first[: depth - 1])
+            if node is not None:
+                if first[: depth - 1] not in self.filled:
+                    self._fill(first[: depth - 1], set())
+                node.expand()
+        self.call_after_refresh(self._cursor_to, first)
+
+    # -- words -------------------------------------------------------------------------
+
+    def _styles(self) -> dict[str, Style]:
+        """Each segment's style, from the theme: made once a theme (`_label` runs a lot)."""
+        theme = self.app.current_theme
+        if self._styles_of != theme.name:
+            self._styles_of = theme.name
+            self._style_cache = {
+                "cell": Style(bold=True),
+                "meta": Style(dim=True),
+                "score": Style(color=theme.accent or theme.primary),
+                "muted": Style(dim=True),
+                "hit": Style(color=theme.secondary or theme.primary, italic=True),
+                "cut": Style(dim=True),
+                "pv": Style(color=theme.success or "green", bold=True),
+                "chosen": Style(color=theme.success or "green"),
+                "shown": Style(bold=True, reverse=True),
+            }
+        return self._style_cache
+
+    def _text(self, segments: tuple[Segment, ...] | list[Segment]) -> Text:
+        styles = self._styles()
+        text = Text()
+        for piece, role in segments:
+            text.append(piece, styles.get(role))
+        return text
+
+    def _label(self, path: Path) -> Text:
+        text = self._text(node_label(self.walk, path))
+        walk = self.walk
+        if walk.on_pv(path):
+            text.stylize(Style(underline=True))
+        elif walk.on_path(path):
+            text.stylize(Style(bold=True))
+        return text
+
+    def _show_state(self) -> None:
+        """The lines around the tree, drawn once for a burst of steps (before the frame)."""
+        if not self._state_due:
+            self._state_due = True
+            self.call_later(self._draw_state)
+
+    def _draw_state(self) -> None:
+        self._state_due = False
+        walk = self.walk
+        self.sub_title = (
+            f"search explorer · {METHOD_NAMES[walk.method]} · "
+            f"{self.position.geometry.size}x{self.position.geometry.size}, "
+            f"{self.position.mover} to move"
+        )
+        counts = counts_line(self.walks, self.method)
+        playing = f"  ▶ {SPEEDS[self.speed]}/s" if self.timer is not None else ""
+        speed = playing or f"  {SPEEDS[self.speed]}/s"
+        self.counts.update(self._text([*counts, (speed, "muted")]))
+        room = NARROW_PANEL if self.has_class("-narrow") else None
+        self.panel.update("\n".join(panel_lines(walk, room)))
+        self.step_said.update(step_line(walk))
+        self.why.update(why_line(walk))
