@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator, Callable
 import pytest
 
 from tui_tictactoe.rooms.hub import RoomHub
-from tui_tictactoe.rooms.view import Person, Refused, RoomView, Ticket
+from tui_tictactoe.rooms.view import Person, Refused, RoomView, SeatName, Ticket
 
 WAIT = 30.0  # seconds: generous, the machine is shared
 
@@ -83,11 +83,13 @@ async def play_round(
     """Play `cells` in turn after `done` moves, each mover moving on the view its own
     host gave it (so every move first crossed from the other host)."""
     for count, cell in enumerate(cells, start=done):
-        seen = await players["X"][2].until(lambda v, n=count: len(v.moves) == n)
+        seen = await players["X"][2].until(moves_are(count))
         mover = seen.to_move
         assert mover is not None
         hub, ticket, follower = players[mover]
-        view = await follower.until(
-            lambda v, n=count, m=mover: len(v.moves) == n and v.to_move == m
-        )
+
+        def to_move(view: RoomView, n: int = count, m: SeatName = mover) -> bool:
+            return len(view.moves) == n and view.to_move == m
+
+        view = await follower.until(to_move)
         await hub.move(ticket, cell, view.generation)

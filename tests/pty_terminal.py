@@ -167,7 +167,7 @@ class Terminal:
         self.screen = pyte.Screen(cols, rows)
         self.stream = pyte.ByteStream(self.screen)
         argv = [*command(), *args]
-        self.child = pexpect.spawn(
+        self.child: pexpect.spawn[bytes] = pexpect.spawn(
             argv[0], argv[1:], dimensions=(rows, cols), env={**child_env(), **(env or {})}, cwd=cwd
         )
         self.child.delaybeforesend = None  # pexpect sleeps 50 ms before every send otherwise

@@ -80,11 +80,11 @@ def walk(size: int, cells: list[tuple[int, int]]) -> list[str]:
     return keys
 
 
-def overlay_and_info(size: int) -> Callable[[Pilot], Awaitable[None]]:
+def overlay_and_info(size: int) -> Callable[[Pilot[None]], Awaitable[None]]:
     """Play the game of `BIG_GAMES`, then open the info panel and the overlay and wait
     until every empty cell has its verdict (bounded by steps, not by time)."""
 
-    async def run_before(pilot: Pilot) -> None:
+    async def run_before(pilot: Pilot[None]) -> None:
         await pilot.pause()
         await press(pilot, *walk(size, BIG_GAMES[size]), "i", "a")
         for _ in range(1200):

@@ -35,7 +35,7 @@ def test_room_player(snap_compare) -> None:  # type: ignore[no-untyped-def]
     hub = make_hub()
     app = room_app(hub, RoomRequest("new"))
 
-    async def run_before(pilot: Pilot) -> None:
+    async def run_before(pilot: Pilot[None]) -> None:
         await settle(pilot)
         code = room_of(app).game.ticket.code
         bob = await hub.join(code, BOB)
@@ -63,7 +63,7 @@ def test_room_take_back_asked(snap_compare) -> None:  # type: ignore[no-untyped-
     code, token = asyncio.run(set_up())
     app = room_app(hub, RoomRequest("join", code, token), person=BOB)
 
-    async def run_before(pilot: Pilot) -> None:
+    async def run_before(pilot: Pilot[None]) -> None:
         await settle(pilot)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
@@ -75,7 +75,7 @@ def test_room_draw_offered_on_ones_turn(snap_compare) -> None:  # type: ignore[n
     hub = make_hub()
     app = room_app(hub, RoomRequest("new"))
 
-    async def run_before(pilot: Pilot) -> None:
+    async def run_before(pilot: Pilot[None]) -> None:
         await settle(pilot)
         code = room_of(app).game.ticket.code
         bob = await hub.join(code, BOB)
@@ -95,7 +95,7 @@ def test_room_draw_declined_heard_by_the_asker(snap_compare) -> None:  # type: i
     hub = make_hub()
     app = room_app(hub, RoomRequest("new"))
 
-    async def run_before(pilot: Pilot) -> None:
+    async def run_before(pilot: Pilot[None]) -> None:
         await settle(pilot)
         code = room_of(app).game.ticket.code
         bob = await hub.join(code, BOB)
@@ -123,7 +123,7 @@ def test_room_spectator_with_analysis(snap_compare) -> None:  # type: ignore[no-
 
     app = room_app(hub, RoomRequest("watch", asyncio.run(set_up())), person=EVE)
 
-    async def run_before(pilot: Pilot) -> None:
+    async def run_before(pilot: Pilot[None]) -> None:
         await settle(pilot)
         await pilot.press("a")
         await settle(pilot)
@@ -143,7 +143,7 @@ def test_room_spectator_with_analysis_on_4x4(snap_compare) -> None:  # type: ign
 
     app = room_app(hub, RoomRequest("watch", asyncio.run(set_up())), person=EVE)
 
-    async def run_before(pilot: Pilot) -> None:
+    async def run_before(pilot: Pilot[None]) -> None:
         await settle(pilot)
         await pilot.press("a")
         for _ in range(500):  # bounded by steps: the search is exact, its verdicts fixed
@@ -160,7 +160,7 @@ def test_room_result(snap_compare) -> None:  # type: ignore[no-untyped-def]
     hub = make_hub()
     app = room_app(hub, RoomRequest("new"))
 
-    async def run_before(pilot: Pilot) -> None:
+    async def run_before(pilot: Pilot[None]) -> None:
         await settle(pilot)
         ann = room_of(app).game.ticket
         bob = await hub.join(ann.code, BOB)
@@ -175,7 +175,7 @@ def test_room_guest_at_60x18(snap_compare) -> None:  # type: ignore[no-untyped-d
     hub = make_hub()
     app = room_app(hub, RoomRequest("new"), person=Person("guest"))
 
-    async def run_before(pilot: Pilot) -> None:
+    async def run_before(pilot: Pilot[None]) -> None:
         await settle(pilot)
 
     assert snap_compare(app, terminal_size=(60, 18), run_before=run_before)
@@ -216,7 +216,7 @@ def test_match_waiting(snap_compare) -> None:  # type: ignore[no-untyped-def]
     hub = make_hub(clock)
     app = room_app(hub, RoomRequest("match", size=3), clock=clock)
 
-    async def run_before(pilot: Pilot) -> None:
+    async def run_before(pilot: Pilot[None]) -> None:
         await hub.queue_join(BOB, 4, 1200)
         screen = app.screen
         assert isinstance(screen, MatchScreen)
@@ -235,7 +235,7 @@ def test_match_found_during_a_game_against_the_ai(snap_compare) -> None:  # type
     hub = make_hub(clock)
     app = room_app(hub, RoomRequest("match", size=3), clock=clock)
 
-    async def run_before(pilot: Pilot) -> None:
+    async def run_before(pilot: Pilot[None]) -> None:
         screen = app.screen
         assert isinstance(screen, MatchScreen)
         while screen.place is None:

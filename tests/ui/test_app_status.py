@@ -39,7 +39,7 @@ def drawn(cell: GameCell) -> str:
     return "".join(char for strip in lines[:-1] for char in strip.text if char.isalnum())
 
 
-async def until_analysed(app: TicTacToeApp, pilot: Pilot) -> None:
+async def until_analysed(app: TicTacToeApp, pilot: Pilot[None]) -> None:
     for _ in range(400):  # cell by cell, in a thread; bounded by steps, not by time
         found = app.controller.analysis_found
         if found is not None and found.done:

@@ -29,7 +29,7 @@ def address(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(ROOM_ADDRESS_ENV, "games.example.org 2222")
 
 
-async def until(pilot: Pilot, done: Callable[[], bool]) -> None:
+async def until(pilot: Pilot[None], done: Callable[[], bool]) -> None:
     """Wait for a state (the screen polls its hub every half second)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + WAIT
@@ -108,7 +108,9 @@ async def test_a_declined_match_sends_the_partner_back_first_in_line() -> None:
 
 
 async def declined(
-    hub: MemoryHub, ann_side: tuple[TicTacToeApp, Pilot], bob_side: tuple[TicTacToeApp, Pilot]
+    hub: MemoryHub,
+    ann_side: tuple[TicTacToeApp, Pilot[None]],
+    bob_side: tuple[TicTacToeApp, Pilot[None]],
 ) -> None:
     """ann, playing the AI, declines bob: what each side then sees, and carol pairs with bob."""
     ann_app, ann = ann_side
