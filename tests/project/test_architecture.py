@@ -93,6 +93,8 @@ def test_the_tests_map_names_every_test_file_under_its_folder() -> None:
     and the package's subpackages mirrored by a folder of tests."""
     text = (ROOT / "tests" / "README.md").read_text(encoding="utf-8")
     text = text.split("## What each file covers", 1)[1].split("\n## ", 1)[0]
+    wrapped = [line for line in text.splitlines() if line.startswith("  ")]
+    assert not wrapped, f"tests/README.md: one line per file, these go on: {wrapped[:3]}"
     sections = re.split(r"^### `tests/([\w/]*?)/?`", text, flags=re.M)
     listed = {
         name: folder
