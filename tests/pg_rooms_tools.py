@@ -4,7 +4,8 @@ waited on; shared by the hosts' tests and PgBouncer's."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
+from typing import TypedDict
 
 import pytest
 
@@ -12,6 +13,14 @@ from tui_tictactoe.rooms.hub import RoomHub
 from tui_tictactoe.rooms.view import Person, Refused, RoomView, SeatName, Ticket
 
 WAIT = 30.0  # seconds: generous, the machine is shared
+
+
+class HostTimings(TypedDict, total=False):
+    """A `PostgresHub` host's clocks a test sets (its keyword arguments of the same names)."""
+
+    heartbeat: float
+    host_timeout: float
+    reread: float
 
 
 ANN = Person("ann", "SHA256:ann", "10.0.0.1")
@@ -71,6 +80,15 @@ def moves_are(count: int) -> Callable[[RoomView], bool]:
     return lambda view: len(view.moves) == count
 
 
+def view_is(expected: RoomView) -> Callable[[RoomView], bool]:
+    return lambda view: view == expected
+
+
+def round_begun(number: int) -> Callable[[RoomView], bool]:
+    """Round `number` is on, no move made in it yet."""
+    return lambda view: view.round == number and not view.moves
+
+
 async def eventually(condition: Callable[[], bool]) -> None:
     async with asyncio.timeout(WAIT):
         while not condition():
@@ -78,7 +96,7 @@ async def eventually(condition: Callable[[], bool]) -> None:
 
 
 async def play_round(
-    cells: list[int], players: dict[str, tuple[RoomHub, Ticket, Follower]], done: int = 0
+    cells: list[int], players: Mapping[str, tuple[RoomHub, Ticket, Follower]], done: int = 0
 ) -> None:
     """Play `cells` in turn after `done` moves, each mover moving on the view its own
     host gave it (so every move first crossed from the other host)."""

@@ -8,6 +8,7 @@ import os
 import re
 import subprocess
 import sys
+from typing import Any
 
 import pexpect
 from pexpect.popen_spawn import PopenSpawn
@@ -71,7 +72,7 @@ def play_round(child: pexpect.spawn[str] | PopenSpawn[str], pick: str) -> str:
         child.sendline(cell)
 
 
-def stats() -> dict[str, object]:
+def stats() -> dict[str, Any]:
     """`tui-tictactoe stats --json` in the tests' data directory."""
     out = subprocess.run(
         [sys.executable, "-m", "tui_tictactoe", "stats", "--json"],
@@ -81,5 +82,5 @@ def stats() -> dict[str, object]:
         timeout=TIMEOUT,
         check=True,
     )
-    record: dict[str, object] = json.loads(out.stdout)
+    record: dict[str, Any] = json.loads(out.stdout)
     return record

@@ -27,10 +27,22 @@ TESTS = (
     "--allow-untyped-calls",
     "--follow-imports=silent",
     "--cache-dir=.mypy_cache/tests",
+    # The programs of schema 1 and 2 made the record files in tests/record/data/ with the
+    # API of their day, which these scripts call: kept as they ran, not checked against today's.
+    "--exclude=tests/record/data/",
 )
 # The folders of tests checked so far, with the helpers in tests/ itself (issue 38 point 5:
 # each folder joins as its errors are fixed, until this is all of tests/).
-CHECKED = ["tests/commands", "tests/controller", "tests/engine", "tests/project", "tests/servers"]
+CHECKED = [
+    "tests/commands",
+    "tests/controller",
+    "tests/engine",
+    "tests/project",
+    "tests/realtime",
+    "tests/record",
+    "tests/servers",
+    "tests/snapshots",
+]
 
 
 def run(*command: str) -> subprocess.CompletedProcess[str]:

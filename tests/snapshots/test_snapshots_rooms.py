@@ -31,7 +31,7 @@ async def moves(hub: MemoryHub, *played: tuple[Ticket, int]) -> None:
         await hub.move(ticket, cell, hub.view(ticket.code).generation)
 
 
-def test_room_player(snap_compare) -> None:  # type: ignore[no-untyped-def]
+def test_room_player(snap_compare) -> None:
     hub = make_hub()
     app = room_app(hub, RoomRequest("new"))
 
@@ -49,7 +49,7 @@ def test_room_player(snap_compare) -> None:  # type: ignore[no-untyped-def]
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
 
 
-def test_room_take_back_asked(snap_compare) -> None:  # type: ignore[no-untyped-def]
+def test_room_take_back_asked(snap_compare) -> None:
     """The one asked: "ann asks to take back 5: y/n", and y Agree, n Decline in the bar."""
     hub = make_hub()
 
@@ -69,7 +69,7 @@ def test_room_take_back_asked(snap_compare) -> None:  # type: ignore[no-untyped-
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
 
 
-def test_room_draw_offered_on_ones_turn(snap_compare) -> None:  # type: ignore[no-untyped-def]
+def test_room_draw_offered_on_ones_turn(snap_compare) -> None:
     """ann offered a draw on her own turn: "You offered a draw. Your turn: you play X."
     (her move still, her clock runs), not "waiting for bob" (issue 35)."""
     hub = make_hub()
@@ -90,7 +90,7 @@ def test_room_draw_offered_on_ones_turn(snap_compare) -> None:  # type: ignore[n
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
 
 
-def test_room_draw_declined_heard_by_the_asker(snap_compare) -> None:  # type: ignore[no-untyped-def]
+def test_room_draw_declined_heard_by_the_asker(snap_compare) -> None:
     """The asker hears the answer: "bob declined the draw. Your turn: you play X."."""
     hub = make_hub()
     app = room_app(hub, RoomRequest("new"))
@@ -112,7 +112,7 @@ def test_room_draw_declined_heard_by_the_asker(snap_compare) -> None:  # type: i
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
 
 
-def test_room_spectator_with_analysis(snap_compare) -> None:  # type: ignore[no-untyped-def]
+def test_room_spectator_with_analysis(snap_compare) -> None:
     hub = make_hub()
 
     async def set_up() -> str:  # nothing in MemoryHub waits: any loop will do
@@ -131,7 +131,7 @@ def test_room_spectator_with_analysis(snap_compare) -> None:  # type: ignore[no-
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
 
 
-def test_room_spectator_with_analysis_on_4x4(snap_compare) -> None:  # type: ignore[no-untyped-def]
+def test_room_spectator_with_analysis_on_4x4(snap_compare) -> None:
     """The big board's overlay, found in a thread to the end (the title says "done")."""
     hub = make_hub()
 
@@ -156,7 +156,7 @@ def test_room_spectator_with_analysis_on_4x4(snap_compare) -> None:  # type: ign
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
 
 
-def test_room_result(snap_compare) -> None:  # type: ignore[no-untyped-def]
+def test_room_result(snap_compare) -> None:
     hub = make_hub()
     app = room_app(hub, RoomRequest("new"))
 
@@ -171,7 +171,7 @@ def test_room_result(snap_compare) -> None:  # type: ignore[no-untyped-def]
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
 
 
-def test_room_guest_at_60x18(snap_compare) -> None:  # type: ignore[no-untyped-def]
+def test_room_guest_at_60x18(snap_compare) -> None:
     hub = make_hub()
     app = room_app(hub, RoomRequest("new"), person=Person("guest"))
 
@@ -181,7 +181,7 @@ def test_room_guest_at_60x18(snap_compare) -> None:  # type: ignore[no-untyped-d
     assert snap_compare(app, terminal_size=(60, 18), run_before=run_before)
 
 
-def test_lobby(snap_compare) -> None:  # type: ignore[no-untyped-def]
+def test_lobby(snap_compare) -> None:
     hub = make_hub()
 
     async def set_up() -> None:
@@ -196,7 +196,7 @@ def test_lobby(snap_compare) -> None:  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.parametrize("size", [SIZE, (60, 18)])
-def test_room_refused_full(snap_compare, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+def test_room_refused_full(snap_compare, size: tuple[int, int]) -> None:
     """`--join CODE` to a full room: the reason, and watch, the lobby or quit."""
     hub = make_hub()
 
@@ -209,7 +209,7 @@ def test_room_refused_full(snap_compare, size: tuple[int, int]) -> None:  # type
     assert snap_compare(app, terminal_size=size, run_before=settle)
 
 
-def test_match_waiting(snap_compare) -> None:  # type: ignore[no-untyped-def]
+def test_match_waiting(snap_compare) -> None:
     """The quick match's waiting screen: 12 s waited (a stopped clock moved by hand),
     one more player waiting on 4x4."""
     clock = Clock()
@@ -229,7 +229,7 @@ def test_match_waiting(snap_compare) -> None:  # type: ignore[no-untyped-def]
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
 
 
-def test_match_found_during_a_game_against_the_ai(snap_compare) -> None:  # type: ignore[no-untyped-def]
+def test_match_found_during_a_game_against_the_ai(snap_compare) -> None:
     """A player found while ann played the AI: that game ended, Enter plays them, Esc declines."""
     clock = Clock()
     hub = make_hub(clock)
