@@ -15,12 +15,18 @@ from tui_tictactoe.rooms.view import Person, Refused, RoomView, SeatName, Ticket
 WAIT = 30.0  # seconds: generous, the machine is shared
 
 
-class HostTimings(TypedDict, total=False):
+class Clocks(TypedDict, total=False):
     """A `PostgresHub` host's clocks a test sets (its keyword arguments of the same names)."""
 
     heartbeat: float
     host_timeout: float
     reread: float
+
+
+class HostTimings(Clocks, total=False):
+    """The clocks, and whether the host listens."""
+
+    listen: bool
 
 
 ANN = Person("ann", "SHA256:ann", "10.0.0.1")

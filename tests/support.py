@@ -23,7 +23,7 @@ from tui_tictactoe.controller import AIReply, GameController, GameOptions, MoveR
 from tui_tictactoe.controller.game_options import SETTINGS
 from tui_tictactoe.engine.board import Cell, GameBoard
 from tui_tictactoe.engine.bounded import BoundedSearch
-from tui_tictactoe.engine.cancel import SearchCancelled
+from tui_tictactoe.engine.cancel import Cancelled, SearchCancelled
 from tui_tictactoe.engine.geometry import Geometry, is_bounded
 from tui_tictactoe.engine.search import Search
 from tui_tictactoe.engine.solver import Solver
@@ -109,9 +109,9 @@ class GatedSearch:
     def __init__(self, search: Search, gate: threading.Event) -> None:
         self.search, self.gate = search, gate
 
-    def move_score(self, me: int, them: int, cell: int, cancelled: Any) -> int:
+    def move_score(self, me: int, them: int, cell: int, cancelled: Cancelled | None = None) -> int:
         while not self.gate.wait(0.01):
-            if cancelled():
+            if cancelled is not None and cancelled():
                 raise SearchCancelled
         return self.search.move_score(me, them, cell, cancelled)
 

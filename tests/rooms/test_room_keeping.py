@@ -91,7 +91,7 @@ async def test_nothing_without_a_key_a_second_player_or_a_valid_round() -> None:
 
 async def test_both_sessions_saving_keep_the_round_and_move_the_ratings_once(
     tmp_path,
-    monkeypatch,  # type: ignore[no-untyped-def]
+    monkeypatch,
 ) -> None:
     monkeypatch.setenv("TUI_TICTACTOE_DATA_DIR", str(tmp_path))
     hub = make_hub()

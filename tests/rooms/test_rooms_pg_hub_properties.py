@@ -14,6 +14,7 @@ import random
 import psycopg
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from pg_rooms_tools import HostTimings
 from test_rooms_hub_properties import (
     MOVE_TIME,
     OPS,
@@ -30,7 +31,7 @@ from test_rooms_hub_properties import (
 from tui_tictactoe.rooms.memory_hub import MemoryHub
 from tui_tictactoe.rooms.postgres.hub import PostgresHub
 
-QUIET = {"heartbeat": 3600.0, "reread": 3600.0, "listen": False}
+QUIET: HostTimings = {"heartbeat": 3600.0, "reread": 3600.0, "listen": False}
 """No sweep of its own between steps: graces run out when a call or `expire` says, as in
 `MemoryHub` (the sweep is the same `expire`, tested in test_rooms_pg_hosts.py)."""
 
