@@ -208,7 +208,9 @@ def play_checked(ai_symbol: str, opponent: MoveStrategy, rng: random.Random) -> 
         else:
             board.make_move(*opponent.find_best_move(board, mover), mover)
         mover = other(mover)
-    winner = board.outcome().winner  # type: ignore[union-attr]
+    outcome = board.outcome()
+    assert outcome is not None, "the game was played to its end"
+    winner = outcome.winner
     return "draw" if winner is None else "win" if winner == ai_symbol else "loss"
 
 

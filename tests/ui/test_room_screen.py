@@ -31,6 +31,7 @@ from support import driver_click
 
 from tui_tictactoe.controller.status import PLAYING_ON
 from tui_tictactoe.identity import displayable, set_apart
+from tui_tictactoe.rooms.memory_hub import MemoryHub
 from tui_tictactoe.rooms.request import RoomRequest
 from tui_tictactoe.rooms.room import WATCHING_OFF
 from tui_tictactoe.rooms.status import LEAVE_QUESTION, NO_ANALYSIS_FOR_PLAYERS, NO_HINT
@@ -595,10 +596,10 @@ async def test_a_refused_entry_says_why_and_offers_the_lobby_and_quit(option: st
         assert app.return_code == 0
 
 
-async def full_room(hub) -> str:
+async def full_room(hub: MemoryHub) -> str:
     ann = await hub.create(ANN, 3, "X")
     await hub.join(ann.code, BOB)
-    return ann.code  # type: ignore[no-any-return]
+    return ann.code
 
 
 async def test_a_guest_refused_a_full_room_watches_it_from_the_refusal() -> None:

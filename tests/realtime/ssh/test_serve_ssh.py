@@ -25,6 +25,7 @@ import sys
 import tempfile
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Set as AbstractSet
 from pathlib import Path
 from typing import Any
 
@@ -360,7 +361,9 @@ class Hosted:
     def __init__(self, server: GameServer, port: int, log: list[str]) -> None:
         self.server, self.port, self.log = server, port, log
 
-    async def new_pid(self, known: set[int] = frozenset(), timeout: float = STEP_TIMEOUT) -> int:  # type: ignore[assignment]
+    async def new_pid(
+        self, known: AbstractSet[int] = frozenset(), timeout: float = STEP_TIMEOUT
+    ) -> int:
         """The pid of a game that started and is not in `known`."""
         deadline = time.monotonic() + timeout
         while True:
@@ -853,7 +856,9 @@ async def test_signal_stops_the_server_tells_sessions_and_leaves_no_process(
     try:
         assert server.stderr is not None
         line = await asyncio.wait_for(asyncio.to_thread(server.stderr.readline), START_TIMEOUT)
-        port = int(re.search(rb"listening on 127\.0\.0\.1:(\d+)", line).group(1))  # type: ignore[union-attr]
+        listening = re.search(rb"listening on 127\.0\.0\.1:(\d+)", line)
+        assert listening is not None, line
+        port = int(listening.group(1))
         # One plays the AI (a game option skips the lobby), one has opened a room: the
         # rooms' hub in the server's process must not hold the shutdown up either.
         terms = [await play(port, "--difficulty hard")]

@@ -282,7 +282,9 @@ async def test_sigterm_with_the_option_exits_0_with_headers_and_logins_pending(
     try:
         assert server.stderr is not None
         line = await asyncio.wait_for(asyncio.to_thread(server.stderr.readline), START_TIMEOUT)
-        port = int(re.search(rb"listening on 127\.0\.0\.1:(\d+)", line).group(1))  # type: ignore[union-attr]
+        listening = re.search(rb"listening on 127\.0\.0\.1:(\d+)", line)
+        assert listening is not None, line
+        port = int(listening.group(1))
         slow = await raw(port)
         slow.sendall(b"PROXY TCP4 ")
         lingering = await raw(port, "127.0.0.3")

@@ -536,7 +536,9 @@ async def test_an_openssh_client_plays_in_a_room(host: Any) -> None:
     openssh = OpenSSH(hosted.port, "ann", "--room", "new")
     try:
         await openssh.shows("Waiting for a second player: give them the code")
-        code = re.search(r"code ([A-Z]{4})\.", openssh.text).group(1)  # type: ignore[union-attr]
+        said = re.search(r"code ([A-Z]{4})\.", openssh.text)
+        assert said is not None, openssh.text
+        code = said.group(1)
         bob = await enter(hosted.port, f"--join {code}", "bob", local="127.0.0.2")
         await openssh.shows("Your turn: you play X.")
         openssh.child.send("5")

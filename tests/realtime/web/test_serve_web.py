@@ -17,7 +17,7 @@ import socket
 import sqlite3
 import subprocess
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import aiohttp
@@ -119,10 +119,10 @@ async def served(tmp_path: Path) -> AsyncIterator[tuple[subprocess.Popen[bytes],
 
 
 async def read_until(
-    ws: aiohttp.ClientWebSocketResponse, screen: Screen, condition: object, what: str
+    ws: aiohttp.ClientWebSocketResponse, screen: Screen, condition: Callable[[], bool], what: str
 ) -> None:
     deadline = time.monotonic() + START_TIMEOUT
-    while not condition():  # type: ignore[operator]
+    while not condition():
         left = deadline - time.monotonic()
         assert left > 0, f"waited for {what}; screen:\n" + "\n".join(screen.lines)
         try:
