@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from rich.markdown import Markdown
 from support import (
     SIZE,
     ai_played,
@@ -19,7 +20,6 @@ from support import (
     under_cursor,
 )
 from textual import events
-from textual.content import Content
 from textual.geometry import Size
 from textual.widgets import Button, Static
 
@@ -664,7 +664,7 @@ async def test_help_opens_and_closes(make_app) -> None:
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
         content = app.screen.query_one("#help > Static", Static).content
-        assert isinstance(content, Content)
+        assert isinstance(content, Markdown)
         text = content.markup  # rich Markdown
         assert "How the AI thinks" in text
         assert "minimax" in text

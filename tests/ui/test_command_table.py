@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
+from rich.markdown import Markdown
 from support import SIZE, make_app, press, settle
-from textual.content import Content
 from textual.widgets import OptionList, Static
 
 from tui_tictactoe.cli import build_parser
@@ -280,7 +280,7 @@ async def test_the_help_screen_lists_every_key_of_the_table() -> None:
         (markdown,) = [
             static.content for static in app.screen.query("#help Static").results(Static)
         ]
-        assert isinstance(markdown, Content)
+        assert isinstance(markdown, Markdown)
         assert markdown.markup == help_text()
         console = Console(width=200, record=True, file=io.StringIO())
         console.print(markdown)
