@@ -8,14 +8,19 @@ uses (the package has no AI-move method of its own for tests).
 
 from __future__ import annotations
 
-from tui_tictactoe.controller import AIReply, GameController
+from tui_tictactoe.controller import AIReply, AIRequest, GameController
+
+
+def requested(controller: GameController) -> AIRequest:
+    """The AI's request for the position now (it must be the AI's turn)."""
+    request = controller.ai_request()
+    assert request is not None, "not the AI's turn"
+    return request
 
 
 def ai_reply(controller: GameController) -> AIReply:
     """The AI's answer to the position now, computed; the controller is not changed."""
-    request = controller.ai_request()
-    assert request is not None, "not the AI's turn"
-    return request.compute()
+    return requested(controller).compute()
 
 
 def ai_moves(controller: GameController) -> AIReply:

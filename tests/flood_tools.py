@@ -270,7 +270,7 @@ async def attacker(kind: str, port: int, rate: float, seconds: float) -> asyncio
 async def attack_ends(process: asyncio.subprocess.Process) -> list[str]:
     """The attacker's line per session, once every session has ended (or its time)."""
     assert process.stdout is not None
-    lines = []
+    lines: list[str] = []
     while (line := (await asyncio.wait_for(process.stdout.readline(), 60)).decode()) != "done\n":
         assert line, lines
         lines.append(line.strip())

@@ -4,14 +4,29 @@ waited on; shared by the hosts' tests and PgBouncer's."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
+from typing import TypedDict
 
 import pytest
 
 from tui_tictactoe.rooms.hub import RoomHub
-from tui_tictactoe.rooms.view import Person, Refused, RoomView, Ticket
+from tui_tictactoe.rooms.view import Person, Refused, RoomView, SeatName, Ticket
 
 WAIT = 30.0  # seconds: generous, the machine is shared
+
+
+class Clocks(TypedDict, total=False):
+    """A `PostgresHub` host's clocks a test sets (its keyword arguments of the same names)."""
+
+    heartbeat: float
+    host_timeout: float
+    reread: float
+
+
+class HostTimings(Clocks, total=False):
+    """The clocks, and whether the host listens."""
+
+    listen: bool
 
 
 ANN = Person("ann", "SHA256:ann", "10.0.0.1")
@@ -71,6 +86,15 @@ def moves_are(count: int) -> Callable[[RoomView], bool]:
     return lambda view: len(view.moves) == count
 
 
+def view_is(expected: RoomView) -> Callable[[RoomView], bool]:
+    return lambda view: view == expected
+
+
+def round_begun(number: int) -> Callable[[RoomView], bool]:
+    """Round `number` is on, no move made in it yet."""
+    return lambda view: view.round == number and not view.moves
+
+
 async def eventually(condition: Callable[[], bool]) -> None:
     async with asyncio.timeout(WAIT):
         while not condition():
@@ -78,16 +102,18 @@ async def eventually(condition: Callable[[], bool]) -> None:
 
 
 async def play_round(
-    cells: list[int], players: dict[str, tuple[RoomHub, Ticket, Follower]], done: int = 0
+    cells: list[int], players: Mapping[str, tuple[RoomHub, Ticket, Follower]], done: int = 0
 ) -> None:
     """Play `cells` in turn after `done` moves, each mover moving on the view its own
     host gave it (so every move first crossed from the other host)."""
     for count, cell in enumerate(cells, start=done):
-        seen = await players["X"][2].until(lambda v, n=count: len(v.moves) == n)
+        seen = await players["X"][2].until(moves_are(count))
         mover = seen.to_move
         assert mover is not None
         hub, ticket, follower = players[mover]
-        view = await follower.until(
-            lambda v, n=count, m=mover: len(v.moves) == n and v.to_move == m
-        )
+
+        def to_move(view: RoomView, n: int = count, m: SeatName = mover) -> bool:
+            return len(view.moves) == n and view.to_move == m
+
+        view = await follower.until(to_move)
         await hub.move(ticket, cell, view.generation)

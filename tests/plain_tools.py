@@ -8,6 +8,7 @@ import os
 import re
 import subprocess
 import sys
+from typing import Any
 
 import pexpect
 from pexpect.popen_spawn import PopenSpawn
@@ -25,14 +26,14 @@ def plain_env(term: str = "dumb") -> dict[str, str]:
     return env
 
 
-def on_pipe(*args: str) -> PopenSpawn:
+def on_pipe(*args: str) -> PopenSpawn[str]:
     """The plain game with a pipe for stdin and one for stdout: no terminal at all."""
     return PopenSpawn(
         [*command(), "--plain", *args], env=plain_env(), encoding="utf-8", timeout=TIMEOUT
     )
 
 
-def on_pty(*args: str) -> pexpect.spawn:
+def on_pty(*args: str) -> pexpect.spawn[str]:
     """The plain game in a pty, as a screen reader's terminal would run it."""
     cmd = command()
     return pexpect.spawn(
@@ -45,27 +46,33 @@ def on_pty(*args: str) -> pexpect.spawn:
     )
 
 
-def play_round(child: pexpect.spawn | PopenSpawn, pick: str) -> str:
+def matched(child: pexpect.spawn[str] | PopenSpawn[str], group: int) -> str:
+    """A group of what `child.expect` just matched (a regular expression's match)."""
+    assert isinstance(child.match, re.Match), child.match
+    return child.match.group(group)
+
+
+def play_round(child: pexpect.spawn[str] | PopenSpawn[str], pick: str) -> str:
     """Play one round to its end and return the result's words. `pick` "hint" plays the
     hinted cell each turn; "lowest" the lowest free cell (read from the board's rows)."""
     while True:
         index = child.expect([PROMPT, RESULT])
         if index == 1:
-            return child.match.group(0)
+            return matched(child, 0)
         if pick == "hint":
             child.sendline("h")
             child.expect(r"Hint: cell (\d+) is a best move\.")
-            cell = child.match.group(1)
+            cell = matched(child, 1)
         else:
             child.sendline("b")
             child.expect(r"((?:[ \dXO]+\r?\n){3})")
-            free = re.findall(r"\d+", child.match.group(1))
+            free = re.findall(r"\d+", matched(child, 1))
             cell = free[0]
         child.expect(PROMPT)
         child.sendline(cell)
 
 
-def stats() -> dict[str, object]:
+def stats() -> dict[str, Any]:
     """`tui-tictactoe stats --json` in the tests' data directory."""
     out = subprocess.run(
         [sys.executable, "-m", "tui_tictactoe", "stats", "--json"],
@@ -75,4 +82,5 @@ def stats() -> dict[str, object]:
         timeout=TIMEOUT,
         check=True,
     )
-    return json.loads(out.stdout)
+    record: dict[str, Any] = json.loads(out.stdout)
+    return record

@@ -20,6 +20,7 @@ import signal
 import sys
 import time
 from collections.abc import Callable, Mapping
+from typing import Protocol
 
 import pexpect
 import pyte
@@ -81,6 +82,24 @@ SGR = re.compile(rb"\x1b\[[0-9;:]*m")
 Cell = tuple[int, int]
 Board = dict[Cell, str]  # (row, col) -> "X", "O" or ""
 Box = tuple[int, int, int, int]  # interior: top, bottom, left, right (inclusive)
+
+
+class DrawnScreen(Protocol):
+    """What the board's readers below need of a screen: its lines and the cells found on
+    it. `Terminal` is one; the SSH and web tests' screens borrow the readers (`board`,
+    `visible_board`...) and are others."""
+
+    cells: dict[Cell, Box]
+
+    @property
+    def lines(self) -> list[str]: ...
+
+    def boxes(self) -> list[tuple[int, int, Box]]: ...
+
+    def locate_board(self) -> bool: ...
+
+    def inside(self, cell: Cell) -> list[str]: ...
+
 
 # The large marks the game draws, by their non-blank lines, stripped: a cell reads as X
 # or O only if it shows one of them whole (a half-drawn frame shows none).
@@ -167,7 +186,7 @@ class Terminal:
         self.screen = pyte.Screen(cols, rows)
         self.stream = pyte.ByteStream(self.screen)
         argv = [*command(), *args]
-        self.child = pexpect.spawn(
+        self.child: pexpect.spawn[bytes] = pexpect.spawn(
             argv[0], argv[1:], dimensions=(rows, cols), env={**child_env(), **(env or {})}, cwd=cwd
         )
         self.child.delaybeforesend = None  # pexpect sleeps 50 ms before every send otherwise
@@ -214,6 +233,12 @@ class Terminal:
         data = self._read(wait)
         self._feed(data)
         return bool(data)
+
+    @property
+    def pid(self) -> int:
+        """The child's process id (pexpect's is None only before it has started)."""
+        assert self.child.pid is not None
+        return self.child.pid
 
     def cpu_ticks(self) -> int:
         """CPU time the child has used, all its threads, in clock ticks (Linux; else 0)."""
@@ -296,7 +321,7 @@ class Terminal:
         left = self.output.find(LEAVE_ALTERNATE_SCREEN, max(entered, 0))
         return plain(bytes(self.output[left + len(LEAVE_ALTERNATE_SCREEN) :])) if left >= 0 else ""
 
-    def wait_until(self, what: str, condition: Callable[[], bool], timeout: float) -> None:
+    def wait_until(self, what: str, condition: Callable[[], object], timeout: float) -> None:
         deadline = time.monotonic() + timeout
         while True:
             self.pump()
@@ -366,7 +391,7 @@ class Terminal:
 
     # -- the board --------------------------------------------------------------
 
-    def boxes(self) -> list[tuple[int, int, Box]]:
+    def boxes(self: DrawnScreen) -> list[tuple[int, int, Box]]:
         """Every complete box drawn with a cell border: (top row, left column, interior)."""
         lines = self.lines
 
@@ -399,7 +424,7 @@ class Terminal:
                     found.append((y, x, (y + 1, bottom - 1, x + 1, right - 1)))
         return found
 
-    def locate_board(self) -> bool:
+    def locate_board(self: DrawnScreen) -> bool:
         """Find the nine cell boxes (a 3x3 grid of them); False if not drawn (yet)."""
         boxes = self.boxes()
         rows = sorted({y for y, _, _ in boxes})
@@ -409,13 +434,13 @@ class Terminal:
         self.cells = {(rows.index(y), columns.index(x)): box for y, x, box in boxes}
         return True
 
-    def inside(self, cell: Cell) -> list[str]:
+    def inside(self: DrawnScreen, cell: Cell) -> list[str]:
         """The lines inside a cell's box."""
         top, bottom, left, right = self.cells[cell]
         lines = self.lines
         return [lines[y][left : right + 1] for y in range(top, bottom + 1)]
 
-    def board(self) -> Board:
+    def board(self: DrawnScreen) -> Board:
         """The marks in the located cells: X or O, large or a letter; "" for a cell that
         shows neither whole (blank, its key number, half drawn). A cell showing letters
         of both marks fails the test."""
@@ -425,12 +450,13 @@ class Terminal:
             mark = mark_in(rows)
             if mark is None:  # covered or half drawn: only stray letters count
                 letters = {char for char in "".join(rows) if char in "XO"}
-                assert len(letters) <= 1, f"cell {cell} shows {letters}:\n{self.text}"
+                shown = "\n".join(self.lines)
+                assert len(letters) <= 1, f"cell {cell} shows {letters}:\n{shown}"
                 mark = letters.pop() if letters else ""
             board[cell] = mark
         return board
 
-    def visible_board(self) -> Board | None:
+    def visible_board(self: DrawnScreen) -> Board | None:
         """The board if all nine cells are drawn, each showing exactly nothing (or its key
         number), X or O, large or a letter (nothing covering them); else None."""
         if not self.locate_board():
@@ -452,7 +478,7 @@ class Terminal:
             if lines[top - 1][left - 1 : left + 1] == "┏━"
         ]
 
-    def find(self, text: str) -> tuple[int, int] | None:
+    def find(self: DrawnScreen, text: str) -> tuple[int, int] | None:
         """(row, column), 0-based, of the first place `text` is shown, or None."""
         for y, line in enumerate(self.lines):
             x = line.find(text)

@@ -117,7 +117,7 @@ def _people_rows(where: Path | str, statement: str) -> list[tuple[Any, ...]]:
 
         with psycopg.connect(where, autocommit=True) as conn:
             query = statement.format(moves="array_to_string(moves, ',')")
-            return conn.execute(query).fetchall()  # type: ignore[arg-type]
+            return conn.execute(query).fetchall()
     with contextlib.closing(sqlite3.connect(where)) as conn:
         return conn.execute(statement.format(moves="moves")).fetchall()
 

@@ -55,7 +55,7 @@ def room_of(app: TicTacToeApp) -> RoomScreen:
     return screen
 
 
-async def settle(pilot: Pilot) -> None:
+async def settle(pilot: Pilot[None]) -> None:
     """Let the hub's views reach the screen (the worker posts, the screen takes)."""
     for _ in range(3):
         await pilot.pause()
@@ -86,7 +86,7 @@ def drawn(widget: Widget) -> str:
     return rendered.plain if hasattr(rendered, "plain") else str(rendered)
 
 
-async def burst(pilot: Pilot, keys: list[str]) -> None:
+async def burst(pilot: Pilot[None], keys: list[str]) -> None:
     """Keys posted without waiting between them (`support.burst`, for a room app)."""
     for key in keys:
         pilot.app.post_message(events.Key(key, key if len(key) == 1 else None))

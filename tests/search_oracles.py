@@ -14,7 +14,7 @@ from tui_tictactoe.engine import (
 @cache
 def oracle_lines(size: int, length: int) -> frozenset[frozenset[tuple[int, int]]]:
     """Every run of `length` cells, as sets of (row, col), from the four directions."""
-    runs = set()
+    runs: set[frozenset[tuple[int, int]]] = set()
     for row in range(size):
         for col in range(size):
             for d_row, d_col in ((0, 1), (1, 0), (1, 1), (1, -1)):

@@ -23,8 +23,9 @@ from tui_tictactoe.controller import AIReply, GameController, GameOptions, MoveR
 from tui_tictactoe.controller.game_options import SETTINGS
 from tui_tictactoe.engine.board import Cell, GameBoard
 from tui_tictactoe.engine.bounded import BoundedSearch
+from tui_tictactoe.engine.cancel import Cancelled, SearchCancelled
 from tui_tictactoe.engine.geometry import Geometry, is_bounded
-from tui_tictactoe.engine.search import Search, SearchCancelled
+from tui_tictactoe.engine.search import Search
 from tui_tictactoe.engine.solver import Solver
 from tui_tictactoe.engine.strategies import Decision, MinimaxStrategy, MoveStrategy
 from tui_tictactoe.ui.app import TicTacToeApp
@@ -108,9 +109,9 @@ class GatedSearch:
     def __init__(self, search: Search, gate: threading.Event) -> None:
         self.search, self.gate = search, gate
 
-    def move_score(self, me: int, them: int, cell: int, cancelled: Any) -> int:
+    def move_score(self, me: int, them: int, cell: int, cancelled: Cancelled | None = None) -> int:
         while not self.gate.wait(0.01):
-            if cancelled():
+            if cancelled is not None and cancelled():
                 raise SearchCancelled
         return self.search.move_score(me, them, cell, cancelled)
 
@@ -152,7 +153,7 @@ def make_app(**options: Any) -> TicTacToeApp:
 @asynccontextmanager
 async def ai_thinking(
     *script: Cell, keys: Iterable[str] = ("5",), **options: Any
-) -> AsyncIterator[tuple[TicTacToeApp, Pilot, GatedStrategy]]:
+) -> AsyncIterator[tuple[TicTacToeApp, Pilot[None], GatedStrategy]]:
     """An app whose gated AI is thinking after `keys`: the test opens `strategy.gate`."""
     strategy = GatedStrategy(*script)
     app = make_app(strategy=strategy, **options)
@@ -166,13 +167,13 @@ async def ai_thinking(
 # -- Pilot steps -----------------------------------------------------------------
 
 
-async def settle(pilot: Pilot) -> None:
+async def settle(pilot: Pilot[None]) -> None:
     """Let the AI worker finish and its reply be applied."""
     await pilot.app.workers.wait_for_complete()
     await pilot.pause()
 
 
-async def press(pilot: Pilot, *keys: str) -> None:
+async def press(pilot: Pilot[None], *keys: str) -> None:
     """Press keys one at a time, letting the AI answer after each."""
     for key in keys:
         await pilot.press(key)
@@ -184,17 +185,17 @@ def key_event(key: str) -> events.Key:
     return events.Key(key, CHARACTERS.get(key, key if len(key) == 1 else None))
 
 
-async def burst(pilot: Pilot, keys: Iterable[str]) -> None:
+async def burst(pilot: Pilot[None], keys: Iterable[str]) -> None:
     """Keys posted without waiting between them, as they arrive over SSH or from a paste."""
     for key in keys:
         pilot.app.post_message(key_event(key))
     await pilot.pause()
 
 
-def play(*keys: str) -> Callable[[Pilot], Awaitable[None]]:
+def play(*keys: str) -> Callable[[Pilot[None]], Awaitable[None]]:
     """A snapshot's `run_before`: press `keys` one at a time and let the AI answer each."""
 
-    async def run_before(pilot: Pilot) -> None:
+    async def run_before(pilot: Pilot[None]) -> None:
         await pilot.pause()
         await press(pilot, *keys)
 
@@ -245,13 +246,25 @@ def under_cursor(app: TicTacToeApp) -> Widget:
     return widget
 
 
-async def driver_click(pilot: Pilot, widget: Widget, at: tuple[int, int] = (1, 1)) -> None:
+async def driver_click(pilot: Pilot[None], widget: Widget, at: tuple[int, int] = (1, 1)) -> None:
     """A click as a terminal's driver sends it: a press and a release at `at` in
     `widget`, posted to the app (Pilot's own click goes past `App.on_event`, where the
     quit question is answered)."""
     x, y = widget.region.offset + Offset(*at)
-    where = {"x": x, "y": y, "delta_x": 0, "delta_y": 0, "button": 1, "shift": False}
     for kind in (events.MouseDown, events.MouseUp):
-        where_on_screen = {**where, "meta": False, "ctrl": False, "screen_x": x, "screen_y": y}
-        pilot.app.post_message(kind(None, **where_on_screen))
+        pilot.app.post_message(
+            kind(
+                None,
+                x=x,
+                y=y,
+                delta_x=0,
+                delta_y=0,
+                button=1,
+                shift=False,
+                meta=False,
+                ctrl=False,
+                screen_x=x,
+                screen_y=y,
+            )
+        )
         await pilot.pause()

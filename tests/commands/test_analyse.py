@@ -16,6 +16,7 @@ import itertools
 import json
 import random
 import re
+from typing import Any
 
 import pytest
 from reference import (
@@ -37,7 +38,7 @@ X_FIRST = reachable("X")
 O_FIRST = reachable("O")
 
 
-def expected_json(board: str, mover: str) -> dict[str, object]:
+def expected_json(board: str, mover: str) -> dict[str, Any]:
     state = status(board)
     moves: list[dict[str, object]] = []
     best: list[list[int]] = []
@@ -50,13 +51,14 @@ def expected_json(board: str, mover: str) -> dict[str, object]:
     return {"board": board, "to_move": mover, "status": state, "moves": moves, "best": best}
 
 
-def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, object]:
+def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]:
     code = main(["analyse", *args, "--json"])
     out, err = capsys.readouterr()
     assert code == 0, err
     assert err == ""
     assert out.endswith("\n") and out.count("\n") == 1, "one JSON object on one line"
-    return json.loads(out)
+    document: dict[str, Any] = json.loads(out)
+    return document
 
 
 # -- the reference itself --------------------------------------------------------
@@ -83,10 +85,13 @@ def o_first_args(board: str, mover: str) -> list[str]:
     return [board, "--to-move", mover] if x_count == o_count else [board]
 
 
-def engine_json(*args: str) -> dict[str, object]:
+def engine_json(*args: str) -> dict[str, Any]:
     """What `analyse --json` prints, straight from the engine (the CLI adds only json.dumps)."""
     board, to_move = args[0], (args[2] if len(args) > 2 else None)
-    return json.loads(json.dumps(analyse(GameBoard.from_string(board), to_move).to_json()))
+    document: dict[str, Any] = json.loads(
+        json.dumps(analyse(GameBoard.from_string(board), to_move).to_json())
+    )
+    return document
 
 
 def test_every_move_of_every_x_first_position() -> None:
@@ -353,8 +358,8 @@ def test_text_output_lists_every_move_and_the_best(capsys: pytest.CaptureFixture
         assert f"{mover} to move." in lines
         expected = expected_json(board, mover)
         rows = [line.split() for line in lines if line.split()[:1] and line.split()[0].isdigit()]
-        assert len(rows) == len(expected["moves"])  # type: ignore[arg-type]
-        for row, move in zip(rows, expected["moves"], strict=True):  # type: ignore[call-overload]
+        assert len(rows) == len(expected["moves"])
+        for row, move in zip(rows, expected["moves"], strict=True):
             key, r, c, *verdict = row
             assert (int(r) - 1, int(c) - 1) == (move["row"], move["col"])  # 1-based in text
             assert int(key) == move["row"] * 3 + move["col"] + 1

@@ -130,12 +130,13 @@ def signal_state(pid: int) -> dict[str, str]:
         return dict(line.rstrip("\n").split(":\t", 1) for line in status if line.startswith("Sig"))
 
 
-def assert_interruptible(child: pexpect.spawn) -> None:
+def assert_interruptible(child: pexpect.spawn[bytes]) -> None:
     """Ctrl+C can reach the child: SIGINT neither ignored nor blocked (both survive
     fork and exec, so a parent that leaks either makes ^C echo and do nothing; the child
     starts as a shell's job, `as_a_shell_starts_a_job`, so this is the program's own),
     and the child's group is its terminal's foreground group. Says which, if not."""
     bit = 1 << (signal.SIGINT - 1)
+    assert child.pid is not None
     state = signal_state(child.pid)
     assert not int(state["SigIgn"], 16) & bit, f"SIGINT ignored (inherited): {state}"
     assert not int(state["SigBlk"], 16) & bit, f"SIGINT blocked (inherited): {state}"
@@ -149,7 +150,7 @@ def as_a_shell_starts_a_job() -> None:
 
 
 def test_ctrl_c_stops_it_and_clears_the_line() -> None:
-    child = pexpect.spawn(
+    child: pexpect.spawn[bytes] = pexpect.spawn(
         COMMAND[0],
         [*COMMAND[1:], SLOW_BOARD],
         dimensions=(24, 80),
@@ -164,8 +165,9 @@ def test_ctrl_c_stops_it_and_clears_the_line() -> None:
     finally:
         child.close(force=True)
     assert child.exitstatus == 130, child.before
-    text = (child.before or b"").decode()
+    before = child.before or b""
+    text = before.decode()
     assert "interrupted" in text and "Traceback" not in text
-    lines = [line for line in screen_after(b"analysing move" + child.before) if line]
+    lines = [line for line in screen_after(b"analysing move" + before) if line]
     assert "tui-tictactoe analyse: interrupted" in lines[-1], lines
     assert not any("analysing" in line for line in lines), lines

@@ -342,19 +342,19 @@ class FakeStream:
 
 
 @pytest.fixture
-def terminal(monkeypatch: pytest.MonkeyPatch) -> dict[str, object]:
+def terminal(monkeypatch: pytest.MonkeyPatch) -> dict[str, set[int]]:
     """A good terminal for `terminal_problem`, which each test then spoils one way."""
-    state: dict[str, object] = {"ttys": {0, 1, 2}}
-    monkeypatch.setattr(cli.os, "isatty", lambda fd: fd in state["ttys"])  # type: ignore[operator]
+    state = {"ttys": {0, 1, 2}}
+    monkeypatch.setattr(os, "isatty", lambda fd: fd in state["ttys"])
     monkeypatch.setenv("TERM", "xterm-256color")
     monkeypatch.delenv("PYTHONIOENCODING", raising=False)
-    monkeypatch.setattr(cli.sys, "__stderr__", FakeStream("utf-8"))
-    monkeypatch.setattr(cli.sys, "platform", "linux")
+    monkeypatch.setattr(sys, "__stderr__", FakeStream("utf-8"))
+    monkeypatch.setattr(sys, "platform", "linux")
     monkeypatch.delenv("TEXTUAL_DRIVER", raising=False)
     return state
 
 
-def test_a_good_terminal_has_no_problem(terminal: dict[str, object]) -> None:
+def test_a_good_terminal_has_no_problem(terminal: dict[str, set[int]]) -> None:
     assert cli.terminal_problem() is None
 
 
@@ -369,7 +369,7 @@ def test_a_good_terminal_has_no_problem(terminal: dict[str, object]) -> None:
     ],
 )
 def test_every_standard_stream_must_be_a_terminal(
-    terminal: dict[str, object], ttys: set[int], what: str
+    terminal: dict[str, set[int]], ttys: set[int], what: str
 ) -> None:
     terminal["ttys"] = ttys
     assert cli.terminal_problem() == f"the game needs a terminal: {what} (over SSH use ssh -t)"
@@ -379,7 +379,7 @@ def test_every_standard_stream_must_be_a_terminal(
     ("term", "what"), [("dumb", "TERM is 'dumb'"), ("DUMB", "TERM is 'DUMB'"), ("", "TERM is ''")]
 )
 def test_a_dumb_or_missing_term_is_refused(
-    terminal: dict[str, object], monkeypatch: pytest.MonkeyPatch, term: str, what: str
+    terminal: dict[str, set[int]], monkeypatch: pytest.MonkeyPatch, term: str, what: str
 ) -> None:
     monkeypatch.setenv("TERM", term)
     problem = cli.terminal_problem()
@@ -391,21 +391,21 @@ def test_a_dumb_or_missing_term_is_refused(
 
 
 def test_another_textual_driver_needs_no_terminal(
-    terminal: dict[str, object], monkeypatch: pytest.MonkeyPatch
+    terminal: dict[str, set[int]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # textual-serve runs the app with pipes and TEXTUAL_DRIVER=...:WebDriver.
     terminal["ttys"] = set()
     monkeypatch.delenv("TERM")
-    monkeypatch.setattr(cli.sys, "__stderr__", FakeStream("ascii"))
+    monkeypatch.setattr(sys, "__stderr__", FakeStream("ascii"))
     monkeypatch.setenv("TEXTUAL_DRIVER", "textual.drivers.web_driver:WebDriver")
     assert cli.terminal_problem() is None
 
 
 def test_windows_needs_no_term(
-    terminal: dict[str, object], monkeypatch: pytest.MonkeyPatch
+    terminal: dict[str, set[int]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv("TERM")
-    monkeypatch.setattr(cli.sys, "platform", "win32")
+    monkeypatch.setattr(sys, "platform", "win32")
     assert cli.terminal_problem() is None
 
 
@@ -414,9 +414,9 @@ def test_windows_needs_no_term(
     [("ascii", "ascii"), ("ANSI_X3.4-1968", "ascii"), ("latin-1", "iso8859-1"), (None, "unknown")],
 )
 def test_a_stream_that_is_not_utf8_is_refused(
-    terminal: dict[str, object], monkeypatch: pytest.MonkeyPatch, encoding: str | None, name: str
+    terminal: dict[str, set[int]], monkeypatch: pytest.MonkeyPatch, encoding: str | None, name: str
 ) -> None:
-    monkeypatch.setattr(cli.sys, "__stderr__", FakeStream(encoding))
+    monkeypatch.setattr(sys, "__stderr__", FakeStream(encoding))
     problem = cli.terminal_problem() or ""
     assert problem.startswith(
         f"the game needs a UTF-8 terminal, but the output encoding is {name} "
@@ -428,9 +428,9 @@ def test_a_stream_that_is_not_utf8_is_refused(
 
 @pytest.mark.parametrize("encoding", ["utf-8", "UTF-8", "utf8", "U8"])
 def test_utf8_in_any_spelling_is_fine(
-    terminal: dict[str, object], monkeypatch: pytest.MonkeyPatch, encoding: str
+    terminal: dict[str, set[int]], monkeypatch: pytest.MonkeyPatch, encoding: str
 ) -> None:
-    monkeypatch.setattr(cli.sys, "__stderr__", FakeStream(encoding))
+    monkeypatch.setattr(sys, "__stderr__", FakeStream(encoding))
     assert cli.terminal_problem() is None
 
 

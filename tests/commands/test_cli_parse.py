@@ -50,10 +50,15 @@ def test_every_command_of_the_whole_parser_is_known_to_the_quick_one() -> None:
     built: list[bool] = []
     real = cli.build_parser
     try:
-        cli.build_parser = lambda: built.append(True) or real()  # type: ignore[assignment]
+
+        def build_parser() -> cli.WholeParser:
+            built.append(True)
+            return real()
+
+        cli.build_parser = build_parser
         assert cli.parse(["--symbol", "O", "--board", "4"]).board == "4"
         assert not built
         cli.parse(["stats"])
         assert built
     finally:
-        cli.build_parser = real  # type: ignore[assignment]
+        cli.build_parser = real

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import socket
 import subprocess
@@ -207,7 +208,12 @@ def test_stats_in_a_real_process_needs_no_terminal() -> None:
 
 def test_no_record_and_the_play_options_reach_the_app(monkeypatch: pytest.MonkeyPatch) -> None:
     seen: list[object] = []
-    monkeypatch.setattr(cli, "run_play", lambda args: seen.append(args.record) or 0)
+
+    def run_play(args: argparse.Namespace) -> int:
+        seen.append(args.record)
+        return 0
+
+    monkeypatch.setattr(cli, "run_play", run_play)
     assert cli.main(["--no-record"]) == 0
     assert cli.main(["play", "--no-record"]) == 0
     assert cli.main([]) == 0

@@ -9,7 +9,7 @@ from itertools import pairwise
 from typing import cast
 
 import pytest
-from controller_tools import ai_moves, ai_reply
+from controller_tools import ai_moves, ai_reply, requested
 
 from tui_tictactoe.controller import AIReply, GameController, GameOptions, MoveRefused, Score
 from tui_tictactoe.controller.rounds import Tally
@@ -22,9 +22,9 @@ from tui_tictactoe.engine import (
     RandomStrategy,
     strategy_for,
 )
-from tui_tictactoe.engine.board import IllegalMove
-
-Cell = tuple[int, int]
+from tui_tictactoe.engine.board import Cell, IllegalMove, Symbol
+from tui_tictactoe.engine.strategies import HasSymbol
+from tui_tictactoe.options import Side
 
 
 class Scripted(MoveStrategy):
@@ -34,12 +34,14 @@ class Scripted(MoveStrategy):
         self.cells = [STANDARD.coords(i) for i in cells]
 
     def find_best_move(
-        self, board: GameBoard, player: Player | str, cancelled: object = None
+        self, board: GameBoard, player: HasSymbol | str, cancelled: object = None
     ) -> Cell:
         return next(cell for cell in self.cells if cell in board.get_empty_cells())
 
 
-def state(controller: GameController) -> tuple[object, ...]:
+def state(
+    controller: GameController,
+) -> tuple[str, tuple[Cell, ...], Player, int, int, Score]:
     return (
         controller.board.to_string(),
         controller.board.moves,
@@ -79,7 +81,7 @@ def scripted(
 
 @pytest.mark.parametrize("human_symbol", ["X", "O"])
 @pytest.mark.parametrize("first", ["human", "ai"])
-def test_either_symbol_and_either_side_first(human_symbol: str, first: str) -> None:
+def test_either_symbol_and_either_side_first(human_symbol: Symbol, first: Side) -> None:
     controller = GameController(GameOptions(symbol=human_symbol, first=first), rng=random.Random(0))
     ai_symbol = "O" if human_symbol == "X" else "X"
     assert controller.human_symbol == human_symbol and controller.ai_symbol == ai_symbol
@@ -138,9 +140,11 @@ def test_custom_strategy_is_used_and_is_not_minimax() -> None:
 
 def test_switch_player_alternates() -> None:
     controller = GameController()
-    assert controller.current_player is controller.human
+    first = controller.current_player  # named: mypy would keep it the human's below
+    assert first is controller.human
     controller.switch_player()
-    assert controller.current_player is controller.ai
+    second = controller.current_player
+    assert second is controller.ai
     assert controller.is_ai_turn and not controller.is_human_turn
     controller.switch_player()
     assert controller.current_player is controller.human
@@ -204,7 +208,7 @@ def test_invalid_ai_move_is_refused_and_stops_the_round_with_the_reason() -> Non
 
 def test_ai_request_is_a_tagged_copy() -> None:
     controller = GameController(GameOptions(first="ai"), rng=random.Random(0))
-    request = controller.ai_request()
+    request = requested(controller)
     assert request.generation == controller.generation
     assert request.board == controller.board and request.board is not controller.board
     request.board.make_move(0, 0, "O")
@@ -214,7 +218,7 @@ def test_ai_request_is_a_tagged_copy() -> None:
 def test_computing_a_request_changes_nothing() -> None:
     controller = GameController(GameOptions(first="ai"), rng=random.Random(0))
     before = state(controller)
-    request = controller.ai_request()
+    request = requested(controller)
     assert request.compute().move in controller.board.get_empty_cells()
     assert state(controller) == before and controller.is_ai_turn
 
@@ -232,14 +236,14 @@ def test_stale_ai_move_after_a_new_round_is_rejected(alternate: bool) -> None:
         # The AI starts the new round too, so the stale move would have been legal:
         # only the generation stops it. The same move for a fresh request lands.
         assert controller.is_ai_turn
-        fresh = controller.ai_request()
+        fresh = requested(controller)
         assert controller.apply(AIReply(fresh.generation, reply.move))
         assert reply.move is not None and controller.board.moves == (reply.move,)
 
 
 def test_request_computes_a_reply_that_lands_once() -> None:
     controller = GameController(GameOptions(first="ai"), rng=random.Random(0))
-    request = controller.ai_request()
+    request = requested(controller)
     assert request is not None
     reply = request.compute()
     assert reply.generation == request.generation and reply.error is None
@@ -261,7 +265,7 @@ def test_a_reply_to_an_earlier_position_changes_nothing(change: str) -> None:
     controller = GameController(
         GameOptions(first="ai"), rng=random.Random(0), strategy=Scripted([4, 0, 1])
     )
-    request = controller.ai_request()
+    request = requested(controller)
     if change == "new_round":
         controller.new_round()
     elif change == "new_game":
@@ -269,7 +273,7 @@ def test_a_reply_to_an_earlier_position_changes_nothing(change: str) -> None:
     else:
         assert controller.apply(request.compute())
         controller.play_human_move(2, 2)  # MoveRefused if refused
-        assert controller.apply(controller.ai_request().compute())
+        assert controller.apply(requested(controller).compute())
     before = state(controller)
     # The stale reply would be legal on the new board: only its generation stops it.
     empty = controller.board.get_empty_cells()[0]
@@ -281,7 +285,7 @@ def test_a_reply_to_an_earlier_position_changes_nothing(change: str) -> None:
 
 def test_a_failed_or_illegal_reply_stops_the_round_with_the_reason() -> None:
     controller = GameController(GameOptions(first="ai"), rng=random.Random(0))
-    request = controller.ai_request()
+    request = requested(controller)
     assert controller.apply(AIReply(request.generation, None, "ValueError: no"))
     assert controller.ai_error == "ValueError: no"
     assert not controller.is_ai_turn and controller.ai_request() is None
@@ -291,7 +295,7 @@ def test_a_failed_or_illegal_reply_stops_the_round_with_the_reason() -> None:
     assert controller.ai_error is None and controller.is_ai_turn
     controller.board.make_move(1, 1, "X")
     controller.generation += 1  # a position made by hand: the test plays the UI's part
-    request = controller.ai_request()
+    request = requested(controller)
     assert controller.apply(AIReply(request.generation, (1, 1)))
     assert controller.ai_error is not None and "already taken" in controller.ai_error
 
@@ -299,12 +303,12 @@ def test_a_failed_or_illegal_reply_stops_the_round_with_the_reason() -> None:
 def test_a_strategy_that_raises_is_reported_in_the_reply() -> None:
     class Broken(MoveStrategy):
         def find_best_move(
-            self, board: GameBoard, player: Player | str, cancelled: object = None
+            self, board: GameBoard, player: HasSymbol | str, cancelled: object = None
         ) -> Cell:
             raise RuntimeError("bug")
 
     controller = GameController(GameOptions(first="ai"), strategy=Broken())
-    reply = controller.ai_request().compute()
+    reply = requested(controller).compute()
     assert reply.move is None and reply.error == "RuntimeError: bug"
 
 
@@ -423,6 +427,7 @@ def test_tally_over_several_rounds_counts_each_round_once() -> None:
         if number > 1:
             controller.new_round()
         assert controller.round == number
+        assert controller.ai is not None
         controller.ai.strategy = Scripted(ai_cells[result])
         play_round(controller, human_cells[result])
         assert controller.result is not None
@@ -442,7 +447,7 @@ def test_an_unfinished_round_counts_no_result_only_that_it_was_abandoned() -> No
 
 
 @pytest.mark.parametrize("first", ["human", "ai"])
-def test_alternate_switches_the_starter_every_round(first: str) -> None:
+def test_alternate_switches_the_starter_every_round(first: Side) -> None:
     controller = GameController(GameOptions(first=first, alternate=True), rng=random.Random(0))
     other_side = "ai" if first == "human" else "human"
     starters = [controller.starter]
@@ -454,7 +459,7 @@ def test_alternate_switches_the_starter_every_round(first: str) -> None:
 
 
 @pytest.mark.parametrize("first", ["human", "ai"])
-def test_without_alternate_the_same_side_always_starts(first: str) -> None:
+def test_without_alternate_the_same_side_always_starts(first: Side) -> None:
     controller = GameController(GameOptions(first=first), rng=random.Random(0))
     for _ in range(3):
         controller.new_round()

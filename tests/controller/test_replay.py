@@ -59,7 +59,8 @@ def test_stepping_through_a_round_shows_each_position_the_moves_make(keys, you, 
     replay = Replay.of_round(3, you, first, keys)
     boards = played(3, first_mover(you, first), keys)
     assert replay.total == len(boards) - 1
-    assert replay.at == 0 and replay.board == boards[0] and replay.last is None
+    last = replay.last  # named: mypy would keep `replay.last` None past the steps below
+    assert replay.at == 0 and replay.board == boards[0] and last is None
     for at in range(1, len(boards)):  # forward, one move at a time
         assert replay.step(1)
         assert replay.at == at and replay.board == boards[at]
@@ -172,7 +173,9 @@ def test_a_big_round_replays_without_analysis() -> None:
 # -- real rounds -------------------------------------------------------------------------
 
 
-def play_rounds(controller: GameController, rounds: int, rng: random.Random) -> list:
+def play_rounds(
+    controller: GameController, rounds: int, rng: random.Random
+) -> list[list[GameBoard]]:
     """`rounds` rounds, the human's moves at random, the AI's its own; the boards of each."""
     seen: list[list[GameBoard]] = []
     for _ in range(rounds):

@@ -241,7 +241,8 @@ def test_copy_is_equal_and_independent() -> None:
     assert clone == board and clone is not board
     assert clone.moves == board.moves
     clone.make_move(2, 2, "X")  # IllegalMove if refused
-    assert board.game_board[2][2] == EMPTY and board.moves == ((0, 0), (1, 1))
+    before = board.moves  # named: mypy would take `board.moves` to stay this pair below
+    assert board.game_board[2][2] == EMPTY and before == ((0, 0), (1, 1))
     board.make_move(0, 2, "O")  # IllegalMove if refused
     assert clone.game_board[0][2] == EMPTY
     clone.undo()

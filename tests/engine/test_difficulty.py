@@ -218,6 +218,7 @@ def test_the_decision_compares_with_plain_minimax_at_the_same_depth(difficulty: 
     board = GameBoard.from_string("X...O....")
     strategy.find_best_move(board, "X")
     decision = strategy.last_decision
+    assert decision is not None
     me, them = board.masks_for("X")
     assert decision.plain_nodes == Solver().tree_size(me, them, strategy.depth)
     assert (decision.plain_nodes < Solver().tree_size(me, them)) == (difficulty != "hard")

@@ -148,7 +148,7 @@ def test_the_overlay_reads_every_opening_position_whole_as_analyse() -> None:
     for me, them in positions():
         for mover in ("X", "O"):
             board = board_of(me, them, mover)
-            run = AnalysisRun(0, board, mover)  # type: ignore[arg-type]
+            run = AnalysisRun(0, board, mover)
             found = run.found()
             assert run.whole and found.done, (me, them, mover)
             assert found.analysis == analyse(board, mover), (me, them, mover)

@@ -18,7 +18,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tui_tictactoe.engine.board import GameBoard, other
+from tui_tictactoe.engine.board import Cell, GameBoard, other
+from tui_tictactoe.engine.cancel import Cancelled
 from tui_tictactoe.engine.fours import win_by_fours, winning_fours
 from tui_tictactoe.engine.geometry import geometry
 from tui_tictactoe.engine.lines import centre_first, completions
@@ -32,7 +33,12 @@ from tui_tictactoe.engine.pairing import (
     partner,
 )
 from tui_tictactoe.engine.pairing_book import OPENINGS
-from tui_tictactoe.engine.strategies import MinimaxStrategy, MoveStrategy, RandomStrategy
+from tui_tictactoe.engine.strategies import (
+    HasSymbol,
+    MinimaxStrategy,
+    MoveStrategy,
+    RandomStrategy,
+)
 
 G6 = geometry(6, 5)
 
@@ -149,7 +155,9 @@ def winning(board: GameBoard, symbol: str) -> list[tuple[int, int]]:
 class Greedy(RandomStrategy):
     """Wins if it can, else blocks, else plays at random."""
 
-    def find_best_move(self, board, player, cancelled=None):  # type: ignore[no-untyped-def]
+    def find_best_move(
+        self, board: GameBoard, player: HasSymbol | str, cancelled: Cancelled | None = None
+    ) -> Cell:
         symbol = player if isinstance(player, str) else player.symbol
         for cells in (winning(board, symbol), winning(board, other(symbol))):
             if cells:
@@ -161,7 +169,9 @@ class Attacker(RandomStrategy):
     """Makes threats: a win by fours if it sees one, else blocks, else the cell on the most
     of its own open lines (more stones weigh more)."""
 
-    def find_best_move(self, board, player, cancelled=None):  # type: ignore[no-untyped-def]
+    def find_best_move(
+        self, board: GameBoard, player: HasSymbol | str, cancelled: Cancelled | None = None
+    ) -> Cell:
         symbol = player if isinstance(player, str) else player.symbol
         me, them = board.masks_for(symbol)
         win = winning_fours(G6, me, them)
@@ -198,7 +208,9 @@ def play_checked(ai_symbol: str, opponent: MoveStrategy, rng: random.Random) -> 
         else:
             board.make_move(*opponent.find_best_move(board, mover), mover)
         mover = other(mover)
-    winner = board.outcome().winner  # type: ignore[union-attr]
+    outcome = board.outcome()
+    assert outcome is not None, "the game was played to its end"
+    winner = outcome.winner
     return "draw" if winner is None else "win" if winner == ai_symbol else "loss"
 
 
@@ -209,7 +221,9 @@ class Scripted(RandomStrategy):
         super().__init__(random.Random(0))
         self.picks = picks
 
-    def find_best_move(self, board, player, cancelled=None):  # type: ignore[no-untyped-def]
+    def find_best_move(
+        self, board: GameBoard, player: HasSymbol | str, cancelled: Cancelled | None = None
+    ) -> Cell:
         moves = board.legal_moves()
         pick = self.picks.pop() if self.picks else 0
         return moves[pick % len(moves)]

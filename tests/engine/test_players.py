@@ -22,7 +22,8 @@ from tui_tictactoe.engine import (
     Verdict,
     other,
 )
-from tui_tictactoe.engine.search import Cancelled
+from tui_tictactoe.engine.cancel import Cancelled
+from tui_tictactoe.engine.strategies import HasSymbol
 
 Cell = tuple[int, int]
 
@@ -98,7 +99,7 @@ def test_ai_plays_for_its_own_symbol_on_whatever_board_it_is_given() -> None:
 def test_custom_strategy_plugs_into_ai_player() -> None:
     class FirstEmpty(MoveStrategy):
         def find_best_move(
-            self, board: GameBoard, player: Player | str, cancelled: Cancelled | None = None
+            self, board: GameBoard, player: HasSymbol | str, cancelled: Cancelled | None = None
         ) -> Cell:
             return board.get_empty_cells()[0]
 

@@ -236,7 +236,8 @@ def test_perfect_ai_never_loses_on_4x4_and_never_misses_a_win(
                 cell = opponent.find_best_move(board, mover)
             board.make_move(*cell, mover)  # IllegalMove if refused
             mover = other(mover)
-        assert board.outcome().winner != other(ai.symbol), board.to_string()
+        outcome = board.outcome()
+        assert outcome is not None and outcome.winner != other(ai.symbol), board.to_string()
 
 
 # -- cancellation --------------------------------------------------------------------------

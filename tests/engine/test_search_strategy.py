@@ -58,7 +58,7 @@ def test_last_decision_on_a_big_board_reports_the_search() -> None:
     assert decision.depth is None and decision.seconds >= 0
 
 
-def count_plain(cells: list[str], mover: str, depth: int, size: int, lines: list) -> int:
+def count_plain(cells: list[str], mover: str, depth: int, size: int, lines: list[list[int]]) -> int:
     """Nodes of a plain minimax `depth` plies deep, finished leaves counted (no engine code)."""
     nodes = 1
     empty = [i for i, char in enumerate(cells) if char == "."]
@@ -88,6 +88,7 @@ def test_short_horizons_work_on_5x5_and_count_their_plain_tree(difficulty: str) 
         for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1))
         if 0 <= r + 3 * dr < 5 and 0 <= c + 3 * dc < 5
     ]
+    assert strategy.depth is not None
     expected = count_plain(list(board.to_string()), "X", strategy.depth, 5, lines)
     assert decision.plain_nodes == expected
 

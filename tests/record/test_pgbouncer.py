@@ -16,13 +16,26 @@ from __future__ import annotations
 import asyncio
 import os
 import subprocess
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import psycopg
 import pytest
 from pg_cluster import run_without
-from pg_rooms_tools import ANN, BOB, CAROL, DAVE, Follower, eventually, moves_are, play_round
+from pg_rooms_tools import (
+    ANN,
+    BOB,
+    CAROL,
+    DAVE,
+    Follower,
+    HostTimings,
+    eventually,
+    moves_are,
+    play_round,
+    round_begun,
+    view_is,
+)
 from pg_rooms_tools import followers_ended as followers_ended  # the autouse fixture
 from pgbouncer import BINARY_ENV, POOL_SIZE, Bouncer
 from record_tools import rebuild_ratings, rebuild_standings_pg, stored_ratings
@@ -123,7 +136,7 @@ def test_many_processes_save_rounds_and_rated_matches_through_the_bouncer(
             print(record.notice)  # what failed, in the child's output
         return 0 if (rounds, matches, record.notice) == (50, 20 + shared, None) else 1
 
-    assert all_at_once([lambda s=seed: host(s) for seed in range(PROCESSES)]) == [0] * PROCESSES
+    assert all_at_once([partial(host, seed) for seed in range(PROCESSES)]) == [0] * PROCESSES
 
     rows = query(pg_url, "SELECT player, difficulty, result, took_back FROM rounds ORDER BY id")
     assert sorted(rows) == sorted(r for s in range(PROCESSES) for r in planned(s))
@@ -146,7 +159,7 @@ def test_many_processes_save_rounds_and_rated_matches_through_the_bouncer(
 
 # -- the rooms' hub ------------------------------------------------------------------------
 
-HUB = {"heartbeat": 0.2, "host_timeout": 30.0, "reread": 3600.0}
+HUB: HostTimings = {"heartbeat": 0.2, "host_timeout": 30.0, "reread": 3600.0}
 """Beats often (more transactions to switch), never takes a host for gone on a slow
 machine, and never re-reads: every view reaches the other host by its notification."""
 ROUNDS = {3: [[1, 4, 2, 5, 3], [5, 1, 9, 3, 2, 8, 7, 4, 6]], 4: [[1, 5, 2, 6, 3, 7, 4]]}
@@ -181,11 +194,11 @@ async def play_rooms(a: PostgresHub, b: PostgresHub, rooms: int) -> None:
             assert final.result is not None and final.round == count
             # every move landed once, in order, and each host's readers saw the same
             assert list(final.moves) == cells
-            assert await ann_sees.until(lambda v, f=final: v == f) == final
-            assert await dave_sees.until(lambda v, f=final: v == f) == final
+            assert await ann_sees.until(view_is(final)) == final
+            assert await dave_sees.until(view_is(final)) == final
             await a.rematch(ann)
             await b.rematch(bob)
-            await bob_sees.until(lambda v, n=count: v.round == n + 1 and not v.moves)
+            await bob_sees.until(round_begun(count + 1))
         assert final.score[0] + final.score[1] + final.score[2] == len(ROUNDS[size])
 
     sizes = [3, 4] * rooms

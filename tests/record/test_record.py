@@ -14,6 +14,7 @@ import threading
 from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -56,7 +57,7 @@ def record(data: Path, backend: str) -> Iterable[Record]:
 
 def save(record: Record, player: str | None, result: str = "win", **fields: object) -> bool:
     """`save_round` with every field the test does not care about filled in."""
-    round_ = {
+    round_: dict[str, Any] = {
         "difficulty": "hard",
         "symbol": "X",
         "first": "human",
@@ -64,7 +65,7 @@ def save(record: Record, player: str | None, result: str = "win", **fields: obje
         "result": result,
     }
     round_.update(fields)
-    return record.save_round(player, FinishedRound(**round_))  # type: ignore[arg-type]
+    return record.save_round(player, FinishedRound(**round_))
 
 
 def oracle_stats(rounds: Iterable[tuple[str, str, bool]]) -> dict[str, DifficultyStats]:
@@ -305,7 +306,9 @@ def test_guests_are_not_recorded(record: Record) -> None:
     ],
 )
 def test_invalid_rounds_are_refused_as_the_callers_bug(
-    record: Record, field: str, value: object
+    record: Record,
+    field: str,
+    value: Any,  # of any type: what is refused
 ) -> None:
     with pytest.raises(ValueError):
         save(record, "alice", **{field: value})

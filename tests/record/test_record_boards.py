@@ -199,8 +199,12 @@ def test_a_schema_1_record_is_upgraded_with_standings_per_board(old_file: Path) 
             assert stats.by_difficulty == oracle_levels(rounds, player)
             assert stats.rounds == sum(1 for r in rounds if r[0] == player)
             for level, numbers in stats.by_difficulty.items():  # as schema 1 counted them
-                kept = old_standings.get((player, level), (0,) * 6)
-                assert numbers._replace(take_backs=0) == DifficultyStats(*kept[:4], 0, *kept[4:])
+                wins, losses, draws, abandoned, streak, best = old_standings.get(
+                    (player, level), (0,) * 6
+                )
+                assert numbers._replace(take_backs=0) == DifficultyStats(
+                    wins, losses, draws, abandoned, 0, streak, best
+                )
         assert record.settings("alice") == {"symbol": "O", "board": "4", "theme": "nord"}
         assert record.stats(players[0]).display_name == "bob"  # the key's player, by name
         assert save(record, "alice", "win", board_size=4, difficulty="easy")  # and it goes on

@@ -69,7 +69,7 @@ def test_ipv4_mapped_entries_and_clients_match_both_ways() -> None:
 
 # -- the writer and the parser: one ---------------------------------------------------------
 
-_PATTERN_CHARS = st.characters(codec="utf-8", exclude_categories=("Cs",))
+_PATTERN_CHARS = st.characters(codec="utf-8", exclude_categories=["Cs"])
 _VALUES = st.one_of(
     st.text(_PATTERN_CHARS, min_size=0, max_size=30).map(lambda text: NAME_PREFIX + text),
     st.text("abcXYZ*?[]!-#  \u3000\uff45\uff03", min_size=1, max_size=12).map(

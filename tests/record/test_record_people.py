@@ -16,6 +16,7 @@ import shutil
 import sqlite3
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -212,7 +213,8 @@ def test_a_round_saved_again_by_its_key_is_kept_and_rated_once(backend: str) -> 
     ],
 )
 def test_an_invalid_round_is_refused_before_anything_is_written(
-    backend: str, change: dict[str, object]
+    backend: str,
+    change: dict[str, Any],  # values of any type: what is refused
 ) -> None:
     with Record.open() as record:
         with pytest.raises(ValueError):

@@ -14,6 +14,8 @@ import os
 import random
 import subprocess
 import sys
+from functools import partial
+from typing import Any
 
 import psycopg
 import pytest
@@ -38,14 +40,14 @@ ROUNDS_EACH = 50
 PLAYERS = ("alice", "bob", "carol")
 
 
-def query(url: str, statement: str, params: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+def query(url: str, statement: str, params: tuple[object, ...] = ()) -> list[tuple[Any, ...]]:
     """A statement on a connection of its own, beside the record's."""
     with psycopg.connect(url, autocommit=True) as conn:
-        cursor = conn.execute(statement, params)  # type: ignore[arg-type]
+        cursor = conn.execute(statement, params)
         return cursor.fetchall() if cursor.description else []
 
 
-def column_types(url: str, table: str) -> dict[object, object]:
+def column_types(url: str, table: str) -> dict[str, str]:
     """Each column of `table` with its type, as information_schema names it."""
     return dict(
         query(
@@ -200,7 +202,7 @@ def test_many_processes_save_at_once_and_the_standings_agree_with_the_rounds(
             print(record.notice)
         return 0 if saved == ROUNDS_EACH else 1
 
-    writers = [lambda seed=seed: writer(seed) for seed in range(PROCESSES)]
+    writers = [partial(writer, seed) for seed in range(PROCESSES)]
     assert all_at_once(writers) == [0] * PROCESSES
 
     rows = query(pg_url, "SELECT player, difficulty, result, took_back FROM rounds ORDER BY id")

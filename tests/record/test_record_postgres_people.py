@@ -8,11 +8,14 @@ Against a real server (`pg_cluster.py`), a new database per test.
 
 from __future__ import annotations
 
+from functools import partial
+
 import psycopg
 import pytest
 from record_tools import rebuild_ratings, stored_ratings
+from test_record import save
 from test_record_people import DRAW, OLD_MATCH, match, planned
-from test_record_postgres import column_types, query, save
+from test_record_postgres import column_types, query
 from test_record_reliability import all_at_once
 
 from tui_tictactoe.record import Record, Seat
@@ -112,9 +115,7 @@ def test_many_processes_rating_the_same_people_at_once_never_deadlock(pg_url: st
             print(record.notice)  # a deadlock or a lock timeout: "busy (a deadlock)"
         return 0 if saved == ROUNDS_EACH + SHARED and record.notice is None else 1
 
-    assert (
-        all_at_once([lambda seed=seed: host(seed) for seed in range(PROCESSES)]) == [0] * PROCESSES
-    )
+    assert all_at_once([partial(host, seed) for seed in range(PROCESSES)]) == [0] * PROCESSES
     keys = [key for (key,) in query(pg_url, "SELECT round_key FROM matches")]
     assert len(keys) == len(set(keys)) == PROCESSES * ROUNDS_EACH + SHARED
     kept = stored_ratings(pg_url)
@@ -184,7 +185,7 @@ def test_a_rating_held_too_long_loses_that_round_only(
         assert pg_record.save_match(match(CAT, ANN, "X"))  # other people never wait
     assert pg_record.available and pg_record.save_match(match(CAT, BOB, "X"))
     assert stored_ratings(pg_url) == rebuild_ratings(pg_url)
-    assert stored_ratings(pg_url)[BOB.key][1] == 2
+    assert BOB.key is not None and stored_ratings(pg_url)[BOB.key][1] == 2
 
 
 def test_a_loss_on_time_is_kept_and_rated_on_postgresql(

@@ -20,7 +20,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -63,7 +64,7 @@ def exit_code(pid: int) -> int:
     return os.waitstatus_to_exitcode(status)
 
 
-def all_at_once(children: list[Callable[[], int]]) -> list[int]:
+def all_at_once(children: Sequence[Callable[[], int]]) -> list[int]:
     """Fork every child, let them all start together (they wait on a pipe until every one
     is forked), and return their exit codes."""
     start_read, start_write = os.pipe()
@@ -73,7 +74,7 @@ def all_at_once(children: list[Callable[[], int]]) -> list[int]:
         os.read(start_read, 1)
         return child()
 
-    pids = [fork(lambda child=child: started(child)) for child in children]
+    pids = [fork(partial(started, child)) for child in children]
     os.close(start_read)
     os.write(start_write, b"go" * len(children))
     os.close(start_write)
@@ -82,7 +83,8 @@ def all_at_once(children: list[Callable[[], int]]) -> list[int]:
 
 def integrity(path: Path) -> str:
     with contextlib.closing(sqlite3.connect(path)) as conn:
-        return conn.execute("PRAGMA integrity_check").fetchone()[0]
+        verdict: str = conn.execute("PRAGMA integrity_check").fetchone()[0]
+        return verdict
 
 
 def round_rows(path: Path, player: str | None = None) -> list[tuple[Any, ...]]:
@@ -129,7 +131,7 @@ def test_eight_processes_record_1600_rounds_at_once_and_lose_none(data: Path) ->
             print(record.notice)
         return 0 if saved == ROUNDS_EACH else 1
 
-    writers = [lambda seed=seed: writer(seed) for seed in range(PROCESSES)]
+    writers = [partial(writer, seed) for seed in range(PROCESSES)]
     assert all_at_once(writers) == [0] * PROCESSES
 
     path = data / DATABASE_NAME
@@ -480,7 +482,8 @@ def unprivileged(check: Callable[[], dict[str, Any]]) -> dict[str, Any]:
         output += chunk
     os.close(result_read)
     assert exit_code(pid) == 0
-    return json.loads(output)
+    checked: dict[str, Any] = json.loads(output)
+    return checked
 
 
 def open_and_report(path: Path) -> dict[str, Any]:

@@ -109,7 +109,7 @@ def test_clocks_claims_and_offers_interleaved_never_end_a_round_twice(
         if table.room.result is not None and kind == "move":
             for who in SEATS:  # a rematch now and then: a new round under a new key
                 with contextlib.suppress(Refused):
-                    table.room.ask_rematch(who, table.key)  # type: ignore[arg-type]
+                    table.room.ask_rematch(who, table.key)
 
 
 def test_a_take_back_rebuilds_the_board_and_counts() -> None:

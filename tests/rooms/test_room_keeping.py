@@ -6,7 +6,7 @@ from __future__ import annotations
 from room_tools import ANN, BOB, make_hub
 
 from tui_tictactoe.record import Record
-from tui_tictactoe.record.values import Seat
+from tui_tictactoe.record.values import Match, Seat
 from tui_tictactoe.rooms.keeping import RoundKeeper
 from tui_tictactoe.rooms.memory_hub import MemoryHub
 from tui_tictactoe.rooms.view import Person, RoomView, Ticket
@@ -22,7 +22,7 @@ async def pair(hub: MemoryHub, x: Person = ANN, o: Person = BOB) -> tuple[Ticket
 
 async def play(
     hub: MemoryHub, tickets: dict[str, Ticket], keeper: RoundKeeper, *cells: int
-) -> list:  # type: ignore[type-arg]
+) -> list[Match | None]:
     """Play `cells` in turn; what the keeper gave for each view after a move."""
     code = next(iter(tickets.values())).code
     given = [keeper.ended(hub.view(code))]
@@ -91,7 +91,7 @@ async def test_nothing_without_a_key_a_second_player_or_a_valid_round() -> None:
 
 async def test_both_sessions_saving_keep_the_round_and_move_the_ratings_once(
     tmp_path,
-    monkeypatch,  # type: ignore[no-untyped-def]
+    monkeypatch,
 ) -> None:
     monkeypatch.setenv("TUI_TICTACTOE_DATA_DIR", str(tmp_path))
     hub = make_hub()

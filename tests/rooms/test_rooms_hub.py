@@ -83,14 +83,14 @@ async def following(hub: RoomHub, ticket: Ticket) -> tuple[list[RoomView], async
     return seen, asyncio.create_task(follow())
 
 
-async def refused(call) -> str:  # type: ignore[no-untyped-def]
+async def refused(call) -> str:
     with pytest.raises(Refused) as caught:
         await call
     return caught.value.reason
 
 
 async def pair(hub: Hub, size: int = 3, first: str = "X") -> tuple[Ticket, Ticket]:
-    ann = await hub.create(ANN, size, first)  # type: ignore[arg-type]
+    ann = await hub.create(ANN, size, first)
     bob = await hub.join(ann.code, BOB)
     return ann, bob
 
@@ -126,7 +126,7 @@ async def test_codes_are_unique_and_tokens_differ(clock: Clock) -> None:
 
 
 @pytest.mark.parametrize(("size", "first"), [(2, "X"), (7, "X"), ("3", "X"), (3, "Z")])
-async def test_create_refuses_other_boards_and_starters(hub: Hub, size, first) -> None:  # type: ignore[no-untyped-def]
+async def test_create_refuses_other_boards_and_starters(hub: Hub, size, first) -> None:
     assert await refused(hub.create(ANN, size, first))
 
 
@@ -254,9 +254,9 @@ async def test_every_refused_move_says_why_and_changes_nothing(hub: Hub) -> None
     assert await refused(hub.move(ann, 1, gen)) == "Not your turn: bob plays O."
     assert await refused(hub.move(bob, 5, gen)) == "Cell 5 is taken: pick an empty one."
     for cell in (0, 10, -1, 10**30, "5", 5.0, True, None):
-        assert "cells go from 1 to 9" in await refused(hub.move(bob, cell, gen))  # type: ignore[arg-type]
+        assert "cells go from 1 to 9" in await refused(hub.move(bob, cell, gen))
     for stale in (gen - 1, gen + 1, "7", None):
-        assert "The board changed" in await refused(hub.move(bob, 1, stale))  # type: ignore[arg-type]
+        assert "The board changed" in await refused(hub.move(bob, 1, stale))
     assert (await look(hub, code)).generation == gen and (await look(hub, code)).moves == (5,)
 
 

@@ -30,7 +30,7 @@ PEOPLE = (
     Person("gil", "", "10.0.0.3"),
     Person("sam", "key-sam", "10.0.0.4"),
 )
-OPS = ("create", "join", "watch", "rematch", "rematch", "leave", "drop")
+OPS: tuple[str, ...] = ("create", "join", "watch", "rematch", "rematch", "leave", "drop")
 OPS += ("advance", "expire", "subscribe", "wrong", "finish", "public", "watching")
 OPS += ("offer", "answer", "offer_answer", "take_back", "claim") + ("move",) * 12
 MOVE_TIME = 25.0

@@ -55,7 +55,8 @@ async def hub(request: pytest.FixtureRequest, clock: Clock) -> AsyncIterator[Hub
 
 
 async def seat_of(hub: Hub, place: Place) -> Ticket | None:
-    return (await hub.queue_poll(place)).ticket
+    ticket: Ticket | None = (await hub.queue_poll(place)).ticket
+    return ticket
 
 
 async def matched(hub: Hub, one: Person, two: Person) -> tuple[Place, Ticket, Place, Ticket]:

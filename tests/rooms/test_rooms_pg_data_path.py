@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pg_cluster import Cluster
+from pg_rooms_tools import Clocks
 
 from tui_tictactoe.engine.board import other
 from tui_tictactoe.rooms.postgres import link as pg_link
@@ -23,14 +24,14 @@ from tui_tictactoe.rooms.postgres.link import BUSY
 from tui_tictactoe.rooms.postgres.readers import Readers
 from tui_tictactoe.rooms.postgres.rows import NOTE_BYTES, Loaded, from_note, hashed, micro, note
 from tui_tictactoe.rooms.room import Room
-from tui_tictactoe.rooms.view import Person, Refused, RoomView, Ticket
+from tui_tictactoe.rooms.view import Person, Refused, RoomView, SeatName, Ticket
 
 WAIT = 30.0  # seconds: generous, the machine is shared
 ANN = Person("ann", "SHA256:ann", "10.0.0.1")
 BOB = Person("bob", "SHA256:bob", "10.0.0.2")
 CAROL = Person("carol", "SHA256:carol", "10.0.0.3")
 DAVE = Person("dave", "", "10.0.0.4")
-QUIET = {"heartbeat": 3600.0, "reread": 3600.0}
+QUIET: Clocks = {"heartbeat": 3600.0, "reread": 3600.0}
 """No beat and no periodic re-read after the start: only the calls of the test."""
 
 
@@ -204,7 +205,8 @@ def loaded_rooms(draw: st.DrawFn) -> Loaded:
     room = Room("ABCD", draw(st.sampled_from([3, 4, 5])), draw(st.sampled_from(["X", "O"])))
     room.round_key = draw(st.text(min_size=1, max_size=20))
     hosts: dict[str, str] = {}
-    for seat in draw(st.sampled_from([["X"], ["X", "O"]])):
+    seatings: list[list[SeatName]] = [["X"], ["X", "O"]]
+    for seat in draw(st.sampled_from(seatings)):
         token = draw(tokens)
         room.sit(seat, Person(draw(names), draw(st.sampled_from(["", "SHA256:k"]))), token)
         hosts[token] = draw(st.sampled_from(["host-a", "host-b"]))

@@ -31,6 +31,7 @@ from pg_rooms_tools import (
     DAVE,
     WAIT,
     Follower,
+    HostTimings,
     moves_are,
     play_round,
 )
@@ -41,7 +42,7 @@ from tui_tictactoe.rooms.socket.client import SocketHub
 from tui_tictactoe.rooms.view import Person, Refused, RoomView
 
 HOST = Path(__file__).parents[1] / "pg_hub_host.py"
-FAST = {"heartbeat": 0.2, "host_timeout": 1.5, "reread": 0.3}
+FAST: HostTimings = {"heartbeat": 0.2, "host_timeout": 1.5, "reread": 0.3}
 """A host that notices a silent one within seconds (the defaults are 2, 10 and 1)."""
 
 
@@ -227,9 +228,9 @@ async def test_a_host_stopping_in_order_leaves_the_rooms_to_the_others(hosts: An
 # -- two hubs in the test's own process --------------------------------------------------
 
 
-async def _two(url: str, **b_options: Any) -> tuple[PostgresHub, PostgresHub]:
+async def _two(url: str, b_options: HostTimings | None = None) -> tuple[PostgresHub, PostgresHub]:
     a = PostgresHub(url, **FAST)
-    b = PostgresHub(url, **{**FAST, **b_options})
+    b = PostgresHub(url, **(FAST | (b_options or {})))
     await a.start()
     await b.start()
     return a, b
@@ -240,10 +241,10 @@ async def _two(url: str, **b_options: Any) -> tuple[PostgresHub, PostgresHub]:
     [{"reread": 3600.0}, {"listen": False}],
     ids=["by-notification-alone", "by-re-read-alone"],
 )
-async def test_another_hosts_reader_gets_every_change(pg_url: str, b_options: Any) -> None:
+async def test_another_hosts_reader_gets_every_change(pg_url: str, b_options: HostTimings) -> None:
     """Views reach a reader on host B by NOTIFY (with no re-read to help), and with no
     notification heard at all (a lost NOTIFY) by the periodic re-read."""
-    a, b = await _two(pg_url, **b_options)
+    a, b = await _two(pg_url, b_options)
     try:
         ann = await a.create(ANN, 3, "X")
         bob = await b.join(ann.code, BOB)
@@ -310,7 +311,7 @@ async def test_a_silent_host_s_seats_wait_and_come_back_when_it_beats_again(
     """Host A stops beating (it is cut off, or its loop is stuck): B takes its player for
     dropped and starts the grace. A's session is still there, so A's next beat takes
     the seat back, as the player never left."""
-    a = PostgresHub(pg_url, **{**FAST, "heartbeat": 3600.0})  # beats at start only
+    a = PostgresHub(pg_url, **(FAST | {"heartbeat": 3600.0}))  # beats at start only
     b = PostgresHub(pg_url, **FAST)
     await a.start()
     await b.start()

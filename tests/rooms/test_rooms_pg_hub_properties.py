@@ -15,6 +15,7 @@ from dataclasses import replace
 import psycopg
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from pg_rooms_tools import HostTimings
 from test_rooms_hub_properties import (
     MOVE_TIME,
     OPS,
@@ -33,7 +34,7 @@ from tui_tictactoe.rooms.memory_hub import MemoryHub
 from tui_tictactoe.rooms.postgres.hub import PostgresHub
 
 LIMITS = replace(UNTIMED, max_spectators=2, move_time=MOVE_TIME)
-QUIET = {"heartbeat": 3600.0, "reread": 3600.0, "listen": False}
+QUIET: HostTimings = {"heartbeat": 3600.0, "reread": 3600.0, "listen": False}
 """No sweep of its own between steps: graces run out when a call or `expire` says, as in
 `MemoryHub` (the sweep is the same `expire`, tested in test_rooms_pg_hosts.py)."""
 

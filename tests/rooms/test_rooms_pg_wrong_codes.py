@@ -10,6 +10,7 @@ from dataclasses import replace
 
 import psycopg
 import pytest
+from pg_rooms_tools import HostTimings
 
 from tui_tictactoe.rooms.limits import UNTIMED
 from tui_tictactoe.rooms.postgres import schema as pg_schema
@@ -25,7 +26,12 @@ V1_ROOM = """INSERT INTO rooms (code, incarnation, size, generation, board_gener
     now(), now())"""
 V1_SEAT = """INSERT INTO room_seats (code, seat, name, key, token_hash, present, back_by,
     host_id) VALUES ('ABCD', 'X', 'ann', 'SHA256:ann', %s, true, NULL, 'a-host')"""
-QUIET = {"heartbeat": 3600.0, "host_timeout": 7200.0, "reread": 3600.0, "listen": False}
+QUIET: HostTimings = {
+    "heartbeat": 3600.0,
+    "host_timeout": 7200.0,
+    "reread": 3600.0,
+    "listen": False,
+}
 """The clock jumps a minute: no host may be taken for silent meanwhile."""
 
 
@@ -45,8 +51,8 @@ def clock() -> Clock:
 @pytest.fixture
 async def two(pg_url: str, clock: Clock) -> AsyncIterator[tuple[PostgresHub, PostgresHub]]:
     """Hosts A and B on one database and one clock."""
-    a = PostgresHub(pg_url, clock=clock, **QUIET)  # type: ignore[arg-type]
-    b = PostgresHub(pg_url, clock=clock, **QUIET)  # type: ignore[arg-type]
+    a = PostgresHub(pg_url, clock=clock, **QUIET)
+    b = PostgresHub(pg_url, clock=clock, **QUIET)
     await a.start()
     await b.start()
     try:
@@ -68,7 +74,7 @@ def rows(url: str) -> list[tuple[str, float]]:
             "SELECT address, extract(epoch FROM at)::float FROM room_wrong_codes"
             " WHERE address <> '*' ORDER BY at"  # the host-wide rows apart
         )
-        return conn.execute(query).fetchall()  # type: ignore[return-value]
+        return conn.execute(query).fetchall()
 
 
 async def test_wrong_codes_through_host_a_then_host_b_hit_the_limit_together(
@@ -113,7 +119,7 @@ async def test_the_table_keeps_only_the_last_window(
 async def test_malformed_codes_are_not_counted_and_each_host_applies_its_limit(pg_url: str) -> None:
     """A malformed code is not counted (as `MemoryHub`); a host with a lower limit holds
     an address back sooner, on the same rows."""
-    async with PostgresHub(pg_url, replace(UNTIMED, wrong_code_limit=2), **QUIET) as strict:  # type: ignore[arg-type]
+    async with PostgresHub(pg_url, replace(UNTIMED, wrong_code_limit=2), **QUIET) as strict:
         for _ in range(5):
             assert "letters only" in await refusal(strict.join("AB1D", GUESSER))
         assert rows(pg_url) == []
@@ -133,7 +139,7 @@ async def test_a_database_of_the_first_version_is_upgraded_and_its_rooms_kept(
         assert conn.execute("SELECT version FROM room_schema_version").fetchall() == [(1,)]
         conn.execute(V1_ROOM)
         conn.execute(V1_SEAT, ("f" * 64,))
-    async with PostgresHub(pg_url, **QUIET) as after:  # type: ignore[arg-type]
+    async with PostgresHub(pg_url, **QUIET) as after:
         view = await after.view("ABCD")
         assert view.seats[0].person == ANN._replace(address="")
         assert (view.public, view.watching, view.opener) == (False, True, None)  # private
@@ -143,7 +149,7 @@ async def test_a_database_of_the_first_version_is_upgraded_and_its_rooms_kept(
         version = pg_schema.schema_version()
         assert conn.execute("SELECT version FROM room_schema_version").fetchall() == [(version,)]
         conn.execute("UPDATE room_schema_version SET version = %s", (version + 1,))
-    newer = PostgresHub(pg_url, **QUIET)  # type: ignore[arg-type]
+    newer = PostgresHub(pg_url, **QUIET)
     with pytest.raises(pg_schema.NewerRoomSchema):  # a newer program's tables: refused
         await newer.start()
     await newer.shutdown()  # its connection closed

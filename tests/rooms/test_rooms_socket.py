@@ -56,7 +56,8 @@ class Game:
         assert self.process.stdout is not None
         line = await asyncio.wait_for(self.process.stdout.readline(), WAIT)
         assert line, "the game process ended"
-        return json.loads(line)
+        said: dict[str, Any] = json.loads(line)
+        return said
 
     async def ask(self, **command: Any) -> dict[str, Any]:
         assert self.process.stdin is not None
@@ -133,7 +134,8 @@ async def test_a_game_process_killed_outright_counts_as_a_drop(served) -> None:
         await bob.end()
 
 
-async def _raw(path: Path) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+async def _raw(path: Path | None) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    assert path is not None, "the server is not serving"
     return await asyncio.open_unix_connection(str(path))
 
 
@@ -367,7 +369,8 @@ async def test_a_game_that_stops_reading_is_cut_off_and_dropped() -> None:
     """Updates it never reads fill its socket; after `write_timeout` the server ends
     the connection (a drop) instead of holding views for it."""
     hub = MemoryHub(replace(UNTIMED, max_spectators=1))
-    async with HubServer(hub, write_timeout=1.0, log=[].append) as server:
+    ignored: list[str] = []
+    async with HubServer(hub, write_timeout=1.0, log=ignored.append) as server:
         reader, writer = await _raw(server.path)
         who = wire.person_to_json(Person("ann"))
         writer.write(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import struct
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -12,20 +13,28 @@ from hypothesis import strategies as st
 
 from tui_tictactoe.identity import displayable
 from tui_tictactoe.rooms import codes
-from tui_tictactoe.rooms.operations import LARGEST
+from tui_tictactoe.rooms.operations import LARGEST, MAX_ID
 from tui_tictactoe.rooms.socket import wire
-from tui_tictactoe.rooms.view import Answer, Person, RoomSummary, RoomView, SeatView, Ticket
+from tui_tictactoe.rooms.view import (
+    SEATS,
+    Answer,
+    Person,
+    RoomSummary,
+    RoomView,
+    SeatView,
+    Ticket,
+)
 
 # -- strategies for every valid value -----------------------------------------------------
 
 names = st.text(max_size=40).map(displayable)
 printable = st.text(st.characters(codec="utf-8"), max_size=20).filter(str.isprintable)
 persons = st.builds(Person, names, printable, printable)
-seat_names = st.sampled_from(["X", "O"])
+seat_names = st.sampled_from(SEATS)
 room_codes = st.text(st.sampled_from(codes.ALPHABET), min_size=4, max_size=4)
 tokens = st.text(st.sampled_from(sorted(wire._TOKEN_CHARS)), max_size=wire.MAX_TOKEN)
 tickets = st.builds(Ticket, room_codes, st.none() | seat_names, tokens)
-counts = st.integers(0, wire.MAX_ID)
+counts = st.integers(0, MAX_ID)
 seat_views = st.builds(
     SeatView,
     st.none() | persons,
@@ -42,7 +51,7 @@ def room_views(draw: st.DrawFn) -> RoomView:
         code=draw(room_codes),
         size=size,
         generation=draw(counts),
-        round=draw(st.integers(1, wire.MAX_ID)),
+        round=draw(st.integers(1, MAX_ID)),
         first=draw(seat_names),
         moves=tuple(moves[: draw(st.integers(0, size * size))]),
         seats=(draw(seat_views), draw(seat_views)),
@@ -68,7 +77,7 @@ summaries = st.builds(
     st.lists(names, max_size=2).map(tuple),
     st.integers(0, wire.MAX_WATCHERS),
 )
-ids = st.integers(0, wire.MAX_ID)
+ids = st.integers(0, MAX_ID)
 requests = st.one_of(
     st.builds(
         lambda i, *a: wire.Request(i, "create", a),
@@ -107,7 +116,7 @@ replies = st.one_of(
 pushes = st.builds(wire.Push, ids, room_views())
 
 
-def _decode_in_pieces(data: bytes, parse, limit: int, cuts: list[int]) -> list:
+def _decode_in_pieces(data: bytes, parse, limit: int, cuts: list[int]) -> list[object]:
     decoder = wire.FrameDecoder(parse, limit)
     out, start = [], 0
     for cut in [*sorted(set(cuts)), len(data)]:
@@ -126,7 +135,7 @@ def test_requests_round_trip_in_any_pieces(batch: list[wire.Request], cuts: list
 
 @settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(replies | pushes, max_size=4), st.lists(st.integers(0, 4000), max_size=6))
-def test_server_messages_round_trip(batch: list, cuts: list[int]) -> None:
+def test_server_messages_round_trip(batch: list[wire.Reply | wire.Push], cuts: list[int]) -> None:
     def to_json(message):
         if isinstance(message, wire.Push):
             return wire.push_to_json(message)
@@ -167,7 +176,7 @@ envelope_keys = st.sampled_from(["id", "op", "args", "ok", "refused", "room", "t
 
 @settings(max_examples=500)
 @given(st.dictionaries(envelope_keys, json_values, max_size=4))
-def test_any_json_object_is_a_message_or_a_wire_error(obj: dict) -> None:
+def test_any_json_object_is_a_message_or_a_wire_error(obj: dict[str, Any]) -> None:
     frame = wire.encode(obj, wire.MAX_REPLY) if _json_ok(obj) else b""
     _clean(frame, wire.request_from_json, wire.MAX_REQUEST)
     _clean(frame, wire.server_message_from_json, wire.MAX_REPLY)
@@ -234,7 +243,7 @@ def test_a_frame_at_the_limit_is_held_whole_and_no_more() -> None:
 
 
 VIEW = RoomView("ABCD", 3, 1, 1, "X", (), (SeatView(), SeatView()), (0, 0, 0))
-WRONG = [None, True, -1, 2**60, 1.5, "", "x" * 500, [], {}, "\x1b[31m", "\ud800"]
+WRONG: list[object] = [None, True, -1, 2**60, 1.5, "", "x" * 500, [], {}, "\x1b[31m", "\ud800"]
 
 
 @pytest.mark.parametrize("field", RoomView._fields)
@@ -242,7 +251,7 @@ def test_every_field_of_a_view_is_checked(field: str) -> None:
     """Exhaustive over the fields and a list of wrong values: each is refused unless
     it happens to be a valid value of that field."""
     for wrong in WRONG:
-        obj = {"id": 1, "room": wire.view_to_json(VIEW)}
+        obj: dict[str, Any] = {"id": 1, "room": wire.view_to_json(VIEW)}
         obj["room"][field] = wrong
         try:
             message = wire.server_message_from_json(obj)
@@ -286,4 +295,4 @@ def test_a_rooms_list_is_cut_to_what_the_wire_carries() -> None:
     many = [RoomSummary("ABCD", 5, ("a" * 32, "b" * 32), 8)] * (wire.MAX_LISTED + 50)
     frame = wire.encode(wire.reply_to_json(wire.Reply(3, many)), wire.MAX_REPLY)
     (reply,) = wire.FrameDecoder(wire.server_message_from_json, wire.MAX_REPLY).feed(frame)
-    assert reply.value == many[: wire.MAX_LISTED]
+    assert isinstance(reply, wire.Reply) and reply.value == many[: wire.MAX_LISTED]

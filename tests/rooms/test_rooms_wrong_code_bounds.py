@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 import pytest
+from pg_rooms_tools import HostTimings
 
 from tui_tictactoe.rooms.hub import RoomHub
 from tui_tictactoe.rooms.memory_hub import MemoryHub
@@ -19,7 +20,12 @@ from tui_tictactoe.rooms.socket.server import HubServer
 from tui_tictactoe.rooms.view import Person, Refused
 from tui_tictactoe.rooms.wrong_codes import GLOBAL_LIMIT, NETWORK_LIMIT
 
-QUIET = {"heartbeat": 3600.0, "host_timeout": 7200.0, "reread": 3600.0, "listen": False}
+QUIET: HostTimings = {
+    "heartbeat": 3600.0,
+    "host_timeout": 7200.0,
+    "reread": 3600.0,
+    "listen": False,
+}
 
 
 class Clock:
@@ -95,8 +101,8 @@ async def test_many_networks_guessing_over_the_hubs_socket_meet_the_network_and_
 
 async def test_two_postgresql_hosts_share_the_network_and_host_bounds(pg_url: str) -> None:
     clock = Clock()
-    a = PostgresHub(pg_url, clock=clock, **QUIET)  # type: ignore[arg-type]
-    b = PostgresHub(pg_url, clock=clock, **QUIET)  # type: ignore[arg-type]
+    a = PostgresHub(pg_url, clock=clock, **QUIET)
+    b = PostgresHub(pg_url, clock=clock, **QUIET)
     await a.start()
     await b.start()
     try:

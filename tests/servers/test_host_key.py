@@ -15,8 +15,8 @@ TRIES = 15
 
 
 def start_host(
-    path: str, barrier: multiprocessing.synchronize.Barrier, out: multiprocessing.Queue
-) -> None:  # type: ignore[type-arg]
+    path: str, barrier: multiprocessing.synchronize.Barrier, out: multiprocessing.Queue[str]
+) -> None:
     """One host starting: wait for the others, then read or make the key, as serve-ssh does."""
     barrier.wait()
     try:
@@ -30,7 +30,7 @@ def test_hosts_starting_together_share_one_whole_key(tmp_path: Path) -> None:
     for attempt in range(TRIES):
         path = tmp_path / f"key{attempt}"
         barrier = context.Barrier(HOSTS)
-        out = context.Queue()
+        out: multiprocessing.Queue[str] = context.Queue()
         hosts = [
             context.Process(target=start_host, args=(str(path), barrier, out)) for _ in range(HOSTS)
         ]

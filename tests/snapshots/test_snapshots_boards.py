@@ -18,6 +18,7 @@ from support import SIZE, SMALL, SteadyMinimax, play, press, status
 from textual.pilot import Pilot
 
 from tui_tictactoe.engine.geometry import geometry
+from tui_tictactoe.ui.app import TicTacToeApp
 
 
 def test_4x4_mid_game(snap_compare, make_app) -> None:
@@ -80,20 +81,22 @@ def walk(size: int, cells: list[tuple[int, int]]) -> list[str]:
     return keys
 
 
-def overlay_and_info(size: int) -> Callable[[Pilot], Awaitable[None]]:
+def overlay_and_info(size: int) -> Callable[[Pilot[None]], Awaitable[None]]:
     """Play the game of `BIG_GAMES`, then open the info panel and the overlay and wait
     until every empty cell has its verdict (bounded by steps, not by time)."""
 
-    async def run_before(pilot: Pilot) -> None:
+    async def run_before(pilot: Pilot[None]) -> None:
         await pilot.pause()
         await press(pilot, *walk(size, BIG_GAMES[size]), "i", "a")
+        app = pilot.app
+        assert isinstance(app, TicTacToeApp)
         for _ in range(1200):
-            if pilot.app.screen.sub_title.endswith("· analysis done"):
+            if (app.screen.sub_title or "").endswith("· analysis done"):
                 break
             await pilot.pause(0.05)
-        assert pilot.app.screen.sub_title.endswith("· analysis done")
-        assert status(pilot.app).startswith("AI played")
-        assert pilot.app.controller.board.outcome() is None
+        assert (app.screen.sub_title or "").endswith("· analysis done")
+        assert status(app).startswith("AI played")
+        assert app.controller.board.outcome() is None
 
     return run_before
 

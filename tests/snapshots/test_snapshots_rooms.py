@@ -31,11 +31,11 @@ async def moves(hub: MemoryHub, *played: tuple[Ticket, int]) -> None:
         await hub.move(ticket, cell, hub.view(ticket.code).generation)
 
 
-def test_room_player(snap_compare) -> None:  # type: ignore[no-untyped-def]
+def test_room_player(snap_compare) -> None:
     hub = make_hub()
     app = room_app(hub, RoomRequest("new"))
 
-    async def run_before(pilot: Pilot) -> None:
+    async def run_before(pilot: Pilot[None]) -> None:
         await settle(pilot)
         code = room_of(app).game.ticket.code
         bob = await hub.join(code, BOB)
@@ -49,7 +49,7 @@ def test_room_player(snap_compare) -> None:  # type: ignore[no-untyped-def]
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
 
 
-def test_room_take_back_asked(snap_compare) -> None:  # type: ignore[no-untyped-def]
+def test_room_take_back_asked(snap_compare) -> None:
     """The one asked: "ann asks to take back 5: y/n", and y Agree, n Decline in the bar."""
     hub = make_hub()
 
@@ -63,19 +63,19 @@ def test_room_take_back_asked(snap_compare) -> None:  # type: ignore[no-untyped-
     code, token = asyncio.run(set_up())
     app = room_app(hub, RoomRequest("join", code, token), person=BOB)
 
-    async def run_before(pilot: Pilot) -> None:
+    async def run_before(pilot: Pilot[None]) -> None:
         await settle(pilot)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
 
 
-def test_room_draw_offered_on_ones_turn(snap_compare) -> None:  # type: ignore[no-untyped-def]
+def test_room_draw_offered_on_ones_turn(snap_compare) -> None:
     """ann offered a draw on her own turn: "You offered a draw. Your turn: you play X."
     (her move still, her clock runs), not "waiting for bob" (issue 35)."""
     hub = make_hub()
     app = room_app(hub, RoomRequest("new"))
 
-    async def run_before(pilot: Pilot) -> None:
+    async def run_before(pilot: Pilot[None]) -> None:
         await settle(pilot)
         code = room_of(app).game.ticket.code
         bob = await hub.join(code, BOB)
@@ -90,12 +90,12 @@ def test_room_draw_offered_on_ones_turn(snap_compare) -> None:  # type: ignore[n
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
 
 
-def test_room_draw_declined_heard_by_the_asker(snap_compare) -> None:  # type: ignore[no-untyped-def]
+def test_room_draw_declined_heard_by_the_asker(snap_compare) -> None:
     """The asker hears the answer: "bob declined the draw. Your turn: you play X."."""
     hub = make_hub()
     app = room_app(hub, RoomRequest("new"))
 
-    async def run_before(pilot: Pilot) -> None:
+    async def run_before(pilot: Pilot[None]) -> None:
         await settle(pilot)
         code = room_of(app).game.ticket.code
         bob = await hub.join(code, BOB)
@@ -112,7 +112,7 @@ def test_room_draw_declined_heard_by_the_asker(snap_compare) -> None:  # type: i
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
 
 
-def test_room_spectator_with_analysis(snap_compare) -> None:  # type: ignore[no-untyped-def]
+def test_room_spectator_with_analysis(snap_compare) -> None:
     hub = make_hub()
 
     async def set_up() -> str:  # nothing in MemoryHub waits: any loop will do
@@ -123,7 +123,7 @@ def test_room_spectator_with_analysis(snap_compare) -> None:  # type: ignore[no-
 
     app = room_app(hub, RoomRequest("watch", asyncio.run(set_up())), person=EVE)
 
-    async def run_before(pilot: Pilot) -> None:
+    async def run_before(pilot: Pilot[None]) -> None:
         await settle(pilot)
         await pilot.press("a")
         await settle(pilot)
@@ -131,7 +131,7 @@ def test_room_spectator_with_analysis(snap_compare) -> None:  # type: ignore[no-
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
 
 
-def test_room_spectator_with_analysis_on_4x4(snap_compare) -> None:  # type: ignore[no-untyped-def]
+def test_room_spectator_with_analysis_on_4x4(snap_compare) -> None:
     """The big board's overlay, found in a thread to the end (the title says "done")."""
     hub = make_hub()
 
@@ -143,7 +143,7 @@ def test_room_spectator_with_analysis_on_4x4(snap_compare) -> None:  # type: ign
 
     app = room_app(hub, RoomRequest("watch", asyncio.run(set_up())), person=EVE)
 
-    async def run_before(pilot: Pilot) -> None:
+    async def run_before(pilot: Pilot[None]) -> None:
         await settle(pilot)
         await pilot.press("a")
         for _ in range(500):  # bounded by steps: the search is exact, its verdicts fixed
@@ -156,11 +156,11 @@ def test_room_spectator_with_analysis_on_4x4(snap_compare) -> None:  # type: ign
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
 
 
-def test_room_result(snap_compare) -> None:  # type: ignore[no-untyped-def]
+def test_room_result(snap_compare) -> None:
     hub = make_hub()
     app = room_app(hub, RoomRequest("new"))
 
-    async def run_before(pilot: Pilot) -> None:
+    async def run_before(pilot: Pilot[None]) -> None:
         await settle(pilot)
         ann = room_of(app).game.ticket
         bob = await hub.join(ann.code, BOB)
@@ -171,17 +171,17 @@ def test_room_result(snap_compare) -> None:  # type: ignore[no-untyped-def]
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
 
 
-def test_room_guest_at_60x18(snap_compare) -> None:  # type: ignore[no-untyped-def]
+def test_room_guest_at_60x18(snap_compare) -> None:
     hub = make_hub()
     app = room_app(hub, RoomRequest("new"), person=Person("guest"))
 
-    async def run_before(pilot: Pilot) -> None:
+    async def run_before(pilot: Pilot[None]) -> None:
         await settle(pilot)
 
     assert snap_compare(app, terminal_size=(60, 18), run_before=run_before)
 
 
-def test_lobby(snap_compare) -> None:  # type: ignore[no-untyped-def]
+def test_lobby(snap_compare) -> None:
     hub = make_hub()
 
     async def set_up() -> None:
@@ -196,7 +196,7 @@ def test_lobby(snap_compare) -> None:  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.parametrize("size", [SIZE, (60, 18)])
-def test_room_refused_full(snap_compare, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+def test_room_refused_full(snap_compare, size: tuple[int, int]) -> None:
     """`--join CODE` to a full room: the reason, and watch, the lobby or quit."""
     hub = make_hub()
 
@@ -209,14 +209,14 @@ def test_room_refused_full(snap_compare, size: tuple[int, int]) -> None:  # type
     assert snap_compare(app, terminal_size=size, run_before=settle)
 
 
-def test_match_waiting(snap_compare) -> None:  # type: ignore[no-untyped-def]
+def test_match_waiting(snap_compare) -> None:
     """The quick match's waiting screen: 12 s waited (a stopped clock moved by hand),
     one more player waiting on 4x4."""
     clock = Clock()
     hub = make_hub(clock)
     app = room_app(hub, RoomRequest("match", size=3), clock=clock)
 
-    async def run_before(pilot: Pilot) -> None:
+    async def run_before(pilot: Pilot[None]) -> None:
         await hub.queue_join(BOB, 4, 1200)
         screen = app.screen
         assert isinstance(screen, MatchScreen)
@@ -229,13 +229,13 @@ def test_match_waiting(snap_compare) -> None:  # type: ignore[no-untyped-def]
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
 
 
-def test_match_found_during_a_game_against_the_ai(snap_compare) -> None:  # type: ignore[no-untyped-def]
+def test_match_found_during_a_game_against_the_ai(snap_compare) -> None:
     """A player found while ann played the AI: that game ended, Enter plays them, Esc declines."""
     clock = Clock()
     hub = make_hub(clock)
     app = room_app(hub, RoomRequest("match", size=3), clock=clock)
 
-    async def run_before(pilot: Pilot) -> None:
+    async def run_before(pilot: Pilot[None]) -> None:
         screen = app.screen
         assert isinstance(screen, MatchScreen)
         while screen.place is None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from rich.markdown import Markdown
 from support import (
     SIZE,
     ai_played,
@@ -58,7 +59,7 @@ async def test_buttons_keep_their_look_after_the_dialog_and_help(make_app) -> No
         buttons = list(app.query(Button))
         assert len(buttons) == 12
 
-        def looks() -> list[tuple]:
+        def looks() -> list[tuple[object, ...]]:
             return [
                 (b.styles.border, b.styles.background, b.styles.color, b.styles.text_style)
                 for b in buttons
@@ -662,7 +663,9 @@ async def test_help_opens_and_closes(make_app) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
-        text = app.screen.query_one("#help > Static", Static).content.markup  # rich Markdown
+        content = app.screen.query_one("#help > Static", Static).content
+        assert isinstance(content, Markdown)
+        text = content.markup  # rich Markdown
         assert "How the AI thinks" in text
         assert "minimax" in text
         await pilot.press("5")  # game keys do nothing under the help

@@ -34,7 +34,9 @@ def assert_overlay_matches_the_engine(app: TicTacToeApp) -> None:
         assert cell.has_class("-best") == (position in analysis.best)
         assert not any(word in str(cell.label) for word in ("win", "draw", "loss"))
         if position in expected:
-            outcome = analysis.verdict_at(position).outcome
+            verdict = analysis.verdict_at(position)
+            assert verdict is not None
+            outcome = verdict.outcome
             assert cell.has_class(f"-{outcome}")
 
 
@@ -97,13 +99,13 @@ async def test_analysis_after_the_round_says_so_and_the_title_shows_it(make_app,
         await press(pilot, "a")
         assert note(app) == "Analysis on: it shows in the next round (press r)."
         assert status(app) == "You win with X! Press r for a new round."  # the result stays
-        assert app.game.sub_title.endswith("· analysis on")
+        assert (app.game.sub_title or "").endswith("· analysis on")
         await press(pilot, "r")
         assert any(shown_verdicts(app).values())  # on in the new round
         await pilot.press("ctrl+p")
         await press(pilot, "a")
         assert not any(shown_verdicts(app).values())  # off again, from the menu
-        assert not app.game.sub_title.endswith("· analysis on")
+        assert not (app.game.sub_title or "").endswith("· analysis on")
 
 
 async def test_the_5x5_opening_overlay_is_read_whole_without_a_search(make_app) -> None:
@@ -117,7 +119,7 @@ async def test_the_5x5_opening_overlay_is_read_whole_without_a_search(make_app) 
         await settle(pilot)
         await pilot.press("a")
         for _ in range(100):  # one worker round; bounded by steps (a search would wait)
-            if app.game.sub_title.endswith("· analysis done"):
+            if (app.game.sub_title or "").endswith("· analysis done"):
                 break
             await pilot.pause(0.02)
         title = app.game.sub_title
@@ -175,8 +177,8 @@ async def test_hint_marks_a_best_move_until_the_next_move(make_app, scripted) ->
         await press(pilot, "6")  # ignore the hint: block instead
         assert not any(cell.has_class("-hint") for cell in cells(app).values())
         await press(pilot, "h")
-        (hinted,) = [pos for pos, cell in cells(app).items() if cell.has_class("-hint")]
-        assert hinted in app.controller.analysis().best
+        (hint,) = [pos for pos, cell in cells(app).items() if cell.has_class("-hint")]
+        assert hint in app.controller.analysis().best
 
 
 async def test_hint_waits_for_the_ai_and_is_refused_after_the_round(make_app, scripted) -> None:

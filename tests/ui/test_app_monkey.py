@@ -49,7 +49,7 @@ def check(app: TicTacToeApp) -> None:
     assert game.status.state == turn_status(controller)
 
 
-async def step(pilot: Pilot, rng: random.Random) -> None:
+async def step(pilot: Pilot[None], rng: random.Random) -> None:
     app = pilot.app
     roll = rng.random()
     if roll < 0.70:

@@ -13,9 +13,11 @@ import threading
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any, TypedDict
 
 import pytest
 from support import SIZE, SMALL, ai_thinking, board, press, settle
+from textual.widgets import DataTable
 
 from tui_tictactoe.controller import GameOptions
 from tui_tictactoe.controller.replay import Replay
@@ -39,7 +41,7 @@ def me() -> str:
     return player
 
 
-def saved_rounds(player: str | None = None) -> list:
+def saved_rounds(player: str | None = None) -> list[RoundRecord]:
     with Record.open() as record:
         return record.recent_rounds(player or me(), 100)
 
@@ -50,7 +52,8 @@ def rounds_in_file() -> int:
     if not path.exists():
         return 0
     with sqlite3.connect(path) as conn:
-        return conn.execute("SELECT COUNT(*) FROM rounds").fetchone()[0]
+        count: int = conn.execute("SELECT COUNT(*) FROM rounds").fetchone()[0]
+        return count
 
 
 # -- rounds ------------------------------------------------------------------------------
@@ -139,7 +142,7 @@ def late_settings(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
     arrive = threading.Event()
     read = Record.settings
 
-    def held(self: Record, player: str | None) -> dict:
+    def held(self: Record, player: str | None) -> dict[str, Any]:
         assert arrive.wait(10), "the test never let the settings arrive"
         return read(self, player)
 
@@ -147,10 +150,17 @@ def late_settings(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
     return arrive
 
 
-SAVED = {"symbol": "O", "first": "human", "difficulty": "easy", "alternate": True}
+class Saved(TypedDict):
+    symbol: str
+    first: str
+    difficulty: str
+    alternate: bool
 
 
-def the_options(app) -> dict:
+SAVED: Saved = {"symbol": "O", "first": "human", "difficulty": "easy", "alternate": True}
+
+
+def the_options(app) -> dict[str, object]:
     return {name: getattr(app.controller.options, name) for name in SAVED}
 
 
@@ -161,7 +171,7 @@ async def test_settings_that_arrive_after_a_move_apply_at_the_next_round(
         record.save_settings(me(), **SAVED)
     app = make_app(strategy=scripted((1, 0), (1, 1)))
     said: list[str] = []
-    app.notify = lambda message, **_: said.append(message)  # type: ignore[method-assign]
+    app.notify = lambda message, **_: said.append(message)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("5")  # before the record has been read
         late_settings.set()
@@ -263,7 +273,7 @@ async def test_a_damaged_record_is_said_once_and_the_game_plays_on(make_app, scr
     path.write_bytes(b"this is not a database, it is a shopping list\n")
     app = make_app(strategy=scripted((1, 0), (1, 1)))
     said: list[str] = []
-    app.notify = lambda message, **_: said.append(message)  # type: ignore[method-assign]
+    app.notify = lambda message, **_: said.append(message)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await press(pilot, *WIN, "s", "escape")
@@ -283,7 +293,7 @@ async def test_a_postgres_server_stopped_mid_game_is_said_once_and_the_game_play
     monkeypatch.setenv("TUI_TICTACTOE_DATABASE_URL", url)
     app = make_app(strategy=scripted((1, 0), (1, 1)))
     said: list[str] = []
-    app.notify = lambda message, **_: said.append(message)  # type: ignore[method-assign]
+    app.notify = lambda message, **_: said.append(message)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await press(pilot, "9", "r")  # left for a new round: kept, abandoned
@@ -344,7 +354,7 @@ async def test_s_shows_the_record_and_enter_replays_a_round(make_app, size) -> N
         await press(pilot, "s")
         screen = app.screen
         assert isinstance(screen, StatsScreen)
-        by_board = screen.query_one("#by-board")
+        by_board = screen.query_one("#by-board", DataTable)
         rows = [[str(cell) for cell in by_board.get_row_at(i)] for i in range(by_board.row_count)]
         with Record.open() as record:
             stats = record.stats(me())
@@ -352,7 +362,7 @@ async def test_s_shows_the_record_and_enter_replays_a_round(make_app, size) -> N
         assert len(rows) == 4
         for row, (level, numbers) in zip(rows[1:], stats.by_board["3x3"].items(), strict=True):
             assert row == [level, *(str(number) for number in numbers)]
-        table = screen.query_one("#rounds")
+        table = screen.query_one("#rounds", DataTable)
         assert table.row_count == len(ROUNDS)
         assert table.get_row_at(0)[1:4] == ["3x3 medium", "X 2nd", "abandoned"]  # newest first
         assert table.get_row_at(2)[5] == "yes"  # the round with a take-back
@@ -414,7 +424,7 @@ async def test_the_leaderboard_is_there_only_when_hosted(make_app, monkeypatch) 
         assert isinstance(screen, LeaderboardScreen)
         with Record.open() as record:
             leaders = record.leaderboard(limit=5)
-        table = screen.query_one("#hard-streaks")
+        table = screen.query_one("#hard-streaks", DataTable)
         assert table.row_count == len(leaders.hard_streaks) > 0
         assert [str(cell) for cell in table.get_row_at(0)[1:]] == [
             leaders.hard_streaks[0].label,
@@ -443,7 +453,7 @@ async def test_the_leaderboard_tells_players_of_one_name_apart(make_app, monkeyp
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await press(pilot, "s", "l")
-        table = app.screen.query_one("#hard-streaks")
+        table = app.screen.query_one("#hard-streaks", DataTable)
         shown = sorted(str(table.get_row_at(row)[1]) for row in range(table.row_count))
         assert shown == ["alice (SHA256:AAAAAAAA…)", "alice (SHA256:BBBBBBBB…)"]
 

@@ -39,7 +39,7 @@ def drawn(cell: GameCell) -> str:
     return "".join(char for strip in lines[:-1] for char in strip.text if char.isalnum())
 
 
-async def until_analysed(app: TicTacToeApp, pilot: Pilot) -> None:
+async def until_analysed(app: TicTacToeApp, pilot: Pilot[None]) -> None:
     for _ in range(400):  # cell by cell, in a thread; bounded by steps, not by time
         found = app.controller.analysis_found
         if found is not None and found.done:
@@ -59,7 +59,7 @@ async def test_on_4x4_with_the_analysis_on_the_status_says_each_ai_move() -> Non
             if app.controller.game_over:
                 break
             await until_analysed(app, pilot)
-            assert app.game.sub_title.endswith("· analysis done")
+            assert (app.game.sub_title or "").endswith("· analysis done")
             assert status(app) == ai_move_said(app)
             assert note(app) == ""
 
@@ -73,11 +73,11 @@ async def test_the_analysis_counts_its_cells_in_the_title_while_the_status_keeps
         played = status(app)
         await pilot.press("a")  # held at the gate: nothing found yet
         await pilot.pause()
-        assert app.game.sub_title.endswith("· analysing 0/14…")
+        assert (app.game.sub_title or "").endswith("· analysing 0/14…")
         assert status(app) == played
         gate.set()
         await until_analysed(app, pilot)
-        assert app.game.sub_title.endswith("· analysis done")
+        assert (app.game.sub_title or "").endswith("· analysis done")
         assert status(app) == played
 
 
@@ -182,6 +182,7 @@ async def test_the_hint_and_the_info_panel_name_the_cell_as_it_is_drawn() -> Non
                 break
             await pilot.pause(0.05)
         await pilot.pause()
+        assert app.controller.hinted is not None and app.controller.last_ai_move is not None
         hinted = app.game.grid.cell(*app.controller.hinted)
         assert note(app) == f"Hint: cell {drawn(hinted)} is a best move."
         ai = app.game.grid.cell(*app.controller.last_ai_move)

@@ -11,6 +11,7 @@ from collections import Counter
 
 import pytest
 from support import SIZE, SMALL, board, cell, press
+from textual.content import Content
 from textual.geometry import Size
 
 from tui_tictactoe.engine.board import EMPTY
@@ -150,7 +151,8 @@ def test_even_cells_are_as_large_as_fits(width: int, height: int) -> None:
 
 
 def cells(app) -> list[GameCell]:
-    return app.game.grid.cells
+    found: list[GameCell] = app.game.grid.cells
+    return found
 
 
 def drawn(game_cell: GameCell) -> str:
@@ -222,7 +224,7 @@ async def test_a_letter_is_styled_on_the_letter_only(make_app) -> None:
             assert not game_cell.styles.text_style.underline
             if game_cell.symbol != EMPTY:
                 label = game_cell.label
-                assert str(label) == game_cell.symbol
+                assert isinstance(label, Content) and str(label) == game_cell.symbol
                 assert [span.style for span in label.spans] == [LETTER_STYLES[game_cell.symbol]]
 
 
@@ -233,7 +235,7 @@ async def test_large_marks_carry_no_text_style(make_app, scripted) -> None:
         await press(pilot, "1", "2", "3")
         for game_cell in cells(app):
             assert not game_cell.styles.text_style.underline
-            assert not game_cell.label.spans
+            assert isinstance(game_cell.label, Content) and not game_cell.label.spans
         winners = [c for c in cells(app) if c.has_class("-winning")]
         assert [c.symbol for c in winners] == ["X", "X", "X"]
         assert all(len(str(c.label).splitlines()) > 1 for c in winners)

@@ -8,6 +8,7 @@ moves on or quits.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import random
 import re
@@ -32,9 +33,10 @@ from tui_tictactoe import cli
 from tui_tictactoe.controller import CHOICES, AIRequest, GameController, GameOptions
 from tui_tictactoe.controller.status import FINDING_HINT
 from tui_tictactoe.engine.board import Cell, GameBoard
+from tui_tictactoe.engine.cancel import SearchCancelled
 from tui_tictactoe.engine.geometry import geometry
 from tui_tictactoe.engine.players import AIPlayer
-from tui_tictactoe.engine.search import Search, SearchCancelled, shared_search
+from tui_tictactoe.engine.search import Search, shared_search
 from tui_tictactoe.engine.solver import Verdict
 from tui_tictactoe.engine.strategies import Decision, MinimaxStrategy, MoveStrategy, RandomStrategy
 from tui_tictactoe.record import Record
@@ -78,7 +80,12 @@ def test_board_sizes_come_from_the_one_list() -> None:
 
 def test_board_flag(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     seen: list[object] = []
-    monkeypatch.setattr(cli, "run_play", lambda args: seen.append(args.board) or 0)
+
+    def run_play(args: argparse.Namespace) -> int:
+        seen.append(args.board)
+        return 0
+
+    monkeypatch.setattr(cli, "run_play", run_play)
     assert cli.main(["--board", "5"]) == 0
     assert cli.main([]) == 0
     assert seen == ["5", None]  # not given: the saved setting, else 3
@@ -169,12 +176,14 @@ async def test_4x4_plays_by_arrows_enter_and_mouse_not_digits() -> None:
         # Each cell shows the number every message names it by (digits do not play it).
         assert [str(c.label) for c in cells] == [str(key) for key in range(1, 17)]
         await press(pilot, "1", "9")
-        assert app.controller.board.moves == ()
+        before = app.controller.board.moves  # named: mypy would keep `moves` empty below
+        assert before == ()
         assert note(app) == "On 4x4 use the arrows and Enter: digits play 3x3 only."
         assert app.game.cursor == (2, 2)
         await press(pilot, "right", "enter")
         assert app.controller.board.moves[0] == (2, 3)
-        assert len(app.controller.board.moves) == 2  # the AI answered
+        moves = app.controller.board.moves  # named: mypy would keep `moves` at two below
+        assert len(moves) == 2  # the AI answered
         free = next(c for c in app.game.grid.cells if c.symbol == " ")
         assert await pilot.click(f"#{free.id}")
         await settle(pilot)
@@ -216,10 +225,10 @@ async def test_big_board_analysis_fills_in_and_the_hint_is_a_best_move() -> None
         await press(pilot, "enter")  # (2, 2), then the AI's reply
         await press(pilot, "a")
         for _ in range(200):  # cell by cell, in a thread; bounded by steps, not by time
-            if app.game.sub_title.endswith("analysis done"):
+            if (app.game.sub_title or "").endswith("analysis done"):
                 break
             await pilot.pause(0.05)
-        assert app.game.sub_title.endswith("· analysis done")  # in the title, apart
+        assert (app.game.sub_title or "").endswith("· analysis done")  # in the title, apart
         assert status(app).startswith("AI played")  # the status keeps the AI's move
         empty = [c for c in app.game.grid.cells if c.symbol == " "]
         assert len(empty) == 14 and all(c.verdict is not None for c in empty)
@@ -227,13 +236,14 @@ async def test_big_board_analysis_fills_in_and_the_hint_is_a_best_move() -> None
         controller = app.controller
         me, them = controller.board.masks_for(controller.human_symbol)
         value = shared_search(controller.board.geometry).value(me, them)
-        best = {c.verdict.verdict for c in empty if c.verdict.best}
+        best = {c.verdict.verdict for c in empty if c.verdict is not None and c.verdict.best}
         assert best == {Verdict.from_score(value, 14)}
         await press(pilot, "h")  # found in a thread, like the AI's moves
         for _ in range(200):
             if app.controller.hinted is not None:
                 break
             await pilot.pause(0.05)
+        assert app.controller.hinted is not None
         hinted = app.game.grid.cell(*app.controller.hinted)
         assert hinted.verdict is not None and hinted.verdict.best
         assert "-hint" in hinted.classes
@@ -256,8 +266,9 @@ async def test_the_analysis_progress_never_hides_why_a_key_was_refused() -> None
         played = status(app)
         assert played.startswith("AI played")
         refusal = note(app)
-        assert app.game.status.note.tone == "refused" and "taken" in refusal
-        assert app.game.sub_title.endswith("· analysing 0/14…")
+        said = app.game.status.note
+        assert said is not None and said.tone == "refused" and "taken" in refusal
+        assert (app.game.sub_title or "").endswith("· analysing 0/14…")
         found = app.controller.analysis_found
         assert found is not None and found.found == 0
         gate.set()  # now the cells are found, after the refusal
@@ -268,7 +279,7 @@ async def test_the_analysis_progress_never_hides_why_a_key_was_refused() -> None
             await pilot.pause(0.05)
         assert found is not None and found.found == found.total == 14
         assert (status(app), note(app)) == (played, refusal)
-        assert app.game.sub_title.endswith("· analysis done")
+        assert (app.game.sub_title or "").endswith("· analysis done")
 
 
 async def until_title(app: Any, pilot: Any, pattern: str) -> None:
@@ -413,7 +424,7 @@ async def test_a_slow_big_board_hint_never_holds_up_the_game_and_a_late_one_is_d
         for key in ("down", "down", "down", "down", "enter"):
             await pilot.press(key)
         await settle(pilot)
-        played = ((0, 0), (0, 4), (0, 1), (0, 3), (4, 1), (4, 4))
+        played: tuple[tuple[int, int], ...] = ((0, 0), (0, 4), (0, 1), (0, 3), (4, 1), (4, 4))
         assert app.controller.board.moves == played
         await pilot.press("h")
         await pilot.pause()

@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
+from rich.markdown import Markdown
 from support import SIZE, make_app, press, settle
-from textual.widgets import OptionList
+from textual.widgets import OptionList, Static
 
 from tui_tictactoe.cli import build_parser
 from tui_tictactoe.ui.app import TicTacToeApp
@@ -277,7 +278,10 @@ async def test_the_help_screen_lists_every_key_of_the_table() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("question_mark")
         await pilot.pause()
-        (markdown,) = [static.content for static in app.screen.query("#help Static")]
+        (markdown,) = [
+            static.content for static in app.screen.query("#help Static").results(Static)
+        ]
+        assert isinstance(markdown, Markdown)
         assert markdown.markup == help_text()
         console = Console(width=200, record=True, file=io.StringIO())
         console.print(markdown)

@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hostile import HOSTILE
 from support import SIZE, SMALL, press
 from test_hostile_names import (
-    HOSTILE,
     IDS,
     ME,
     OTHER,

@@ -14,6 +14,7 @@ from textual import events
 from textual._xterm_parser import XTermParser
 from textual.drivers.linux_driver import LinuxDriver
 from textual.drivers.web_driver import WebDriver
+from textual.geometry import Size
 
 from tui_tictactoe.servers.input_budget import InputBudget
 from tui_tictactoe.ui.app import TicTacToeApp
@@ -52,11 +53,11 @@ def fed(gate: InputGate, data: str, held: list[events.Event]) -> int:
 def test_the_parser_makes_the_kinds_the_gate_tells_apart() -> None:
     kinds = [kind_of(event) for event in parsed(ARROW + MOVE + CTRL_Q + "\x1b[<0;3;4M")]
     assert kinds == [Kind.INPUT, Kind.MOVE, Kind.ALWAYS, Kind.INPUT]
-    assert kind_of(events.Resize(events.Size(80, 24), events.Size(80, 24))) is Kind.ALWAYS
+    assert kind_of(events.Resize(Size(80, 24), Size(80, 24))) is Kind.ALWAYS
 
 
 def test_a_burst_passes_then_the_rate_holds() -> None:
-    clock, held = Clock(), []
+    clock, held = Clock(), list[events.Event]()
     gate = InputGate(rate=60, burst=200, backlog=10_000, clock=clock)
     assert fed(gate, ARROW * 500, held) == 200  # the burst, then nothing more at once
     assert gate.dropped == 300
@@ -67,7 +68,7 @@ def test_a_burst_passes_then_the_rate_holds() -> None:
 
 
 def test_a_backlog_of_unhandled_events_stops_input_until_they_are_freed() -> None:
-    clock, held = Clock(), []
+    clock, held = Clock(), list[events.Event]()
     gate = InputGate(rate=1e9, burst=10**9, backlog=256, clock=clock)
     assert fed(gate, ARROW * 1000, held) == 256
     assert gate.waiting == 256
@@ -80,16 +81,16 @@ def test_a_backlog_of_unhandled_events_stops_input_until_they_are_freed() -> Non
 
 
 def test_ctrl_q_and_resizes_always_pass() -> None:
-    clock, held = Clock(), []
+    clock, held = Clock(), list[events.Event]()
     gate = InputGate(rate=60, burst=10, backlog=10, clock=clock)
     fed(gate, ARROW * 100, held)
     assert fed(gate, ARROW, held) == 0
     assert fed(gate, CTRL_Q, held) == 1
-    assert gate.admit(kind_of(events.Resize(events.Size(9, 9), events.Size(9, 9))))
+    assert gate.admit(kind_of(events.Resize(Size(9, 9), Size(9, 9))))
 
 
 def test_mouse_moves_are_dropped_first() -> None:
-    clock, held = Clock(), []
+    clock, held = Clock(), list[events.Event]()
     gate = InputGate(rate=60, burst=200, backlog=256, clock=clock)
     assert fed(gate, ARROW * 100, held) == 100  # half the burst is spent
     assert fed(gate, MOVE, held) == 0  # a move now waits for a quieter moment

@@ -31,7 +31,7 @@ def address(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(ROOM_ADDRESS_ENV, "games.example.org 2222")
 
 
-async def until(pilot: Pilot, done: Callable[[], bool]) -> None:
+async def until(pilot: Pilot[None], done: Callable[[], bool]) -> None:
     """Wait for a state (the screen polls its hub every half second)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + WAIT
@@ -75,12 +75,13 @@ async def test_the_ai_meanwhile_ends_with_a_note_when_a_player_is_found() -> Non
         await pilot.press("a")
         await until(pilot, lambda: isinstance(app.screen, GameScreen))
         game = app.screen
+        assert isinstance(game, GameScreen)
         # Issue 36: nothing said the player was still in the queue, nor that a match ends it.
-        assert game.sub_title.endswith(" · still in the queue")
+        assert (game.sub_title or "").endswith(" · still in the queue")
         assert game.status.note == ("Still in the queue: a player found ends this game.", "hint")
         await pilot.press("5")
         await settle(pilot)
-        assert game.sub_title.endswith(" · still in the queue")  # on every change
+        assert (game.sub_title or "").endswith(" · still in the queue")  # on every change
         await hub.queue_join(BOB, 3, 1200)
         screen = waiting_screen(app)
         await until(pilot, lambda: app.screen is screen)  # the game against the AI ended
@@ -110,7 +111,9 @@ async def test_a_declined_match_sends_the_partner_back_first_in_line() -> None:
 
 
 async def declined(
-    hub: MemoryHub, ann_side: tuple[TicTacToeApp, Pilot], bob_side: tuple[TicTacToeApp, Pilot]
+    hub: MemoryHub,
+    ann_side: tuple[TicTacToeApp, Pilot[None]],
+    bob_side: tuple[TicTacToeApp, Pilot[None]],
 ) -> None:
     """ann, playing the AI, declines bob: what each side then sees, and carol pairs with bob."""
     ann_app, ann = ann_side
@@ -172,11 +175,11 @@ async def test_a_refusal_says_why_and_the_key_bar_drops_the_ai() -> None:
 
 
 @pytest.mark.parametrize(("person", "rating"), [(ANN, 1530), (ANN._replace(key=""), 1200)])
-async def test_the_place_names_the_players_rating_from_the_record(person, rating) -> None:  # type: ignore[no-untyped-def]
+async def test_the_place_names_the_players_rating_from_the_record(person, rating) -> None:
     """A keyed player's Elo from the record (read in a thread); a guest's is the start's."""
     hub = make_hub()
     app = room_app(hub, RoomRequest("match", size=3), person=person)
-    app.record_link.rating = lambda key: 1530 if key == ANN.key else -1  # type: ignore[method-assign]
+    app.record_link.rating = lambda player: 1530 if player == ANN.key else -1  # type: ignore[method-assign]
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: waiting_screen(app).place is not None)
         assert [queued.waiter.rating for queued in hub._queue.values()] == [rating]

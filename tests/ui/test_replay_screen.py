@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 import pytest
 from support import SIZE, press, settle
 
+from tui_tictactoe.engine.solver import Verdict
 from tui_tictactoe.identity import current_identity
 from tui_tictactoe.record import FinishedRound, Record
 from tui_tictactoe.ui.screens.replay_screen import LAST_MOVE, ReplayScreen
@@ -37,7 +38,11 @@ def keep(moves: tuple[int, ...], board_size: int = 3) -> None:
         )
 
 
-def shown(screen: ReplayScreen) -> tuple[str, dict, set]:
+# The marks, each cell's verdict and whether it is a best move, the cells marked last.
+Shown = tuple[str, dict[tuple[int, int], tuple[Verdict, bool]], set[tuple[int, int]]]
+
+
+def shown(screen: ReplayScreen) -> Shown:
     """What the grid shows: the marks, each cell's verdict (and best), the cells marked last."""
     grid = screen.grid
     marks = "".join(cell.symbol for cell in grid.cells).replace(" ", ".")
@@ -50,7 +55,7 @@ def shown(screen: ReplayScreen) -> tuple[str, dict, set]:
     return marks, verdicts, last
 
 
-def expected(screen: ReplayScreen) -> tuple[str, dict, set]:
+def expected(screen: ReplayScreen) -> Shown:
     """What the controller's replay holds for the position it is at."""
     replay = screen.replay
     analysis = replay.analysis

@@ -140,7 +140,7 @@ def test_off_stops_the_search_and_on_again_starts_over() -> None:
 # -- on screen --------------------------------------------------------------------
 
 
-async def until(pilot: Pilot, done: Any) -> None:
+async def until(pilot: Pilot[None], done: Any) -> None:
     """Pause until `done()` (bounded by steps, not by time)."""
     for _ in range(200):
         if done():

@@ -13,7 +13,7 @@ from tui_tictactoe.rooms.view import Offer
 SIZE = (80, 24)
 
 
-def bar_keys(app) -> list[str]:  # type: ignore[no-untyped-def]
+def bar_keys(app) -> list[str]:
     return [hint.keys for hint in room_of(app).key_bar.hints]
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from hostile import HOSTILE
 from room_tools import (
     ANN,
     BOB,
@@ -27,10 +28,10 @@ from room_tools import (
     title,
 )
 from support import driver_click
-from test_hostile_names import HOSTILE
 
 from tui_tictactoe.controller.status import PLAYING_ON
 from tui_tictactoe.identity import displayable, set_apart
+from tui_tictactoe.rooms.memory_hub import MemoryHub
 from tui_tictactoe.rooms.request import RoomRequest
 from tui_tictactoe.rooms.room import WATCHING_OFF
 from tui_tictactoe.rooms.status import LEAVE_QUESTION, NO_ANALYSIS_FOR_PLAYERS, NO_HINT
@@ -43,7 +44,7 @@ from tui_tictactoe.ui.widgets.key_bar import KeyBar
 SIZE = (80, 24)
 
 
-async def bob_plays(hub, bob: Ticket, cell: int) -> None:  # type: ignore[no-untyped-def]
+async def bob_plays(hub, bob: Ticket, cell: int) -> None:
     await hub.move(bob, cell, hub.view(bob.code).generation)
 
 
@@ -95,7 +96,7 @@ async def test_a_move_out_of_turn_is_refused_with_the_hubs_reason_and_nothing_sh
         assert note(app) == NO_ANALYSIS_FOR_PLAYERS.text
 
 
-def cursor_cells(app) -> list[str]:  # type: ignore[no-untyped-def]
+def cursor_cells(app) -> list[str]:
     return [cell.id or "" for cell in room_of(app).grid.cells if cell.has_class("-cursor")]
 
 
@@ -317,7 +318,7 @@ async def test_q_mid_round_asks_once_then_y_leaves_and_the_hub_frees_the_seat() 
     assert hub.view(code).result == "abandoned"
 
 
-def key_in_bar(app, key: str) -> tuple[KeyBar, tuple[int, int]]:  # type: ignore[no-untyped-def]
+def key_in_bar(app, key: str) -> tuple[KeyBar, tuple[int, int]]:
     """The room's key bar and where in it a click presses `key`."""
     bar = room_of(app).query_one(KeyBar)
     (hint,) = [hint for hint in bar.hints if hint.press == key]
@@ -393,7 +394,7 @@ async def test_the_room_fits_60x18() -> None:
         for widget in (screen.status, screen.invite, screen.score, screen.key_bar):
             region = widget.region
             assert region.height >= 1 and region.bottom <= 18, widget
-        assert screen.invite.content.count("\n") == 1  # a guest: the seat token too
+        assert str(screen.invite.content).count("\n") == 1  # a guest: the seat token too
     app = room_app(hub, RoomRequest("watch", ann.code), person=EVE)
     async with app.run_test(size=(59, 18)) as pilot:
         await settle(pilot)
@@ -482,7 +483,7 @@ async def test_the_lobby_joins_by_code_and_lists_public_rooms_to_join_or_watch()
         lobby = app.screen
         assert isinstance(lobby, LobbyScreen)
         assert lobby.rooms.option_count == 1
-        assert lobby.rooms.get_option_at_index(0).prompt.plain == (
+        assert str(lobby.rooms.get_option_at_index(0).prompt) == (
             f"{ann.code} · “[@click=app.quit]ann” · 3x3 · a seat free"
         )
         await pilot.press("tab", *ann.code.lower(), "enter")
@@ -500,7 +501,7 @@ async def test_the_lobby_joins_by_code_and_lists_public_rooms_to_join_or_watch()
         await hub.join(ann.code, Person("carol", "SHA256:carol"))
         await lobby.read_rooms()
         await settle(pilot)
-        assert lobby.rooms.get_option_at_index(0).prompt.plain.endswith("3x3 · full: watch")
+        assert str(lobby.rooms.get_option_at_index(0).prompt).endswith("3x3 · full: watch")
         lobby.set_focus(lobby.rooms)
         await pilot.press("enter")  # full: Enter watches
         await settle(pilot)
@@ -546,7 +547,7 @@ async def test_a_name_in_the_lobby_cannot_pose_as_the_frame_around_it() -> None:
         await settle(pilot)
         lobby = app.screen
         assert isinstance(lobby, LobbyScreen)
-        assert lobby.rooms.get_option_at_index(0).prompt.plain == (
+        assert str(lobby.rooms.get_option_at_index(0).prompt) == (
             f"{poser.code} · “bob · 3x3 · 5 watching” · 3x3 · a seat free"
         )
 
@@ -565,13 +566,13 @@ async def test_the_lobby_plays_the_ai() -> None:
         assert app.controller.board.to_string().count("X") == 1
 
 
-def refusal_of(app) -> RoomRefused:  # type: ignore[no-untyped-def]
+def refusal_of(app) -> RoomRefused:
     screen = app.screen
     assert isinstance(screen, RoomRefused), screen
     return screen
 
 
-def bar(screen) -> list[str]:  # type: ignore[no-untyped-def]
+def bar(screen) -> list[str]:
     """The key bar as the player reads it."""
     return [f"{hint.keys} {hint.label}" for hint in screen.query_one(KeyBar).hints]
 
@@ -595,10 +596,10 @@ async def test_a_refused_entry_says_why_and_offers_the_lobby_and_quit(option: st
         assert app.return_code == 0
 
 
-async def full_room(hub) -> str:  # type: ignore[no-untyped-def]
+async def full_room(hub: MemoryHub) -> str:
     ann = await hub.create(ANN, 3, "X")
     await hub.join(ann.code, BOB)
-    return ann.code  # type: ignore[no-any-return]
+    return ann.code
 
 
 async def test_a_guest_refused_a_full_room_watches_it_from_the_refusal() -> None:
@@ -686,7 +687,9 @@ async def test_back_from_a_room_joined_by_code_q_quits_and_the_bar_says_so() -> 
         await settle(pilot)
         await pilot.press("q")
         await settle(pilot)
-        assert app.screen is lobby and lobby.focused is lobby.menu
+        assert app.screen is lobby
+        assert isinstance(lobby, LobbyScreen)  # again: `is` narrowed it to a plain Screen
+        assert lobby.focused is lobby.menu
         assert "q Quit" in bar(lobby) and lobby.code.value == ""
         await pilot.press("q")
         await settle(pilot)

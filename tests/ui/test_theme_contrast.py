@@ -26,6 +26,7 @@ import pytest
 from colour_tools import FAINT, RGB, delta_e, distance
 from rich.color import Color as RichColor
 from rich.color import ColorSystem, ColorType
+from rich.color_triplet import ColorTriplet
 from support import SIZE, ScriptedStrategy, make_app, press
 from textual.geometry import Region
 
@@ -76,6 +77,11 @@ DEPTHS = {
 }
 
 
+def as_rgb(triplet: ColorTriplet) -> RGB:
+    """Rich's colour triplet as the plain (red, green, blue) the distances take."""
+    return (triplet.red, triplet.green, triplet.blue)
+
+
 def shown(rgb: RGB, depth: Depth) -> RGB:
     """The colour the terminal shows for `rgb`, after Rich rounded it to `depth`."""
     if depth.system is None:
@@ -84,7 +90,7 @@ def shown(rgb: RGB, depth: Depth) -> RGB:
     assert colour.number is not None
     if colour.type is ColorType.STANDARD:
         return depth.palette[colour.number]
-    return tuple(colour.get_truecolor())  # the 256-colour cube and greys: the same everywhere
+    return as_rgb(colour.get_truecolor())  # the 256-colour cube and greys: the same everywhere
 
 
 # -- CIEDE2000 ----------------------------------------------------------------------------
@@ -135,7 +141,7 @@ def drawn_row(app: TicTacToeApp, cell: GameCell, y: int) -> Iterator[tuple[str, 
         assert style is not None and style.bgcolor is not None
         bg = style.bgcolor.get_truecolor(app.ansi_theme, foreground=False)
         fg = None if style.color is None else style.color.get_truecolor(app.ansi_theme)
-        yield segment.text, None if fg is None else Ink(tuple(fg), tuple(bg))
+        yield segment.text, None if fg is None else Ink(as_rgb(fg), as_rgb(bg))
 
 
 def border(app: TicTacToeApp, cell: GameCell) -> Ink:
@@ -159,7 +165,7 @@ def ground(app: TicTacToeApp, cell: GameCell) -> RGB:
     (strip,) = cell.render_lines(Region(0, 1, cell.region.width, 1))
     style = list(strip)[1].style
     assert style is not None and style.bgcolor is not None
-    return tuple(style.bgcolor.get_truecolor(app.ansi_theme, foreground=False))
+    return as_rgb(style.bgcolor.get_truecolor(app.ansi_theme, foreground=False))
 
 
 class Pair(NamedTuple):

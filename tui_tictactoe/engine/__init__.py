@@ -5,6 +5,8 @@ Small immutable records (`Outcome`, `Verdict`, `Decision`, `MoveVerdict`,
 `lines`) is imported when first asked for: a 3x3 game never searches.
 """
 
+from typing import TYPE_CHECKING
+
 from tui_tictactoe.engine.analysis import (
     Analysis,
     InvalidPosition,
@@ -35,6 +37,10 @@ from tui_tictactoe.engine.strategies import (
     RandomStrategy,
     strategy_for,
 )
+
+if TYPE_CHECKING:  # imported when first asked for (`__getattr__`); typed as what they are
+    from tui_tictactoe.engine.search import CHECK_EVERY, Search, shared_search
+    from tui_tictactoe.engine.symmetry import symmetries, transform
 
 __all__ = [
     "CHECK_EVERY",

@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable, Collection
+from collections.abc import AsyncGenerator, Callable, Collection
 
 from tui_tictactoe.record.values import new_round_key
 from tui_tictactoe.rooms import codes, matching, refusals
@@ -195,7 +195,7 @@ class MemoryHub(RoomHub):
         self._changed(room)
         self._arm()
 
-    async def updates(self, ticket: Ticket) -> AsyncIterator[RoomView]:
+    async def updates(self, ticket: Ticket) -> AsyncGenerator[RoomView, None]:
         """The room now, then its newest view after each change (a slow reader skips
         to the latest), ending after `closed` or once the ticket no longer holds its
         place. Refused (on the first step) if the ticket holds nothing."""

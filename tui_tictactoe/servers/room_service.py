@@ -20,6 +20,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 from tui_tictactoe.commands.play_arguments import PROG
+from tui_tictactoe.record.location import DATABASE_URL_ENV
 from tui_tictactoe.record.moderation import LiveSession
 from tui_tictactoe.rooms.limits import RoomLimits
 from tui_tictactoe.rooms.memory_hub import MemoryHub
@@ -28,7 +29,6 @@ from tui_tictactoe.rooms.socket.server import HubServer, HubServerError
 from tui_tictactoe.rooms.socket.wire import ENV_VAR as HUB_ENV
 from tui_tictactoe.rooms.view import Refused
 from tui_tictactoe.servers.database import (
-    DATABASE_URL_ENV,
     DatabaseUnusable,
     check_scheme,
     database_environment,

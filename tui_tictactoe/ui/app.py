@@ -368,7 +368,7 @@ class TicTacToeApp(App[None]):
 
         return any(isinstance(screen, MenuScreen) for screen in self.screen_stack)
 
-    def menu_items(self, screen: Screen) -> list[MenuItem]:
+    def menu_items(self, screen: Screen[Any]) -> list[MenuItem]:
         """The menu's commands over `screen`, from the command table: the game's own over
         the game, and help, the theme, the keys and quitting everywhere. Nothing that
         writes files (Textual's "Screenshot" would write into the server's home on every

@@ -58,6 +58,7 @@ def after_the_ai(action: F) -> F:
             if not screen.type_ahead.hold(lambda: action(screen, *args)):
                 screen.status.say(refused(TOO_MANY))
             return None
-        return action(screen, *args)
+        done: Awaitable[None] | None = action(screen, *args)
+        return done
 
     return run  # type: ignore[return-value]

@@ -59,15 +59,15 @@ def good_env(**changes: str | None) -> dict[str, str]:
 
 def in_pty(argv: list[str], env: dict[str, str]) -> tuple[int | None, bytes]:
     """Run `argv` in an 80x24 pty until it exits; its exit status and everything it wrote."""
-    child = pexpect.spawn(argv[0], argv[1:], env=env, dimensions=(ROWS, COLS))
+    child: pexpect.spawn[bytes] = pexpect.spawn(argv[0], argv[1:], env=env, dimensions=(ROWS, COLS))
     child.delaybeforesend = None
     try:
         child.expect(pexpect.EOF, timeout=DEADLINE)
     except pexpect.TIMEOUT:
-        output = child.before
+        output = child.before or b""
         child.terminate(force=True)
         pytest.fail(f"still running after {DEADLINE} s; it wrote {output[:500]!r}")
-    output = child.before
+    output = child.before or b""
     child.close()
     return child.exitstatus, output
 
@@ -264,10 +264,13 @@ def test_the_c_locale_still_plays_with_real_borders() -> None:
     # LANG=C/LC_ALL=C alone is not refused: Python runs in UTF-8 mode there (PEP 540),
     # so Textual's borders go out as UTF-8, not as `\u2502` text.
     env = good_env(LANG="C", LC_ALL="C")
-    child = pexpect.spawn(command()[0], command()[1:], env=env, dimensions=(ROWS, COLS))
+    child: pexpect.spawn[bytes] = pexpect.spawn(
+        command()[0], command()[1:], env=env, dimensions=(ROWS, COLS)
+    )
     child.delaybeforesend = None
     try:
         child.expect(BOX, timeout=30)
+        assert isinstance(child.before, bytes) and isinstance(child.after, bytes)
         seen = child.before + child.after
         assert b"\\u25" not in seen
         child.send("\x11")  # ctrl+q; how the game quits is not this test's business

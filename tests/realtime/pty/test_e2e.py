@@ -172,7 +172,11 @@ def play_with_arrows(term: Terminal, burst: bool) -> None:
             for key in keys:
                 term.send(key)
                 cursor = step(cursor, key)
-                term.wait_until(f"focus on {cursor}", lambda c=cursor: term.focused() == [c], 5)
+
+                def focused(on: Cell = cursor) -> bool:
+                    return term.focused() == [on]
+
+                term.wait_until(f"focus on {cursor}", focused, 5)
             assert cursor == target
             term.send("enter")
         cursor = target

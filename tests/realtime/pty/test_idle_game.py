@@ -45,11 +45,11 @@ def game() -> Iterator[Terminal]:
 def test_an_idle_game_event_loop_sleeps(game: Terminal) -> None:
     game.wait_for_first_frame()
     game.settle(quiet=0.5, limit=10.0, idle_cpu=True)  # the record, the first layout: done
-    before = wake_ups(game.child.pid)
+    before = wake_ups(game.pid)
     deadline = time.monotonic() + IDLE_SECONDS
     while time.monotonic() < deadline:
         game.pump(0.2)  # its output read, as a client would: none is expected
-    woken = wake_ups(game.child.pid) - before
+    woken = wake_ups(game.pid) - before
     assert woken <= WAKE_BOUND, f"the idle game's event loop woke {woken} times"
     assert game.alive()
 

@@ -9,15 +9,26 @@ import io
 import re
 import subprocess
 import sys
+from typing import Any
 
 import pexpect
-from plain_tools import PROMPT, TIMEOUT, on_pipe, on_pty, plain_env, play_round, stats
+from plain_tools import (
+    PROMPT,
+    TIMEOUT,
+    matched,
+    on_pipe,
+    on_pty,
+    plain_env,
+    play_round,
+    stats,
+)
 
 from tui_tictactoe.commands.plain.lines import LINE_LIMIT, TOO_LONG, LineReader
 
 
-def easy_3x3(record: dict) -> dict:
-    return record["by_board"]["3x3"]["easy"]
+def easy_3x3(record: dict[str, Any]) -> dict[str, int]:
+    counts: dict[str, int] = record["by_board"]["3x3"]["easy"]
+    return counts
 
 
 def test_a_won_round_on_a_pipe_is_kept_in_the_record() -> None:
@@ -53,8 +64,8 @@ def test_the_board_the_ai_reply_and_the_prompt_are_plain_text() -> None:
     child.expect(
         r"You played 5\.\r?\n(.*?)AI played (\d)\. Your turn: you play X\.", timeout=TIMEOUT
     )
-    rows = child.match.group(1).split("\n")
-    ai = int(child.match.group(2))
+    rows = matched(child, 1).split("\n")
+    ai = int(matched(child, 2))
     cells = [cell for row in rows if row.strip() for cell in row.split()]
     expected = [str(key) for key in range(1, 10)]
     expected[4], expected[ai - 1] = "X", "O"
@@ -73,11 +84,11 @@ def test_hint_analysis_undo_and_junk_on_a_pty() -> None:
     child.expect(PROMPT)
     child.sendline("5")
     child.expect(r"AI played (\d)\.")
-    ai = child.match.group(1)
+    ai = matched(child, 1)
     child.expect(PROMPT)
     child.sendline("a")
     child.expect(r"Analysis for X: (.*)\.\r\n")
-    verdicts = re.findall(r"(\d): (win in \d|loss in \d|draw)", child.match.group(1))
+    verdicts = re.findall(r"(\d): (win in \d|loss in \d|draw)", matched(child, 1))
     assert sorted(int(cell) for cell, _ in verdicts) == [
         k for k in range(1, 10) if str(k) not in ("5", ai)
     ]
@@ -88,7 +99,9 @@ def test_hint_analysis_undo_and_junk_on_a_pty() -> None:
     for junk in ("xyz", "\x1b[31mred", "5 5", "-1", "0", "99", "\u00b2", "\u0663"):
         child.sendline(junk)
         child.expect(r"Not a command: .*|No cell \d+: the cells are 1 to 9\.")
-        assert "\x1b[31m" not in child.after  # shown escaped, never as a command to the terminal
+        assert "\x1b[31m" not in matched(
+            child, 0
+        )  # shown escaped, never as a command to the terminal
     child.sendline("b")  # nothing the junk said was played
     child.expect(r"1  2  3\r\n4  5  6\r\n7  8  9\r\n")
     child.sendline("x" * (LINE_LIMIT + 40))
@@ -123,10 +136,10 @@ def test_q_mid_round_asks_once_and_another_line_only_answers_no() -> None:
         child.sendline(answer)
         child.expect(r"Playing on\.\r?\n")
         child.expect(PROMPT)  # the next line is the move prompt, nothing came between
-        assert child.before.strip() == "", (answer, child.before)
+        assert (child.before or "").strip() == "", (answer, child.before)
     child.sendline("b")  # nothing the answers said was played: 1, the AI's reply, no 3
     child.expect(r"(([XO.\d] +){2}[XO.\d]\r?\n){3}")
-    assert child.match.group(0).count("X") == 1
+    assert matched(child, 0).count("X") == 1
     child.sendline("q")
     child.expect(QUIT_PROMPT)
     child.sendline("q")  # q again: yes
@@ -191,7 +204,7 @@ def test_a_6x6_round_numbers_its_cells_to_36_and_the_ai_answers() -> None:
     child.expect(r"Your move \(1-36,")
     child.sendline("36")
     child.expect(r"AI played (\d+)\. Your turn", timeout=TIMEOUT)
-    assert 1 <= int(child.match.group(1)) <= 35
+    assert 1 <= int(matched(child, 1)) <= 35
     child.expect(PROMPT)
     child.sendline("37")
     child.expect(r"No cell 37: the cells are 1 to 36\.")

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 from colour_tools import FAINT, distance
-from pty_terminal import HORIZONTALS, START_TIMEOUT, STEP_TIMEOUT, Board, Terminal
+from pty_terminal import HORIZONTALS, START_TIMEOUT, STEP_TIMEOUT, Board, Box, Cell, Terminal
 from pyte.graphics import FG_BG_256
 
 from tui_tictactoe.ui.screens.game_screen import MIN_SIZE
@@ -137,7 +137,7 @@ def test_cells_stay_even_after_resizes(terminal) -> None:
         before = dict(term.cells)
         term.resize(rows, cols)
 
-        def laid_out_again(before: dict = before) -> bool:
+        def laid_out_again(before: dict[Cell, Box] = before) -> bool:
             board = term.visible_board()
             return board is not None and term.cells != before and board[1, 1] == "X"
 

@@ -137,7 +137,8 @@ def stop(data: bytes = b"q") -> Action:
 def parse(text: str) -> list[Step]:
     """Steps as a failure prints them: `[[start(...)], [keys(b'5'), click(3, 4)], ...]`."""
     names = {f.__name__: f for f in (keys, click, double, resize, start, stop)}
-    return eval(text, names)
+    steps: list[Step] = eval(text, names)
+    return steps
 
 
 # -- what the RNG picks from -------------------------------------------------------
@@ -436,7 +437,7 @@ class Chaos:
             self.stats["q did not quit at once"] += 1
             term.send_bytes(b"y")
             if term.wait_exit(0.5) is None:
-                term.send_bytes(KEYS["ctrl+q"])
+                term.send_bytes(KEYS["ctrl+q"].encode())
             if term.wait_exit(QUIT_TIMEOUT) is None:
                 self.fail(f"still running {QUIT_TIMEOUT:.0f} s after q, then Ctrl+Q")
         if planned and not by_q and not term.alive():

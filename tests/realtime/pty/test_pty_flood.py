@@ -34,7 +34,7 @@ def flood_terminal(term: Terminal, seconds: float) -> int:
             term.send_bytes(b"".join(ARROWS[(sent + i) % 2] for i in range(due)))
             sent += due
         term._read(0)  # read, as a terminal does; drawn on the screen later, in one go
-        peak = max(peak, rss(term.child.pid))
+        peak = max(peak, rss(term.pid))
         time.sleep(TICK)
     return peak
 
@@ -43,8 +43,8 @@ def test_a_key_flood_in_a_terminal_keeps_the_game_small_and_ctrl_q_quits_at_once
     term = Terminal("--seed", "1", "--no-record")
     try:
         assert term.wait_for_first_frame()
-        before = rss(term.child.pid)
-        peak = max(flood_terminal(term, FLOOD_SECONDS), rss(term.child.pid, "VmHWM"))
+        before = rss(term.pid)
+        peak = max(flood_terminal(term, FLOOD_SECONDS), rss(term.pid, "VmHWM"))
         said = f"{peak / 2**20:.0f} MiB (started at {before / 2**20:.0f})"
         print(f"local flood: peak {said}", file=sys.stderr)
         assert peak < MEMORY_LIMIT, said

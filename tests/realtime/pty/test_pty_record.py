@@ -19,6 +19,7 @@ import subprocess
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pty_terminal import STEP_TIMEOUT, Terminal, child_env, command
@@ -77,13 +78,12 @@ def play_a_round(term: Terminal) -> tuple[list[int], str]:
         mine.append(key)
         before = status(term)
         term.send(str(key))
-        term.wait_until(
-            f"the AI's reply to {key} or the result",
-            lambda before=before: (
-                status(term) != before and (YOUR_TURN in status(term) or ROUND_OVER in status(term))
-            ),
-            STEP_TIMEOUT,
-        )
+
+        def answered(before: str = before) -> bool:
+            now = status(term)
+            return now != before and (YOUR_TURN in now or ROUND_OVER in now)
+
+        term.wait_until(f"the AI's reply to {key} or the result", answered, STEP_TIMEOUT)
         if found := AI_PLAYED.search(status(term)):
             taken.add(int(found.group(1)))
     said = status(term)
@@ -100,14 +100,15 @@ def line_with(term: Terminal, *words: str) -> list[str] | None:
     return None
 
 
-def stats_json(data_dir: Path) -> dict:
+def stats_json(data_dir: Path) -> dict[str, Any]:
     """`tui-tictactoe stats --json`, as a player would run it after the game."""
     env = {**child_env(), DATA_DIR_ENV: str(data_dir)}
     done = subprocess.run(
         [*command(), "stats", "--json"], env=env, capture_output=True, text=True, timeout=60
     )
     assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+    record: dict[str, Any] = json.loads(done.stdout)
+    return record
 
 
 def test_a_round_played_shows_in_stats_replays_and_is_reported_after_quitting(
@@ -153,10 +154,10 @@ def test_a_round_played_shows_in_stats_replays_and_is_reported_after_quitting(
     reported = stats_json(data_dir)
     assert reported["player"] == current_identity().player
     assert reported["rounds"] == 1
-    for hard in (reported["by_board"]["3x3"]["hard"], reported["by_difficulty"]["hard"]):
-        counts = {"win": hard["wins"], "loss": hard["losses"], "draw": hard["draws"]}
-        assert counts == {word: int(word == result) for word in counts}
-        assert (hard["abandoned"], hard["take_backs"]) == (0, 0)
+    for counted in (reported["by_board"]["3x3"]["hard"], reported["by_difficulty"]["hard"]):
+        by_result = {"win": counted["wins"], "loss": counted["losses"], "draw": counted["draws"]}
+        assert by_result == {word: int(word == result) for word in by_result}
+        assert (counted["abandoned"], counted["take_backs"]) == (0, 0)
     assert reported["by_board"]["4x4"]["hard"]["wins"] == 0
 
 
@@ -168,7 +169,7 @@ def test_a_round_left_by_hanging_up_is_kept_abandoned(data_dir: Path) -> None:
     found = AI_PLAYED.search(status(term))
     assert found is not None
     reply = int(found.group(1))
-    pid = term.child.pid
+    pid = term.pid
     os.close(term.child.child_fd)  # the window closes, the SSH link drops: SIGHUP
     deadline = time.monotonic() + 10
     while not (finished := os.waitpid(pid, os.WNOHANG))[0]:

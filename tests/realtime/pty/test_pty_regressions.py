@@ -91,7 +91,9 @@ def test_double_clicks_on_a_notice_are_harmless(terminal) -> None:
     term.wait_for_first_frame()
     term.send("ctrl+c")  # Textual's "press Ctrl+Q to quit" notice
     term.wait_until("the notice", lambda: term.find("ctrl+q") or term.find("Ctrl+Q"), 10)
-    row, col = term.find("ctrl+q") or term.find("Ctrl+Q")  # type: ignore[misc]
+    found = term.find("ctrl+q") or term.find("Ctrl+Q")
+    assert found is not None
+    row, col = found
     for dx in (0, 2, 4):
         term.double_click(col + 1 + dx, row + 1)
         term.settle()
@@ -151,7 +153,7 @@ def test_the_game_exits_when_its_terminal_goes_away_even_ignoring_sighup(monkeyp
     term = Terminal("--seed", "1")  # not the fixture's: this test reaps the process itself
     term.wait_for_first_frame()
     term.send("5")  # and leave its output unread: a write may be blocked when it goes
-    pid = term.child.pid
+    pid = term.pid
     os.close(term.child.child_fd)  # the window closes, the SSH link drops
     gone = time.monotonic()
     while time.monotonic() - gone < 3:

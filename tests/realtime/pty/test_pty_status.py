@@ -44,7 +44,8 @@ def ai_played(term: Terminal) -> int:
 
 @pytest.fixture(params=[(24, 80), (18, 60)], ids=["80x24", "60x18"])
 def size(request: pytest.FixtureRequest) -> tuple[int, int]:
-    return request.param
+    rows_cols: tuple[int, int] = request.param
+    return rows_cols
 
 
 @pytest.fixture

@@ -25,6 +25,7 @@ import sys
 import tempfile
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Set as AbstractSet
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +38,7 @@ from server_tools import game_argv, game_pids
 from tui_tictactoe import cli
 from tui_tictactoe.record import Record
 from tui_tictactoe.servers.games.command import game_environment, parse_play_options
-from tui_tictactoe.servers.games.process import RESTORE_TERMINAL
+from tui_tictactoe.servers.games.process import RESTORE_TERMINAL, spawn
 from tui_tictactoe.servers.ssh import server as ssh_server
 from tui_tictactoe.servers.ssh.host_key import HOST_KEY_NAME
 from tui_tictactoe.servers.ssh.main import play_hint
@@ -85,8 +86,8 @@ class SSHTerminal(asyncssh.SSHClientSession[bytes]):
     visible_board = Terminal.visible_board
     find = Terminal.find
 
-    def connection_made(self, chan: asyncssh.SSHChannel[bytes]) -> None:
-        self.chan = chan  # type: ignore[assignment]
+    def connection_made(self, chan: asyncssh.SSHClientChannel[bytes]) -> None:
+        self.chan = chan
 
     def data_received(self, data: bytes, datatype: int | None) -> None:
         if datatype == asyncssh.EXTENDED_DATA_STDERR:
@@ -208,7 +209,7 @@ async def open_game(
         conn.create_session(lambda: SSHTerminal(cols, rows), command, encoding=None, **kwargs),
         STEP_TIMEOUT,
     )
-    assert chan is term.chan
+    assert isinstance(term, SSHTerminal) and chan is term.chan
     return term
 
 
@@ -360,7 +361,9 @@ class Hosted:
     def __init__(self, server: GameServer, port: int, log: list[str]) -> None:
         self.server, self.port, self.log = server, port, log
 
-    async def new_pid(self, known: set[int] = frozenset(), timeout: float = STEP_TIMEOUT) -> int:  # type: ignore[assignment]
+    async def new_pid(
+        self, known: AbstractSet[int] = frozenset(), timeout: float = STEP_TIMEOUT
+    ) -> int:
         """The pid of a game that started and is not in `known`."""
         deadline = time.monotonic() + timeout
         while True:
@@ -658,10 +661,11 @@ async def test_client_killed_mid_ai_move_leaves_no_process(host: Any) -> None:
     for keys in (("up", "up", "left", "left"), ("down", "down", "down", "right")):
         before = term.status()
         term.send(*keys, "enter")
-        await term.wait_until(
-            "the AI's reply",
-            lambda before=before: term.status().startswith("AI played") and term.status() != before,
-        )
+
+        def replied(before: str = before) -> bool:
+            return term.status().startswith("AI played") and term.status() != before
+
+        await term.wait_until("the AI's reply", replied)
     term.send("up", "right", "right", "right", "enter")
     await term.wait_until("the AI thinking", lambda: term.status().startswith("AI is thinking"))
     assert term.chan is not None
@@ -684,7 +688,9 @@ async def test_a_crashing_game_ends_its_session_and_the_server_carries_on(host: 
     pid = await hosted.new_pid()
     os.kill(pid, signal.SIGKILL)  # as a crash would
     await term.wait_closed()
-    assert term.chan is not None and term.chan.get_exit_signal()[0] == "KILL"
+    assert term.chan is not None
+    exit_signal = term.chan.get_exit_signal()
+    assert exit_signal is not None and exit_signal[0] == "KILL"
     await gone([pid])
     await hosted.logged("game killed by SIGKILL")
     again = await play(hosted.port)
@@ -775,7 +781,7 @@ async def test_a_game_that_exits_without_leaving_its_screen_gets_it_left(
     monkeypatch.setattr(
         GameServer,
         "launcher",
-        lambda _self, _args, env: ssh_server.spawn([sys.executable, "-c", code], env),
+        lambda _self, _args, env: spawn([sys.executable, "-c", code], env),
     )
     hosted = await host()
     term = await open_game(await connect(hosted.port))
@@ -825,7 +831,9 @@ async def test_host_key_is_created_private_once_and_reused(
         server = GameServer(Settings(port=0), log=lambda _line: None)
         port = await server.start()
         conn = await connect(port)
-        fingerprints.append(conn.get_server_host_key().get_fingerprint("sha256"))
+        host_key = conn.get_server_host_key()
+        assert host_key is not None
+        fingerprints.append(host_key.get_fingerprint("sha256"))
         conn.close()
         await server.stop()
     path = tmp_path / "data" / HOST_KEY_NAME
@@ -848,7 +856,9 @@ async def test_signal_stops_the_server_tells_sessions_and_leaves_no_process(
     try:
         assert server.stderr is not None
         line = await asyncio.wait_for(asyncio.to_thread(server.stderr.readline), START_TIMEOUT)
-        port = int(re.search(rb"listening on 127\.0\.0\.1:(\d+)", line).group(1))  # type: ignore[union-attr]
+        listening = re.search(rb"listening on 127\.0\.0\.1:(\d+)", line)
+        assert listening is not None, line
+        port = int(listening.group(1))
         # One plays the AI (a game option skips the lobby), one has opened a room: the
         # rooms' hub in the server's process must not hold the shutdown up either.
         terms = [await play(port, "--difficulty hard")]

@@ -62,7 +62,8 @@ async def admin(*words: str, data: Path | None = None, status: int = 0) -> str:
 
 
 async def listed(*words: str, data: Path | None = None) -> dict[str, Any]:
-    return json.loads(await admin(*words, "list", "--json", data=data))
+    listing: dict[str, Any] = json.loads(await admin(*words, "list", "--json", data=data))
+    return listing
 
 
 async def until_listed(condition: Any, *words: str, data: Path | None = None) -> dict[str, Any]:

@@ -491,7 +491,9 @@ async def test_clients_aborting_while_their_games_start_leave_no_traceback_in_th
     try:
         assert server.stderr is not None
         line = await asyncio.wait_for(asyncio.to_thread(server.stderr.readline), START_TIMEOUT)
-        port = int(re.search(rb"listening on 127\.0\.0\.1:(\d+)", line).group(1))  # type: ignore[union-attr]
+        listening = re.search(rb"listening on 127\.0\.0\.1:(\d+)", line)
+        assert listening is not None, line
+        port = int(listening.group(1))
         for _ in range(3):
             delays = (0, 0.001, 0.003, 0.01)
             await asyncio.gather(*(abort_at_once(port, n, delays[n % 4]) for n in range(32)))

@@ -217,7 +217,8 @@ async def test_two_hosts_one_room_and_a_host_killed_mid_round(
     assert hosted.server.fingerprint == fingerprint_a  # one key: players see one server
 
     ann, code = await new_room(port_a, key=ANN_KEY)  # made on A
-    assert ann.conn.get_server_host_key().get_fingerprint("sha256") == fingerprint_a
+    host_key = ann.conn.get_server_host_key()
+    assert host_key is not None and host_key.get_fingerprint("sha256") == fingerprint_a
     bob = await enter(port_b, f"--join {code}", "bob", BOB_KEY, local="127.0.0.2")  # from B
     carol = await enter(port_a, f"--watch {code}", "carol", local="127.0.0.3")  # watched on A
     dave = await enter(port_b, f"--watch {code}", "dave", local="127.0.0.4")  # ... and on B

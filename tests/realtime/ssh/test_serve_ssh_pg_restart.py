@@ -36,7 +36,7 @@ def rows(url: str, query: str) -> list[tuple[Any, ...]]:
     tables yet (they make them on first use)."""
     with psycopg.connect(url) as conn:
         try:
-            return conn.execute(query).fetchall()  # type: ignore[arg-type]  # the test's own
+            return conn.execute(query).fetchall()
         except psycopg.errors.UndefinedTable:
             return []
 

@@ -77,6 +77,7 @@ async def test_a_plain_player_and_a_full_screen_player_share_a_room(host: Any) -
     bob.send("2")  # any line but a yes only answers no: 2 is not played
     await bob.expect(rb"Playing on\.")
     assert hub_of(hosted).view(code).moves == (5, 1)
+    assert bob.term.chan is not None
     bob.term.chan.write_eof()  # the end of input: the plain player leaves
     assert await bob.term.wait_closed() == 0
     await ann.shows("bob left: the round is abandoned.")

@@ -12,7 +12,7 @@ import time
 from typing import Any
 
 import test_serve_ssh
-from test_serve_ssh_rooms import enter, hub_of, new_room
+from test_serve_ssh_rooms import Session, enter, hub_of, new_room
 
 from tui_tictactoe.rooms.room import ROOMS_PER_ADDRESS
 from tui_tictactoe.ui.rooms.lobby_screen import REFRESH
@@ -109,10 +109,11 @@ async def test_rooms_left_behind_by_dropped_sessions_are_counted_per_address(
             for n in range(2)
         ]
         for session in batch:
-            await session.term.wait_until(
-                "a room or a refusal",
-                lambda s=session: "give them the code" in s.text or "rooms open" in s.text,
-            )
+
+            def answered(session: Session = session) -> bool:
+                return "give them the code" in session.text or "rooms open" in session.text
+
+            await session.term.wait_until("a room or a refusal", answered)
             if "rooms open" in session.text:
                 assert f"This address has {ROOMS_PER_ADDRESS} rooms open" in session.text
                 refused += 1

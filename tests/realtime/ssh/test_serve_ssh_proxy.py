@@ -30,6 +30,7 @@ import pytest
 import test_serve_ssh
 from proxy_headers import v1, v2
 from pty_terminal import command
+from server_tools import game_pids
 from test_serve_ssh import (
     START_TIMEOUT,
     STEP_TIMEOUT,
@@ -115,9 +116,7 @@ async def test_a_trusted_balancer_names_each_client(host: Any, version: str) -> 
     assert addresses == {"203.0.113.7", "2001:db8::8"}
     # The game (which limits wrong room codes per address) is told the client's address,
     # as the per-address rules count it: an IPv6 client by its /64.
-    players = {
-        environment(pid)[PLAYER_ADDRESS_ENV] for pid in test_serve_ssh.game_pids(hosted.server)
-    }
+    players = {environment(pid)[PLAYER_ADDRESS_ENV] for pid in game_pids(hosted.server)}
     assert players == {"203.0.113.7", "2001:db8::/64"}
     again = await via_balancer(hosted.port, header("203.0.113.7", 40003))
     assert TOO_MANY in await refused(again)
@@ -140,9 +139,7 @@ async def test_eight_addresses_of_one_ipv6_64_are_one_address_for_the_caps(host:
         again = await via_balancer(hosted.port, v1(f"2001:db8:0:1:{n}::{n}", 40000 + n))
         assert "too many games from your address (4 at once)" in await refused(again)
     other = await game(await via_balancer(hosted.port, v2("2001:db8:0:2::1", 40009)))
-    players = {
-        environment(pid)[PLAYER_ADDRESS_ENV] for pid in test_serve_ssh.game_pids(hosted.server)
-    }
+    players = {environment(pid)[PLAYER_ADDRESS_ENV] for pid in game_pids(hosted.server)}
     assert players == {"2001:db8:0:1::/64", "2001:db8:0:2::/64"}
     for term in (*terms, other):
         term.send("q")
@@ -172,7 +169,11 @@ async def test_three_addresses_of_one_64_share_the_wrong_code_limit(host: Any) -
         address = f"2001:db8:0:1::{n % 3 + 1}"
         conn = await via_balancer(hosted.port, v2(address, 41000 + n))
         term = await open_game(conn, "--join ZZZZ")
-        await term.wait_until(repr(text), lambda term=term: text in term.text)
+
+        def shown(term: SSHTerminal = term) -> bool:
+            return text in term.text
+
+        await term.wait_until(repr(text), shown)
         term.send("q")
         assert await term.wait_closed() == 0
     conn = await via_balancer(hosted.port, v1("2001:db8:0:1:ffff::9", 41009))
@@ -281,7 +282,9 @@ async def test_sigterm_with_the_option_exits_0_with_headers_and_logins_pending(
     try:
         assert server.stderr is not None
         line = await asyncio.wait_for(asyncio.to_thread(server.stderr.readline), START_TIMEOUT)
-        port = int(re.search(rb"listening on 127\.0\.0\.1:(\d+)", line).group(1))  # type: ignore[union-attr]
+        listening = re.search(rb"listening on 127\.0\.0\.1:(\d+)", line)
+        assert listening is not None, line
+        port = int(listening.group(1))
         slow = await raw(port)
         slow.sendall(b"PROXY TCP4 ")
         lingering = await raw(port, "127.0.0.3")

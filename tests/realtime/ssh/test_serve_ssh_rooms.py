@@ -25,6 +25,7 @@ import test_serve_ssh
 from asyncssh.saslprep import SASLPrepError, saslprep
 from hostile import HOSTILE
 from pty_terminal import SGR, Terminal
+from server_tools import game_pids
 from test_serve_ssh import STEP_TIMEOUT, SSHTerminal, connect, open_game
 
 from tui_tictactoe.identity import displayable, set_apart
@@ -102,7 +103,9 @@ async def seated(port: int, bob_port: int | None = None) -> tuple[Session, Sessi
 def hub_of(hosted: Any) -> MemoryHub:
     rooms = hosted.server.rooms
     assert rooms is not None, "the server runs without rooms"
-    return rooms.hub
+    hub = rooms.hub
+    assert isinstance(hub, MemoryHub)
+    return hub
 
 
 def hub_board(view: RoomView) -> dict[tuple[int, int], str]:
@@ -266,7 +269,7 @@ async def test_a_seat_token_never_reaches_a_games_command_line(host: Any) -> Non
     await ann.matches(r"bob left: waiting \d+ s( for them to come back|; c claims it in \d+ s)\.")
     bob = await enter(port, f"--join {code} --seat {token}", "bob", local="127.0.0.2")
     await bob.shows("Waiting for ann (X).")
-    pids = test_serve_ssh.game_pids(hosted.server)
+    pids = game_pids(hosted.server)
     assert len(pids) == 2
     for pid in pids:
         argv = Path(f"/proc/{pid}/cmdline").read_bytes().decode()
@@ -499,7 +502,7 @@ class OpenSSH:
         self.stream = pyte.ByteStream(self.screen)
         self.cells: dict[Any, Any] = {}
         options = ("-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null")
-        self.child = pexpect.spawn(
+        self.child: pexpect.spawn[bytes] = pexpect.spawn(
             ssh,
             [
                 *("-tt", "-F", "/dev/null", "-p", str(port), *options, "-o", "LogLevel=ERROR"),
@@ -536,7 +539,9 @@ async def test_an_openssh_client_plays_in_a_room(host: Any) -> None:
     openssh = OpenSSH(hosted.port, "ann", "--room", "new")
     try:
         await openssh.shows("Waiting for a second player: give them the code")
-        code = re.search(r"code ([A-Z]{4})\.", openssh.text).group(1)  # type: ignore[union-attr]
+        said = re.search(r"code ([A-Z]{4})\.", openssh.text)
+        assert said is not None, openssh.text
+        code = said.group(1)
         bob = await enter(hosted.port, f"--join {code}", "bob", local="127.0.0.2")
         await openssh.shows("Your turn: you play X.")
         openssh.child.send("5")

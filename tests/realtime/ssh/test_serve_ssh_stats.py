@@ -14,7 +14,7 @@ import json
 import shutil
 import subprocess
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import asyncssh
 import pytest
@@ -46,10 +46,20 @@ def save_rounds() -> None:
         )
 
 
-async def run(port: int, command: str, key: asyncssh.SSHKey | None) -> asyncssh.SSHCompletedProcess:
+class Ran(NamedTuple):
+    """A command's end over SSH, its output as text (asyncssh's default encoding)."""
+
+    exit_status: int | None
+    stdout: str
+    stderr: str
+
+
+async def run(port: int, command: str, key: asyncssh.SSHKey | None) -> Ran:
     conn = await connect(port, key=key)
     async with conn:
-        return await asyncio.wait_for(conn.run(command, term_type=None), STEP_TIMEOUT)
+        done = await asyncio.wait_for(conn.run(command, term_type=None), STEP_TIMEOUT)
+    assert isinstance(done.stdout, str) and isinstance(done.stderr, str)
+    return Ran(done.exit_status, done.stdout, done.stderr)
 
 
 async def test_each_key_reads_its_own_record_and_a_guest_none(host: Any) -> None:

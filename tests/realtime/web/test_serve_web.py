@@ -17,13 +17,13 @@ import socket
 import sqlite3
 import subprocess
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import aiohttp
 import pyte
 import pytest
-from pty_terminal import SGR, Terminal, command
+from pty_terminal import SGR, Box, Cell, Terminal, command
 
 START_TIMEOUT = 30.0
 STEP_TIMEOUT = 15.0
@@ -32,7 +32,8 @@ STEP_TIMEOUT = 15.0
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+        port: int = sock.getsockname()[1]
+        return port
 
 
 def children_of(ppid: int) -> list[int]:
@@ -75,7 +76,7 @@ class Screen:
     def __init__(self) -> None:
         self.screen = pyte.Screen(80, 24)
         self.stream = pyte.ByteStream(self.screen)
-        self.cells: dict = {}
+        self.cells: dict[Cell, Box] = {}
 
     def feed(self, data: bytes) -> None:
         self.stream.feed(SGR.sub(b"", data))
@@ -118,10 +119,10 @@ async def served(tmp_path: Path) -> AsyncIterator[tuple[subprocess.Popen[bytes],
 
 
 async def read_until(
-    ws: aiohttp.ClientWebSocketResponse, screen: Screen, condition: object, what: str
+    ws: aiohttp.ClientWebSocketResponse, screen: Screen, condition: Callable[[], bool], what: str
 ) -> None:
     deadline = time.monotonic() + START_TIMEOUT
-    while not condition():  # type: ignore[operator]
+    while not condition():
         left = deadline - time.monotonic()
         assert left > 0, f"waited for {what}; screen:\n" + "\n".join(screen.lines)
         try:
@@ -134,7 +135,9 @@ async def read_until(
             pytest.fail(f"the websocket closed while waiting for {what}")
 
 
-async def test_the_page_is_served_and_names_its_websocket(served: tuple) -> None:
+async def test_the_page_is_served_and_names_its_websocket(
+    served: tuple[subprocess.Popen[bytes], str],
+) -> None:
     _, url = served
     async with aiohttp.ClientSession() as http:
         async with http.get(url + "/") as response:
@@ -149,7 +152,9 @@ async def test_the_page_is_served_and_names_its_websocket(served: tuple) -> None
 URL_IN_PAGE = re.compile(r"""(?:href|src)\s*=\s*["']([^"']*)["']|url\(\s*["']?([^"')]*)""")
 
 
-async def test_the_page_asks_no_other_site_for_anything_and_says_one_line(served: tuple) -> None:
+async def test_the_page_asks_no_other_site_for_anything_and_says_one_line(
+    served: tuple[subprocess.Popen[bytes], str],
+) -> None:
     """A host may be offline, or not want visitors' addresses sent elsewhere: every file the
     page names (styles, scripts, the font, images) comes from this server, and is there.
     The server's start says where to point a browser, in one line, without the internal
@@ -164,6 +169,7 @@ async def test_the_page_asks_no_other_site_for_anything_and_says_one_line(served
             assert name.startswith((url + "/", "/")), f"the page names another site: {name}"
             async with http.get(name if "://" in name else url + name) as response:
                 assert response.status == 200, name
+    assert server.stderr is not None
     first = server.stderr.readline().decode()
     assert first.strip() == f"tui-tictactoe serve-web: open {url}/ in a browser; Ctrl+C stops"
     server.send_signal(signal.SIGTERM)
@@ -177,11 +183,12 @@ def rounds_kept(data: Path) -> int:
     if not path.exists():
         return 0
     with sqlite3.connect(path) as conn:
-        return conn.execute("SELECT COUNT(*) FROM rounds").fetchone()[0]
+        count: int = conn.execute("SELECT COUNT(*) FROM rounds").fetchone()[0]
+        return count
 
 
 async def test_a_websocket_session_plays_a_game_and_ends_it_on_close(
-    served: tuple, tmp_path: Path
+    served: tuple[subprocess.Popen[bytes], str], tmp_path: Path
 ) -> None:
     """The visitor plays as a guest: not as the server's user, and nothing is kept."""
     server, url = served

@@ -19,7 +19,7 @@ import contextlib
 import secrets
 import sys
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, Callable
 from functools import partial
 from typing import Any, TypeVar
 
@@ -295,7 +295,7 @@ class PostgresHub(RoomHub):
 
         await self._change(ticket.code, away, nothing)
 
-    async def updates(self, ticket: Ticket) -> AsyncIterator[RoomView]:
+    async def updates(self, ticket: Ticket) -> AsyncGenerator[RoomView, None]:
         """The room now, then its newest view after each change (made here or on another
         host), ending after `closed` or once the ticket no longer holds its place.
         Refused (on the first step) if the ticket holds nothing."""

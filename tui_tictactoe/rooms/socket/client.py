@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import itertools
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from typing import Any
 
 from tui_tictactoe.rooms.hub import RoomHub
@@ -187,7 +187,7 @@ class SocketHub(RoomHub):
     async def drop(self, ticket: Ticket) -> None:
         await self._call("drop", ticket)
 
-    async def updates(self, ticket: Ticket) -> AsyncIterator[RoomView]:
+    async def updates(self, ticket: Ticket) -> AsyncGenerator[RoomView, None]:
         stream = _Stream()
         ident = await self._send("updates", (ticket,), stream)
         try:

@@ -70,7 +70,7 @@ def _v2_length(data: bytes) -> int:
         raise ProxyHeaderError("a PROXY v2 header of another version")
     if data[12] & 0x0F > 1:
         raise ProxyHeaderError("a PROXY v2 header with an unknown command")
-    (length,) = struct.unpack("!H", data[14:16])
+    length = int.from_bytes(data[14:16], "big")
     if length > V2_BODY_LIMIT:
         raise ProxyHeaderError(f"a PROXY v2 header longer than {V2_FIXED + V2_BODY_LIMIT} bytes")
     return length

@@ -17,7 +17,7 @@ from tui_tictactoe.engine.geometry import Geometry
 from tui_tictactoe.ui.widgets.game_cell import GameCell, symbol_classes
 
 if TYPE_CHECKING:
-    from textual._arrange import DockArrangeResult
+    from textual.layout import DockArrangeResult
 
 EMPTY_MARKERS: Mapping[str, Cell | None] = {}
 
