@@ -27,6 +27,8 @@ import aiohttp
 from pty_terminal import command
 from test_serve_web import START_TIMEOUT, STEP_TIMEOUT, Screen, descendants, free_port, read_until
 
+from tui_tictactoe.servers.web.session import HEARTBEAT
+
 MAX_GAME_MEMORY = 200 * 1024 * 1024  # bytes: a game at the size cap stays under this
 CURSOR_MOVE = re.compile(rb"\x1b\[(\d+);(\d+)H")
 
@@ -316,6 +318,31 @@ async def test_malformed_messages_are_dropped_and_the_game_plays_on(tmp_path: Pa
     # the log tells this ending from a tab closed by its player
     lines = served.log_lines()
     assert any("a message too large (over 65536 bytes)" in line for line in lines), lines
+
+
+async def test_a_tab_that_stops_answering_pings_is_logged_as_a_heartbeat_lost(
+    tmp_path: Path,
+) -> None:
+    """A tab whose browser went (a laptop shut, a network gone) answers no ping: the log
+    says so, not that the player closed it (issue 40: the log tells endings apart)."""
+    async with (
+        serve_web(tmp_path) as served,
+        aiohttp.ClientSession() as http,
+        http.ws_connect(served.ws_url, autoping=False, heartbeat=None) as ws,
+    ):
+        await board_shown(ws)
+        deadline = time.monotonic() + 2 * HEARTBEAT + STEP_TIMEOUT
+        while not ws.closed:  # reads on, answering no ping
+            assert time.monotonic() < deadline, "the heartbeat never ended the session"
+            with contextlib.suppress(TimeoutError):
+                await ws.receive(timeout=1.0)
+    lines = served.log_lines()
+    deadline = time.monotonic() + STEP_TIMEOUT
+    while not any("played" in line for line in lines):
+        assert time.monotonic() < deadline, lines
+        await asyncio.sleep(0.1)
+        lines = served.log_lines()
+    assert any("heartbeat lost" in line for line in lines), lines
 
 
 # -- 3. caps and idle timeout -----------------------------------------------------------------
