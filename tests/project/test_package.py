@@ -22,6 +22,10 @@ PACKAGE_DATA = (
     "tui_tictactoe/ui/tictactoe.tcss",
     "tui_tictactoe/ui/few_colours.tcss",
     "tui_tictactoe/ui/rooms/room_screen.tcss",
+    # serve-web's page, its script and its icon
+    "tui_tictactoe/servers/web/page/index.html",
+    "tui_tictactoe/servers/web/page/tictactoe.js",
+    "tui_tictactoe/servers/web/page/favicon.svg",
 )
 
 

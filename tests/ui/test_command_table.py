@@ -309,3 +309,12 @@ def test_the_command_lines_help_reads_the_table_without_importing_textual() -> N
     imported = [line.rsplit("|", 1)[-1].strip() for line in result.stderr.splitlines()]
     assert "tui_tictactoe.ui.commands" in imported
     assert not [name for name in imported if name.split(".")[0] in ("textual", "rich")]
+
+
+def test_the_browser_s_help_names_no_flags_and_a_quit_beside_ctrl_q() -> None:
+    """serve-web's visitor has no command line, and a browser may keep Ctrl+Q (issue 40)."""
+    text = help_text(browser=True)
+    assert re.search(r"`--\w", text) is None, re.findall(r"`--[^`]*`", text)
+    [row] = [line for line in text.splitlines() if line.startswith("| Ctrl+Q |")]
+    assert "**q**" in row and "browser" in row
+    assert "`--board 4`" in help_text()  # the terminal's help keeps them

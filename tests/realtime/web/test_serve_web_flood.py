@@ -123,7 +123,7 @@ async def flooded_tab(tmp_path: Path, rate: float, seconds: float) -> None:
         )
         took = await tab.ctrl_q_during_a_flood(rate)
         assert took < QUIT_WITHIN, f"Ctrl+Q took {took:.2f} s"
-        assert ws.close_code == 1000
+        assert ws.close_code == 4000  # CLOSE_QUIT: the player quit
     lines = served.log_lines()
     if rate > input_budget.RATE:  # bytes a second: the server dropped some, and said so
         assert any("input dropped" in line for line in lines), lines

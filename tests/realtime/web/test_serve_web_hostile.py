@@ -27,6 +27,8 @@ import aiohttp
 from pty_terminal import command
 from test_serve_web import START_TIMEOUT, STEP_TIMEOUT, Screen, descendants, free_port, read_until
 
+from tui_tictactoe.servers.web.session import HEARTBEAT
+
 MAX_GAME_MEMORY = 200 * 1024 * 1024  # bytes: a game at the size cap stays under this
 CURSOR_MOVE = re.compile(rb"\x1b\[(\d+);(\d+)H")
 
@@ -163,6 +165,17 @@ async def handshake_refused(
         return response.status, await response.text()
 
 
+async def page_refused(
+    http: aiohttp.ClientSession, url: str, headers: dict[str, str]
+) -> tuple[int, str]:
+    """A page's websocket (it has an `Origin`) the server must refuse: accepted, so that
+    the page can read why, then closed at once: the close code and reason."""
+    async with http.ws_connect(url, headers=headers) as ws:
+        message = await ws.receive(timeout=STEP_TIMEOUT)
+        assert message.type == aiohttp.WSMsgType.CLOSE, f"not refused: {headers}, {message}"
+        return int(message.data), str(message.extra)
+
+
 async def rows_drawn_until(ws: aiohttp.ClientWebSocketResponse, row: int) -> int:
     """Read the game's output until it draws on `row`; the lowest row it drew on by then."""
     deadline = time.monotonic() + START_TIMEOUT
@@ -203,8 +216,12 @@ async def test_websockets_from_other_sites_are_refused_and_from_its_own_pages_ac
         ]
         async with aiohttp.ClientSession() as http:
             for headers in foreign:
-                status, text = await handshake_refused(http, served.ws_url, headers)
-                assert status == 403, headers
+                if "Origin" in headers:  # a page: told why by a close code (CLOSE_ORIGIN)
+                    code, text = await page_refused(http, served.ws_url, headers)
+                    assert code == 4403, headers
+                else:
+                    status, text = await handshake_refused(http, served.ws_url, headers)
+                    assert status == 403, headers
                 assert "another site" in text or "without an Origin" in text, text
             assert games_of(served) == []
             own = [
@@ -298,6 +315,34 @@ async def test_malformed_messages_are_dropped_and_the_game_plays_on(tmp_path: Pa
         assert message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
         assert ws.close_code == 1009  # message too big
         await wait_gone([game], STEP_TIMEOUT, "the game outlived its websocket")
+    # the log tells this ending from a tab closed by its player
+    lines = served.log_lines()
+    assert any("a message too large (over 65536 bytes)" in line for line in lines), lines
+
+
+async def test_a_tab_that_stops_answering_pings_is_logged_as_a_heartbeat_lost(
+    tmp_path: Path,
+) -> None:
+    """A tab whose browser went (a laptop shut, a network gone) answers no ping: the log
+    says so, not that the player closed it (issue 40: the log tells endings apart)."""
+    async with (
+        serve_web(tmp_path) as served,
+        aiohttp.ClientSession() as http,
+        http.ws_connect(served.ws_url, autoping=False, heartbeat=None) as ws,
+    ):
+        await board_shown(ws)
+        deadline = time.monotonic() + 2 * HEARTBEAT + STEP_TIMEOUT
+        while not ws.closed:  # reads on, answering no ping
+            assert time.monotonic() < deadline, "the heartbeat never ended the session"
+            with contextlib.suppress(TimeoutError):
+                await ws.receive(timeout=1.0)
+    lines = served.log_lines()
+    deadline = time.monotonic() + STEP_TIMEOUT
+    while not any("played" in line for line in lines):
+        assert time.monotonic() < deadline, lines
+        await asyncio.sleep(0.1)
+        lines = served.log_lines()
+    assert any("heartbeat lost" in line for line in lines), lines
 
 
 # -- 3. caps and idle timeout -----------------------------------------------------------------
@@ -391,7 +436,7 @@ async def test_an_idle_session_is_ended_with_a_message_and_keys_keep_it_open(
                 elif message.type != aiohttp.WSMsgType.TEXT:  # TEXT: a pong
                     break
         assert time.monotonic() - last_key >= idle, (message, served.log_lines()[-5:])
-        assert ws.close_code == 1000, (message, output[-300:], served.log_lines())
+        assert ws.close_code == 4008, (message, output[-300:], served.log_lines())  # CLOSE_IDLE
         reason = f"no input for {idle:g} s: the session is closed"
         assert message.extra == reason
         assert reason.encode() in output  # shown in the terminal too
@@ -415,7 +460,7 @@ async def test_the_idle_time_counts_from_the_games_first_frame(tmp_path: Path) -
             if message.type == aiohttp.WSMsgType.BINARY:
                 frames.append(message.data)
         reason = f"no input for {idle:g} s: the session is closed"
-        assert ws.close_code == 1000, (ws.close_code, frames[-1:])
+        assert ws.close_code == 4008, (ws.close_code, frames[-1:])  # CLOSE_IDLE
         notice = next(n for n, frame in enumerate(frames) if reason.encode() in frame)
         assert b"".join(frames[:notice]), "the game's output never reached the tab"
 
@@ -499,9 +544,8 @@ async def test_a_tab_that_stops_reading_is_cut_off_and_its_game_ends(tmp_path: P
                 await ws.send_str(json.dumps(["resize", {"width": 500 - size % 2, "height": 200}]))
                 await asyncio.sleep(0.2)  # a page's pace (a burst read late is no flood)
         await wait_gone([game], STEP_TIMEOUT, "the game of a tab that does not read stayed")
-    assert any("the browser fell" in line and "behind" in line for line in served.log_lines()), (
-        served.log_lines()[-6:]
-    )
+    lines = served.log_lines()
+    assert any("the browser fell" in line and "behind" in line for line in lines), lines[-6:]
 
 
 # -- every end is bounded, even with a game that does not respond ------------------------------
@@ -600,7 +644,7 @@ async def test_refusals_are_logged_at_a_bounded_rate(tmp_path: Path) -> None:
     """A client can be refused as fast as it connects: not a log line each time."""
     async with serve_web(tmp_path) as served, aiohttp.ClientSession() as http:
         for _ in range(50):
-            await handshake_refused(http, served.ws_url, {"Origin": "http://evil.example"})
+            await page_refused(http, served.ws_url, {"Origin": "http://evil.example"})
         served.process.send_signal(signal.SIGTERM)
         assert await asyncio.to_thread(served.process.wait, STEP_TIMEOUT) == 0
     refused = [line for line in served.log_lines() if "refused" in line]

@@ -25,7 +25,13 @@ import aiohttp
 from prometheus_client.parser import text_string_to_metric_families
 from pty_terminal import command
 from test_serve_web import STEP_TIMEOUT, Screen, free_port
-from test_serve_web_hostile import Served, board_shown, handshake_refused, serve_web
+from test_serve_web_hostile import (
+    Served,
+    board_shown,
+    handshake_refused,
+    page_refused,
+    serve_web,
+)
 
 Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
 
@@ -133,8 +139,8 @@ async def test_metrics_follow_tabs_refusals_first_frames_and_games(tmp_path: Pat
             assert samples[("tui_tictactoe_games_started_total", ())] == 1
             status, text = await handshake_refused(http, served.ws_url)
             assert status == 503 and "full" in text
-            status, _ = await handshake_refused(http, served.ws_url, {"Origin": "http://evil.test"})
-            assert status == 403
+            code, _ = await page_refused(http, served.ws_url, {"Origin": "http://evil.test"})
+            assert code == 4403  # a page: told by a close code
             samples = await until_sample(port, "tui_tictactoe_refusals_total", 1, reason="full")
             assert samples[("tui_tictactoe_refusals_total", (("reason", "origin"),))] == 1
             assert samples[("tui_tictactoe_connections_total", ())] == 3

@@ -14,7 +14,9 @@ Pure rules, no I/O, so they can be read (and tested) apart from the server:
   has no `Origin` but carries the `Sec-Fetch-*` headers only browsers send is refused,
   and so is the `null` origin of sandboxed frames and local files.
 - **Capacity.** `--max-sessions` games at once, `--max-per-address` from one address,
-  refused before the upgrade with 503 or 429 and a one-line reason.
+  refused with a one-line reason: a program before the upgrade, with 503 or 429; a page
+  (its handshake has an `Origin`) after it, by a close code of the CLOSE_* below and the
+  reason, which a page can read where it cannot read an HTTP status.
 - **Messages.** The page speaks JSON arrays (`["stdin", text]`, `["resize", {"width":
   W, "height": H}]`, `["ping", text]`, `["focus"]`, `["blur"]`). Anything else is
   dropped; sizes are clamped to `limits.clamp_size` before they reach the game.
@@ -101,15 +103,31 @@ def origin_refusal(headers: Mapping[str, str], allowed: frozenset[str]) -> str |
 # -- capacity -------------------------------------------------------------------------
 
 
+# The close codes a page reads (servers/web/page/tictactoe.js says what each means to a
+# player and what to do): the standard ones (1000 the game ended, 1001 the server stops,
+# 1009 a message too large, 1011 the game failed), and these of the private range.
+CLOSE_QUIT = 4000  # the player quit the game
+CLOSE_RESTARTED = 4001  # the game ended after its round: the server is draining
+CLOSE_IDLE = 4008  # no input for --idle-timeout seconds
+CLOSE_ORIGIN = 4403  # a page of another site (or another name of this one)
+CLOSE_TOO_MANY = 4429  # --max-per-address from this address already
+CLOSE_FULL = 4503  # --max-sessions in all already
+CLOSE_DRAINING = 4513  # a new tab while the server drains
+
+
 class Refusal(NamedTuple):
-    """A session refused before the upgrade: the HTTP status and the reason shown."""
+    """A session refused: the HTTP status (for a program), the close code (for a page)
+    and the reason shown to both."""
 
     status: int
     reason: str
+    code: int = 1001
 
 
 SHUTTING_DOWN = Refusal(503, "the server is shutting down: goodbye")
-DRAINING = Refusal(503, "this server is restarting: try again in a moment (or on another host)")
+DRAINING = Refusal(
+    503, "this server is restarting: try again in a moment (or on another host)", CLOSE_DRAINING
+)
 
 
 class Capacity:
@@ -130,13 +148,16 @@ class Capacity:
         address = counting_key(address)
         if self.sessions >= self.max_sessions:
             return Refusal(
-                503, f"the server is full ({self.max_sessions} games at once): try again later"
+                503,
+                f"the server is full ({self.max_sessions} games at once): try again later",
+                CLOSE_FULL,
             )
         if self.per_address[address] >= self.max_per_address:
             return Refusal(
                 429,
                 f"too many games from your address ({self.max_per_address} at once): "
                 "finish one first",
+                CLOSE_TOO_MANY,
             )
         self.per_address[address] += 1
         return None

@@ -22,18 +22,23 @@ What textual-serve's `Server` leaves open to any client, and where it is closed 
   by one that ends every session with a message and stops every game, in seconds, and
   that runs what `serve-ssh` runs as a service: `--metrics` with `/livez` and `/readyz`
   (`ops.endpoint`), the drain on SIGUSR1 (`drain`), `--log-format json` (`log_format`);
-- its page loads a web font from a third-party site (every visitor's address sent there,
-  and no font offline): the page is served with the same font from textual-serve's own
-  static files (`page_template`); and its start-up banner (a logo and the game's internal
-  command line) is one line of ours with the address to open.
+- its page (`servers/web/page/index.html` here, with textual-serve's textual.js, styles and font):
+  loaded a web font from a third-party site, named absolute URLs of `--public-url` (so
+  a page opened under another name of the host lost its font), had no title, icon or
+  viewport, fetched any `?ping=` URL, and showed "Session ended" whatever happened.
+  Ours names everything relative to itself, and its script (`servers/web/page/tictactoe.js`) says
+  why a game ended or a tab was refused, from the close code and reason every ending
+  and refusal now carries (`guard.CLOSE_*`, `refuse_page`); the responses say
+  `connect-src 'self'` and send no Referer. Its start-up banner (a logo and the game's
+  internal command line) is one line of ours with the address to open.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
-import re
 import shlex
 import signal
 import sys
@@ -61,7 +66,9 @@ from tui_tictactoe.servers.ops.log_format import Event, ServerLog, event_of
 from tui_tictactoe.servers.refusal_log import ending_kind
 from tui_tictactoe.servers.web.child import SERVER_VARIABLE
 from tui_tictactoe.servers.web.guard import (
+    CLOSE_ORIGIN,
     DRAINING,
+    MAX_MESSAGE,
     SHUTTING_DOWN,
     Capacity,
     Refusal,
@@ -70,18 +77,21 @@ from tui_tictactoe.servers.web.guard import (
     origin_refusal,
     query_size,
 )
-from tui_tictactoe.servers.web.session import WebSession
+from tui_tictactoe.servers.web.session import CLOSE_TIMEOUT, WebSession, close_reason
 
 if TYPE_CHECKING:
     from tui_tictactoe.servers.ops.endpoint import OpsEndpoint
 
 TITLE = "Tic-Tac-Toe"
+REFUSED_MESSAGE = 1024  # bytes of a message a refused page may send while it is closed
 SHUTDOWN_GRACE = 2.5  # seconds sessions get to end on SIGTERM before their games are killed
 WILDCARD_HOSTS = ("", "0.0.0.0", "::")
 SECURITY_HEADERS = {
     "X-Frame-Options": "DENY",
-    "Content-Security-Policy": "frame-ancestors 'none'",
+    # No frame of another site's; no fetch, beacon or websocket to any other site.
+    "Content-Security-Policy": "frame-ancestors 'none'; connect-src 'self'",
     "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
 }
 
 
@@ -95,21 +105,20 @@ def game_command() -> str:
     return f"{assigned} exec {shlex.join(game)}"
 
 
-PAGE = "app_index.html"
-THIRD_PARTY_FONT = re.compile(r"<link[^>]*fonts\.googleapis\.com[^>]*/>", re.DOTALL)
-LOCAL_FONT = """<style>
-      @font-face {
-        font-family: "Roboto Mono";
-        src: url("{{ config.static.url }}fonts/RobotoMono-VariableFont_wght.ttf");
-      }
-    </style>"""
+PAGE = "index.html"
+PAGE_FILES = Path(__file__).parent / "page"
+"""The page's own files: its template, its script (`tictactoe.js`) and its icon."""
+MIN_COLUMNS, MIN_ROWS = 60, 19
+"""The smallest window every board fits (`ui.screens.board_screen.MIN_SIZE`, 6x6's rows):
+the page picks a font size that leaves the game at least this many cells."""
 
 
-def page_template(templates: Path) -> str:
-    """textual-serve's page, its Roboto Mono from the server's own static files (which ship
-    the font) instead of a third-party font service."""
-    page = (templates / PAGE).read_text(encoding="utf-8")
-    return THIRD_PARTY_FONT.sub(lambda _: LOCAL_FONT, page)
+def page_template() -> str:
+    """The page: textual-serve's terminal (its textual.js, styles and font, all from this
+    server, named relative to the page), with a title, an icon, a viewport for phones,
+    and our script, which says why a game ended or a tab was refused
+    (`servers/web/page/tictactoe.js`)."""
+    return (PAGE_FILES / PAGE).read_text(encoding="utf-8")
 
 
 def _log_to_stderr(line: str) -> None:
@@ -158,19 +167,38 @@ class GameWebServer(Server):
     async def build_app(self) -> web.Application:
         """The routes of textual-serve's application, with its public handlers."""
         app = web.Application()
-        page = page_template(Path(self.templates_path))
-        aiohttp_jinja2.setup(app, loader=jinja2.DictLoader({PAGE: page}))
+        aiohttp_jinja2.setup(app, loader=jinja2.DictLoader({PAGE: page_template()}))
         app.add_routes(
             [
                 web.get("/", self.handle_index, name="index"),
                 web.get("/ws", self.handle_websocket, name="websocket"),
                 web.get("/download/{key}", self.handle_download, name="download"),
+                web.get("/favicon.ico", self.handle_favicon, name="favicon"),
                 web.static("/static", self.statics_path, show_index=False, name="static"),
+                web.static("/page", PAGE_FILES, show_index=False, name="page"),
             ]
         )
         app.on_response_prepare.append(self._add_security_headers)
         app.on_shutdown.append(self.on_shutdown)
         return app
+
+    async def handle_index(self, request: web.Request) -> web.Response:
+        """The page (textual-serve's handler named absolute URLs of the public URL, and
+        read a font size from the query: the page now picks its own)."""
+        context = {
+            "title": TITLE,
+            "min_columns": MIN_COLUMNS,
+            "min_rows": MIN_ROWS,
+            "max_message": MAX_MESSAGE,
+        }
+        return aiohttp_jinja2.render_template(PAGE, request, context)
+
+    @staticmethod
+    async def handle_favicon(request: web.Request) -> web.FileResponse:
+        """Where a browser asks for a site's icon unasked: the page's icon."""
+        return web.FileResponse(
+            PAGE_FILES / "favicon.svg", headers={"Content-Type": "image/svg+xml"}
+        )
 
     @staticmethod
     async def _add_security_headers(request: web.Request, response: web.StreamResponse) -> None:
@@ -283,31 +311,37 @@ class GameWebServer(Server):
 
     # -- sessions ---------------------------------------------------------------------
 
-    def _refused(self, address: str, status: int, reason: str) -> web.Response:
-        self.events.refused(refusal_reason(reason))
+    async def _refused(
+        self, request: web.Request, address: str, refusal: Refusal
+    ) -> web.StreamResponse:
+        """Logged and counted; a page told by a close code and the reason after the upgrade
+        (its WebSocket cannot read an HTTP status), a program by the status before it."""
+        self.events.refused(refusal_reason(refusal.reason))
         self.log_refusal(
             Event(
                 "connection.refused",
-                f"{PROG} serve-web: {address} refused: {reason}",
+                f"{PROG} serve-web: {address} refused: {refusal.reason}",
                 address=address,
-                reason=refusal_reason(reason),
+                reason=refusal_reason(refusal.reason),
             )
         )
-        headers = {"Retry-After": "60"} if status in (429, 503) else None
-        return web.Response(status=status, text=f"{PROG}: {reason}\n", headers=headers)
+        if "Origin" in request.headers:
+            return await refuse_page(request, refusal)
+        headers = {"Retry-After": "60"} if refusal.status in (429, 503) else None
+        return web.Response(
+            status=refusal.status, text=f"{PROG}: {refusal.reason}\n", headers=headers
+        )
 
     # textual-serve annotates this handler as returning a WebSocketResponse; aiohttp takes any
     # response from a handler, and a refusal here is an HTTP status before the upgrade.
     async def handle_websocket(  # type: ignore[override]
         self, request: web.Request
     ) -> web.StreamResponse:
-        """A tab's game: refused before the upgrade (403 for a foreign page, 503 when the
-        server is full or stopping, 429 for too many from one address), else played."""
+        """A tab's game: refused (a foreign page: 403 or CLOSE_ORIGIN; full or stopping:
+        503, CLOSE_FULL or CLOSE_DRAINING; too many from one address: 429 or
+        CLOSE_TOO_MANY), else played."""
         address = request.remote or "?"
         self.events.connection_opened()
-        reason = origin_refusal(request.headers, self.origins)
-        if reason is not None:
-            return self._refused(address, 403, reason)
         session = WebSession(
             request,
             self.command,
@@ -320,11 +354,14 @@ class GameWebServer(Server):
         if not session.websocket.can_prepare(request).ok:
             self.events.refused(refusal_reason("for websockets"))
             return web.Response(status=400, text=f"{PROG}: this address is for websockets\n")
+        reason = origin_refusal(request.headers, self.origins)
+        if reason is not None:
+            return await self._refused(request, address, Refusal(403, reason, CLOSE_ORIGIN))
         refusal: Refusal | None = DRAINING if self.drain.draining else SHUTTING_DOWN
         if self.accepting:
             refusal = self.capacity.admit(address)
         if refusal is not None:
-            return self._refused(address, refusal.status, refusal.reason)
+            return await self._refused(request, address, refusal)
         self.sessions.add(session)
         try:
             await session.run(*query_size(request.query))
@@ -368,6 +405,19 @@ class GameWebServer(Server):
             if not session.done.is_set():
                 session.kill_game()
         self.log_refusal.flush()
+
+
+async def refuse_page(request: web.Request, refusal: Refusal) -> web.WebSocketResponse:
+    """Upgrade, then close at once with the refusal's code and reason; no game is started,
+    nothing the page sends is read but the close (bounded in size and time)."""
+    websocket = web.WebSocketResponse(max_msg_size=REFUSED_MESSAGE, timeout=CLOSE_TIMEOUT)
+    await websocket.prepare(request)
+    with contextlib.suppress(TimeoutError, ConnectionError, RuntimeError):
+        await asyncio.wait_for(
+            websocket.close(code=refusal.code, message=close_reason(refusal.reason)),
+            CLOSE_TIMEOUT,
+        )
+    return websocket
 
 
 def serve(args: argparse.Namespace) -> int:

@@ -17,6 +17,10 @@ this class is the websocket side, which textual-serve's own handler does not bou
 - **Idle timeout**: no key or mouse input for `--idle-timeout` seconds ends the session
   with a message (pings, focus and resizes do not count as input), counted from the
   game's first frame (or START_GRACE after the start, for a game that never draws).
+- **Every end is told**: with a close code and reason a page reads (`guard.CLOSE_IDLE`,
+  `guard.CLOSE_QUIT`, ...), the game's last frame left on its screen; a program (no
+  `Origin`) also reads the notice in its terminal, restored first. The log names the
+  tab's side of an end: a message too large, a heartbeat lost, or closed by the player.
 - **Every end is bounded**: closing the websocket, and stopping the game, each have a
   deadline; a game still running after STOP_TIMEOUT is killed. Its process is found by
   a random token in its environment, as `AppService` keeps the process to itself.
@@ -36,7 +40,7 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
-from aiohttp import WSMsgType, web
+from aiohttp import WebSocketError, WSCloseCode, WSMsgType, web
 from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
 
@@ -45,7 +49,17 @@ from tui_tictactoe.servers.games.process import DRAWN, RESTORE_TERMINAL
 from tui_tictactoe.servers.input_budget import InputBudget
 from tui_tictactoe.servers.ops.drain import DRAIN_SIGNAL
 from tui_tictactoe.servers.ops.events import ServerEvents
-from tui_tictactoe.servers.web.guard import MAX_MESSAGE, Focus, Ping, Resize, Stdin, parse_message
+from tui_tictactoe.servers.web.guard import (
+    CLOSE_IDLE,
+    CLOSE_QUIT,
+    CLOSE_RESTARTED,
+    MAX_MESSAGE,
+    Focus,
+    Ping,
+    Resize,
+    Stdin,
+    parse_message,
+)
 
 MAX_BACKLOG = 8 * 1024 * 1024
 """Bytes of the game's output waiting for a tab before the tab is cut off (a full
@@ -57,6 +71,13 @@ START_GRACE = 60.0  # seconds a game may take to draw before the idle time count
 HEARTBEAT = 15.0  # seconds between pings to the tab (as textual-serve): a dead tab goes
 SESSION_VARIABLE = "TUI_TICTACTOE_WEB_SESSION"
 IGNORED = DRAIN_SIGNAL.name.removeprefix("SIG")  # by the shell that starts the game
+CLOSE_REASON = 123  # bytes of a close frame's reason, at most
+
+
+def close_reason(text: str) -> bytes:
+    """`text` as a close frame's reason: cut to CLOSE_REASON bytes on a character's edge (a
+    cut character would be invalid UTF-8, and a browser fails such a frame unread)."""
+    return text.encode()[:CLOSE_REASON].decode("utf-8", "ignore").encode()
 
 
 class WebSession:
@@ -88,6 +109,10 @@ class WebSession:
         # `exec` until it handles it (`ui.server_restart`), so a game still starting is
         # never killed by it. The token then marks the game's process (`game_pids`).
         self.command = f"trap '' {IGNORED}; {SESSION_VARIABLE}={self.token} {command}"
+        # A page (browsers send an Origin) reads why its game ended from the close frame
+        # (servers/web/page/tictactoe.js) beside the game's last frame; a program reads it
+        # in the terminal, after the terminal is restored.
+        self.page = "Origin" in request.headers
         self.download_manager = download_manager
         self.idle_timeout = idle_timeout
         self.websocket = web.WebSocketResponse(
@@ -111,6 +136,7 @@ class WebSession:
         self._timer: asyncio.TimerHandle | None = None
         self._game_started = False
         self._killed = False  # the game had to be killed
+        self._read_error: BaseException | None = None  # why reading the tab failed, if it did
 
     # -- the session's life ----------------------------------------------------------
 
@@ -141,7 +167,7 @@ class WebSession:
             # game that does not read its input.
             self._receiver = asyncio.create_task(self._receive_loop())
             await asyncio.wait([self._receiver])
-            self.end("closed by the browser")
+            self.end(self._client_ending())
         except OSError as error:
             self.end(f"the game could not start: {error.strerror}", code=1011)
         finally:
@@ -166,7 +192,7 @@ class WebSession:
         self.ending = reason
         if self._timer is not None:
             self._timer.cancel()
-        if notice:
+        if notice and not self.page:
             # the game can no longer leave its alternate screen itself
             self._outbox.append(RESTORE_TERMINAL + f"\r\n{notice}\r\n".encode())
             self._wake.set()
@@ -233,7 +259,25 @@ class WebSession:
     async def _game_exited(self) -> None:
         """AppService's close callback (the player quit, or a drain ended the game after
         its round): close the tab's websocket."""
-        self.end("the game ended", notice=self.farewell())
+        farewell = self.farewell()
+        if farewell is None:
+            self.end("the game ended", code=CLOSE_QUIT)
+        else:
+            self.end(
+                "the game ended after its round: the server is restarting",
+                code=CLOSE_RESTARTED,
+                notice=farewell,
+            )
+
+    def _client_ending(self) -> str:
+        """Why the tab's side ended: a message too large, no answer to the heartbeat, or
+        the tab closed (or left) by the player."""
+        error = self._read_error
+        if isinstance(error, WebSocketError) and error.code == WSCloseCode.MESSAGE_TOO_BIG:
+            return f"a message too large (over {MAX_MESSAGE} bytes) from the browser"
+        if isinstance(error or self.websocket.exception(), TimeoutError):
+            return f"heartbeat lost (no answer to a ping in {HEARTBEAT / 2:g} s)"
+        return "closed by the player (the tab was closed, reloaded or left)"
 
     # -- input: tab -> game -----------------------------------------------------------
 
@@ -241,6 +285,8 @@ class WebSession:
         service = self.service
         assert service is not None
         async for message in self.websocket:
+            if message.type == WSMsgType.ERROR:  # the last message: why the socket failed
+                self._read_error = message.data
             if self.ending is not None:
                 continue
             parsed = parse_message(message.data) if message.type == WSMsgType.TEXT else None
@@ -300,7 +346,7 @@ class WebSession:
             self._timer = asyncio.get_running_loop().call_later(left, self._check_idle)
             return
         message = f"no input for {self.idle_timeout:g} s: the session is closed"
-        self.end(message, notice=f"tui-tictactoe: {message}")
+        self.end(message, code=CLOSE_IDLE, notice=f"tui-tictactoe: {message}")
 
     # -- ending -----------------------------------------------------------------------
 
@@ -322,7 +368,7 @@ class WebSession:
         if receiver is not None and not receiver.done():
             receiver.cancel()
             await asyncio.wait([receiver])
-        message = reason.encode()[:120]  # a close frame's reason: at most 123 bytes
+        message = close_reason(reason)
         try:
             await asyncio.wait_for(self.websocket.close(code=code, message=message), CLOSE_TIMEOUT)
         except (TimeoutError, ConnectionError, RuntimeError):

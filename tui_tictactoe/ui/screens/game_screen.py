@@ -261,7 +261,9 @@ class GameScreen(BoardScreen):
         # Saved settings that wait for the next game, else the game's own options.
         waiting = self.link.waiting if self.link is not None else None
         shown = waiting or self.controller.options
-        bell = self.link.turn_bell.enabled if self.link is not None else None
+        # The turn bell is for rooms, which a browser (serve-web) has none of.
+        has_bell = self.link is not None and not self.app.is_web
+        bell = self.link.turn_bell.enabled if has_bell and self.link is not None else None
         needs, offered = self.board_needs(), shown
         if self.has_class("-too-small"):  # `n` on the message: a board that fits, chosen
             fitting = self._fitting(self.app.size)

@@ -6,6 +6,7 @@ The prose is help.md's; the key list in it is made from the command table
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import ClassVar
 
@@ -24,11 +25,27 @@ HELP_PATH = Path(__file__).parent.parent / "help.md"
 KEY_LIST_MARK = "<!-- keys: the help screen puts the key list here, made from ui/commands.py -->"
 
 
-def help_text() -> str:
-    """help.md with the key list in place of its mark."""
+FLAGS = re.compile(r",? or `--[^`]+`(?: / `--[^`]+`)*|\s*\(`--[^`]+`\)")
+"""help.md's mentions of command-line flags ("New game, or `--board 4`", "(`--board 6`)")."""
+BROWSER_QUIT = (
+    "| Ctrl+Q | Quit at once (a browser may keep Ctrl+Q for itself: then **q**, and **y** "
+    "mid-round) |"
+)
+
+
+def help_text(browser: bool = False) -> str:
+    """help.md with the key list in place of its mark. In a `browser` (serve-web), whose
+    visitor has no command line, without the flags, and with a quit that works where
+    the browser takes Ctrl+Q."""
     text = HELP_PATH.read_text(encoding="utf-8")
     assert KEY_LIST_MARK in text, f"{HELP_PATH.name} has lost the key list's mark"
-    return text.replace(KEY_LIST_MARK, key_list_markdown())
+    keys = key_list_markdown()
+    if browser:
+        text = FLAGS.sub("", text)
+        keys = "\n".join(
+            BROWSER_QUIT if row.startswith("| Ctrl+Q |") else row for row in keys.splitlines()
+        )
+    return text.replace(KEY_LIST_MARK, keys)
 
 
 class HelpScreen(IgnoresStaleResize, Screen[None]):
@@ -43,5 +60,5 @@ class HelpScreen(IgnoresStaleResize, Screen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help"):
-            yield Static(Markdown(help_text()))
+            yield Static(Markdown(help_text(browser=self.app.is_web)))
         yield Footer(show_command_palette=False)
