@@ -192,13 +192,15 @@ class Page:
     def panel(self) -> str:
         """What the "ended" panel says, once it shows (else "")."""
         panels = self.browser.find_elements(By.CSS_SELECTOR, ".ended")
-        return panels[0].text if panels and panels[0].is_displayed() else ""
+        return str(panels[0].text) if panels and panels[0].is_displayed() else ""
 
     def until_panel(self, *words: str) -> str:
-        return until(
-            lambda: (said := self.panel()) and all(w in said for w in words) and said,
-            f"the page to say {words}",
-            on_fail=f"; it says {self.panel()!r}",
+        return str(
+            until(
+                lambda: (said := self.panel()) and all(w in said for w in words) and said,
+                f"the page to say {words}",
+                on_fail=f"; it says {self.panel()!r}",
+            )
         )
 
 

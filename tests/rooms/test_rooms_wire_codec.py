@@ -147,6 +147,7 @@ def test_null_only_where_the_type_allows_it(path: Path, hint: Any) -> None:
 
 @pytest.mark.parametrize(("path", "hint"), _of(bool), ids=[_where(p) for p, _ in _of(bool)])
 def test_a_bool_is_true_or_false_only(path: Path, hint: Any) -> None:
+    wrong: object
     for wrong in (0, 1, "true", [], {}):
         assert _refused(_with(path, wrong)), wrong
 
@@ -155,6 +156,7 @@ def test_a_bool_is_true_or_false_only(path: Path, hint: Any) -> None:
 def test_a_count_is_a_whole_number_from_0_to_the_largest_json_carries(
     path: Path, hint: Any
 ) -> None:
+    wrong: object
     for wrong in (-1, codec.MAX_COUNT + 1, 1.0, True, "1", None if not _bare(hint)[1] else []):
         assert _refused(_with(path, wrong)), wrong
     assert not _refused(_with(path, codec.MAX_COUNT))
@@ -162,6 +164,7 @@ def test_a_count_is_a_whole_number_from_0_to_the_largest_json_carries(
 
 @pytest.mark.parametrize(("path", "hint"), _of(float), ids=[_where(p) for p, _ in _of(float)])
 def test_a_number_is_finite(path: Path, hint: Any) -> None:
+    wrong: object
     for wrong in (math.nan, math.inf, -math.inf, "1", True, []):
         assert _refused(_with(path, wrong)), wrong
     assert wire.view_from_json(_with(path, 7)) is not None  # a whole number is a number too
@@ -190,7 +193,7 @@ def _is_fixed(hint: Any) -> bool:
     ("path", "hint"), _of(_is_fixed), ids=[_where(p) for p, _ in _of(_is_fixed)]
 )
 def test_a_fixed_tuple_is_a_list_of_exactly_its_length(path: Path, hint: Any) -> None:
-    items = wire.view_to_json(FULL)
+    items: Any = wire.view_to_json(FULL)
     for step in path:
         items = items[step]
     assert _refused(_with(path, items[:-1]))
@@ -226,7 +229,7 @@ class _New(NamedTuple):
     """A value declared with new fields, and no code for them anywhere."""
 
     seen: bool
-    count: int
+    tally: int
     at: float | None
     by: Literal["X", "O"] | None
     pair: tuple[int, int]
@@ -239,4 +242,4 @@ def test_a_new_field_needs_no_wire_code() -> None:
     value = _New(True, 3, 1.5, "O", (1, 2), ANN)
     assert read(codec.object_json(value), "a new value") == value
     with pytest.raises(wire.WireError):
-        read(codec.object_json(value._replace(count=-1)), "a new value")
+        read(codec.object_json(value._replace(tally=-1)), "a new value")

@@ -10,6 +10,7 @@ import random
 import pytest
 
 from tui_tictactoe import cli
+from tui_tictactoe.commands.play_arguments import add_play_options
 from tui_tictactoe.options import CHOICES
 from tui_tictactoe.rooms import codes
 from tui_tictactoe.servers.games import command
@@ -79,7 +80,7 @@ def test_what_is_not_passed_is_an_option_of_the_parser() -> None:
 
 def test_a_new_play_option_reaches_hosted_games_unwritten(monkeypatch: pytest.MonkeyPatch) -> None:
     """An option added to the play options, and nowhere else, is on the game's command line."""
-    add = command.add_play_options
+    add = add_play_options  # what `command` calls, patched there below
 
     def with_one_more(parser: argparse.ArgumentParser, defaults: bool) -> None:
         add(parser, defaults)

@@ -19,10 +19,10 @@ from tui_tictactoe.ui.screens.explorer_screen import ExplorerScreen
 Snap = Callable[..., bool]
 
 
-def explore(*keys: str, until: StepKind | None = None) -> Callable[[Pilot], Awaitable[None]]:
+def explore(*keys: str, until: StepKind | None = None) -> Callable[[Pilot[None]], Awaitable[None]]:
     """Play 5, open the explorer, press `keys`, then step until a step of kind `until`."""
 
-    async def run_before(pilot: Pilot) -> None:
+    async def run_before(pilot: Pilot[None]) -> None:
         await pilot.pause()
         await press(pilot, "5", "t", *keys)
         screen = pilot.app.screen
@@ -58,7 +58,7 @@ def test_explorer_at_the_end_with_the_best_line(snap_compare: Snap) -> None:
 
 
 def test_explorer_too_big_on_the_empty_4x4_board(snap_compare: Snap) -> None:
-    async def run_before(pilot: Pilot) -> None:
+    async def run_before(pilot: Pilot[None]) -> None:
         await pilot.pause()
         await press(pilot, "t", *["right"] * 6)
 

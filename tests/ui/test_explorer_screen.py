@@ -47,7 +47,7 @@ def tree_paths(screen: ExplorerScreen) -> set[Path]:
     return found
 
 
-async def open_mid_game(pilot: Pilot, *keys: str) -> ExplorerScreen:
+async def open_mid_game(pilot: Pilot[None], *keys: str) -> ExplorerScreen:
     await press(pilot, *keys, "t")
     return explorer(pilot.app)  # type: ignore[arg-type]
 

@@ -42,7 +42,7 @@ THREE_MARKS = position("X...O...X", mover="O")
 def state(walk: Walk) -> tuple[int, object, dict[Path, Node]]:
     """Everything a walk shows: where it is, its step, its tree so far (copied)."""
     nodes = {
-        path: Node(**{name: getattr(node, name) for name in Node.__slots__})  # type: ignore[attr-defined]
+        path: Node(**{name: getattr(node, name) for name in Node.__slots__})
         for path, node in walk.nodes_so_far.items()
     }
     for node in nodes.values():

@@ -56,10 +56,11 @@ def play_round(page: Page, play: object) -> None:
         marks = marks_on(page)
         cell = next(cell for cell, mark in sorted(board.items()) if not mark)
         play(cell)  # type: ignore[operator]
-        page.until_drawn(
-            lambda p, before=marks: RESULT in p.text() or marks_on(p) >= before + 2,
-            "the AI's reply or the result",
-        )
+
+        def replied(p: Page, before: int = marks) -> bool:
+            return RESULT in p.text() or marks_on(p) >= before + 2
+
+        page.until_drawn(replied, "the AI's reply or the result")
 
 
 def key_of(cell: tuple[int, int]) -> str:
