@@ -319,3 +319,10 @@ async def test_the_info_panel_forgets_a_move_taken_back_or_left_behind(make_app,
         assert info_text(app) == "The AI has not moved yet this round."
         await press(pilot, "5", "n", "enter")
         assert info_text(app) == "The AI has not moved yet this round."
+
+
+def test_a_win_along_a_line_of_fours_shows_no_count_it_has_not_proven() -> None:
+    """6x6: a line of fours may not be the shortest win, so no cell says "win 7" or "W7"."""
+    verdict = Verdict("win", 7, shortest=False)
+    assert str(verdict) == "win"
+    assert [verdict_text(verdict, room) for room in (1, 3, 9)] == ["W", "win", "win"]

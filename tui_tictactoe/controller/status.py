@@ -17,6 +17,7 @@ from tui_tictactoe.controller.game import GameController
 from tui_tictactoe.controller.rounds import TakeBack
 from tui_tictactoe.controller.teaching import AnalysisFound
 from tui_tictactoe.engine.board import Cell, IllegalMove
+from tui_tictactoe.engine.geometry import is_bounded
 
 Tone = Literal["turn", "thinking", "win", "loss", "draw", "refused", "hint", "error", "question"]
 TONES: tuple[Tone, ...] = (
@@ -108,7 +109,10 @@ def move_refused(refusal: IllegalMove) -> Status:
 def hint_status(game: GameController, hint: Cell | None) -> Status:
     """The hint for the human, or why there is none now (a note)."""
     if hint is not None:
-        return Status(f"Hint: cell {game.board.geometry.key(*hint)} is a best move.", "hint")
+        geometry = game.board.geometry
+        if is_bounded(geometry):  # 6x6: the hint keeps a pairing at best, never proven best
+            return Status(f"Hint: cell {geometry.key(*hint)}; no move is proven better.", "hint")
+        return Status(f"Hint: cell {geometry.key(*hint)} is a best move.", "hint")
     if game.game_over:
         return refused("No hint: the round is over.")
     if game.between_people:

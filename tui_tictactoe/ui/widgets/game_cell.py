@@ -31,6 +31,8 @@ def verdict_forms(verdict: Verdict) -> tuple[str, ...]:
     if verdict.outcome == "unknown":  # a bounded search (6x6) saw nothing forced
         return str(verdict), "?"
     letter = verdict.outcome[0].upper()
+    if not verdict.shortest:  # a line of fours (6x6): its length is no proven shortest
+        return str(verdict), letter
     return str(verdict), f"{verdict.outcome} {verdict.plies}", f"{letter}{verdict.plies}", letter
 
 
