@@ -264,6 +264,17 @@ class TeachingAids:
         best = self.analysis().best
         return best[0] if len(best) == 1 else self.rng.choice(best)
 
+    def why(self) -> Proof | None:
+        """ "Why can't I win?" on the human's turn on 6x6 (`proven.why_not`): the AI's pairing
+        held now, or the human's own forced line of fours; None where neither is proven (and
+        off-turn, between people, on the solved boards: their overlay says it all)."""
+        if not self._teaches or not is_bounded(self.board.geometry):
+            return None
+        from tui_tictactoe.engine.proven import why_not  # 6x6 only
+
+        me, them = self.board.masks_for(self.human_symbol)
+        return why_not(self.board.geometry, me, them)
+
     def hint_request(self) -> HintRequest | None:
         """A hint to ask for now (None off the human's turn): answered already where the
         engine knows the best moves without searching (3x3, `hint`; the 5x5 opening: the

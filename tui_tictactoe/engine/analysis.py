@@ -260,20 +260,44 @@ def move_scores(
     rest = [cell for cell in cells if cell not in known]
     done = len(known)
     if rest and is_bounded(geometry):
-        from tui_tictactoe.engine.proven import proven_moves
-
-        if cancelled is not None and cancelled():
-            raise SearchCancelled
-        proven = proven_moves(geometry, me, them, rest)
+        proven = _proven(geometry, me, them, rest, cancelled)
         if proven:
-            yield tuple(Scored(cell, *proven[cell]) for cell in rest if cell in proven)
-        rest = [cell for cell in rest if cell not in proven]
+            yield proven
+        found = {scored.cell for scored in proven}
+        rest = [cell for cell in rest if cell not in found]
         done += len(proven)
-    scorer = search if search is not None or not rest else search_of(geometry)
+    yield from _searched(geometry, me, them, rest, done, len(cells), search, cancelled, on_move)
+
+
+def _proven(
+    geometry: Geometry, me: int, them: int, cells: list[int], cancelled: Cancelled | None
+) -> tuple[Scored, ...]:
+    """6x6: the verdicts of `cells` proven at once (`proven.proven_moves`), reading order."""
+    from tui_tictactoe.engine.proven import proven_moves
+
+    if cancelled is not None and cancelled():
+        raise SearchCancelled
+    proven = proven_moves(geometry, me, them, cells)
+    return tuple(Scored(cell, *proven[cell]) for cell in cells if cell in proven)
+
+
+def _searched(
+    geometry: Geometry,
+    me: int,
+    them: int,
+    cells: list[int],
+    done: int,
+    total: int,
+    search: MoveScorer | None,
+    cancelled: Cancelled | None,
+    on_move: OnMove | None,
+) -> Iterator[tuple[Scored, ...]]:
+    """Each of `cells` searched in turn (`done` moves scored before, of `total`)."""
+    scorer = search if search is not None or not cells else search_of(geometry)
     exact = not is_bounded(geometry)
-    for number, cell in enumerate(rest, done + 1):
+    for number, cell in enumerate(cells, done + 1):
         if on_move is not None:
-            on_move(number, len(cells))
+            on_move(number, total)
         assert scorer is not None
         score = scorer.move_score(me, them, cell, cancelled)
         proof = Proof("search") if exact or score else None

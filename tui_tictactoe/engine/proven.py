@@ -202,3 +202,17 @@ def from_book(
         if check(geometry, stones, other, kept) is None:
             return move, kept
     return None
+
+
+def why_not(geometry: Geometry, me: int, them: int) -> Proof | None:
+    """For `me` to move ("why can't I win?"): the other side's pairing held now, so no move
+    of `me` wins (`pairs`; `pairing.check`ed), or, where `me` wins by force, its line of
+    fours (`line`); None where neither is found."""
+    win = fours_line(geometry, me, them)
+    if win is not None and check_line(geometry, me, them, win) is None:
+        return Proof("fours", win)
+    pairs = _position_pairing(geometry, them, me)
+    if pairs is None:
+        booked = from_book(geometry, them, me, to_move=False)
+        pairs = None if booked is None else booked[1]
+    return None if pairs is None else Proof("pairing", pairs=pairs)
