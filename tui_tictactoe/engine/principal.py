@@ -51,12 +51,18 @@ def _next_move(geometry: Geometry, me: int, them: int) -> int | None:
         from tui_tictactoe.engine.solver import shared_solver
 
         return shared_solver(geometry).entry(me, them)[2][0]
-    from tui_tictactoe.engine.known import known_best
     from tui_tictactoe.engine.search import shared_search
 
-    occupied = me | them
-    empty = [cell for cell in range(geometry.cells) if not occupied >> cell & 1]
-    best = known_best(geometry, me, them, empty)
-    if best:
-        return best[0]
-    return shared_search(geometry).table_move(me, them)
+    search = shared_search(geometry)
+    if (geometry.size, geometry.win_length) == BOOK_SHAPE and (me | them).bit_count() <= 4:
+        from tui_tictactoe.engine.opening_book import BOOK
+
+        entry = search.book_entry(BOOK, me, them)
+        if entry is not None:
+            return entry[1][0]
+    return search.table_move(me, them)
+
+
+BOOK_SHAPE = (5, 4)
+"""The board the 5x5 opening book was built for (`strategies.BOOK_GEOMETRY`), whose best
+cells lead the line while the position is in it (up to 4 stones)."""
