@@ -11,14 +11,16 @@ column (`NOTE_WIDTH`); the big board's analysis counts its cells in the title in
 
 from __future__ import annotations
 
-from typing import Literal, NamedTuple
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from tui_tictactoe.controller.game import GameController
 from tui_tictactoe.controller.rounds import TakeBack
 from tui_tictactoe.controller.teaching import AnalysisFound
 from tui_tictactoe.engine.board import Cell, IllegalMove
 from tui_tictactoe.engine.geometry import is_bounded
-from tui_tictactoe.engine.proof import Proof
+
+if TYPE_CHECKING:
+    from tui_tictactoe.engine.proof import Proof
 
 Tone = Literal["turn", "thinking", "win", "loss", "draw", "refused", "hint", "error", "question"]
 TONES: tuple[Tone, ...] = (

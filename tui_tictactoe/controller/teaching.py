@@ -30,8 +30,10 @@ from tui_tictactoe.engine.cancel import Cancelled, SearchCancelled
 from tui_tictactoe.engine.geometry import Geometry, is_bounded
 from tui_tictactoe.engine.known import Scores, known_best, known_scores
 from tui_tictactoe.engine.players import Player
-from tui_tictactoe.engine.proof import Proof
 from tui_tictactoe.engine.strategies import MinimaxStrategy, MoveStrategy, search_of
+
+if TYPE_CHECKING:
+    from tui_tictactoe.engine.proof import Proof
 
 HintStrategy = Callable[[random.Random], MoveStrategy]
 """Makes the search behind a big board's hint, from the hint's own seeded RNG."""
@@ -180,6 +182,8 @@ class AnalysisRun:
         """Keep cells' scores, if this run is still wanted for them (see `live`)."""
         if not self.live(reply.generation):
             return False
+        from tui_tictactoe.engine.proof import Proof  # with the first reply, not at start-up
+
         geometry = self.board.geometry
         if reply.found:
             self.scores.update((one.cell, one) for one in reply.found)

@@ -4,14 +4,16 @@ game's overlay and hints, replays and a spectator's overlay."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from typing import Literal, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Literal, NamedTuple, Protocol
 
 from tui_tictactoe.engine.board import SYMBOLS, Cell, GameBoard, Symbol, other
 from tui_tictactoe.engine.cancel import Cancelled, SearchCancelled
 from tui_tictactoe.engine.geometry import Geometry, is_bounded
-from tui_tictactoe.engine.proof import Proof
 from tui_tictactoe.engine.solver import Verdict
 from tui_tictactoe.engine.strategies import search_of
+
+if TYPE_CHECKING:  # imported where a proof is made: a 3x3 game's start-up does without it
+    from tui_tictactoe.engine.proof import Proof
 
 OnMove = Callable[[int, int], None]
 """Told (move number, number of moves) before each move of a position is searched."""
@@ -293,6 +295,8 @@ def _searched(
     on_move: OnMove | None,
 ) -> Iterator[tuple[Scored, ...]]:
     """Each of `cells` searched in turn (`done` moves scored before, of `total`)."""
+    from tui_tictactoe.engine.proof import Proof
+
     scorer = search if search is not None or not cells else search_of(geometry)
     exact = not is_bounded(geometry)
     for number, cell in enumerate(cells, done + 1):
@@ -307,6 +311,7 @@ def _searched(
 def known_scored(geometry: Geometry, cell: int, score: int) -> Scored:
     """A score the engine knows without searching, with what it rests on."""
     from tui_tictactoe.engine.known import SOLVED_CELLS
+    from tui_tictactoe.engine.proof import Proof
 
     return Scored(cell, score, Proof("table" if geometry.cells <= SOLVED_CELLS else "book"))
 
