@@ -337,6 +337,6 @@ def test_the_panel_says_what_proves_a_pairing_move_and_shows_the_line() -> None:
     decision = Decision((2, 2), Verdict("draw", 34), 0, 1e-4, None, None, "pairing", pairs, (14,))
     rows = dict(describe(decision, geometry(6, 5)))
     assert rows["Searched"] == "0 (pairing kept)" and rows["Looks ahead"] == "not needed"
-    assert rows["Proof: a pairing"] == "2 pairs" and rows["Line"] == "15"
+    assert rows["Proof"] == "2 pairs" and rows["Line"] == "15"
     long = decision._replace(line=tuple(range(9)), proof=None)
-    assert dict(describe(long, STANDARD))["Line"] == "1, 2, 3, 4, 5…"
+    assert dict(describe(long, STANDARD))["Line"] == "1, 2, 3, 4…"  # "Line: " on its line

@@ -23,16 +23,22 @@ def plural(count: int, one: str, many: str | None = None) -> str:
     return f"{count:,} {one if count == 1 else many or one + 's'}"
 
 
-VALUE_WIDTH = 16
-"""Columns a value has in the panel (its width less border, padding and indent)."""
+VALUE_WIDTH = 18
+"""Columns a line has in the panel (its width less border and padding)."""
+
+INLINE = ("Proof", "Line")
+"""Rows drawn on one line ("Line: 5, 1, 9"), not as a label over its value: the panel must
+fit 80x20 whole (tests/ui/test_fit.py)."""
 
 
 def line_value(line: tuple[int, ...], width: int = VALUE_WIDTH) -> str:
     """A line of play by cell numbers ("5, 1, 9"), cut with "…" to fit one panel line."""
-    text = ", ".join(str(cell + 1) for cell in line)
-    if len(text) <= width:
-        return text
-    return text[: width - 1].rsplit(", ", 1)[0] + "…"
+    cells = [str(cell + 1) for cell in line]
+    text = ", ".join(cells)
+    while len(text) > width and len(cells) > 1:
+        cells.pop()
+        text = ", ".join(cells) + "…"
+    return text
 
 
 def describe(decision: Decision, geometry: Geometry) -> list[tuple[str, str]]:
@@ -57,9 +63,11 @@ def describe(decision: Decision, geometry: Geometry) -> list[tuple[str, str]]:
         ("Verdict", str(decision.verdict)),
     ]
     if decision.proof == "pairing":
-        rows.append(("Proof: a pairing", plural(len(decision.pairs), "pair")))
+        rows.append(("Proof", plural(len(decision.pairs), "pair")))
     # The line last: where the panel is short (80x20) it is the row cut, not the costs.
-    line = [("Line", line_value(decision.line))] if decision.line else []
+    line = (
+        [("Line", line_value(decision.line, VALUE_WIDTH - len("Line: ")))] if decision.line else []
+    )
     return [
         *rows,
         ("Searched", searched),
@@ -106,7 +114,9 @@ class ReasoningPanel(Static):
             self.update("The AI has not moved yet this round.")
         else:
             lines = [
-                Content.assemble((f"{label}\n", "$text-muted"), (f"  {value}", "bold"))
+                Content.assemble((f"{label}: ", "$text-muted"), (value, "bold"))
+                if label in INLINE
+                else Content.assemble((f"{label}\n", "$text-muted"), (f"  {value}", "bold"))
                 for label, value in describe(decision, geometry)
             ]
             self.update(Content("\n").join(lines))
