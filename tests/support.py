@@ -91,10 +91,8 @@ class SteadyMinimax(MinimaxStrategy):
             search = (
                 BoundedSearch(big, seconds=None, nodes=20_000) if is_bounded(big) else Search(big)
             )
-        # 6x6 keeps the bounded search alone (`pairings=False`): these snapshots show its
-        # "unknown" verdicts; the hard AI's pairings are tested in tests/engine/test_pairing.py.
-        pairings = big is None or not is_bounded(big)
-        super().__init__(rng=random.Random(seed), solver=Solver(), search=search, pairings=pairings)
+        # On 6x6 the hard AI as it plays: its pairings (the overlay shows proven verdicts).
+        super().__init__(rng=random.Random(seed), solver=Solver(), search=search)
 
     @property
     def last_decision(self) -> Decision | None:

@@ -165,6 +165,11 @@ def build_parser() -> WholeParser:
         help="who moves next when the counts are equal (default X)",
     )
     analyse_parser.add_argument("--json", action="store_true", help="print one JSON object")
+    analyse_parser.add_argument(
+        "--proof",
+        action="store_true",
+        help="print under each move what proves its verdict: the forcing line, or the pairs",
+    )
     stats_parser = commands.add_parser(
         "stats",
         help="print your record: wins, losses, draws and streaks per difficulty",
@@ -245,7 +250,7 @@ def _main(argv: Sequence[str] | None) -> int:
     if args.command in ("analyse", "analyze"):
         from tui_tictactoe.commands.analyse import run_analyse
 
-        return run_analyse(args.board, args.to_move, args.json)
+        return run_analyse(args.board, args.to_move, args.json, args.proof)
     if args.command == "stats":
         from tui_tictactoe.commands.stats import run_stats
 

@@ -33,6 +33,7 @@ from tui_tictactoe.cli import main
 from tui_tictactoe.commands.analyse import board_from_text
 from tui_tictactoe.engine.analysis import InvalidPosition, analyse
 from tui_tictactoe.engine.board import GameBoard
+from tui_tictactoe.engine.geometry import STANDARD
 
 X_FIRST = reachable("X")
 O_FIRST = reachable("O")
@@ -57,8 +58,10 @@ def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]:
     assert code == 0, err
     assert err == ""
     assert out.endswith("\n") and out.count("\n") == 1, "one JSON object on one line"
-    document: dict[str, Any] = json.loads(out)
-    return document
+    found: dict[str, Any] = json.loads(out)
+    moves = found["moves"]
+    assert isinstance(moves, list)
+    return {**found, "moves": [old_keys(move) for move in moves]}
 
 
 # -- the reference itself --------------------------------------------------------
@@ -88,10 +91,16 @@ def o_first_args(board: str, mover: str) -> list[str]:
 def engine_json(*args: str) -> dict[str, Any]:
     """What `analyse --json` prints, straight from the engine (the CLI adds only json.dumps)."""
     board, to_move = args[0], (args[2] if len(args) > 2 else None)
-    document: dict[str, Any] = json.loads(
-        json.dumps(analyse(GameBoard.from_string(board), to_move).to_json())
-    )
-    return document
+    found: dict[str, Any] = json.loads(json.dumps(analyse(GameBoard.from_string(board), to_move).to_json(STANDARD)))
+    return {**found, "moves": [old_keys(move) for move in found["moves"]]}
+
+
+OLD_KEYS = ("row", "col", "outcome", "plies")
+"""The keys of a move the reference checks (the line and proof are checked on their own)."""
+
+
+def old_keys(move: dict[str, object]) -> dict[str, object]:
+    return {key: move[key] for key in OLD_KEYS}
 
 
 def test_every_move_of_every_x_first_position() -> None:
@@ -375,7 +384,7 @@ def test_text_output_names_cells_as_the_game_draws_them(capsys: pytest.CaptureFi
     and 5x5) and says "AI played 15", "Hint: cell 6"; `analyse` calls them the same."""
     assert main(["analyse", "X.../.O../..../...."]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert "cell  row col  verdict" in lines
+    assert "cell  row col  verdict     line" in lines
     rows = [line.split() for line in lines if line.split()[:1] and line.split()[0].isdigit()]
     assert len(rows) == 14
     for cell, row, col, *_ in rows:
@@ -539,9 +548,10 @@ def test_a_6x6_board_is_analysed_with_proven_wins_and_unknowns(
     first = json.loads(capsys.readouterr().out)
     outcomes = {(move["row"], move["col"]): move["outcome"] for move in first["moves"]}
     assert len(outcomes) == 30 and outcomes[(0, 4)] == "win" and first["best"] == [[0, 4]]
-    assert "unknown" in outcomes.values() and set(outcomes.values()) <= {"win", "loss", "unknown"}
+    assert "unknown" in outcomes.values()
+    assert set(outcomes.values()) <= {"win", "loss", "draw", "unknown"}
     assert main(["analyse", board, "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == first
     assert main(["analyse", "X....." + "." * 29 + "O"]) == 0
     out = capsys.readouterr().out
-    assert "X to move." in out and out.rstrip().endswith("no move wins by force within it)")
+    assert "X to move." in out and out.rstrip().endswith('a verdict shown "unknown" is unproven)')

@@ -68,6 +68,15 @@ def test_hint_names_the_cell_by_its_key() -> None:
     assert hint_status(controller, (0, 0)).text == "Hint: cell 1 is a best move."
 
 
+def test_a_6x6_hint_never_calls_its_cell_best() -> None:
+    """6x6 is not solved: the hint's cell keeps a draw at best, so it is no "best move"."""
+    controller = GameController(GameOptions(board="6"))
+    assert hint_status(controller, (2, 2)) == (
+        "Hint: cell 15; no move is proven better.",
+        "hint",
+    )
+
+
 def test_no_hint_says_why() -> None:
     over = played(*WON)
     assert hint_status(over, None) == refused("No hint: the round is over.")

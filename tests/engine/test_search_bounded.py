@@ -139,7 +139,7 @@ def test_analyse_says_unknown_and_names_no_best_move_where_nothing_is_proven() -
     board = board_from_text("X..... ...... ...... ...... ...... .....O")
     text = format_analysis(analyse(board, search=small_budget()), G6)
     assert "unknown" in text and "best" not in text.replace("Best:", "")
-    assert text.splitlines()[-1].startswith("Best: unknown (6x6 is searched within a bound")
+    assert text.splitlines()[-1].startswith("Best: no move is proven better")
 
 
 @settings(max_examples=40, deadline=None)

@@ -63,7 +63,7 @@ def test_5x5_mid_game_60x22(snap_compare, make_app) -> None:
 BIG_GAMES = {
     4: [(0, 3), (3, 0), (1, 2)],  # 10 empty cells after the AI's reply
     5: [(2, 2), (1, 2), (2, 1), (1, 3), (3, 0), (1, 4)],  # 13 empty cells
-    6: [(3, 3), (2, 2), (2, 3)],  # 30 empty cells: each scored within 3,000 positions
+    6: [(3, 3), (2, 2), (4, 1)],  # 30 empty cells, proven at once or searched
 }
 WIN_LENGTHS = {4: 4, 5: 4, 6: 5}
 
@@ -131,8 +131,8 @@ def overlay_and_info(size: int) -> Callable[[Pilot[None]], Awaitable[None]]:
 def test_big_board_analysis_and_info_panel(
     snap_compare, make_app, size: int, terminal: tuple[int, int]
 ) -> None:
-    """6x6 at its least, 60x25, and roomy (the info panel beside it): its verdicts are
-    "unknown" ("?") where the bounded search proved nothing."""
+    """6x6 at its least, 60x25, and roomy (the info panel beside it, with the AI's line and
+    its proof): its verdicts proven by pairings ("draw") and fours, "?" where unproven."""
     big = geometry(size, WIN_LENGTHS[size])
     app = make_app(board=str(size), strategy=SteadyMinimax(big=big), record=False)
     assert snap_compare(app, terminal_size=terminal, run_before=overlay_and_info(size))
@@ -148,3 +148,16 @@ def test_the_dialog_says_which_boards_fit_at_60x18(snap_compare, make_app) -> No
     """`n` on the message: the dialog on 5x5, and under Board what fits here."""
     app = make_app(board="6", record=False)
     assert snap_compare(app, terminal_size=(60, 18), run_before=play("n"))
+
+
+@pytest.mark.parametrize("terminal", [(80, 26), (60, 25)], ids=["80x26", "60x25"])
+def test_6x6_why_draws_the_ais_pairs_as_letters(snap_compare, make_app, terminal) -> None:
+    """`w` after the game of `BIG_GAMES` (issue 37): the AI's pairs as letters, A A, B B, ...,
+    and the line under the board."""
+    app = make_app(board="6", strategy=SteadyMinimax(big=geometry(6, 5)), record=False)
+
+    async def run_before(pilot: Pilot) -> None:
+        await pilot.pause()
+        await press(pilot, *walk(6, BIG_GAMES[6]), "w")
+
+    assert snap_compare(app, terminal_size=terminal, run_before=run_before)

@@ -321,3 +321,24 @@ async def test_the_info_panel_forgets_a_move_taken_back_or_left_behind(make_app,
         assert info_text(app) == "The AI has not moved yet this round."
         await press(pilot, "5", "n", "enter")
         assert info_text(app) == "The AI has not moved yet this round."
+
+
+def test_a_win_along_a_line_of_fours_shows_no_count_it_has_not_proven() -> None:
+    """6x6: a line of fours may not be the shortest win, so no cell says "win 7" or "W7"."""
+    verdict = Verdict("win", 7, shortest=False)
+    assert str(verdict) == "win"
+    assert [verdict_text(verdict, room) for room in (1, 3, 9)] == ["W", "win", "win"]
+
+
+def test_the_panel_says_what_proves_a_pairing_move_and_shows_the_line() -> None:
+    """6x6 (issue 37): a move by a pairing searched nothing and looks no further than its
+    pairs; every decision's line is shown, cut with "…" to one panel line."""
+    from tui_tictactoe.engine.geometry import geometry
+
+    pairs = ((0, 1), (2, 3))
+    decision = Decision((2, 2), Verdict("draw", 34), 0, 1e-4, None, None, "pairing", pairs, (14,))
+    rows = dict(describe(decision, geometry(6, 5)))
+    assert rows["Searched"] == "0 (pairing kept)" and rows["Looks ahead"] == "not needed"
+    assert rows["Proof"] == "2 pairs" and rows["Line"] == "15"
+    long = decision._replace(line=tuple(range(9)), proof=None)
+    assert dict(describe(long, STANDARD))["Line"] == "1, 2, 3, 4…"  # "Line: " on its line

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import TextIO
 
 from tui_tictactoe.commands.play_arguments import PROG, echo
-from tui_tictactoe.engine.analysis import Analysis, InvalidPosition, analyse
+from tui_tictactoe.engine.analysis import Analysis, InvalidPosition, MoveVerdict, analyse
 from tui_tictactoe.engine.board import GameBoard
 from tui_tictactoe.engine.geometry import Geometry
 from tui_tictactoe.options import BOARDS, board_geometry
@@ -18,8 +18,8 @@ from tui_tictactoe.options import BOARDS, board_geometry
 SIZES = {int(board) ** 2: int(board) for board in BOARDS}
 """Cells -> board size: 9 cells make the 3x3 board, 16 the 4x4, 25 the 5x5, 36 the 6x6."""
 
-UNPROVEN = "unknown (6x6 is searched within a bound, not solved: no move wins by force within it)"
-"""What `Best:` says on a board whose search proved no move best (`analysis.best_score`)."""
+UNPROVEN = 'no move is proven better (6x6 is not solved: a verdict shown "unknown" is unproven)'
+"""What `Best:` says on a board where no move is proven better (`analysis.best_score`)."""
 
 CELL_CHARACTERS = frozenset("XxOo. /")
 QUOTE_LIMIT = 41  # characters of the board an error quotes: a 6x6 board with spaces is 41
@@ -153,7 +153,7 @@ def _width(stream: TextIO) -> int:
         return 79
 
 
-def run_analyse(text: str, to_move: str | None, as_json: bool) -> int:
+def run_analyse(text: str, to_move: str | None, as_json: bool, proof: bool = False) -> int:
     progress = Progress(sys.stderr)
     try:
         board = board_from_text(text)
@@ -170,15 +170,17 @@ def run_analyse(text: str, to_move: str | None, as_json: bool) -> int:
     if as_json:
         import json  # only `analyse --json` needs it; the game starts without it
 
-        print(json.dumps(result.to_json()))
+        print(json.dumps(result.to_json(board.geometry)))
     else:
-        print(format_analysis(result, board.geometry))
+        print(format_analysis(result, board.geometry, proof))
     sys.stdout.flush()  # the board first, then (on stderr) how long it took
     progress.finish(len(result.moves))
     return 0
 
 
-def format_analysis(result: Analysis, geometry: Geometry) -> str:
+def format_analysis(result: Analysis, geometry: Geometry, proof: bool = False) -> str:
+    """The board, each move's verdict and line of play, the best moves; with `proof` each
+    move's proof under it (`proof_lines`)."""
     board, size = result.board, geometry.size
     lines = [" ".join(board[row * size : (row + 1) * size]) for row in range(size)]
     if result.status != "in_progress":
@@ -186,14 +188,79 @@ def format_analysis(result: Analysis, geometry: Geometry) -> str:
         return "\n".join([*lines, "", ending])
     # A cell by its number, as the game draws it in every empty cell and names it in
     # every message ("AI played 15", "Hint: cell 6"); its row and column beside it.
-    lines += ["", f"{result.to_move} to move.", "cell  row col  verdict"]
+    lines += ["", f"{result.to_move} to move.", "cell  row col  verdict     line"]
+    width = max((len(line_text(move.line)) for move in result.moves), default=0)
     for move in result.moves:
         row, col = move.cell
         marker = "  best" if move.best else ""
         cell = geometry.key(row, col)
-        lines.append(f"{cell:>4}  {row + 1:>3} {col + 1:>3}  {move.verdict!s:<10}{marker}".rstrip())
+        played = line_text(move.line).ljust(width)
+        lines.append(
+            f"{cell:>4}  {row + 1:>3} {col + 1:>3}  {move.verdict!s:<10}  {played}{marker}".rstrip()
+        )
+        if proof:
+            lines += ["      " + text for text in proof_lines(result, geometry, move)]
     best = ", ".join(
         f"cell {geometry.key(*cell)} (row {cell[0] + 1}, col {cell[1] + 1})" for cell in result.best
     )
     lines.append(f"Best: {best or UNPROVEN}")
     return "\n".join(lines)
+
+
+def line_text(line: tuple[int, ...]) -> str:
+    """A line of play by cell numbers: "5, 1, 9"."""
+    return ", ".join(str(cell + 1) for cell in line)
+
+
+def proof_lines(result: Analysis, geometry: Geometry, move: MoveVerdict) -> list[str]:
+    """What proves `move`'s verdict, for a reader to check by hand: the forcing line, or
+    the pairings drawn as small boards (a pair's two cells the same letter)."""
+    found = move.proof
+    if found is None:
+        return ["unproven: nothing forced was found within the bound"]
+    mover = result.to_move
+    them = "O" if mover == "X" else "X"
+    if found.kind == "fours":
+        attacker = mover if move.verdict.outcome == "win" else them
+        return [
+            f"forced: {line_text(found.line)} (each move of {attacker} makes a four or five;"
+            " every answer is forced)"
+        ]
+    if found.kind != "pairing":
+        return [f"by the {PROOF_WORDS[found.kind]}"]
+    index = geometry.index(*move.cell)
+    after = result.board[:index] + mover + result.board[index + 1 :]
+    theirs = after
+    if found.reply is not None:
+        theirs = after[: found.reply] + them + after[found.reply + 1 :]
+    reply = "" if found.reply is None else f" after its reply {found.reply + 1}"
+    out = [f"{them}'s pairs{reply}: every line {mover} could still fill holds one of them;"]
+    out.append(f"whenever {mover} takes one cell of a pair, {them} takes the other:")
+    out += pairs_board(theirs, geometry, found.pairs)
+    if found.answers:
+        out.append(
+            f"and {mover} cannot lose: for each of {them}'s {len(found.answers)} replies an"
+            " answer and pairs from the shipped openings (in --json)"
+        )
+    else:
+        out.append(f"{mover}'s own pairs, so {them} cannot win either:")
+        out += pairs_board(after, geometry, found.guard)
+    return out
+
+
+PROOF_WORDS = {"table": "solved table", "book": "opening book", "search": "exact search"}
+
+
+def pairs_board(board: str, geometry: Geometry, pairs: tuple[tuple[int, int], ...]) -> list[str]:
+    """The board with each pair's two cells as one letter (A A, B B, ...), stones as X and O,
+    other empty cells as '.'."""
+    cells = list(board)
+    for number, (a, b) in enumerate(sorted(pairs)):
+        letter = PAIR_LETTERS[number]
+        cells[a] = cells[b] = letter
+    size = geometry.size
+    return ["  " + " ".join(cells[row * size : (row + 1) * size]) for row in range(size)]
+
+
+PAIR_LETTERS = "ABCDEFGHIJKLMNPQRSTUVWYZ"
+"""A pair's letter: no O (a stone's mark); 6x6 pairings hold at most 18 pairs."""

@@ -11,12 +11,16 @@ column (`NOTE_WIDTH`); the big board's analysis counts its cells in the title in
 
 from __future__ import annotations
 
-from typing import Literal, NamedTuple
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from tui_tictactoe.controller.game import GameController
 from tui_tictactoe.controller.rounds import TakeBack
 from tui_tictactoe.controller.teaching import AnalysisFound
 from tui_tictactoe.engine.board import Cell, IllegalMove
+from tui_tictactoe.engine.geometry import is_bounded
+
+if TYPE_CHECKING:
+    from tui_tictactoe.engine.proof import Proof
 
 Tone = Literal["turn", "thinking", "win", "loss", "draw", "refused", "hint", "error", "question"]
 TONES: tuple[Tone, ...] = (
@@ -105,10 +109,37 @@ def move_refused(refusal: IllegalMove) -> Status:
     return refused(str(refusal))
 
 
+WHY_PAIRS = "Every line you can fill holds a pair: I take its partner."
+"""What `w` says over the AI's pairs drawn as letters (the help says it in full: "Every line
+you could still fill holds one of these pairs: take one cell and I take the other.")."""
+
+WHY_UNPROVEN = "Nothing proven here: no pairing, no line of fours found."
+
+
+def why_status(game: GameController, proof: Proof | None) -> Status:
+    """`w` ("why can't I win?"): the pairs (drawn on the board), the human's own winning
+    line of fours, or that nothing is proven; a note off the human's turn and on the
+    solved boards, whose overlay says it all."""
+    geometry = game.board.geometry
+    if proof is None:
+        if not is_bounded(geometry):
+            return refused("Why: on this board the analysis (a) says it all.")
+        if not game.is_human_turn or game.between_people:
+            return refused("No why now: it is not your turn against the AI.")
+        return refused(WHY_UNPROVEN)
+    if proof.kind == "pairing":
+        return Status(WHY_PAIRS, "hint")
+    line = ", ".join(str(cell + 1) for cell in proof.line)
+    return Status(f"You win by force (fours): {line}."[:NOTE_WIDTH], "hint")
+
+
 def hint_status(game: GameController, hint: Cell | None) -> Status:
     """The hint for the human, or why there is none now (a note)."""
     if hint is not None:
-        return Status(f"Hint: cell {game.board.geometry.key(*hint)} is a best move.", "hint")
+        geometry = game.board.geometry
+        if is_bounded(geometry):  # 6x6: the hint keeps a pairing at best, never proven best
+            return Status(f"Hint: cell {geometry.key(*hint)}; no move is proven better.", "hint")
+        return Status(f"Hint: cell {geometry.key(*hint)} is a best move.", "hint")
     if game.game_over:
         return refused("No hint: the round is over.")
     if game.between_people:

@@ -18,19 +18,22 @@ from tui_tictactoe.controller.ai_turn import AIReply, AIRequest
 from tui_tictactoe.engine.analysis import (
     Analysis,
     MoveScorer,
-    MoveVerdict,
+    Scored,
     analyse,
-    best_score,
     empty_cells,
+    known_scored,
     move_scores,
+    verdicts,
 )
 from tui_tictactoe.engine.board import Cell, GameBoard, Symbol, other
 from tui_tictactoe.engine.cancel import Cancelled, SearchCancelled
 from tui_tictactoe.engine.geometry import Geometry, is_bounded
 from tui_tictactoe.engine.known import Scores, known_best, known_scores
 from tui_tictactoe.engine.players import Player
-from tui_tictactoe.engine.solver import Verdict
 from tui_tictactoe.engine.strategies import MinimaxStrategy, MoveStrategy, search_of
+
+if TYPE_CHECKING:
+    from tui_tictactoe.engine.proof import Proof
 
 HintStrategy = Callable[[random.Random], MoveStrategy]
 """Makes the search behind a big board's hint, from the hint's own seeded RNG."""
@@ -81,11 +84,14 @@ class HintRequest(NamedTuple):
 
 
 class CellScores(NamedTuple):
-    """Exact scores of empty cells, found by an `AnalysisRequest`: every score the engine
-    knew at once in one reply, then one reply per cell it had to search."""
+    """Scores of empty cells, found by an `AnalysisRequest`: every score the engine knew at
+    once in one reply (on 6x6 all it proved at once in another), then one reply per cell it
+    had to search. `found` carries each with its proof (`analysis.Scored`); without it a
+    score is taken as a search's (0 on 6x6: unknown)."""
 
     generation: int
     scores: tuple[tuple[Cell, int], ...]
+    found: tuple[Scored, ...] = ()
 
 
 class AnalysisRequest(NamedTuple):
@@ -113,8 +119,8 @@ class AnalysisRequest(NamedTuple):
             for scores in found:
                 if self.cancelled():
                     return
-                cells = tuple((geometry.coords(cell), score) for cell, score in scores)
-                yield CellScores(self.generation, cells)
+                cells = tuple((geometry.coords(one.cell), one.score) for one in scores)
+                yield CellScores(self.generation, cells, scores)
         except SearchCancelled:
             return
 
@@ -147,7 +153,9 @@ class AnalysisRun:
         me, them = board.masks_for(symbol)
         cells = empty_cells(geometry, me, them) if self.total else []
         self.known = known_scores(geometry, me, them, cells) if cells else {}
-        self.scores = {geometry.coords(cell): score for cell, score in self.known.items()}
+        self.scores = {
+            cell: known_scored(geometry, cell, score) for cell, score in self.known.items()
+        }
         self.stop = threading.Event()
 
     @property
@@ -174,18 +182,24 @@ class AnalysisRun:
         """Keep cells' scores, if this run is still wanted for them (see `live`)."""
         if not self.live(reply.generation):
             return False
-        self.scores.update(reply.scores)
+        from tui_tictactoe.engine.proof import Proof  # with the first reply, not at start-up
+
+        geometry = self.board.geometry
+        if reply.found:
+            self.scores.update((one.cell, one) for one in reply.found)
+        else:
+            exact = not is_bounded(geometry)
+            for cell, score in reply.scores:
+                index = geometry.index(*cell)
+                proof = Proof("search") if exact or score else None
+                self.scores[index] = Scored(index, score, proof)
         return True
 
     def found(self) -> AnalysisFound:
         """The verdicts so far; the best cells are marked once every cell is scored."""
         done = len(self.scores) == self.total
-        exact = not is_bounded(self.board.geometry)
-        top = best_score(self.scores.values(), exact)
-        moves = tuple(
-            MoveVerdict(cell, Verdict.from_score(score, self.total, exact), done and score == top)
-            for cell, score in sorted(self.scores.items())  # reading order, as `analyse`
-        )
+        me, them = self.board.masks_for(self.symbol)
+        moves = verdicts(self.board.geometry, me, them, self.scores, done)  # as `analyse`
         analysis = Analysis(self.board.to_string(), self.symbol, "in_progress", moves)
         return AnalysisFound(analysis, len(self.scores), self.total)
 
@@ -253,6 +267,17 @@ class TeachingAids:
             return None
         best = self.analysis().best
         return best[0] if len(best) == 1 else self.rng.choice(best)
+
+    def why(self) -> Proof | None:
+        """ "Why can't I win?" on the human's turn on 6x6 (`proven.why_not`): the AI's pairing
+        held now, or the human's own forced line of fours; None where neither is proven (and
+        off-turn, between people, on the solved boards: their overlay says it all)."""
+        if not self._teaches or not is_bounded(self.board.geometry):
+            return None
+        from tui_tictactoe.engine.proven import why_not  # 6x6 only
+
+        me, them = self.board.masks_for(self.human_symbol)
+        return why_not(self.board.geometry, me, them)
 
     def hint_request(self) -> HintRequest | None:
         """A hint to ask for now (None off the human's turn): answered already where the

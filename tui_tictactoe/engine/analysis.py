@@ -7,13 +7,13 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Literal, NamedTuple, Protocol
 
 from tui_tictactoe.engine.board import SYMBOLS, Cell, GameBoard, Symbol, other
-from tui_tictactoe.engine.cancel import Cancelled
+from tui_tictactoe.engine.cancel import Cancelled, SearchCancelled
 from tui_tictactoe.engine.geometry import Geometry, is_bounded
 from tui_tictactoe.engine.solver import Verdict
 from tui_tictactoe.engine.strategies import search_of
 
-if TYPE_CHECKING:
-    from tui_tictactoe.engine.known import Scores
+if TYPE_CHECKING:  # imported where a proof is made: a 3x3 game's start-up does without it
+    from tui_tictactoe.engine.proof import Proof
 
 OnMove = Callable[[int, int], None]
 """Told (move number, number of moves) before each move of a position is searched."""
@@ -34,10 +34,22 @@ class InvalidPosition(ValueError):
     """A board that no game of alternating moves could have produced."""
 
 
+class Scored(NamedTuple):
+    """One move's score as the searches score it (see `solver.py`), and what proves it:
+    None where a bounded search (6x6) saw nothing forced: its 0 is then "unknown"."""
+
+    cell: int  # index in reading order
+    score: int
+    proof: Proof | None
+    shortest: bool = True  # False: a win (or loss) along a line that may not be the shortest
+
+
 class MoveVerdict(NamedTuple):
     cell: Cell
     verdict: Verdict
     best: bool
+    line: tuple[int, ...] = ()  # the line of play, this move first (cell indices)
+    proof: Proof | None = None
 
 
 class Analysis(NamedTuple):
@@ -56,22 +68,58 @@ class Analysis(NamedTuple):
                 return move.verdict
         return None
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self, geometry: Geometry) -> dict[str, object]:
+        """As `analyse --json` prints it: cells as the game numbers them (1 top-left), each
+        move's `line` and `proof` (`proof_json`)."""
         return {
             "board": self.board,
             "to_move": self.to_move,
             "status": self.status,
             "moves": [
                 {
+                    "cell": geometry.key(*move.cell),
                     "row": move.cell[0],
                     "col": move.cell[1],
                     "outcome": move.verdict.outcome,
                     "plies": move.verdict.plies,
+                    "shortest": move.verdict.shortest,
+                    "line": [cell + 1 for cell in move.line],
+                    "proof": proof_json(move.proof),
                 }
                 for move in self.moves
             ],
             "best": [list(cell) for cell in self.best],
         }
+
+
+def proof_json(proof: Proof | None) -> dict[str, object] | None:
+    """A proof with cells as the game numbers them (1 top-left): `kind`; for "fours" the
+    `line`; for "pairing" the other side's `reply` (null: none needed) and `pairs`, and the
+    mover's `guard` pairs or its `answers` (one per reply)."""
+    if proof is None:
+        return None
+
+    def keys(pairs: tuple[tuple[int, int], ...]) -> list[list[int]]:
+        return [[a + 1, b + 1] for a, b in pairs]
+
+    found: dict[str, object] = {"kind": proof.kind}
+    if proof.kind == "fours":
+        found["line"] = [cell + 1 for cell in proof.line]
+    elif proof.kind == "pairing":
+        found["reply"] = None if proof.reply is None else proof.reply + 1
+        found["pairs"] = keys(proof.pairs)
+        if proof.answers:
+            found["answers"] = [
+                {
+                    "reply": reply + 1,
+                    "answer": None if move is None else move + 1,
+                    "pairs": keys(pairs),
+                }
+                for reply, move, pairs in proof.answers
+            ]
+        else:
+            found["guard"] = keys(proof.guard)
+    return found
 
 
 def status_of(board: GameBoard) -> Status:
@@ -156,10 +204,10 @@ def analyse(
     moves: tuple[MoveVerdict, ...] = ()
     if status == "in_progress":
         me, them = board.masks_for(mover)
-        scores: Scores = {}
+        scores: dict[int, Scored] = {}
         for found in move_scores(board.geometry, me, them, search, cancelled, on_move):
-            scores.update(found)
-        moves = verdicts(board.geometry, scores)
+            scores.update((scored.cell, scored) for scored in found)
+        moves = verdicts(board.geometry, me, them, scores)
     return Analysis(board.to_string(), mover, status, moves)
 
 
@@ -179,7 +227,8 @@ def known_analysis(board: GameBoard, to_move: str | None = None) -> Analysis | N
     scores = known_scores(board.geometry, me, them, cells)
     if len(scores) < len(cells):
         return None
-    return Analysis(board.to_string(), mover, status, verdicts(board.geometry, scores))
+    scored = {cell: known_scored(board.geometry, cell, score) for cell, score in scores.items()}
+    return Analysis(board.to_string(), mover, status, verdicts(board.geometry, me, them, scored))
 
 
 def move_scores(
@@ -189,14 +238,16 @@ def move_scores(
     search: MoveScorer | None = None,
     cancelled: Cancelled | None = None,
     on_move: OnMove | None = None,
-    known: Scores | None = None,
-) -> Iterator[tuple[tuple[int, int], ...]]:
-    """The one path to the score of every move of a position in play (`me` to move), as
-    (cell index, score) pairs: first, in one batch, every score the engine knows without
-    searching (`known.known_scores`), then each other move's as `search` (the shared
-    search of `geometry` unless given) finds it. `on_move` hears (move number, moves)
-    before each search; `cancelled` stops one with `SearchCancelled`. `known`: the scores
-    a caller has read already with `known_scores` (to show them at once), not yielded again."""
+    known: dict[int, int] | None = None,
+) -> Iterator[tuple[Scored, ...]]:
+    """The one path to the score of every move of a position in play (`me` to move), each
+    with its proof: first, in one batch, every score the engine knows without searching
+    (`known.known_scores`: the 3x3 table, the 5x5 book), then on 6x6 in one batch what is
+    proven at once (`proven.proven_moves`: fours, pairings), then each other move's as
+    `search` (the shared search of `geometry` unless given) finds it. `on_move` hears
+    (move number, moves) before each search; `cancelled` stops one with `SearchCancelled`.
+    `known`: the scores a caller has read already with `known_scores` (to show them at
+    once), not yielded again."""
     cells = empty_cells(geometry, me, them)
     if known is None:
         from tui_tictactoe.engine.known import (
@@ -205,14 +256,64 @@ def move_scores(
 
         known = known_scores(geometry, me, them, cells)
         if known:
-            yield tuple((cell, known[cell]) for cell in cells if cell in known)
+            yield tuple(
+                known_scored(geometry, cell, known[cell]) for cell in cells if cell in known
+            )
     rest = [cell for cell in cells if cell not in known]
-    scorer = search if search is not None or not rest else search_of(geometry)
-    for number, cell in enumerate(rest, len(known) + 1):
+    done = len(known)
+    if rest and is_bounded(geometry):
+        proven = _proven(geometry, me, them, rest, cancelled)
+        if proven:
+            yield proven
+        found = {scored.cell for scored in proven}
+        rest = [cell for cell in rest if cell not in found]
+        done += len(proven)
+    yield from _searched(geometry, me, them, rest, done, len(cells), search, cancelled, on_move)
+
+
+def _proven(
+    geometry: Geometry, me: int, them: int, cells: list[int], cancelled: Cancelled | None
+) -> tuple[Scored, ...]:
+    """6x6: the verdicts of `cells` proven at once (`proven.proven_moves`), reading order."""
+    from tui_tictactoe.engine.proven import proven_moves
+
+    if cancelled is not None and cancelled():
+        raise SearchCancelled
+    proven = proven_moves(geometry, me, them, cells)
+    return tuple(Scored(cell, *proven[cell]) for cell in cells if cell in proven)
+
+
+def _searched(
+    geometry: Geometry,
+    me: int,
+    them: int,
+    cells: list[int],
+    done: int,
+    total: int,
+    search: MoveScorer | None,
+    cancelled: Cancelled | None,
+    on_move: OnMove | None,
+) -> Iterator[tuple[Scored, ...]]:
+    """Each of `cells` searched in turn (`done` moves scored before, of `total`)."""
+    from tui_tictactoe.engine.proof import Proof
+
+    scorer = search if search is not None or not cells else search_of(geometry)
+    exact = not is_bounded(geometry)
+    for number, cell in enumerate(cells, done + 1):
         if on_move is not None:
-            on_move(number, len(cells))
+            on_move(number, total)
         assert scorer is not None
-        yield ((cell, scorer.move_score(me, them, cell, cancelled)),)
+        score = scorer.move_score(me, them, cell, cancelled)
+        proof = Proof("search") if exact or score else None
+        yield (Scored(cell, score, proof),)
+
+
+def known_scored(geometry: Geometry, cell: int, score: int) -> Scored:
+    """A score the engine knows without searching, with what it rests on."""
+    from tui_tictactoe.engine.known import SOLVED_CELLS
+    from tui_tictactoe.engine.proof import Proof
+
+    return Scored(cell, score, Proof("table" if geometry.cells <= SOLVED_CELLS else "book"))
 
 
 def empty_cells(geometry: Geometry, me: int, them: int) -> list[int]:
@@ -221,20 +322,44 @@ def empty_cells(geometry: Geometry, me: int, them: int) -> list[int]:
     return [cell for cell in range(geometry.cells) if not occupied >> cell & 1]
 
 
-def verdicts(geometry: Geometry, scores: Scores) -> tuple[MoveVerdict, ...]:
-    """Each scored cell's verdict, in reading order, the best ones marked."""
-    empties = len(scores)
-    exact = not is_bounded(geometry)
-    top = best_score(scores.values(), exact)
-    return tuple(
-        MoveVerdict(geometry.coords(cell), Verdict.from_score(score, empties, exact), score == top)
-        for cell, score in sorted(scores.items())
-    )
+def verdicts(
+    geometry: Geometry, me: int, them: int, scores: dict[int, Scored], done: bool = True
+) -> tuple[MoveVerdict, ...]:
+    """Each scored cell's verdict with its line of play (`principal.line_of_play`, or the
+    proof's), in reading order; the best ones marked once `done` (every cell scored)."""
+    from tui_tictactoe.engine.principal import line_of_play
+
+    empties = geometry.cells - (me | them).bit_count()
+    top = best_score(scores.values()) if done else None
+    moves = []
+    for cell, scored in sorted(scores.items()):
+        verdict = verdict_of(scored, empties)
+        if scored.proof is not None and scored.proof.line:
+            line = scored.proof.line
+        else:
+            plies = None if verdict.outcome == "draw" else verdict.plies
+            line = line_of_play(geometry, me, them, cell, plies)
+        best = top is not None and scored.proof is not None and scored.score == top
+        moves.append(MoveVerdict(geometry.coords(cell), verdict, best, line, scored.proof))
+    return tuple(moves)
 
 
-def best_score(scores: Iterable[int], exact: bool) -> int | None:
-    """The score the best moves have; None where no move is known to be best: a bounded
-    search (6x6) whose top score is 0 proved nothing, and one unknown is as good as
-    another (its losses are still worse, its wins still best)."""
-    top = max(scores, default=0)
-    return None if top == 0 and not exact else top
+def verdict_of(scored: Scored, empties: int) -> Verdict:
+    """A scored move's verdict; `empties`: the empty cells before it."""
+    if scored.proof is None:
+        return Verdict("unknown", empties)
+    return Verdict.from_score(scored.score, empties)._replace(shortest=scored.shortest)
+
+
+def best_score(scores: Iterable[Scored]) -> int | None:
+    """The score the best moves have; None where no move is proven better than another:
+    the best proven score is no win while some move is unknown (an unknown may be better
+    than any draw). A proven win is best whatever the unknowns."""
+    scores = list(scores)
+    proven = [scored.score for scored in scores if scored.proof is not None]
+    if not proven:
+        return None
+    top = max(proven)
+    if top <= 0 and len(proven) < len(scores):
+        return None
+    return top

@@ -135,6 +135,20 @@ class Search:
         inverse = self._symmetry.inverse[symmetry]
         return score, tuple(inverse[move] for move in moves)
 
+    def table_move(self, me: int, them: int) -> int | None:
+        """The best move the table remembers for `me` to move (a line of play is read from
+        it: `principal.line_of_play`), or None where it has none. No search."""
+        cells = self.geometry.cells
+        key = me | them << cells
+        symmetry = 0
+        if cells - (me | them).bit_count() >= cells - self.canonical_stones:
+            key, symmetry = self._symmetry.canonical(key)
+        entry = self._table.get(key)
+        if entry is None:
+            return None
+        move = entry[2]
+        return self._symmetry.inverse[symmetry][move] if symmetry else move
+
     # -- the search --------------------------------------------------------
 
     def _legal(self, me: int, them: int) -> tuple[int, ...]:

@@ -23,10 +23,14 @@ class Verdict(NamedTuple):
 
     `plies` counts the moves left in the game, this one included. "unknown" is a bounded
     search's answer (6x6) where it saw nothing forced: `plies` is then the empty cells.
+    `shortest` is False where a win (or loss) is proven by a line that may not be the
+    shortest (a sequence of fours on 6x6): `plies` is then that line's length, and the
+    verdict reads "win", not "win in N".
     """
 
     outcome: Outcome
     plies: int
+    shortest: bool = True
 
     @classmethod
     def from_score(cls, score: int, empties: int, exact: bool = True) -> Verdict:
@@ -38,7 +42,7 @@ class Verdict(NamedTuple):
         return cls("win" if score > 0 else "loss", plies)
 
     def __str__(self) -> str:
-        if self.outcome in ("draw", "unknown"):
+        if self.outcome in ("draw", "unknown") or not self.shortest:
             return self.outcome
         return f"{self.outcome} in {self.plies}"
 

@@ -86,6 +86,8 @@ class Decision(NamedTuple):
     # pairing in `pairs`: at least a draw), "fours" (a forced win by fours), else None.
     proof: str | None = None
     pairs: tuple[tuple[int, int], ...] = ()  # the pairing held after the move (cell indices)
+    line: tuple[int, ...] = ()  # the line of play, this move first (cell indices; see
+    # `principal.line_of_play`): read on demand from the search's memory, off the hot path
 
 
 BOOK_GEOMETRY = geometry(5, 4)
@@ -127,6 +129,8 @@ class MinimaxStrategy(MoveStrategy):
         self._book = book
         self.pairings = pairings  # False: 6x6 by the bounded search alone, as before pairings
         self._last: tuple[int, int, int, int, float] | Decision | None = None
+        self._before: tuple[int, int] = (0, 0)  # the position of the last decision
+        self._last_geometry: Geometry = STANDARD
         self._held: Held | None = None  # 6x6: the pairing made at this strategy's last move
 
     @property
@@ -228,6 +232,8 @@ class MinimaxStrategy(MoveStrategy):
                 searched = search.last_nodes
                 if is_bounded(geometry):  # 6x6: as deep as the budget let it
                     horizon = cast("BoundedSearch", search).last_depth
+        self._before = (me, them)
+        self._last_geometry = geometry
         self._last = Decision(
             move=geometry.coords(cell),
             verdict=Verdict.from_score(top, empties, not is_bounded(geometry)),
@@ -243,14 +249,14 @@ class MinimaxStrategy(MoveStrategy):
         partner first; None where no pairing is found (the bounded search then decides).
         A free move goes to the forced win by fours if one is found, else to the cell on
         the most of this side's open lines: any free move keeps the pairing."""
-        from tui_tictactoe.engine.fours import win_by_fours
+        from tui_tictactoe.engine.fours import fours_line
         from tui_tictactoe.engine.lines import centre_first
         from tui_tictactoe.engine.pairing import after_breaker_move, answer, check
 
         empties = geometry.cells - (me | them).bit_count()
-        win = win_by_fours(geometry, me, them)
+        win = fours_line(geometry, me, them)
         if win is not None:
-            cell, plies = win
+            cell, plies = win[0], len(win)
             # The fours win even where they leave the pairing; it is kept where it still holds
             # (the partner answers if a later four is not found).
             held = self._held
@@ -259,7 +265,8 @@ class MinimaxStrategy(MoveStrategy):
                 self._held, pairs = None, ()
             else:
                 self._held = (me | 1 << cell, them, pairs)
-            return self._proven(geometry, cell, Verdict("win", plies), "fours", pairs)
+            verdict = Verdict("win", plies, shortest=plies <= 3)
+            return self._proven(geometry, cell, verdict, "fours", pairs, win)
 
         def free_move(free: int, pairs: Pairing) -> int:
             return self._free_move(geometry, me, them, free)
@@ -269,7 +276,8 @@ class MinimaxStrategy(MoveStrategy):
             self._held = None
             return None
         self._held = (me | 1 << move.cell, them, move.pairs)
-        return self._proven(geometry, move.cell, Verdict("draw", empties), "pairing", move.pairs)
+        verdict = Verdict("draw", empties)
+        return self._proven(geometry, move.cell, verdict, "pairing", move.pairs, (move.cell,))
 
     def _free_move(self, geometry: Geometry, me: int, them: int, free: int) -> int:
         """The empty cell on the most open lines of this side (more stones weigh more),
@@ -292,7 +300,13 @@ class MinimaxStrategy(MoveStrategy):
         return best[0] if len(best) == 1 else self.rng.choice(best)
 
     def _proven(
-        self, geometry: Geometry, cell: int, verdict: Verdict, proof: str, pairs: Pairing
+        self,
+        geometry: Geometry,
+        cell: int,
+        verdict: Verdict,
+        proof: str,
+        pairs: Pairing,
+        line: tuple[int, ...],
     ) -> Decision:
         return Decision(
             move=geometry.coords(cell),
@@ -303,6 +317,7 @@ class MinimaxStrategy(MoveStrategy):
             depth=None,
             proof=proof,
             pairs=pairs,
+            line=line,
         )
 
     @property
@@ -313,19 +328,36 @@ class MinimaxStrategy(MoveStrategy):
         verdict of a shortsighted level is what it saw within its horizon (a "draw"
         means it saw nothing forced), and `plain_nodes` is None for a perfect search.
         """
-        if self._last is None or isinstance(self._last, Decision):
-            return self._last
+        from tui_tictactoe.engine.principal import line_of_play  # on demand only
+
+        if self._last is None:
+            return None
+        if isinstance(self._last, Decision):
+            decision = self._last
+            if not decision.line and self.depth is None:
+                shape = self._last_geometry
+                me, them = self._before
+                cell = shape.index(*decision.move)
+                plies = None if decision.verdict.outcome == "draw" else decision.verdict.plies
+                decision = self._last = decision._replace(
+                    line=line_of_play(shape, me, them, cell, plies)
+                )
+            return decision
         me, them, cell, searched, seconds = self._last
         solver = self.solver
         scores = dict(solver.entry(me, them)[1])
         empties = solver.geometry.cells - (me | them).bit_count()
+        verdict = Verdict.from_score(scores[cell], empties)
+        plies = None if verdict.outcome == "draw" else verdict.plies
+        line = line_of_play(solver.geometry, me, them, cell, plies) if self.depth is None else ()
         return Decision(
             move=solver.geometry.coords(cell),
-            verdict=Verdict.from_score(scores[cell], empties),
+            verdict=verdict,
             positions_searched=searched,
             seconds=seconds,
             plain_nodes=solver.tree_size(me, them, self.depth),
             depth=self.depth,
+            line=line,
         )
 
 

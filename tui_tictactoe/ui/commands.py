@@ -196,6 +196,16 @@ ANALYSIS = Command(
     bar_words=("Show analysis", "Hide analysis"),
     needs_ai=True,
 )
+WHY = Command(
+    "Why",
+    "w",
+    binds=_one("w", "why", "Why"),
+    help="Why can't I win? (6x6) The AI's pairs as letters: every line you could still fill "
+    "holds one; take one cell and I take the other",
+    brief="why can't I win",
+    menu="Why can't I win? The AI's pairs",
+    needs_ai=True,
+)
 AI_INFO = Command(
     "AI info",
     "i",
@@ -291,6 +301,7 @@ COMMANDS: tuple[Command, ...] = (
     TAKE_BACK,
     HINT,
     ANALYSIS,
+    WHY,
     AI_INFO,
     EXPLORE,
     STATS,
@@ -301,6 +312,10 @@ COMMANDS: tuple[Command, ...] = (
     QUIT,
     QUIT_AT_ONCE,
 )
+
+
+PAIR_LETTERS = "ABCDEFGHIJKLMNPQRSTUVWYZ"
+"""The letters `w` draws a pairing with (no O or X: the marks); 6x6 holds at most 18 pairs."""
 
 
 def bindings(on: Literal["game", "app"]) -> list[BindingType]:

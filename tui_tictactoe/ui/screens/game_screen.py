@@ -52,7 +52,7 @@ from tui_tictactoe.controller.status import (
     turn_status,
 )
 from tui_tictactoe.engine.board import IllegalMove
-from tui_tictactoe.ui.commands import PLAY, bindings
+from tui_tictactoe.ui.commands import PAIR_LETTERS, PLAY, bindings
 from tui_tictactoe.ui.screens.board_screen import MIN_SIZE, PLAY_WIDTH, BoardScreen
 from tui_tictactoe.ui.thinking_clock import ThinkingClock
 from tui_tictactoe.ui.type_ahead import TypeAhead, after_the_ai
@@ -357,6 +357,21 @@ class GameScreen(BoardScreen):
         else:
             self.app.push_screen(ExplorerScreen(position))
 
+    def action_why(self) -> None:
+        """`w`, "why can't I win?" (6x6): the AI's pairs drawn on the board as letters, a
+        pair's two cells one letter, until the position changes; or the human's own forced
+        line of fours; or that nothing is proven."""
+        from tui_tictactoe.controller.status import why_status  # only when asked
+
+        proof = self.controller.why()
+        geometry = self.controller.board.geometry
+        letters: dict[tuple[int, int], str] = {}
+        if proof is not None and proof.kind == "pairing":
+            for number, (a, b) in enumerate(sorted(proof.pairs)):
+                letters[geometry.coords(a)] = letters[geometry.coords(b)] = PAIR_LETTERS[number]
+        self.grid.show_pairs(letters)
+        self.status.say(why_status(self.controller, proof))
+
     def action_take_back(self) -> None:
         """`u` acts at once, like `r`, not after the AI's reply: a reply still on its way is
         dropped by the controller, and keys held for the undone position with it."""
@@ -401,6 +416,7 @@ class GameScreen(BoardScreen):
 
     def _show_all(self) -> None:
         controller = self.controller
+        self.grid.show_pairs({})  # `w`'s pairs were about the position before
         self.grid.show_board(controller.board, {"-last-ai": controller.last_answered})
         score = (controller.score, controller.round, controller.human_symbol, controller.ai_symbol)
         self.query_one(Scoreboard).show(*score, people=controller.between_people)

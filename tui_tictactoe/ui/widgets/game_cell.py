@@ -31,6 +31,8 @@ def verdict_forms(verdict: Verdict) -> tuple[str, ...]:
     if verdict.outcome == "unknown":  # a bounded search (6x6) saw nothing forced
         return str(verdict), "?"
     letter = verdict.outcome[0].upper()
+    if not verdict.shortest:  # a line of fours (6x6): its length is no proven shortest
+        return str(verdict), letter
     return str(verdict), f"{verdict.outcome} {verdict.plies}", f"{letter}{verdict.plies}", letter
 
 
@@ -84,6 +86,8 @@ class GameCell(NarrowButton, can_focus=False):
     which is a picture of it sized to the cell (a large mark, the letter, or the
     faint key number of an empty cell; see `marks.mark_lines`)."""
     verdict: reactive[MoveVerdict | None] = reactive(None, init=False)
+    pair_letter: reactive[str] = reactive("", init=False)
+    """The letter of the pair this empty cell is in, while `w` shows a pairing; else ""."""
 
     # The mark appearing is feedback enough; a 0.2 s flash would also swallow a
     # quick second click on the same cell and make screenshots unstable.
@@ -110,6 +114,10 @@ class GameCell(NarrowButton, can_focus=False):
         self.set_class(move is not None and move.best, "-best")
         self._fit_verdict()
 
+    def watch_pair_letter(self, letter: str) -> None:
+        self.set_class(bool(letter), "-pair")
+        self._draw()
+
     def on_resize(self, event: events.Resize) -> None:
         self._fit_verdict()
 
@@ -125,6 +133,8 @@ class GameCell(NarrowButton, can_focus=False):
         if size.width < 1 or size.height < 1:
             # A tiny terminal, as the game is hidden: Textual cannot wrap text to width 0.
             self.label = ""
+        elif self.symbol == EMPTY and self.pair_letter:
+            self._set_label(Content.styled(self.pair_letter, "bold"))
         elif self.symbol == EMPTY and self.inside_verdict:
             best = self.verdict is not None and self.verdict.best
             self._set_label(Content.styled(self.inside_verdict, "bold reverse" if best else ""))

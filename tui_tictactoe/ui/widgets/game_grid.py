@@ -119,6 +119,12 @@ class GameGrid(Widget):
             cell.verdict = verdicts.get(position)
         self.set_class(analysis is not None, "-analysis")
 
+    def show_pairs(self, letters: Mapping[Cell, str]) -> None:
+        """Draw each cell of `letters` with its letter (a pairing: a pair's two cells share
+        one); every other cell as before. Empty: none drawn."""
+        for position, cell in self._cells.items():
+            cell.pair_letter = letters.get(position, "")
+
     def show_marker(self, marker: str, at: Cell | None) -> None:
         """Put the CSS class `marker` (the cursor, the hint) on the cell `at` only."""
         for position, cell in self._cells.items():
