@@ -91,7 +91,9 @@ def o_first_args(board: str, mover: str) -> list[str]:
 def engine_json(*args: str) -> dict[str, Any]:
     """What `analyse --json` prints, straight from the engine (the CLI adds only json.dumps)."""
     board, to_move = args[0], (args[2] if len(args) > 2 else None)
-    found: dict[str, Any] = json.loads(json.dumps(analyse(GameBoard.from_string(board), to_move).to_json(STANDARD)))
+    found: dict[str, Any] = json.loads(
+        json.dumps(analyse(GameBoard.from_string(board), to_move).to_json(STANDARD))
+    )
     return {**found, "moves": [old_keys(move) for move in found["moves"]]}
 
 
