@@ -67,7 +67,7 @@ from bench_startup import app_command, board_is_empty
 from server_tools import game_argv
 
 from tui_tictactoe.servers.games.command import options_parser
-from tui_tictactoe.servers.games.process import GameProcess, spawn
+from tui_tictactoe.servers.games.process import PtyProcess, spawn
 
 ROWS, COLS = 24, 80
 TIMEOUT = 60.0
@@ -119,7 +119,7 @@ async def in_pty(argv: list[str], env: dict[str, str]) -> float:
         buffer.extend(data)
 
     started = time.perf_counter()
-    process = GameProcess(spawn(argv, env), COLS, ROWS, on_output=output, on_exit=lambda _s: None)
+    process = PtyProcess(spawn(argv, env), COLS, ROWS, on_output=output, on_exit=lambda _s: None)
     await process.start()
     try:
         await until_quiet(chunks, lambda: bytes(buffer))

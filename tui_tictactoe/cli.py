@@ -25,7 +25,7 @@ from tui_tictactoe.commands.play_arguments import (
     symbol,
 )
 from tui_tictactoe.commands.terminal_check import terminal_problem
-from tui_tictactoe.ui.commands import key_summary
+from tui_tictactoe.ui.key_table import key_summary
 
 __all__ = ["PROG", "build_parser", "end_at_once", "main", "terminal_problem"]
 

@@ -156,7 +156,7 @@ def test_6x6_why_draws_the_ais_pairs_as_letters(snap_compare, make_app, terminal
     and the line under the board."""
     app = make_app(board="6", strategy=SteadyMinimax(big=geometry(6, 5)), record=False)
 
-    async def run_before(pilot: Pilot) -> None:
+    async def run_before(pilot: Pilot[None]) -> None:
         await pilot.pause()
         await press(pilot, *walk(6, BIG_GAMES[6]), "w")
 

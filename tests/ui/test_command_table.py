@@ -1,4 +1,4 @@
-"""The command table (`ui/commands.py`) is the one list of the game's keys.
+"""The command table (`ui/key_table.py`) is the one list of the game's keys.
 
 The bindings, the key bar, the menu, the help's key list and `--help` are made from it
 and show it as it is; the README's key table (written by hand) names the same keys.
@@ -21,7 +21,7 @@ from textual.widgets import OptionList, Static
 
 from tui_tictactoe.cli import build_parser
 from tui_tictactoe.ui.app import TicTacToeApp
-from tui_tictactoe.ui.commands import (
+from tui_tictactoe.ui.key_table import (
     COMMANDS,
     QUIT,
     Command,
@@ -85,8 +85,8 @@ def test_the_readme_key_table_names_every_listed_command_and_no_other() -> None:
     table = {key_tokens(command.keys): command for command in listed()}
     missing = [command.keys for keys, command in table.items() if keys not in readme]
     unknown = [sorted(keys) for keys in readme if keys not in table]
-    assert not missing, f"keys in ui/commands.py but not in the README's table: {missing}"
-    assert not unknown, f"keys in the README's table but not in ui/commands.py: {unknown}"
+    assert not missing, f"keys in ui/key_table.py but not in the README's table: {missing}"
+    assert not unknown, f"keys in the README's table but not in ui/key_table.py: {unknown}"
     for keys, command in table.items():  # and each row says which command it is
         assert command.name.lower() in readme[keys].lower(), (command.keys, readme[keys])
 
@@ -309,7 +309,7 @@ def test_the_command_lines_help_reads_the_table_without_importing_textual() -> N
     assert result.returncode == 0, result.stderr
     assert f"{QUIT.keys} {QUIT.brief}" in " ".join(result.stdout.split())
     imported = [line.rsplit("|", 1)[-1].strip() for line in result.stderr.splitlines()]
-    assert "tui_tictactoe.ui.commands" in imported
+    assert "tui_tictactoe.ui.key_table" in imported
     assert not [name for name in imported if name.split(".")[0] in ("textual", "rich")]
 
 

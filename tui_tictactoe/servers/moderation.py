@@ -48,7 +48,7 @@ MESSAGE_LIMIT = 200
 
 
 class Moderated(Protocol):
-    """What the link needs of the server (`ssh.server.GameServer`)."""
+    """What the link needs of the server (`ssh.server.SshServer`)."""
 
     deny: DenyGate
     renamed: dict[str, str]  # key -> the name an admin gave it

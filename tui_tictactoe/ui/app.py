@@ -23,8 +23,8 @@ from tui_tictactoe.controller import GameController, GameOptions
 from tui_tictactoe.controller.status import PLAYING_ON
 from tui_tictactoe.engine.strategies import MoveStrategy
 from tui_tictactoe.limits import MAX_COLUMNS, MAX_ROWS
-from tui_tictactoe.ui.commands import bindings
 from tui_tictactoe.ui.input_gate import InputGate, gated
+from tui_tictactoe.ui.key_table import bindings
 from tui_tictactoe.ui.record_link import RecordLink
 from tui_tictactoe.ui.screens.board_screen import BoardScreen
 from tui_tictactoe.ui.screens.game_screen import GameScreen
@@ -85,7 +85,7 @@ class TicTacToeApp(App[None]):
     # Ctrl+P opens the game's own menu (see screens/menu_screen.py), not Textual's palette.
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = bindings("app")
-    """From the command table (`ui/commands.py`): the keys that work on every screen."""
+    """From the command table (`ui/key_table.py`): the keys that work on every screen."""
 
     def __init__(
         self,

@@ -42,7 +42,7 @@ from tui_tictactoe.servers.games.process import RESTORE_TERMINAL, spawn
 from tui_tictactoe.servers.ssh import server as ssh_server
 from tui_tictactoe.servers.ssh.host_key import HOST_KEY_NAME
 from tui_tictactoe.servers.ssh.main import play_hint
-from tui_tictactoe.servers.ssh.server import GameServer, Settings
+from tui_tictactoe.servers.ssh.server import Settings, SshServer
 from tui_tictactoe.servers.ssh.session import NO_PTY
 
 COLS, ROWS = 80, 24
@@ -356,9 +356,9 @@ def environment(pid: int) -> dict[str, str]:
 
 
 class Hosted:
-    """A GameServer running in the test's event loop, and the log lines it wrote."""
+    """A SshServer running in the test's event loop, and the log lines it wrote."""
 
-    def __init__(self, server: GameServer, port: int, log: list[str]) -> None:
+    def __init__(self, server: SshServer, port: int, log: list[str]) -> None:
         self.server, self.port, self.log = server, port, log
 
     async def new_pid(
@@ -396,7 +396,7 @@ async def host(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> AsyncIterator[Callable[..., Awaitable[Hosted]]]:
     monkeypatch.setenv("TUI_TICTACTOE_DATA_DIR", str(tmp_path / "data"))
-    started: list[GameServer] = []
+    started: list[SshServer] = []
 
     async def start(**settings: Any) -> Hosted:
         """A server on a free port; without rooms unless `rooms=True` (these tests play
@@ -404,7 +404,7 @@ async def host(
         see test_serve_ssh_rooms.py)."""
         log: list[str] = []
         settings = {"rooms": False, "admin": False, **settings}
-        server = GameServer(Settings(port=0, **settings), log=log.append)
+        server = SshServer(Settings(port=0, **settings), log=log.append)
         started.append(server)
         return Hosted(server, await server.start(), log)
 
@@ -779,7 +779,7 @@ async def test_a_game_that_exits_without_leaving_its_screen_gets_it_left(
     screen."""
     code = GAME_STAND_INS[stand_in]
     monkeypatch.setattr(
-        GameServer,
+        SshServer,
         "launcher",
         lambda _self, _args, env: spawn([sys.executable, "-c", code], env),
     )
@@ -828,7 +828,7 @@ async def test_host_key_is_created_private_once_and_reused(
     monkeypatch.setenv("TUI_TICTACTOE_DATA_DIR", str(tmp_path / "data"))
     fingerprints = []
     for _ in range(2):
-        server = GameServer(Settings(port=0), log=lambda _line: None)
+        server = SshServer(Settings(port=0), log=lambda _line: None)
         port = await server.start()
         conn = await connect(port)
         host_key = conn.get_server_host_key()

@@ -2,7 +2,7 @@
 rename and drain running `serve-ssh` servers through the record, on one host (the SQLite record
 in the data directory) and across two hosts sharing PostgreSQL.
 
-Real parts: `GameServer`s in the test's loop (and the installed `serve-ssh` for the drain),
+Real parts: `SshServer`s in the test's loop (and the installed `serve-ssh` for the drain),
 real asyncssh clients, and the installed `tui-tictactoe admin` run as a host runs it. Nothing
 is timed: each wait is for a screen, a listing, a log line or an exit.
 """
@@ -38,7 +38,7 @@ from tui_tictactoe.cli import build_parser
 from tui_tictactoe.record import FinishedRound, Record
 from tui_tictactoe.rooms.view import Refused
 
-host = test_serve_ssh.host  # the fixture: a GameServer in the test's loop, with its log
+host = test_serve_ssh.host  # the fixture: a SshServer in the test's loop, with its log
 __all__ = ["processes"]  # the fixture, used by name
 DENIED = "This server does not accept you"
 

@@ -33,7 +33,7 @@ from test_serve_ssh import (
 
 from tui_tictactoe.servers.ssh.session import STARTING
 
-host = test_serve_ssh.host  # the fixture: a GameServer in the test's loop, with its log
+host = test_serve_ssh.host  # the fixture: a SshServer in the test's loop, with its log
 
 
 def niceness(pid: int) -> int:

@@ -32,7 +32,7 @@ from test_serve_ssh_rooms import (
 from tui_tictactoe.record import Record
 from tui_tictactoe.rooms.limits import RoomLimits
 
-host = test_serve_ssh.host  # the fixture: a GameServer in the test's loop, with its log
+host = test_serve_ssh.host  # the fixture: a SshServer in the test's loop, with its log
 processes = processes  # the fixture: servers started as processes, killed at the end
 LOST_ON_TIME = "bob ran out of time: ann wins!"
 

@@ -2,7 +2,7 @@
 away with one line and no game; read again on SIGHUP while games go on; expired entries stop
 applying by themselves; refusals logged as a count.
 
-Real parts: `GameServer`s on loopback, asyncssh clients bound to 127.0.0.N (and behind a
+Real parts: `SshServer`s on loopback, asyncssh clients bound to 127.0.0.N (and behind a
 PROXY header for an IPv6 network), one OpenSSH client, and the installed `serve-ssh` in a
 process of its own for the signal. Nothing is timed: each wait is for a screen, a log line
 or a close.
@@ -38,7 +38,7 @@ from test_serve_ssh_rooms import ANN_KEY, BOB_KEY, FINGERPRINT, OpenSSH
 from tui_tictactoe.record.deny_list import DenyList, parse_lines
 from tui_tictactoe.servers.ops.events import refusal_reason
 
-host = test_serve_ssh.host  # the fixture: a GameServer in the test's loop, with its log
+host = test_serve_ssh.host  # the fixture: a SshServer in the test's loop, with its log
 DENIED = "This server does not accept you"
 
 

@@ -2,7 +2,7 @@
 
 Real parts only: two hosts on one throwaway PostgreSQL (`pg_cluster.py`), host A the
 installed `tui-tictactoe serve-ssh` in a process of its own (so that its exit status is
-real), host B a `GameServer` in the test's loop; a real HAProxy in TCP mode with an HTTP
+real), host B a `SshServer` in the test's loop; a real HAProxy in TCP mode with an HTTP
 health check on each host's `/readyz` (`option httpchk`), sending players to A first
 (`balance first`); real SSH clients and games. Draining A mid-round: no move is lost, the
 round ends and is kept once, a new player lands on B, and A exits 0 once its last round
@@ -30,7 +30,7 @@ from test_serve_ssh_rooms import ANN_KEY, BOB_KEY, FINGERPRINT, enter, new_room,
 
 from tui_tictactoe.record import Record
 
-host = test_serve_ssh.host  # the fixture: a GameServer in the test's loop, with its log
+host = test_serve_ssh.host  # the fixture: a SshServer in the test's loop, with its log
 __all__ = ["processes"]  # the fixture, used by name
 
 

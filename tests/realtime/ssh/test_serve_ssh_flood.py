@@ -50,7 +50,7 @@ from test_serve_ssh_ops import METRICS, ops_port, scrape, until_sample
 
 from tui_tictactoe.servers import control_budget, input_budget
 
-host = test_serve_ssh.host  # the fixture: a GameServer in the test's loop, with its log
+host = test_serve_ssh.host  # the fixture: a SshServer in the test's loop, with its log
 
 # (a shared, loaded machine; the benchmark measures it)
 

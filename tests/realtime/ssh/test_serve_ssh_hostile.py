@@ -52,7 +52,7 @@ from tui_tictactoe.servers.games.process import RESTORE_TERMINAL
 from tui_tictactoe.servers.ssh import session as ssh_session
 from tui_tictactoe.servers.ssh.session import GAME_LOST
 
-host = test_serve_ssh.host  # the fixture: a GameServer in the test's loop, with its log
+host = test_serve_ssh.host  # the fixture: a SshServer in the test's loop, with its log
 
 MEMORY_LIMIT = 200 * 1024 * 1024  # bytes: the bound for a game at the size cap
 REPEAT = 28_000

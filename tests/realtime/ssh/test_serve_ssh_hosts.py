@@ -3,7 +3,7 @@
 Real parts only: a throwaway PostgreSQL cluster (`pg_cluster.py`), real SSH clients
 (asyncssh, the helpers of `test_serve_ssh_rooms`), real game processes. Host A is the
 installed `tui-tictactoe serve-ssh` in a process of its own, so that it can die by
-SIGKILL; host B is a `GameServer` in the test's loop (the `host` fixture). Both present
+SIGKILL; host B is a `SshServer` in the test's loop (the `host` fixture). Both present
 the same host key (`--host-key FILE`). Nothing is timed: each wait is for a screen.
 """
 
@@ -36,7 +36,7 @@ from tui_tictactoe.servers.room_service import shown_url
 from tui_tictactoe.servers.ssh.main import settings_from
 from tui_tictactoe.ui.rooms.lobby_screen import REFRESH
 
-host = test_serve_ssh.host  # the fixture: a GameServer in the test's loop, with its log
+host = test_serve_ssh.host  # the fixture: a SshServer in the test's loop, with its log
 
 
 def serve_ssh(args: list[str], data: Path, **env: str) -> subprocess.Popen[bytes]:

@@ -22,7 +22,7 @@ from tui_tictactoe.rooms.matching import DECLINES, POLL
 from tui_tictactoe.rooms.view import Refused
 from tui_tictactoe.ui.rooms.match_screen import DECLINED, FOUND
 
-host = test_serve_ssh.host  # the fixture: a GameServer in the test's loop
+host = test_serve_ssh.host  # the fixture: a SshServer in the test's loop
 WAIT = 30.0
 
 

@@ -2,7 +2,7 @@
 are counted per address, reserved and invisible names are refused at login, and a name
 another key owns carries its mark ("guest", a fingerprint) in the lobby and a room's title.
 
-Real parts: `GameServer`s in the test's loop with the record as the admin's channel (the
+Real parts: `SshServer`s in the test's loop with the record as the admin's channel (the
 SQLite record in the test's data directory), real asyncssh clients and game processes,
 screens read off `pyte`. Nothing is timed: each wait is for a screen or an exit.
 """
@@ -25,7 +25,7 @@ from tui_tictactoe.record import Record
 from tui_tictactoe.record.names import mark_of
 from tui_tictactoe.servers import names
 
-host = test_serve_ssh.host  # the fixture: a GameServer in the test's loop, with its log
+host = test_serve_ssh.host  # the fixture: a SshServer in the test's loop, with its log
 
 
 async def session_under(

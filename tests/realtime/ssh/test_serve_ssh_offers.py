@@ -25,7 +25,7 @@ from test_serve_ssh_rooms import (
 
 from tui_tictactoe.rooms.limits import RoomLimits
 
-host = test_serve_ssh.host  # the fixture: a GameServer in the test's loop, with its log
+host = test_serve_ssh.host  # the fixture: a SshServer in the test's loop, with its log
 
 
 async def test_an_offer_on_ones_turn_and_every_answer_on_every_screen(host: Any) -> None:

@@ -1,6 +1,6 @@
 """`serve-ssh --metrics`, `/livez` and `/readyz`, `--log-format json` and the drain (issue 32).
 
-Real parts: a `GameServer` in the test's loop with its metrics port on 127.0.0.1, scraped
+Real parts: a `SshServer` in the test's loop with its metrics port on 127.0.0.1, scraped
 over HTTP with aiohttp and read with prometheus_client's own text parser; real SSH clients
 and games. Each check waits for what it expects (never a fixed sleep).
 """
@@ -24,7 +24,7 @@ from test_serve_ssh_rooms import enter, new_room
 from tui_tictactoe.servers.ops.events import REFUSAL_REASONS, refusal_reason
 from tui_tictactoe.servers.ops.log_format import KNOWN_LINES, ServerLog
 
-host = test_serve_ssh.host  # the fixture: a GameServer in the test's loop, with its log
+host = test_serve_ssh.host  # the fixture: a SshServer in the test's loop, with its log
 METRICS = ("127.0.0.1", 0)
 
 

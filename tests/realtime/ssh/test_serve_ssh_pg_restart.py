@@ -2,7 +2,7 @@
 told on screen, no move is lost once it is back, and the round is saved once.
 
 Real parts only: a PostgreSQL server of the test's own (`own_cluster`, stopped with
-`pg_ctl stop -m fast` and started again on the same port), two `GameServer`s in the
+`pg_ctl stop -m fast` and started again on the same port), two `SshServer`s in the
 test's loop on it (`--database-url`), real SSH clients (asyncssh) reading real game
 processes' screens with pyte. Nothing is timed: each wait is for a screen or a state.
 """
@@ -27,7 +27,7 @@ from test_serve_ssh_rooms import (
 from tui_tictactoe.rooms.postgres.link import UNREACHABLE as REFUSED_MOVE
 from tui_tictactoe.rooms.status import UNREACHABLE, UNREACHABLE_TO_MOVE
 
-host = test_serve_ssh.host  # the fixture: a GameServer in the test's loop, with its log
+host = test_serve_ssh.host  # the fixture: a SshServer in the test's loop, with its log
 WAIT = 30.0  # seconds, generous: a sweep (1 s) notices, the machine is shared
 
 

@@ -3,7 +3,7 @@ them up: `--database-url` names the bouncer, `--database-listen-url` PostgreSQL 
 
 Real parts only: the test's PgBouncer (`pgbouncer.py`, 2 server connections) in front of
 the worker's PostgreSQL, the installed `tui-tictactoe serve-ssh` in a process of its own
-(host A), a `GameServer` in the test's loop (host B), real SSH clients and game processes
+(host A), a `SshServer` in the test's loop (host B), real SSH clients and game processes
 (whose record goes through the bouncer too). Nothing is timed: each wait is for a screen.
 """
 
@@ -23,7 +23,7 @@ from test_serve_ssh_rooms import ANN_KEY, BOB_KEY, FINGERPRINT, enter, new_room,
 
 from tui_tictactoe.record import Record
 
-host = test_serve_ssh.host  # the fixture: a GameServer in the test's loop, with its log
+host = test_serve_ssh.host  # the fixture: a SshServer in the test's loop, with its log
 
 
 async def test_two_hosts_play_a_round_through_the_bouncer(

@@ -17,7 +17,7 @@ from test_serve_ssh import STEP_TIMEOUT, SSHTerminal, connect, gone, open_game
 
 from tui_tictactoe.servers.ssh.session import NO_PTY
 
-host = test_serve_ssh.host  # the fixture: a GameServer in the test's loop, with its log
+host = test_serve_ssh.host  # the fixture: a SshServer in the test's loop, with its log
 
 PROMPT = re.compile(rb"(Your move|Round over) \([^)]*\):\r?\n")
 

@@ -17,7 +17,7 @@ from test_serve_ssh_rooms import hub_of, new_room
 
 from tui_tictactoe.commands.play import HUB_ENV
 
-host = test_serve_ssh.host  # the fixture: a GameServer in the test's loop, with its log
+host = test_serve_ssh.host  # the fixture: a SshServer in the test's loop, with its log
 
 
 async def plain(port: int, command: str, username: str, local: str = "127.0.0.1") -> Lines:

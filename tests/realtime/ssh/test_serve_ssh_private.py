@@ -17,7 +17,7 @@ from test_serve_ssh_rooms import Session, enter, hub_of, new_room
 from tui_tictactoe.rooms.room import ROOMS_PER_ADDRESS
 from tui_tictactoe.ui.rooms.lobby_screen import REFRESH
 
-host = test_serve_ssh.host  # the fixture: a GameServer in the test's loop
+host = test_serve_ssh.host  # the fixture: a SshServer in the test's loop
 
 
 async def never_shows(session: Any, words: tuple[str, ...], seconds: float) -> None:

@@ -1,6 +1,6 @@
 """`serve-ssh --proxy-protocol-from`: the client's address from a trusted balancer's header.
 
-Real parts throughout: a `GameServer` on loopback, asyncssh clients bound to 127.0.0.2 and
+Real parts throughout: a `SshServer` on loopback, asyncssh clients bound to 127.0.0.2 and
 127.0.0.3, and a real HAProxy (`send-proxy` and `send-proxy-v2`) in front when it is
 installed (`.ci/run` installs it; in CI its absence fails). The direct tests play the balancer themselves on a raw
 socket: a header, then the client's SSH on the same socket. What they check: the named
@@ -46,7 +46,7 @@ from test_serve_ssh import (
 from tui_tictactoe.rooms.request import PLAYER_ADDRESS_ENV
 from tui_tictactoe.servers.proxy import listener as proxy_listener
 
-host = test_serve_ssh.host  # the fixture: a GameServer in the test's loop, with its log
+host = test_serve_ssh.host  # the fixture: a SshServer in the test's loop, with its log
 BALANCER = "127.0.0.2"  # the address the direct tests' "balancer" connects from
 TRUST = f"{BALANCER}/32"
 TRUST_BALANCER = (ipaddress.ip_network(TRUST),)

@@ -36,7 +36,7 @@ from tui_tictactoe.rooms.view import RoomView
 from tui_tictactoe.servers.arguments import public_address
 from tui_tictactoe.servers.room_service import friend_address
 
-host = test_serve_ssh.host  # the fixture: a GameServer in the test's loop, with its log
+host = test_serve_ssh.host  # the fixture: a SshServer in the test's loop, with its log
 
 ANN_KEY = asyncssh.generate_private_key("ssh-ed25519")
 BOB_KEY = asyncssh.generate_private_key("ssh-ed25519")

@@ -1,6 +1,6 @@
 """`ssh -p PORT HOST -- stats [--json]`: a player reads their own record over real SSH (issue 29).
 
-Real parts: a `GameServer` on loopback with the test's data directory, rounds saved in
+Real parts: a `SshServer` on loopback with the test's data directory, rounds saved in
 its record for two keys, asyncssh clients and the OpenSSH client without a pty, and the
 `stats` process the server starts. Checked: each key reads its own record and only its
 own (no option names another), a guest is told it has none, a play session still needs
@@ -23,7 +23,7 @@ from test_serve_ssh import STEP_TIMEOUT, connect
 
 from tui_tictactoe.record import FinishedRound, Record
 
-host = test_serve_ssh.host  # the fixture: a GameServer in the test's loop, with its log
+host = test_serve_ssh.host  # the fixture: a SshServer in the test's loop, with its log
 
 ANN_KEY = asyncssh.generate_private_key("ssh-ed25519")
 BOB_KEY = asyncssh.generate_private_key("ssh-ed25519")

@@ -20,7 +20,7 @@ from test_serve_ssh_rooms import ANN_KEY, BOB_KEY, FINGERPRINT, Session, enter, 
 from tui_tictactoe.record import Record
 from tui_tictactoe.ui.turn_bell import TurnBell
 
-host = test_serve_ssh.host  # the fixture: a GameServer in the test's loop
+host = test_serve_ssh.host  # the fixture: a SshServer in the test's loop
 
 BEL = b"\x07"
 OSC = re.compile(rb"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")

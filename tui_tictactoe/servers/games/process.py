@@ -108,7 +108,7 @@ def plain_lines(fd: int) -> None:
     termios.tcsetattr(fd, termios.TCSANOW, attrs)
 
 
-class GameProcess:
+class PtyProcess:
     """A child process in a fresh pty: output goes to `on_output`, its end to `on_exit`.
 
     `on_exit` gets the exit status (negative: killed by that signal), once, after the

@@ -33,7 +33,7 @@ RESTARTING = "this server is restarting: connect again to play (on another host)
 
 
 class Told(Protocol):
-    """A game as the drain sees it (`games.process.GameProcess`, `web.session.WebSession`)."""
+    """A game as the drain sees it (`games.process.PtyProcess`, `web.session.WebSession`)."""
 
     @property
     def returncode(self) -> int | None: ...
@@ -42,7 +42,7 @@ class Told(Protocol):
 
 
 class DrainHost(Protocol):
-    """What the drain needs of the server (`ssh.server.GameServer`, `web.main.GameWebServer`)."""
+    """What the drain needs of the server (`ssh.server.SshServer`, `web.main.WebServer`)."""
 
     def stop_accepting(self) -> None: ...
 

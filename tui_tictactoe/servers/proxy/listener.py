@@ -183,7 +183,7 @@ class ProxyListener:
 
     def close(self) -> None:
         """Stop listening; headers not read yet are dropped. Connections already handed to
-        asyncssh are the server's to end (`GameServer.stop`)."""
+        asyncssh are the server's to end (`SshServer.stop`)."""
         for task in [*self.accepting, *self.reading]:
             task.cancel()
         for sock in self.sockets:

@@ -1,7 +1,7 @@
 """`tui-tictactoe serve-ssh`: anyone can `ssh -p 2222 host` and play, each in a game of their own.
 
 One SSH connection holds at most one session, and a session with a pty runs one
-game in its own process and pseudo-terminal (`GameProcess`). The server never
+game in its own process and pseudo-terminal (`PtyProcess`). The server never
 runs a shell and never runs what a client sends: an exec request is read as the
 game's options. Everything else a client may ask for (SFTP and other subsystems,
 port forwarding both ways, agent and X11 forwarding) is refused. The server is in
@@ -24,7 +24,7 @@ from tui_tictactoe.servers.database import DatabaseUnusable, database_url
 from tui_tictactoe.servers.ops.drain import DRAIN_SIGNAL, RESTARTING
 from tui_tictactoe.servers.ops.log_format import Event, ServerLog
 from tui_tictactoe.servers.ssh.host_key import HostKeyError
-from tui_tictactoe.servers.ssh.server import GameServer, Settings
+from tui_tictactoe.servers.ssh.server import Settings, SshServer
 
 
 def play_hint(host: str, port: int) -> str:
@@ -74,7 +74,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
 def serve(args: argparse.Namespace) -> int:
     """`tui-tictactoe serve-ssh`: run until SIGINT or SIGTERM, then shut down cleanly (exit 0)."""
     try:
-        server = GameServer(settings_from(args), ServerLog(args.log_format))
+        server = SshServer(settings_from(args), ServerLog(args.log_format))
     except HostKeyError as error:
         print(f"{PROG} serve-ssh: {error}", file=sys.stderr)
         return 2
@@ -85,7 +85,7 @@ def _shown(host: str, port: int) -> str:
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
-async def _run(server: GameServer) -> int:
+async def _run(server: SshServer) -> int:
     settings = server.settings
     try:
         port = await server.start()
@@ -123,7 +123,7 @@ async def _run(server: GameServer) -> int:
     return 0
 
 
-def _said_listening(server: GameServer, port: int) -> None:
+def _said_listening(server: SshServer, port: int) -> None:
     host = server.settings.host
     ops = server.ops
     metrics = (

@@ -1,7 +1,7 @@
 """The `serve-ssh` server: admits or refuses connections, logs each one, ends them all.
 
-`GameServer` listens and counts; `Client` is one SSH connection (who it is, logging in,
-its idle timer, its log line); the session and its game are `session.GameSession`.
+`SshServer` listens and counts; `Client` is one SSH connection (who it is, logging in,
+its idle timer, its log line); the session and its game are `session.SshSession`.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from tui_tictactoe.servers.admission import Admission
 from tui_tictactoe.servers.deny import DENIED, DenyGate
 from tui_tictactoe.servers.games.command import CHILD_COMMAND, common_environment, printable
 from tui_tictactoe.servers.games.fork_server import ForkServer
-from tui_tictactoe.servers.games.process import GameProcess, Launch, spawn
+from tui_tictactoe.servers.games.process import Launch, PtyProcess, spawn
 from tui_tictactoe.servers.moderation import ModerationLink
 from tui_tictactoe.servers.names import (
     NewNames,
@@ -45,7 +45,7 @@ from tui_tictactoe.servers.proxy.listener import Acceptor, Network, Source, list
 from tui_tictactoe.servers.refusal_log import RefusalLog, ending_kind, library_log, log_prefix
 from tui_tictactoe.servers.room_service import RoomService, database_environment, friend_address
 from tui_tictactoe.servers.ssh.host_key import HostKeyError, default_host_key_path, load_or_create
-from tui_tictactoe.servers.ssh.session import GameSession
+from tui_tictactoe.servers.ssh.session import SshSession
 
 if TYPE_CHECKING:
     from tui_tictactoe.servers.ops.endpoint import OpsEndpoint
@@ -95,7 +95,7 @@ def _log_to_stderr(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
 
 
-class GameServer:
+class SshServer:
     """The listening server: admits or refuses connections, counts them, and ends them all
     on shutdown. It outlives every session and every game process."""
 
@@ -133,7 +133,7 @@ class GameServer:
             settings.ipv6_prefix,
         )
         self.telling: set[Client] = set()  # refused on arrival, to be told why once they log in
-        self.games: set[GameProcess] = set()
+        self.games: set[PtyProcess] = set()
         self.starts = asyncio.Semaphore(STARTS_PER_CORE * (os.cpu_count() or 1))
         self.fork_server: ForkServer | None = None
         self.rooms: RoomService | None = None  # the room hub, when rooms are on
@@ -242,7 +242,7 @@ class GameServer:
 
     # -- the drain (`drain.Drain`) ------------------------------------------------------
 
-    def playing(self) -> Iterator[GameProcess]:
+    def playing(self) -> Iterator[PtyProcess]:
         for client in self.clients:
             session = client.session
             if session is not None and session.game is not None and session.drew:
@@ -359,7 +359,7 @@ class GameServer:
             return self.fork_server.launch(args, env)
         return spawn([*CHILD_COMMAND, *args], env)
 
-    def hang_up(self, game: GameProcess) -> asyncio.Task[None]:
+    def hang_up(self, game: PtyProcess) -> asyncio.Task[None]:
         """End a game in the background (once, however often asked); `stop` waits for it."""
         task = game.hang_up()
         self.keep(task)
@@ -383,7 +383,7 @@ class GameServer:
         """Stop accepting, tell every session why, end every game, close every connection.
 
         Returns once every game process has been reaped (at most about a second after
-        the hang-up, see `GameProcess.hang_up`), every connection has closed and been
+        the hang-up, see `PtyProcess.hang_up`), every connection has closed and been
         logged, and the fork server has exited.
         """
         self.stop_accepting()
@@ -419,7 +419,7 @@ class GameServer:
 class Client(asyncssh.SSHServer):
     """One SSH connection: who it is, its one game session, its idle timer, its log line."""
 
-    def __init__(self, server: GameServer, source: Source = None) -> None:
+    def __init__(self, server: SshServer, source: Source = None) -> None:
         self.server = server
         self.source = source  # who connected, as the listener saw it (a trusted PROXY header)
         self.conn: asyncssh.SSHServerConnection | None = None
@@ -431,7 +431,7 @@ class Client(asyncssh.SSHServer):
         self.began_at = now_text()
         self.fingerprint: str | None = None
         self.refusal: str | None = None
-        self.session: GameSession | None = None
+        self.session: SshSession | None = None
         self.ending: str | None = None
         self.logged_in = False
         self.authenticating = False  # began logging in (the key exchange is done)
@@ -445,7 +445,7 @@ class Client(asyncssh.SSHServer):
         self._timer: asyncio.TimerHandle | None = None
 
     @property
-    def host(self) -> GameServer:
+    def host(self) -> SshServer:
         """The server, as the session sees it (`session.Host`)."""
         return self.server
 
@@ -488,11 +488,11 @@ class Client(asyncssh.SSHServer):
             kind = ending_kind(self._ending(exc, None))
             self.server.refusals.note("connections", kind, self.log_line(exc))
 
-    async def _log_after(self, game: GameProcess, exc: Exception | None) -> None:
+    async def _log_after(self, game: PtyProcess, exc: Exception | None) -> None:
         await self.server.hang_up(game)
         self.server.log(self.log_line(exc, game))
 
-    def log_line(self, exc: Exception | None = None, game: GameProcess | None = None) -> str:
+    def log_line(self, exc: Exception | None = None, game: PtyProcess | None = None) -> str:
         """One line per connection: when, from where, who, how long, how it ended, and for
         a game the server hung up, how long it took to be gone (reaped)."""
         ending = self._ending(exc, game)
@@ -511,7 +511,7 @@ class Client(asyncssh.SSHServer):
             ending=ending_kind(ending),
         )
 
-    def _ending(self, exc: Exception | None, game: GameProcess | None) -> str:
+    def _ending(self, exc: Exception | None, game: PtyProcess | None) -> str:
         ending = self.ending
         if ending is None:
             if not self.logged_in:
@@ -665,10 +665,10 @@ class Client(asyncssh.SSHServer):
 
     # -- what the client asks for -------------------------------------------------------
 
-    def session_requested(self) -> GameSession | bool:
+    def session_requested(self) -> SshSession | bool:
         if self.session is not None:
             return False  # one game per connection: the caps count connections
-        self.session = GameSession(self)
+        self.session = SshSession(self)
         return self.session
 
     def connection_requested(self, *_args: Any) -> bool:

@@ -30,7 +30,7 @@ from tui_tictactoe.servers.games.command import (
     printable,
     secret_environment,
 )
-from tui_tictactoe.servers.games.process import RESTORE_TERMINAL, GameProcess, Launch
+from tui_tictactoe.servers.games.process import RESTORE_TERMINAL, Launch, PtyProcess
 from tui_tictactoe.servers.input_budget import InputBudget
 from tui_tictactoe.servers.names import Standing
 from tui_tictactoe.servers.ops.events import ServerEvents, session_kind
@@ -52,7 +52,7 @@ FLOODED = "too many requests: the connection is closed"  # what a flooding clien
 class Host(Protocol):
     """What a session needs of the server: a way to start a game, and to end one."""
 
-    games: set[GameProcess]
+    games: set[PtyProcess]
     room_environment: dict[str, str]  # the record's database, the rooms' hub and address
     events: ServerEvents  # what the metrics count
     starts: asyncio.Semaphore  # games starting at once: as many as the cores can build
@@ -61,7 +61,7 @@ class Host(Protocol):
 
     def launcher(self, args: list[str], env: dict[str, str]) -> Launch: ...
 
-    def hang_up(self, game: GameProcess) -> asyncio.Task[None]: ...
+    def hang_up(self, game: PtyProcess) -> asyncio.Task[None]: ...
 
     async def name_standing(self, player: str | None, name: str, address: str) -> Standing: ...
 
@@ -86,7 +86,7 @@ class Connection(Protocol):
     def abort(self) -> None: ...
 
 
-class GameSession(asyncssh.SSHServerSession[bytes]):
+class SshSession(asyncssh.SSHServerSession[bytes]):
     """One session: checks what the client asked for, then runs one game and relays it."""
 
     def __init__(self, client: Connection) -> None:
@@ -97,7 +97,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self.options: argparse.Namespace | OptionsError | None = None  # from an exec request
         self.stats: argparse.Namespace | None = None  # `stats [--json]`: no game, no pty
         self._stats_task: asyncio.Task[None] | None = None
-        self.game: GameProcess | None = None
+        self.game: PtyProcess | None = None
         self.drew = False  # the game (or the server's first frame) has written to the client
         self.game_drew = False  # the game itself has: its first frame, timed by the metrics
         self.alternate = False  # the client's terminal is on the alternate screen now
@@ -239,12 +239,12 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             rooms=client.host.room_environment,
             address=client.counted_as,
         ) | secret_environment(options)
-        # Whose the name is, asked of the record as the game starts (`GameServer.name_standing`).
+        # Whose the name is, asked of the record as the game starts (`SshServer.name_standing`).
         standing = await client.host.name_standing(
             client.fingerprint, client.name, client.counted_as
         )
         env[PLAYER_MARK_ENV], env[NAME_NOTICE_ENV] = standing
-        game = GameProcess(
+        game = PtyProcess(
             client.host.launcher(play_args(options), env),
             *self.size,
             on_output=self._output,
@@ -284,9 +284,9 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             return False
         return True
 
-    async def _give_the_start_back(self, game: GameProcess) -> None:
+    async def _give_the_start_back(self, game: PtyProcess) -> None:
         """The place is the next game's once this one has drawn or ended
-        (`GameProcess.drawn`), or had START_HOLD seconds."""
+        (`PtyProcess.drawn`), or had START_HOLD seconds."""
         try:
             await asyncio.wait_for(game.drawn.wait(), START_HOLD)
         except TimeoutError:

@@ -129,7 +129,7 @@ RESTARTED = f"{PROG}: this server restarted after your round: reload the page to
 """What a tab reads when its game ended during a drain."""
 
 
-class GameWebServer(Server):
+class WebServer(Server):
     """textual-serve's `Server`, holding against hostile pages and clients."""
 
     def __init__(
@@ -434,7 +434,7 @@ def serve(args: argparse.Namespace) -> int:
         # Every game inherits this process's environment (textual-serve copies it): not
         # on the game's command line, which any local user may read and which is shell text.
         os.environ.update(database_environment(url))
-    server = GameWebServer(args, ServerLog(args.log_format))
+    server = WebServer(args, ServerLog(args.log_format))
     try:
         server.serve()
     except OSError as error:

@@ -4,7 +4,7 @@ own, in the command table's terms.
 A room has keys the game against the AI does not (`r` asks for a rematch, not a new
 round; `q` leaves the room; `u` asks the other player to take a move back, `c` claims
 the round of one who left) and lacks others (no new game, no AI info),
-so it does not share `commands.COMMANDS`, whose entries also write the game's help and
+so it does not share `key_table.COMMANDS`, whose entries also write the game's help and
 the README's key table. The moves (arrows, Enter, 1-9) are the game's own commands;
 help (`?`), the menu (Ctrl+P) and `q` stay the app's (the app hands `q` and `y` to the
 room screen: `TicTacToeApp.action_ask_quit`). The lobby's and a refusal's keys depend
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tui_tictactoe.ui.commands import HELP, MOVE, PLAY, PLAY_DIGIT, QUIT, Bind, Command
+from tui_tictactoe.ui.key_table import HELP, MOVE, PLAY, PLAY_DIGIT, QUIT, Bind, Command
 from tui_tictactoe.ui.widgets.key_bar import KeyHint
 
 if TYPE_CHECKING:

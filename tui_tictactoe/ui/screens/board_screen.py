@@ -26,7 +26,7 @@ from textual.worker import get_current_worker
 
 from tui_tictactoe.controller.status import Status, digits_refused
 from tui_tictactoe.options import BOARDS
-from tui_tictactoe.ui.commands import MENU, QUIT
+from tui_tictactoe.ui.key_table import MENU, QUIT
 from tui_tictactoe.ui.screens.stale_resize import IgnoresStaleResize
 from tui_tictactoe.ui.widgets import GameCell, GameGrid, StatusLine
 from tui_tictactoe.ui.widgets.key_bar import KeyBar

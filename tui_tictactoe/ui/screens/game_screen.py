@@ -52,7 +52,7 @@ from tui_tictactoe.controller.status import (
     turn_status,
 )
 from tui_tictactoe.engine.board import IllegalMove
-from tui_tictactoe.ui.commands import PAIR_LETTERS, PLAY, bindings
+from tui_tictactoe.ui.key_table import PAIR_LETTERS, PLAY, bindings
 from tui_tictactoe.ui.screens.board_screen import MIN_SIZE, PLAY_WIDTH, BoardScreen
 from tui_tictactoe.ui.thinking_clock import ThinkingClock
 from tui_tictactoe.ui.type_ahead import TypeAhead, after_the_ai
@@ -97,7 +97,7 @@ class GameScreen(BoardScreen):
 
     CSS_PATH = "game_screen.tcss"
     BINDINGS: ClassVar[list[BindingType]] = bindings("game")
-    """From the command table (`ui/commands.py`), as the key bar, the menu and the help."""
+    """From the command table (`ui/key_table.py`), as the key bar, the menu and the help."""
 
     # The buttons shrink to one row first (`-compact`), then the cells to two (no top
     # border: `GameGrid`), so that 6x6 fits 80x24 and every board 60x19.

@@ -1,7 +1,7 @@
 """Rules, keys and how the AI thinks, from the `help.md` shipped with the package.
 
 The prose is help.md's; the key list in it is made from the command table
-(`ui/commands.py`), at the mark help.md holds for it.
+(`ui/key_table.py`), at the mark help.md holds for it.
 """
 
 from __future__ import annotations
@@ -17,12 +17,12 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from tui_tictactoe.ui.commands import key_list_markdown
+from tui_tictactoe.ui.key_table import key_list_markdown
 from tui_tictactoe.ui.screens.stale_resize import IgnoresStaleResize
 
 HELP_PATH = Path(__file__).parent.parent / "help.md"
 
-KEY_LIST_MARK = "<!-- keys: the help screen puts the key list here, made from ui/commands.py -->"
+KEY_LIST_MARK = "<!-- keys: the help screen puts the key list here, made from ui/key_table.py -->"
 
 
 FLAGS = re.compile(r",? or `--[^`]+`(?: / `--[^`]+`)*|\s*\(`--[^`]+`\)")

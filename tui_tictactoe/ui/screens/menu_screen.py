@@ -21,7 +21,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 
-from tui_tictactoe.ui.commands import menu_commands
+from tui_tictactoe.ui.key_table import menu_commands
 from tui_tictactoe.ui.screens.stale_resize import IgnoresStaleResize
 
 if TYPE_CHECKING:
@@ -39,7 +39,7 @@ class MenuItem(NamedTuple):
 
 
 def command_items(app: App[Any], screen: Screen[Any], over_game: bool) -> list[MenuItem]:
-    """The menu over `screen`, from the command table (`ui/commands.py`): the game's
+    """The menu over `screen`, from the command table (`ui/key_table.py`): the game's
     own commands when `over_game`, run on it, and the app's. Each is picked by the key
     that does the same outside the menu (for most; Theme and Keys have the menu only)."""
     states = {"keys_panel": bool(screen.query("HelpPanel"))}

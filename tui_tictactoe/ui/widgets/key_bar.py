@@ -17,7 +17,7 @@ from textual.geometry import Size
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from tui_tictactoe.ui.commands import bar_commands
+from tui_tictactoe.ui.key_table import bar_commands
 
 
 class KeyHint(NamedTuple):
