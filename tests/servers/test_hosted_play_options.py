@@ -10,12 +10,13 @@ import random
 import pytest
 
 from tui_tictactoe import cli
-from tui_tictactoe.commands.play_arguments import add_play_options
+from tui_tictactoe.commands.play_arguments import NOT_HOSTED, add_play_options
 from tui_tictactoe.options import CHOICES
 from tui_tictactoe.rooms import codes
 from tui_tictactoe.servers.games import command
 from tui_tictactoe.servers.games.command import (
     NOT_PASSED,
+    OptionsError,
     options_parser,
     play_args,
     secret_environment,
@@ -59,6 +60,11 @@ ACTIONS = _options()
 
 @pytest.mark.parametrize("action", ACTIONS, ids=[action.option_strings[0] for action in ACTIONS])
 def test_every_play_option_reaches_a_hosted_game(action: argparse.Action) -> None:
+    if action.dest in NOT_HOSTED:  # refused whatever its value: nothing to pass on
+        for value in ("my_ai.py:Mine", "minimax"):
+            with pytest.raises(OptionsError, match="only for the command line of your own"):
+                options_parser().parse_args([action.option_strings[0], value])
+        return
     for words in _given(action):
         options = options_parser().parse_args(words)
         argv = play_args(options)

@@ -8,11 +8,13 @@ the app's event loop. Look at the SVG before accepting it.
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
 import pytest
 from room_tools import ANN, BOB, EVE, Clock, make_hub, room_app, room_of, settle
 from textual.pilot import Pilot
 
+from tui_tictactoe.rooms.limits import UNTIMED
 from tui_tictactoe.rooms.memory_hub import MemoryHub
 from tui_tictactoe.rooms.request import ROOM_ADDRESS_ENV, RoomRequest
 from tui_tictactoe.rooms.view import Person, Ticket
@@ -211,9 +213,10 @@ def test_room_refused_full(snap_compare, size: tuple[int, int]) -> None:
 
 def test_match_waiting(snap_compare) -> None:
     """The quick match's waiting screen: 12 s waited (a stopped clock moved by hand),
-    one more player waiting on 4x4."""
+    one more player waiting on 4x4. The places outlive the 12 s (a place unasked for
+    `place_timeout`, 10 s, is gone: a loaded run swept ann's before her screen asked again)."""
     clock = Clock()
-    hub = make_hub(clock)
+    hub = make_hub(clock, limits=replace(UNTIMED, place_timeout=3600.0))
     app = room_app(hub, RoomRequest("match", size=3), clock=clock)
 
     async def run_before(pilot: Pilot[None]) -> None:

@@ -117,6 +117,11 @@ def _strategy(text: str) -> str:
     return text
 
 
+NOT_HOSTED = {"strategy": "runs Python code: only this machine's own command line names one"}
+"""Play options every parser but the local command line's refuses, whatever their value
+(`add_strategy_options`): they never reach a hosted game."""
+
+
 def _no_strategy(text: str) -> str:
     """`--strategy` anywhere a server reads play options: refused, never loaded."""
     raise argparse.ArgumentTypeError(
