@@ -25,6 +25,7 @@ from tui_tictactoe.engine.search_steps import WIDE, Method, Step, steps
 
 if TYPE_CHECKING:
     from tui_tictactoe.controller import GameController
+    from tui_tictactoe.rooms.game import RoomGame
 
 BUDGET = 25_000
 """Nodes a walk goes to at most: End stops there and says so, and a search that needs
@@ -141,6 +142,22 @@ def game_position(game: GameController) -> Position | None:
         names = {game.human_symbol: "you", game.ai_symbol: "the AI"}
         maximiser = game.human_symbol
     return Position.of_board(game.board, game.current_player.symbol, maximiser, names)
+
+
+def room_position(game: RoomGame) -> Position | None:
+    """A room's position as the hub's board has it, whoever is to move (X maximises, as
+    between people; the players' names, a client's, stay out). A round over on a full or
+    won board is explored from before its last move, the position that decided it; None
+    before the first view, or if there is nothing to search."""
+    view = game.view
+    if view is None:
+        return None
+    board = game.board
+    if board.is_game_over() and view.moves:
+        board = GameBoard.replay(board.geometry, view.first, view.moves[:-1])
+    me, them = board.masks_for("X")
+    mover = view.first if (me | them).bit_count() % 2 == 0 else other(view.first)
+    return Position.of_board(board, mover, "X", {"X": "X", "O": "O"})
 
 
 def bound(value: int) -> str:
