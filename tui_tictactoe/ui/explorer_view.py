@@ -218,6 +218,28 @@ def measure(
     return Size(last.nodes, last.hits, True)
 
 
+def jumped(
+    position: Position,
+    method: Method,
+    size: Size | None,
+    to: int | None,
+    budget: int = BUDGET,
+    stop: Callable[[], bool] = bool,
+) -> Walk:
+    """A walk of its own at step `to` (None: the end), for a thread: End, or Left past
+    the cache, replays up to a budget of steps, too long for the UI's thread, and the
+    screen's walk is the UI's to read meanwhile. `size`: the one the screen's walk has.
+    Told to `stop` (asked every 1,024 steps), it is left part way."""
+    walk = Walk(position, method, budget)
+    if size is not None:
+        walk.set_size(size)
+    if to is None:
+        walk.end(stop)
+    else:
+        walk.replay(to, stop)
+    return walk
+
+
 class Level(NamedTuple):
     """One level of the current path, for the panel beside the tree."""
 
@@ -303,15 +325,27 @@ class Walk:
         self._restart(0)
         return Change(rebuild=True)
 
-    def end(self) -> Change | None:
-        """As far as the search goes, within the budget; None if already there."""
+    def end(self, stop: Callable[[], bool] = bool) -> Change | None:
+        """As far as the search goes, within the budget; None if already there. For a
+        thread: `stop` is asked every 1,024 steps, and a walk told to stop is left there."""
         moved = False
         while (step := self._next()) is not None:
             self._apply(step)
             self._recent.append(step)
             self.index += 1
             moved = True
+            if self.index % 1024 == 0 and stop():
+                break
         return Change(rebuild=True) if moved else None
+
+    def replay(self, index: int, stop: Callable[[], bool] = bool) -> None:
+        """To step `index` by a replay from the start, without following each step."""
+        self._restart(index, stop)
+
+    @property
+    def back_replays(self) -> bool:
+        """Left here replays from the start (the step before is past the cache)."""
+        return self.index > 0 and len(self._recent) == 1
 
     def go(self, index: int) -> None:
         """To step `index` (as far as there is), by replay: what the tests compare with."""
@@ -338,8 +372,9 @@ class Walk:
 
     # -- inside ----------------------------------------------------------------------
 
-    def _restart(self, index: int) -> None:
-        """Replay from the start to step `index` (never past the end or the budget)."""
+    def _restart(self, index: int, stop: Callable[[], bool] = bool) -> None:
+        """Replay from the start to step `index` (never past the end or the budget);
+        `stop` as for `end`."""
         position = self.position
         self._steps: Iterator[Step] = steps(
             position.me, position.them, position.geometry, self.method
@@ -365,6 +400,8 @@ class Walk:
             self._apply(step)
             self._recent.append(step)
             self.index += 1
+            if self.index % 1024 == 0 and stop():
+                break
 
     def _peek(self) -> Step | None:
         if self._ahead:
