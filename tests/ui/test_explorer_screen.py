@@ -249,9 +249,10 @@ async def test_end_let_finish_is_the_searchs_own_count_and_says_so_meanwhile() -
         assert screen.walk.index == reference.index
         assert screen.walk.nodes_so_far == reference.nodes_so_far
         assert tree_paths(screen) == set(screen.shown)
-        why = str(screen.query_one("#explorer-why", Static).content)
+        said = str(why.content)
         assert (
-            why == f"Too big to show whole: plain minimax passes {BUDGET:,} nodes; steps stop there"
+            said
+            == f"Too big to show whole: plain minimax passes {BUDGET:,} nodes; steps stop there"
         )
         await pilot.press("end")  # there already: nothing to do
         await pilot.press("left")  # one step back (an undo from the cache)
