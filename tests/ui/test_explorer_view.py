@@ -237,3 +237,12 @@ def test_a_jump_in_a_thread_is_the_walk_stepped_there_and_stops_when_told() -> N
     assert state(jumped(one_mark, "minimax", size, None)) == state(held)
     assert jumped(one_mark, "minimax", size, None, stop=lambda: True).index == 1024
     assert jumped(one_mark, "minimax", size, 5_000, stop=lambda: True).index == 1024
+
+
+def test_the_end_line_sets_the_score_apart_from_the_line_with_a_colon() -> None:
+    """ "…best line 1, 9, 8, 2, 3, 4, 6: 0 draw", not "…6, 0 draw" (a cell 0?)."""
+    walk = Walk(position("X........", mover="O"), "alphabeta")
+    walk.end()
+    assert (
+        why_line(walk) == f"Done in {walk.nodes:,} nodes: best line 5, 2, 3, 7, 4, 6, 8, 9: 0 draw"
+    )

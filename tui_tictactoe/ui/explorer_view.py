@@ -703,7 +703,7 @@ def why_line(walk: Walk) -> str:
         value = walk.node(()).value
         assert value is not None
         return (
-            f"Done in {walk.nodes:,} nodes: best line {line}, {walk.position.score_words(value, 0)}"
+            f"Done in {walk.nodes:,} nodes: best line {line}: {walk.position.score_words(value, 0)}"
         )
     if size is not None and not size.finished:
         return f"Too big to show whole: {name} passes {walk.budget:,} nodes; steps stop there"
