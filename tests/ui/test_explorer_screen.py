@@ -4,9 +4,19 @@ tree too big shown first level first, auto-play, and Escape back to the game unc
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime
 
-from support import SIZE, GatedStrategy, ScriptedStrategy, burst, make_app, press, settle
+from support import (
+    SIZE,
+    GatedStrategy,
+    ScriptedStrategy,
+    burst,
+    key_event,
+    make_app,
+    press,
+    settle,
+)
 from textual.pilot import Pilot
 from textual.widgets import Static
 
@@ -14,7 +24,7 @@ from tui_tictactoe.engine.search_steps import METHODS, count
 from tui_tictactoe.identity import current_identity
 from tui_tictactoe.record import FinishedRound, Record
 from tui_tictactoe.ui.app import TicTacToeApp
-from tui_tictactoe.ui.explorer_view import NOTHING_TO_EXPLORE, Path
+from tui_tictactoe.ui.explorer_view import BUDGET, NOTHING_TO_EXPLORE, Path, Walk
 from tui_tictactoe.ui.screens.explorer_screen import ExplorerScreen, SearchTree
 from tui_tictactoe.ui.screens.game_screen import GameScreen
 from tui_tictactoe.ui.screens.replay_screen import ReplayScreen
@@ -187,3 +197,64 @@ async def test_t_in_a_replay_opens_it_on_the_position_shown() -> None:
         assert screen.position.empties == 6 and screen.position.mover == "O"
         await press(pilot, "escape")
         assert isinstance(app.screen, ReplayScreen)
+
+
+def one_mark_app() -> TicTacToeApp:
+    """The AI's centre, the player to move: plain minimax's End goes to the budget of
+    25,000 nodes, the longest End on 3x3 (over a second on these cores)."""
+    return make_app(record=False, first="ai", strategy=ScriptedStrategy((1, 1)))
+
+
+async def test_escape_during_an_end_closes_at_once() -> None:
+    """End runs in a thread: the Escape right behind it closes the screen before the
+    jump is done, and the jump's walk is never taken (before: End walked on the UI's
+    thread, so the Escape waited for the whole walk)."""
+    app = one_mark_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = await open_mid_game(pilot)
+        assert screen.position.empties == 8
+        await burst(pilot, ["end", "escape"])
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+        assert screen.walk.index == 0, "the screen closed before the jump's walk came"
+        await settle(pilot)  # the thread stops at its next look at the flag
+        assert screen.walk.index == 0
+        await press(pilot, "t", "escape")
+        assert isinstance(app.screen, GameScreen)
+
+
+async def test_end_let_finish_is_the_searchs_own_count_and_says_so_meanwhile() -> None:
+    app = one_mark_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = await open_mid_game(pilot)
+        position = screen.position
+        app.post_message(key_event("end"))
+        why = screen.query_one("#explorer-why", Static)
+        note = "plain minimax: jumping to the end…"
+        for _ in range(100_000):  # the loop's turns, while the thread walks
+            if screen.walk.index > 0 or str(why.content) == note:
+                break
+            await asyncio.sleep(0)
+        assert str(why.content) == note, "said while the thread walks (25,000 nodes)"
+        await settle(pilot)
+        nodes, _, finished = count(position.me, position.them, position.geometry, "minimax", BUDGET)
+        assert not finished and screen.walk.nodes == nodes - 1 == BUDGET
+        reference = Walk(position, "minimax")
+        size = screen.walk.size
+        assert size is not None
+        reference.set_size(size)
+        reference.end()
+        assert screen.walk.index == reference.index
+        assert screen.walk.nodes_so_far == reference.nodes_so_far
+        assert tree_paths(screen) == set(screen.shown)
+        said = str(why.content)
+        assert (
+            said
+            == f"Too big to show whole: plain minimax passes {BUDGET:,} nodes; steps stop there"
+        )
+        await pilot.press("end")  # there already: nothing to do
+        await pilot.press("left")  # one step back (an undo from the cache)
+        await settle(pilot)
+        assert screen.walk.index == reference.index - 1

@@ -18,6 +18,7 @@ from tui_tictactoe.ui.explorer_view import (
     Path,
     Position,
     Walk,
+    jumped,
     measure,
     node_label,
     panel_lines,
@@ -216,3 +217,32 @@ def test_a_tree_too_big_shows_the_first_level_and_stops_at_the_budget() -> None:
     assert len(walk.nodes_so_far) == 17  # the root and its first level, all pending again
     stopped = measure(four, "minimax", budget=10**9, stop=lambda: True)
     assert stopped is None
+
+
+def test_a_jump_in_a_thread_is_the_walk_stepped_there_and_stops_when_told() -> None:
+    """`jumped` (End, Left past the cache, in the screen's thread) lands where stepping
+    does, on a walk of its own; told to stop, it stops within 1,024 steps."""
+    for method in METHODS:
+        stepped = Walk(TWO_MARKS, method)
+        stepped.go(150)
+        assert state(jumped(TWO_MARKS, method, None, 150)) == state(stepped)
+        stepped.end()
+        assert state(jumped(TWO_MARKS, method, None, None)) == state(stepped)
+    one_mark = position("....X....", mover="O")
+    size = measure(one_mark, "minimax")
+    assert size is not None and not size.finished
+    held = Walk(one_mark, "minimax")
+    held.set_size(size)
+    held.end()
+    assert state(jumped(one_mark, "minimax", size, None)) == state(held)
+    assert jumped(one_mark, "minimax", size, None, stop=lambda: True).index == 1024
+    assert jumped(one_mark, "minimax", size, 5_000, stop=lambda: True).index == 1024
+
+
+def test_the_end_line_sets_the_score_apart_from_the_line_with_a_colon() -> None:
+    """ "…best line 1, 9, 8, 2, 3, 4, 6: 0 draw", not "…6, 0 draw" (a cell 0?)."""
+    walk = Walk(position("X........", mover="O"), "alphabeta")
+    walk.end()
+    assert (
+        why_line(walk) == f"Done in {walk.nodes:,} nodes: best line 5, 2, 3, 7, 4, 6, 8, 9: 0 draw"
+    )

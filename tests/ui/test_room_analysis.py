@@ -15,6 +15,7 @@ from room_tools import (
     EVE,
     game_of,
     make_hub,
+    note,
     room_app,
     room_of,
     settle,
@@ -33,7 +34,9 @@ from tui_tictactoe.engine.search import shared_search
 from tui_tictactoe.engine.solver import Verdict
 from tui_tictactoe.rooms.game import RoomGame
 from tui_tictactoe.rooms.request import RoomRequest
+from tui_tictactoe.rooms.status import NO_EXPLORER_MID_ROUND
 from tui_tictactoe.ui.rooms.room_screen import RoomScreen
+from tui_tictactoe.ui.screens.explorer_screen import ExplorerScreen
 
 SIZE = (80, 24)
 
@@ -253,3 +256,55 @@ async def test_a_spectators_5x5_opening_overlay_is_read_whole_without_a_search()
         assert len(verdicts(screen)) == 23
         expected = analyse(screen.game.board, "X")
         assert {move.cell: move for move in expected.moves} == verdicts(screen)
+
+
+# -- the search explorer (`t`) ------------------------------------------------------
+
+
+def explorer_of(app: Any) -> ExplorerScreen:
+    screen = app.screen
+    assert isinstance(screen, ExplorerScreen), screen
+    return screen
+
+
+async def test_a_spectators_t_opens_the_explorer_on_the_position_watched() -> None:
+    hub = make_hub()
+    ann = await hub.create(ANN, 3, "X")
+    await hub.join(ann.code, BOB)
+    await hub.move(ann, 5, hub.view(ann.code).generation)
+    app = room_app(hub, RoomRequest("watch", ann.code), person=EVE)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("t")
+        await settle(pilot)
+        position = explorer_of(app).position
+        assert (position.mover, position.maximiser, position.empties) == ("O", "X", 8)
+        assert position.them == 1 << 4, "X's mark in the centre, O to move"
+        await pilot.press("escape")
+        await settle(pilot)
+        assert room_of(app).game.view is not None
+
+
+async def test_a_players_t_is_refused_mid_round_and_opens_after_it() -> None:
+    hub = make_hub()
+    ann = await hub.create(ANN, 3, "X")
+    bob = await hub.join(ann.code, BOB)
+    app = room_app(hub, RoomRequest("join", ann.code, ann.token), person=ANN)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        ann = room_of(app).game.ticket  # the app's own place in the room
+        for ticket, cell in ((ann, 1), (bob, 4), (ann, 2), (bob, 5)):
+            await hub.move(ticket, cell, hub.view(ann.code).generation)
+        await settle(pilot)
+        await pilot.press("t")
+        await settle(pilot)
+        assert note(app) == NO_EXPLORER_MID_ROUND.text, "no engine's help in play"
+        assert "\n" not in note(app)
+        await hub.move(ann, 3, hub.view(ann.code).generation)  # ann wins the round
+        await settle(pilot)
+        assert not room_of(app).game.in_progress
+        await pilot.press("t")
+        await settle(pilot)
+        position = explorer_of(app).position  # before the move that decided it
+        assert (position.mover, position.empties) == ("X", 5)
+        assert position.me == 0b11 and position.them == 0b11000

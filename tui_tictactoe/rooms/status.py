@@ -339,6 +339,22 @@ def analysis_refused(game: RoomGame, who: Person) -> Status | None:
     return None
 
 
+NO_EXPLORER_MID_ROUND = refused("No search explorer while you play: t opens it after the round.")
+
+
+def explorer_refused(game: RoomGame, who: Person) -> Status | None:
+    """Why `t` opens nothing for this session (`who`); None where the explorer is offered.
+    Fair play as for the overlay: no engine's help to a player while their round is on
+    (here or, as a spectator, from another session of theirs)."""
+    if game.view is None:
+        return refused("Not in the room yet: nothing to explore.")
+    if game.is_player and game.in_progress:
+        return NO_EXPLORER_MID_ROUND
+    if not game.is_player and not may_analyse(game.view, who):
+        return NO_EXPLORER_MID_ROUND
+    return None
+
+
 def analysis_switched(on: bool) -> Status:
     return Status("Analysis on: every empty cell's verdict." if on else "Analysis off.", "hint")
 

@@ -25,6 +25,7 @@ from tui_tictactoe.engine.search_steps import WIDE, Method, Step, steps
 
 if TYPE_CHECKING:
     from tui_tictactoe.controller import GameController
+    from tui_tictactoe.rooms.game import RoomGame
 
 BUDGET = 25_000
 """Nodes a walk goes to at most: End stops there and says so, and a search that needs
@@ -143,6 +144,22 @@ def game_position(game: GameController) -> Position | None:
     return Position.of_board(game.board, game.current_player.symbol, maximiser, names)
 
 
+def room_position(game: RoomGame) -> Position | None:
+    """A room's position as the hub's board has it, whoever is to move (X maximises, as
+    between people; the players' names, a client's, stay out). A round over on a full or
+    won board is explored from before its last move, the position that decided it; None
+    before the first view, or if there is nothing to search."""
+    view = game.view
+    if view is None:
+        return None
+    board = game.board
+    if board.is_game_over() and view.moves:
+        board = GameBoard.replay(board.geometry, view.first, view.moves[:-1])
+    me, them = board.masks_for("X")
+    mover = view.first if (me | them).bit_count() % 2 == 0 else other(view.first)
+    return Position.of_board(board, mover, "X", {"X": "X", "O": "O"})
+
+
 def bound(value: int) -> str:
     """An alpha or beta: a number, or an open end."""
     if value >= WIDE:
@@ -199,6 +216,28 @@ def measure(
             return None
     assert last is not None
     return Size(last.nodes, last.hits, True)
+
+
+def jumped(
+    position: Position,
+    method: Method,
+    size: Size | None,
+    to: int | None,
+    budget: int = BUDGET,
+    stop: Callable[[], bool] = bool,
+) -> Walk:
+    """A walk of its own at step `to` (None: the end), for a thread: End, or Left past
+    the cache, replays up to a budget of steps, too long for the UI's thread, and the
+    screen's walk is the UI's to read meanwhile. `size`: the one the screen's walk has.
+    Told to `stop` (asked every 1,024 steps), it is left part way."""
+    walk = Walk(position, method, budget)
+    if size is not None:
+        walk.set_size(size)
+    if to is None:
+        walk.end(stop)
+    else:
+        walk.replay(to, stop)
+    return walk
 
 
 class Level(NamedTuple):
@@ -286,15 +325,27 @@ class Walk:
         self._restart(0)
         return Change(rebuild=True)
 
-    def end(self) -> Change | None:
-        """As far as the search goes, within the budget; None if already there."""
+    def end(self, stop: Callable[[], bool] = bool) -> Change | None:
+        """As far as the search goes, within the budget; None if already there. For a
+        thread: `stop` is asked every 1,024 steps, and a walk told to stop is left there."""
         moved = False
         while (step := self._next()) is not None:
             self._apply(step)
             self._recent.append(step)
             self.index += 1
             moved = True
+            if self.index % 1024 == 0 and stop():
+                break
         return Change(rebuild=True) if moved else None
+
+    def replay(self, index: int, stop: Callable[[], bool] = bool) -> None:
+        """To step `index` by a replay from the start, without following each step."""
+        self._restart(index, stop)
+
+    @property
+    def back_replays(self) -> bool:
+        """Left here replays from the start (the step before is past the cache)."""
+        return self.index > 0 and len(self._recent) == 1
 
     def go(self, index: int) -> None:
         """To step `index` (as far as there is), by replay: what the tests compare with."""
@@ -321,8 +372,9 @@ class Walk:
 
     # -- inside ----------------------------------------------------------------------
 
-    def _restart(self, index: int) -> None:
-        """Replay from the start to step `index` (never past the end or the budget)."""
+    def _restart(self, index: int, stop: Callable[[], bool] = bool) -> None:
+        """Replay from the start to step `index` (never past the end or the budget);
+        `stop` as for `end`."""
         position = self.position
         self._steps: Iterator[Step] = steps(
             position.me, position.them, position.geometry, self.method
@@ -348,6 +400,8 @@ class Walk:
             self._apply(step)
             self._recent.append(step)
             self.index += 1
+            if self.index % 1024 == 0 and stop():
+                break
 
     def _peek(self) -> Step | None:
         if self._ahead:
@@ -649,7 +703,7 @@ def why_line(walk: Walk) -> str:
         value = walk.node(()).value
         assert value is not None
         return (
-            f"Done in {walk.nodes:,} nodes: best line {line}, {walk.position.score_words(value, 0)}"
+            f"Done in {walk.nodes:,} nodes: best line {line}: {walk.position.score_words(value, 0)}"
         )
     if size is not None and not size.finished:
         return f"Too big to show whole: {name} passes {walk.budget:,} nodes; steps stop there"

@@ -46,6 +46,13 @@ ROOM_HINT = Command(
     binds=(Bind("h", "hint", "Hint", show=False),),
     help="No hints against a person (the status line says so)",
 )
+ROOM_EXPLORE = Command(
+    "Explore",
+    "t",
+    binds=(Bind("t", "explore", "Explore", show=False),),
+    help="Spectators: step through the search of the position watched; players: once "
+    "the round is over (no engine's help during play)",
+)
 ROOM_PUBLIC = Command(
     "Public",
     "p",
@@ -120,6 +127,7 @@ ROOM_COMMANDS: tuple[Command, ...] = (
     ROOM_WATCHING,
     ROOM_ANALYSIS,
     ROOM_HINT,
+    ROOM_EXPLORE,
     HELP,
     LEAVE,
 )

@@ -40,6 +40,7 @@ from tui_tictactoe.rooms.status import (
     NO_HINT,
     analysis_refused,
     analysis_switched,
+    explorer_refused,
     invite_lines,
     rematch_refused,
     room_state,
@@ -287,6 +288,22 @@ class RoomScreen(BoardScreen):
 
     def action_hint(self) -> None:
         self.status.say(NO_HINT)
+
+    def action_explore(self) -> None:
+        """`t`: the search explorer on the room's position, for a spectator, or for a
+        player once the round is over (never mid-round: no engine's help in play)."""
+        from tui_tictactoe.ui.explorer_view import NOTHING_TO_EXPLORE, room_position
+        from tui_tictactoe.ui.screens.explorer_screen import ExplorerScreen
+
+        said = explorer_refused(self.game, self.setting.who)
+        if said is not None:
+            self.status.say(said)
+            return
+        position = room_position(self.game)
+        if position is None:
+            self.status.say(refused(NOTHING_TO_EXPLORE))
+        else:
+            self.app.push_screen(ExplorerScreen(position))
 
     def action_toggle_analysis(self) -> None:
         said = analysis_refused(self.game, self.setting.who)

@@ -6,7 +6,9 @@ links to where each position was first solved). What is shown comes from
 `ui/explorer_view.py`, which knows no Textual; this screen keeps Textual's `Tree` in
 step with it. The tree holds only nodes reached, and of those only the ones under an
 expanded node: a finished node folds up, and its children are added when it is opened
-again. How big each search is gets counted in a thread, within the node budget.
+again. How big each search is gets counted in a thread, within the node budget; End
+and Left past the cache replay up to that budget, so they run in a thread too, on a walk
+of their own, taken only if no key moved the walk since (`generation`).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from tui_tictactoe.ui.explorer_view import (
     Size,
     Walk,
     counts_line,
+    jumped,
     measure,
     node_label,
     panel_lines,
@@ -114,6 +117,10 @@ class ExplorerScreen(IgnoresStaleResize, Screen[None]):
         self._styles_of = ""
         self._style_cache: dict[str, Style] = {}
         self._state_due = self._cursor_due = False
+        # A jump (End, Left past the cache) runs in a thread; every key that moves the
+        # walk counts one here, so a jump's walk about an older request is dropped.
+        self.generation = 0
+        self.jumping: tuple[int | None, str] | None = None  # its target and its note
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
@@ -153,20 +160,39 @@ class ExplorerScreen(IgnoresStaleResize, Screen[None]):
     # -- keys ------------------------------------------------------------------------
 
     def action_step(self) -> None:
+        self._moved()
         self._follow(self.walk.forward())
 
     def action_back(self) -> None:
-        self._follow(self.walk.back())
+        """One step back: an undo, or past the cache a replay (in a thread, as End)."""
+        target = self.jumping[0] if self.jumping is not None else None
+        if target is not None:  # a replay under way: one further back
+            self._jump(max(target - 1, 0))
+        elif self.walk.back_replays:
+            self._jump(self.walk.index - 1)
+        else:
+            self._moved()
+            self._follow(self.walk.back())
 
     def action_home(self) -> None:
+        self._moved()
         self._follow(self.walk.home())
 
     def action_end(self) -> None:
+        """As far as the search goes: up to a budget of steps, in a thread (the screen
+        answers meanwhile: Escape closes it at once)."""
         self._stop_playing()
-        self._follow(self.walk.end())
+        if self.jumping is not None and self.jumping[0] is None:
+            return  # on its way there already
+        if self.walk.at_end or self.walk.at_budget:
+            self._moved()
+            self._show_state()
+        else:
+            self._jump(None)
 
     def action_switch(self) -> None:
         self._stop_playing()
+        self._moved()
         self._switch_to(METHODS[(METHODS.index(self.method) + 1) % len(METHODS)])
 
     def action_play(self) -> None:
@@ -192,6 +218,7 @@ class ExplorerScreen(IgnoresStaleResize, Screen[None]):
         self.dismiss()
 
     def _tick(self) -> None:
+        self._moved()
         change = self.walk.forward()
         if change is None:
             self._stop_playing()
@@ -201,6 +228,52 @@ class ExplorerScreen(IgnoresStaleResize, Screen[None]):
         if self.timer is not None:
             self.timer.stop()
             self.timer = None
+
+    # -- jumps, in a thread -------------------------------------------------------------
+
+    def _moved(self) -> None:
+        """A key moved the walk: a jump under way is about an older request now."""
+        self.generation += 1
+        if self.jumping is not None:
+            self.jumping = None
+            self.workers.cancel_group(self, "explorer-jump")
+
+    def _jump(self, to: int | None) -> None:
+        """Start a jump to step `to` (None: the end) on a walk of the thread's own."""
+        self.generation += 1
+        name = METHOD_NAMES[self.method]
+        note = (
+            f"{name}: jumping to the end…"
+            if to is None
+            else f"{name}: going back to step {to + 1}…"
+        )
+        self.jumping = (to, note)
+        walk = self.walk
+        self._jump_in_thread(self.generation, self.method, walk.size, to, walk.budget)
+        self._show_state()
+
+    @work(thread=True, exclusive=True, group="explorer-jump")
+    def _jump_in_thread(
+        self, generation: int, method: Method, size: Size | None, to: int | None, budget: int
+    ) -> None:
+        worker = get_current_worker()
+        walk = jumped(self.position, method, size, to, budget, lambda: worker.is_cancelled)
+        if not worker.is_cancelled:
+            self.post_message(self.Jumped(generation, method, walk))
+
+    class Jumped(Message):
+        """A jump's walk, from its thread, with the generation it was asked in."""
+
+        def __init__(self, generation: int, method: Method, walk: Walk) -> None:
+            super().__init__()
+            self.generation, self.method, self.walk = generation, method, walk
+
+    def on_explorer_screen_jumped(self, message: Jumped) -> None:
+        if self.closed or message.generation != self.generation or message.method != self.method:
+            return  # stale: a key moved the walk since, or the screen is closing
+        self.jumping = None
+        self.walks[self.method] = message.walk
+        self._follow(Change(rebuild=True))
 
     # -- the searches --------------------------------------------------------------------
 
@@ -243,6 +316,8 @@ class ExplorerScreen(IgnoresStaleResize, Screen[None]):
         change = walk.set_size(size)
         if method == self.method:
             self._follow(change)
+            if self.jumping is not None:  # its walk was made without the size: again
+                self._jump(self.jumping[0])
 
     # -- the tree ------------------------------------------------------------------------
 
@@ -422,4 +497,4 @@ class ExplorerScreen(IgnoresStaleResize, Screen[None]):
         room = NARROW_PANEL if self.has_class("-narrow") else None
         self.panel.update("\n".join(panel_lines(walk, room)))
         self.step_said.update(step_line(walk))
-        self.why.update(why_line(walk))
+        self.why.update(self.jumping[1] if self.jumping is not None else why_line(walk))
