@@ -19,8 +19,9 @@ from hypothesis import strategies as st
 
 from tui_tictactoe.controller import GameController, GameOptions
 from tui_tictactoe.controller.replay import Replay
-from tui_tictactoe.engine.analysis import analyse
+from tui_tictactoe.engine.analysis import analyse, proven_analysis
 from tui_tictactoe.engine.board import GameBoard, IllegalMove, other
+from tui_tictactoe.engine.solver import Verdict
 from tui_tictactoe.options import board_geometry
 from tui_tictactoe.record import FinishedRound, Record
 
@@ -242,3 +243,36 @@ def test_a_5x5_round_replays_its_opening_with_the_stored_verdicts() -> None:
     assert replay.moves[0].best  # the centre: a best first move
     replay.go(5)
     assert replay.analysis is None and replay.moves[4].verdict is None
+
+
+SIX = (15, 1, 22, 2, 29, 3, 8, 4, 36)  # X's diagonal 15-22-29-36 and 8; O's row runs out
+
+
+def test_a_6x6_round_is_judged_position_by_position_with_the_proven_verdicts() -> None:
+    """On 6x6 every position starts pending; judged (nearest the one shown first) and kept,
+    each holds `proven_analysis` (what is proven, "unknown" elsewhere) and each move the
+    verdict of the cell it took (fails before: a 6x6 replay had no verdicts at all)."""
+    replay = Replay.of_round(6, "X", "human", SIX)
+    assert replay.pending and replay.analysis is None
+    assert all(move.verdict is None for move in replay.moves)
+    replay.go(4)
+    order = []
+    while (at := replay.next_pending()) is not None:
+        order.append(at)
+        replay.keep(at, replay.judge(at))
+    assert order[:3] == [4, 3, 5] and sorted(order) == list(range(10))
+    assert not replay.pending
+    boards = played(6, "X", list(SIX))
+    for at, board in enumerate(boards):
+        replay.go(at)
+        assert replay.analysis == proven_analysis(board, "X" if at % 2 == 0 else "O")
+    assert all(move.verdict is not None for move in replay.moves)
+    assert replay.moves[0].verdict == Verdict("draw", 36) and replay.moves[0].best
+    assert replay.moves[-2].verdict == Verdict("loss", 2)  # O's 4 leaves X's five open
+    assert replay.moves[-1].verdict == Verdict("win", 1) and replay.moves[-1].best
+    replay.go(2)
+    assert replay.describe() == "Move 2 of 9: the AI (O) played 1: unknown."
+    replay.go(8)
+    assert replay.describe() == "Move 8 of 9: the AI (O) played 4: loss in 2 (not a best move)."
+    replay.keep(0, replay.judge(1))  # kept already: a second answer changes nothing
+    assert replay.moves[0].verdict == Verdict("draw", 36)

@@ -111,3 +111,30 @@ async def test_a_round_the_game_cannot_replay_is_refused_with_a_notice(make_app)
         ]
         await press(pilot, "escape", "5")
         assert app.is_running and app.controller.board.count("X") == 1  # the game goes on
+
+
+async def test_a_6x6_replay_shows_each_positions_proven_verdicts(make_app) -> None:
+    """The 6x6 positions are judged in a thread worker, off the UI thread, and each shows
+    once judged: the proven verdicts, "unknown" ("?") elsewhere (fails before: none)."""
+    keep((15, 1, 22, 2, 29, 3, 8, 4, 36), board_size=6)
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "s", "enter")
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen)
+        await press(pilot, "end", "left")  # judged nearest the position shown first
+        await app.workers.wait_for_complete()
+        await settle(pilot)
+        assert not screen.replay.pending
+        assert str(screen.move_line.render()) == (
+            "Move 8 of 9: the AI (O) played 4: loss in 2 (not a best move)."
+        )
+        await press(pilot, "home")
+        outcomes = set()
+        for at in range(screen.replay.total):
+            assert screen.replay.at == at and shown(screen) == expected(screen)
+            assert len(shown(screen)[1]) == 36 - at  # every empty cell: proven, or "?"
+            outcomes |= {verdict.outcome for verdict, _ in shown(screen)[1].values()}
+            await press(pilot, "right")
+        assert outcomes == {"win", "draw", "loss", "unknown"}

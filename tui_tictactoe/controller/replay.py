@@ -3,20 +3,26 @@
 The record keeps a round as cell keys. `Replay` rebuilds every position from them,
 each with the verdicts for the side to move there where the engine knows them
 without searching (`analysis.known_analysis`: every 3x3 position, the 5x5 opening;
-searching a big board's positions would take seconds each), and holds a cursor that moves only within the round: a step past
-either end, or to a position the round never had, changes nothing.
+searching a big board's positions would take seconds each), and holds a cursor that moves
+only within the round: a step past either end, or to a position the round never had,
+changes nothing.
+
+On 6x6 the verdicts are what is proven at once (fours, pairings; "unknown" elsewhere),
+which takes tens to hundreds of milliseconds a position: too long for a whole round at
+once on the UI thread, so those positions start `pending`, and the screen has them judged
+(`judge`, any thread) and kept (`keep`) one at a time, nearest the one shown first.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from contextlib import suppress
 from typing import NamedTuple
 
 from tui_tictactoe.controller.game_options import BOARDS, SIDES, board_geometry
-from tui_tictactoe.engine.analysis import Analysis, known_analysis
+from tui_tictactoe.engine.analysis import Analysis, known_analysis, proven_analysis
 from tui_tictactoe.engine.board import SYMBOLS, Cell, GameBoard, IllegalMove, Symbol, other
-from tui_tictactoe.engine.geometry import Geometry
+from tui_tictactoe.engine.geometry import Geometry, is_bounded
 from tui_tictactoe.engine.solver import Verdict
 
 
@@ -26,7 +32,7 @@ class Move(NamedTuple):
     symbol: Symbol
     cell: Cell
     verdict: Verdict | None  # None where the position was not analysed (past the 5x5 opening)
-    best: bool
+    best: bool  # (on 6x6 both as judged: None and False while the position is pending)
 
 
 def analysis_of(board: GameBoard, to_move: Symbol) -> Analysis | None:
@@ -36,7 +42,7 @@ def analysis_of(board: GameBoard, to_move: Symbol) -> Analysis | None:
     The engine refuses positions no game could reach (`InvalidPosition`): a replay
     only asks about those it built itself, move by move, up to the end of the round.
     """
-    return known_analysis(board, to_move)
+    return None if is_bounded(board.geometry) else known_analysis(board, to_move)
 
 
 class Replay:
@@ -61,6 +67,7 @@ class Replay:
         self._analyses = [analysis_of(board, self.first)]
         self.moves: tuple[Move, ...] = tuple(self._read(board, keys))
         self._at = 0
+        self._pending = set(range(len(self._boards))) if is_bounded(geometry) else set()
 
     @classmethod
     def of_round(cls, board_size: int, you: str, first: str, keys: Sequence[int]) -> Replay:
@@ -88,6 +95,40 @@ class Replay:
                 self._boards.append(board.copy())
                 self._analyses.append(analysis_of(board, mover))
         return moves
+
+    # -- 6x6: the verdicts judged one position at a time ---------------------------
+
+    def next_pending(self, skip: Collection[int] = ()) -> int | None:
+        """The position still to judge nearest the one shown (and, of two, the one before
+        it: the move line's verdict), leaving out `skip`; None once all are judged."""
+        left = self._pending.difference(skip)
+        return min(left, key=lambda at: (abs(at - self._at), at)) if left else None
+
+    def judge(self, at: int) -> Analysis:
+        """The proven verdicts of position `at` (`analysis.proven_analysis`); reads only that
+        position's board (a copy), so a thread may call it while the screen steps."""
+        board = self._boards[at].copy()
+        return proven_analysis(board, self.first if at % 2 == 0 else other(self.first))
+
+    def keep(self, at: int, analysis: Analysis) -> None:
+        """Keep what `judge(at)` found: position `at`'s verdicts, and the verdict of the
+        move played there."""
+        if at not in self._pending:
+            return
+        self._pending.discard(at)
+        self._analyses[at] = analysis
+        if at < len(self.moves):
+            move = self.moves[at]
+            verdict = analysis.verdict_at(move.cell)
+            best = move.cell in analysis.best
+            moves = list(self.moves)
+            moves[at] = move._replace(verdict=verdict, best=best)
+            self.moves = tuple(moves)
+
+    @property
+    def pending(self) -> bool:
+        """Whether some position is still to be judged (6x6)."""
+        return bool(self._pending)
 
     # -- the cursor -------------------------------------------------------------
 
@@ -149,4 +190,6 @@ class Replay:
         said = f"Move {self._at} of {self.total}: {who} ({move.symbol}) played {key}"
         if move.verdict is None:
             return f"{said}."
+        if move.verdict.outcome == "unknown":  # 6x6: nothing proven about it, best or not
+            return f"{said}: {move.verdict}."
         return f"{said}: {move.verdict}{' (a best move)' if move.best else ' (not a best move)'}."

@@ -212,23 +212,43 @@ def analyse(
 
 
 def known_analysis(board: GameBoard, to_move: str | None = None) -> Analysis | None:
-    """`analyse` where every move's verdict is known without searching (3x3, the 5x5
-    opening), else None: for a caller that must answer at once (a replay's positions)."""
+    """`analyse` without a search, for a caller that shows positions one after another (a
+    replay): every move's verdict where all are known at once (3x3, the 5x5 opening), else
+    None; on 6x6 `proven_analysis`."""
+    if is_bounded(board.geometry):
+        return proven_analysis(board, to_move)
     mover = side_to_move(board, to_move)
     status = status_of(board)
     if status != "in_progress":
         return Analysis(board.to_string(), mover, status, ())
+    geometry = board.geometry
     me, them = board.masks_for(mover)
-    cells = empty_cells(board.geometry, me, them)
+    cells = empty_cells(geometry, me, them)
     from tui_tictactoe.engine.known import (
         known_scores,  # on first use: a game's start needs no verdict
     )
 
-    scores = known_scores(board.geometry, me, them, cells)
-    if len(scores) < len(cells):
+    known = known_scores(geometry, me, them, cells)
+    if len(known) < len(cells):
         return None
-    scored = {cell: known_scored(board.geometry, cell, score) for cell, score in scores.items()}
-    return Analysis(board.to_string(), mover, status, verdicts(board.geometry, me, them, scored))
+    scored = {cell: known_scored(geometry, cell, score) for cell, score in known.items()}
+    return Analysis(board.to_string(), mover, status, verdicts(geometry, me, them, scored))
+
+
+def proven_analysis(board: GameBoard, to_move: str | None = None) -> Analysis:
+    """`analyse` without its search (6x6): what `move_scores` knows or proves at once
+    (fours, pairings), every other move "unknown". Tens to hundreds of milliseconds a
+    position (the pairings' node budgets bound it): a caller runs it off the UI thread."""
+    mover = side_to_move(board, to_move)
+    status = status_of(board)
+    if status != "in_progress":
+        return Analysis(board.to_string(), mover, status, ())
+    geometry = board.geometry
+    me, them = board.masks_for(mover)
+    scores = {cell: Scored(cell, 0, None) for cell in empty_cells(geometry, me, them)}
+    for found in move_scores(geometry, me, them, searched=False):
+        scores.update((scored.cell, scored) for scored in found)
+    return Analysis(board.to_string(), mover, status, verdicts(geometry, me, them, scores))
 
 
 def move_scores(
@@ -239,6 +259,7 @@ def move_scores(
     cancelled: Cancelled | None = None,
     on_move: OnMove | None = None,
     known: dict[int, int] | None = None,
+    searched: bool = True,
 ) -> Iterator[tuple[Scored, ...]]:
     """The one path to the score of every move of a position in play (`me` to move), each
     with its proof: first, in one batch, every score the engine knows without searching
@@ -247,7 +268,7 @@ def move_scores(
     `search` (the shared search of `geometry` unless given) finds it. `on_move` hears
     (move number, moves) before each search; `cancelled` stops one with `SearchCancelled`.
     `known`: the scores a caller has read already with `known_scores` (to show them at
-    once), not yielded again."""
+    once), not yielded again. `searched=False`: no search, only the known and proven ones."""
     cells = empty_cells(geometry, me, them)
     if known is None:
         from tui_tictactoe.engine.known import (
@@ -268,7 +289,8 @@ def move_scores(
         found = {scored.cell for scored in proven}
         rest = [cell for cell in rest if cell not in found]
         done += len(proven)
-    yield from _searched(geometry, me, them, rest, done, len(cells), search, cancelled, on_move)
+    if searched:
+        yield from _searched(geometry, me, them, rest, done, len(cells), search, cancelled, on_move)
 
 
 def _proven(

@@ -3,24 +3,30 @@
 The positions, verdicts and wording are the controller's (`controller.replay`); this
 screen shows them with the `GameGrid` the game plays on, read-only: nothing here
 handles a press on a cell. Each empty cell carries the verdict of playing there, as
-the game's analysis overlay shows it (where known at once: 3x3, the 5x5 opening), and
-the latest move a square border.
+the game's analysis overlay shows it (where known at once: 3x3, the 5x5 opening; on 6x6
+what is proven, judged in a thread worker position by position, nearest the one shown
+first, since one can take up to a second on a loaded machine), and the latest move a
+square border.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Center, CenterMiddle
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Static
+from textual.worker import get_current_worker
 
 from tui_tictactoe.controller.replay import Replay
 from tui_tictactoe.ui.widgets import GameGrid, TitleBar
 
 if TYPE_CHECKING:
+    from tui_tictactoe.engine.analysis import Analysis
     from tui_tictactoe.record import RoundRecord
 
 LAST_MOVE = "-last"
@@ -39,6 +45,14 @@ class ReplayScreen(Screen[None]):
         Binding("escape", "app.pop_screen", "Back to the stats"),
         Binding("t", "explore", "Explore the search", show=False),
     ]
+
+    class Judged(Message):
+        """A 6x6 position's verdicts, from the worker (`_judge`)."""
+
+        def __init__(self, at: int, analysis: Analysis) -> None:
+            super().__init__()
+            self.at = at
+            self.analysis = analysis
 
     def __init__(self, round_: RoundRecord) -> None:
         """ValueError (one line) for a round that cannot be replayed: see `Replay.of_round`."""
@@ -66,6 +80,23 @@ class ReplayScreen(Screen[None]):
             f"replay · {round_.difficulty} · you {round_.symbol} · {round_.result}{took_back}"
         )
         self._show()
+        if self.replay.pending:
+            self._judge()
+
+    @work(thread=True, group="replay-judge", exit_on_error=False)
+    def _judge(self) -> None:
+        """In a thread: judge each pending position, nearest the one shown first, and post
+        it (the replay is changed only on the UI thread, by `on_replay_screen_judged`)."""
+        replay, done = self.replay, set[int]()
+        worker = get_current_worker()
+        while not worker.is_cancelled and (at := replay.next_pending(done)) is not None:
+            done.add(at)
+            self.post_message(self.Judged(at, replay.judge(at)))
+
+    def on_replay_screen_judged(self, message: Judged) -> None:
+        self.replay.keep(message.at, message.analysis)
+        if message.at in (self.replay.at - 1, self.replay.at):
+            self._show()
 
     def action_step(self, delta: int) -> None:
         if self.replay.step(delta):
