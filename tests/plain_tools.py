@@ -8,6 +8,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from typing import Any
 
 import pexpect
@@ -44,6 +45,22 @@ def on_pty(*args: str) -> pexpect.spawn[str]:
         timeout=TIMEOUT,
         dimensions=(24, 80),
     )
+
+
+def hang_up(child: pexpect.spawn[str]) -> int | None:
+    """Close the terminal as its window going away would (the kernel sends SIGHUP) and wait
+    for the game to end: its exit status, None if a signal ended it. pexpect's own `close`
+    signals the game itself when it has not exited 0.1 s later, which a loaded machine misses."""
+    pty = vars(child)["ptyproc"]  # pexpect's ptyprocess.PtyProcess: not in types-pexpect
+    pty.fileobj.close()
+    deadline = time.monotonic() + TIMEOUT
+    while child.isalive():
+        if time.monotonic() > deadline:
+            child.terminate(force=True)
+            raise AssertionError(f"the game outlived its terminal by {TIMEOUT} s")
+        time.sleep(0.02)
+    pty.closed = child.closed = True  # the descriptor is gone: nothing to close
+    return child.exitstatus
 
 
 def matched(child: pexpect.spawn[str] | PopenSpawn[str], group: int) -> str:

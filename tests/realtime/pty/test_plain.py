@@ -15,6 +15,7 @@ import pexpect
 from plain_tools import (
     PROMPT,
     TIMEOUT,
+    hang_up,
     matched,
     on_pipe,
     on_pty,
@@ -247,6 +248,5 @@ def test_a_hang_up_mid_round_keeps_the_round_as_abandoned() -> None:
     child.sendline("5")
     child.expect(r"AI played \d\.")
     child.expect(PROMPT)
-    child.close(force=False)  # the terminal goes away: SIGHUP
-    assert child.exitstatus == 129
+    assert hang_up(child) == 129  # the terminal goes away: SIGHUP
     assert stats()["by_board"]["3x3"]["hard"]["abandoned"] == 1
