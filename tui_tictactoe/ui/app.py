@@ -203,7 +203,7 @@ class TicTacToeApp(App[None]):
     def exit(self, result: None = None, return_code: int = 0, message: Any | None = None) -> None:
         """Every way out (q/y, Ctrl+Q, the menu, the terminal gone) leaves the round: one
         in progress is saved as abandoned, like a new round mid-round, within 0.1 s."""
-        self.record_link.leave()
+        self.record_link.leave(hung_up=self._hung_up)
         self.controller.stop_thinking()  # a long search (5x5) must not hold up the exit
         board = self.board
         if board is not None:

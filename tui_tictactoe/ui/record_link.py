@@ -71,6 +71,7 @@ class RecordLink:
         self.identity = identity if identity is not None else current_identity()
         self._record: Record | None = None
         self._leaving = False  # quitting: a round left now is saved before the exit
+        self._leave_deadline = LEAVE_DEADLINE
         self._lock = threading.Lock()
         self._theme: str | None = (
             None  # the theme as saved (or loaded): unchanged ones are not written
@@ -203,9 +204,16 @@ class RecordLink:
         assert self.player is not None
         return hot_seat_match(summary, self.identity.name, self.player)
 
-    def leave(self) -> None:
-        """The app is quitting: a round in progress is saved as abandoned before it exits."""
+    def leave(self, *, hung_up: bool = False) -> None:
+        """The app is quitting: a round in progress is saved as abandoned before it exits,
+        waiting at most LEAVE_DEADLINE. When the terminal has gone nobody waits on the
+        exit, so the save may outwait a busy record (the busy timeout: another game's
+        write) rather than lose the round to a loaded machine."""
         self._leaving = True
+        if hung_up:
+            from tui_tictactoe.record.sqlite_file import BUSY_TIMEOUT
+
+            self._leave_deadline = BUSY_TIMEOUT + 1.0
         self.controller.leave()
 
     def match_ended(self, match: Match) -> None:
@@ -236,10 +244,9 @@ class RecordLink:
     def _save_before_exit(
         self,
         summary: Any,
-        deadline: float = LEAVE_DEADLINE,
         target: Callable[[Any], None] | None = None,
     ) -> None:
-        """Save, waiting at most `deadline` s: the save runs in a daemon thread that the wait
+        """Save, waiting at most the leave's deadline: the save runs in a daemon thread that the wait
         gives up on, so a busy or slow record (its busy timeout is seconds) never holds the
         exit. A save cut short is a transaction never committed, which SQLite rolls back.
         `target` writes `summary` (default: a round against the AI)."""
@@ -247,7 +254,7 @@ class RecordLink:
             target=target or self._write_round, args=(summary,), name="save on quit", daemon=True
         )
         thread.start()
-        thread.join(deadline)
+        thread.join(self._leave_deadline)
 
     def _save_round(self, summary: RoundSummary) -> None:
         self._write_round(summary)

@@ -15,6 +15,7 @@ import json
 import os
 import re
 import signal
+import sqlite3
 import subprocess
 import time
 from collections.abc import Callable, Iterator
@@ -26,6 +27,7 @@ from pty_terminal import STEP_TIMEOUT, Terminal, child_env, command
 
 from tui_tictactoe.identity import current_identity
 from tui_tictactoe.record import DATA_DIR_ENV, DATABASE_NAME, Record
+from tui_tictactoe.record.sqlite_file import BUSY_TIMEOUT
 
 ROUND_OVER = "Press r for a new round."
 YOUR_TURN = "Your turn: you play X."
@@ -161,26 +163,63 @@ def test_a_round_played_shows_in_stats_replays_and_is_reported_after_quitting(
     assert reported["by_board"]["4x4"]["hard"]["wins"] == 0
 
 
-def test_a_round_left_by_hanging_up_is_kept_abandoned(data_dir: Path) -> None:
-    term = Terminal("--seed", "3")  # not the fixture's: this test reaps the process itself
+def hang_up_after_a_move(held: Callable[[], object] | None = None) -> tuple[int, int]:
+    """Play cell 1, wait for the AI's reply, then close the terminal as its window going
+    away would (SIGHUP). `held` runs just after, while the game leaves. Returns the reply
+    and the game's exit status, waited for as an event."""
+    term = Terminal("--seed", "3")  # not the fixture's: this reaps the process itself
     term.wait_for_first_frame()
     term.send("1")
-    term.wait_until("the AI's reply", lambda: AI_PLAYED.search(status(term)) is not None, 15)
+    term.wait_until(
+        "the AI's reply", lambda: AI_PLAYED.search(status(term)) is not None, STEP_TIMEOUT
+    )
     found = AI_PLAYED.search(status(term))
     assert found is not None
-    reply = int(found.group(1))
     pid = term.pid
     os.close(term.child.child_fd)  # the window closes, the SSH link drops: SIGHUP
-    deadline = time.monotonic() + 10
+    if held is not None:
+        held()
+    deadline = time.monotonic() + STEP_TIMEOUT
     while not (finished := os.waitpid(pid, os.WNOHANG))[0]:
         if time.monotonic() > deadline:
             os.kill(pid, signal.SIGKILL)
             os.waitpid(pid, 0)
-            pytest.fail("still running 10 s after its terminal went away")
+            pytest.fail(f"still running {STEP_TIMEOUT} s after its terminal went away")
         time.sleep(0.01)
-    assert os.waitstatus_to_exitcode(finished[1]) == 129  # exited, as a hung-up game does
+    return int(found.group(1)), os.waitstatus_to_exitcode(finished[1])
 
-    player = current_identity().player
+
+def abandoned_rounds(data_dir: Path) -> list[tuple[str, tuple[int, ...]]]:
     with Record.open(data_dir / DATABASE_NAME) as record:
-        (kept,) = record.recent_rounds(player, 10)
-    assert (kept.result, kept.moves) == ("abandoned", (1, reply))
+        rounds = record.recent_rounds(current_identity().player, 10)
+    return [(kept.result, kept.moves) for kept in rounds]
+
+
+def test_a_round_left_by_hanging_up_is_kept_abandoned(data_dir: Path) -> None:
+    reply, exit_status = hang_up_after_a_move()
+    assert exit_status == 129  # exited, as a hung-up game does
+    assert abandoned_rounds(data_dir) == [("abandoned", (1, reply))]
+
+
+def test_a_hang_up_while_another_game_holds_the_record_still_keeps_the_round(
+    data_dir: Path,
+) -> None:
+    """Another process writing (here: holding the write lock) when the terminal goes: the
+    game waits for the record as long as its busy timeout, as nobody waits on its exit.
+    It used to give up after 0.3 s and lose the round: a loaded CI did (checked: fails
+    with the hang-up's wait back at LEAVE_DEADLINE)."""
+    with Record.open(data_dir / DATABASE_NAME):
+        pass  # the record exists before the game opens it, as after a first round
+    lock = sqlite3.connect(data_dir / DATABASE_NAME, isolation_level=None, timeout=STEP_TIMEOUT)
+
+    def hold_the_write_lock() -> None:
+        lock.execute("BEGIN IMMEDIATE")
+        held_until = time.monotonic() + BUSY_TIMEOUT / 2  # well inside the game's wait
+        while time.monotonic() < held_until:
+            time.sleep(0.02)  # a game that left without saving has exited by now
+        lock.execute("ROLLBACK")
+
+    reply, exit_status = hang_up_after_a_move(hold_the_write_lock)
+    lock.close()
+    assert exit_status == 129
+    assert abandoned_rounds(data_dir) == [("abandoned", (1, reply))]
