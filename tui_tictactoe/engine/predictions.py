@@ -56,10 +56,12 @@ class CellGrade(NamedTuple):
     def right(self) -> bool:
         return self.graded and self.marked == self.truth.outcome
 
-    def explain(self) -> str:
-        """Why a mark is wrong: "cell 7 is a loss in 2, not a win: 7, 3"."""
+    def explain(self, moves: int | None = None) -> str:
+        """Why a mark is wrong: "cell 7 is a loss in 2, not a win: 7, 3"; the line cut to
+        its first `moves` (None: whole) with "…" after it."""
         said = "not marked" if self.marked is None else f"not a {self.marked}"
-        line = ", ".join(str(key) for key in self.line)
+        shown = self.line if moves is None else self.line[:moves]
+        line = ", ".join(str(key) for key in shown) + ("…" if len(shown) < len(self.line) else "")
         why = " by pairings" if self.pairings else ""
         return f"cell {self.key} is a {self.truth}{why}, {said}: {line}"
 
