@@ -17,8 +17,8 @@ from tui_tictactoe.ui.screens.predict_screen import PredictScreen
 
 Snap = Callable[..., bool]
 
-MARKS = ("right", "w", "down", "d", "left", "l")
-"""Cell 6 a win, 9 a draw, 8 a loss (after X 5 and the AI's 1)."""
+MARKS = ("right", "down", "w", "down", "d", "left", "l")
+"""Cell 6 a win, 9 a draw, 8 a loss (after X 5 and the AI's 1: the cursor starts on 2)."""
 
 
 def predicted(*keys: str, first: str = "5") -> Callable[[Pilot[None]], Awaitable[None]]:

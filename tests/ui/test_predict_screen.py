@@ -59,8 +59,9 @@ async def test_keys_mark_cells_enter_grades_them_and_the_game_shows_the_overlay(
     app = make_app(record=False, strategy=ScriptedStrategy((0, 0)))
     async with app.run_test(size=SIZE) as pilot:
         screen = await opened(pilot, "5")
-        assert screen.cursor == (1, 1) and screen.key_bar.hints == MARKING_KEYS
-        await pilot.press("right", "w", "down", "d", "left", "l", "space", "space")
+        # The game's cursor is on 5, taken: it starts on the nearest empty cell.
+        assert screen.cursor == (0, 1) and screen.key_bar.hints == MARKING_KEYS
+        await pilot.press("right", "down", "w", "down", "d", "left", "l", "space", "space")
         await pilot.pause()
         # (1, 2) win; (2, 2) draw; (2, 1) loss, then Space twice: none, then win.
         marks: dict[tuple[int, int], Mark] = {(1, 2): "win", (2, 2): "draw", (2, 1): "win"}
@@ -139,9 +140,11 @@ async def test_the_same_key_twice_takes_a_mark_off() -> None:
     app = make_app(record=False)
     async with app.run_test(size=SIZE) as pilot:
         screen = await opened(pilot, "1")
-        await pilot.press("right", "l")
+        start = screen.cursor
+        assert start in app.controller.board.legal_moves()
+        await pilot.press("l")
         await pilot.pause()
-        assert screen.marks == {(0, 1): "loss"}
+        assert screen.marks == {start: "loss"}
         await pilot.press("l")
         await pilot.pause()
         assert screen.marks == {}

@@ -116,6 +116,18 @@ def cell_words(one: CellGrade) -> str:
     return said[0].upper() + said[1:] + ("" if said.endswith("…") else ".")
 
 
+def nearest_empty(cursor: Cell, empty: frozenset[Cell]) -> Cell:
+    """Where the cursor starts: on `cursor` if it is empty (the game's), else on the empty
+    cell nearest it (the first in reading order of the nearest); `cursor` if none is."""
+    if cursor in empty or not empty:
+        return cursor
+
+    def distance(cell: Cell) -> tuple[int, Cell]:
+        return abs(cell[0] - cursor[0]) + abs(cell[1] - cursor[1]), cell
+
+    return min(empty, key=distance)
+
+
 class PredictScreen(IgnoresStaleResize, Screen["Grade | None"]):
     """The position's empty cells, marked by the player, then graded."""
 
@@ -162,10 +174,9 @@ class PredictScreen(IgnoresStaleResize, Screen["Grade | None"]):
         self.board = board
         self.symbol = symbol
         self.geometry = board.geometry
-        size = self.geometry.size
-        self.cursor: Cell = cursor if max(cursor) < size else (size // 2, size // 2)
-        self.marks: dict[Cell, Mark] = {}
         self.empty = frozenset(board.legal_moves())
+        self.cursor: Cell = nearest_empty(cursor, self.empty)
+        self.marks: dict[Cell, Mark] = {}
         self.truth: Analysis | None = None
         self.found: Grade | None = None
         self.waiting = False  # Enter came before the verdicts: grade once they are in
