@@ -134,3 +134,32 @@ def grade_position(
     """Grade `marks` on `board` for the side to move, with `analyse`'s verdicts (at once on
     3x3 and the 5x5 opening; elsewhere `analyse` searches)."""
     return grade(analyse(board, to_move), board.geometry, marks)
+
+
+Window = tuple[int, int]
+"""(alpha, beta), the maximiser's view; an open end is `search_steps.WIDE` (or its minus)."""
+
+
+class WindowGrade(NamedTuple):
+    """A guess of the alpha-beta window a node is entered with, against the search's own
+    (`search_steps.Step.alpha`, `beta`), as abTreePractice checks a learner's."""
+
+    guess: Window
+    truth: Window
+
+    @property
+    def alpha_right(self) -> bool:
+        return self.guess[0] == self.truth[0]
+
+    @property
+    def beta_right(self) -> bool:
+        return self.guess[1] == self.truth[1]
+
+    @property
+    def right(self) -> bool:
+        return self.alpha_right and self.beta_right
+
+
+def grade_window(guess: Window, truth: Window) -> WindowGrade:
+    """Grade a guessed (alpha, beta) against the node's real window."""
+    return WindowGrade(guess, truth)

@@ -230,8 +230,8 @@ EXPLORE = Command(
     "Explore",
     "t",
     binds=_one("t", "explore", "Explore"),
-    help="Explore the search: step through plain minimax, alpha-beta and the engine's own "
-    "search of this position, node by node (Right, Left, Home, End, m, Space; Escape closes)",
+    help="Explore the search: plain minimax, alpha-beta and the engine's own, node by node "
+    "(Right, Left, Home, End, m, Space; g guesses alpha and beta; Escape closes)",
     brief="explore the search",
     menu="Step through the AI's search of this position",
 )
