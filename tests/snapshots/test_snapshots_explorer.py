@@ -74,6 +74,6 @@ def test_explorer_a_guess_being_typed(snap_compare: Snap) -> None:
 
 
 def test_explorer_a_guess_graded_60x18(snap_compare: Snap) -> None:
-    """A wrong beta, named, and the node entered with its real window on the path."""
-    run_before = explore("m", *["right"] * 3, "g", *"-inf 2", "enter")
+    """Both bounds wrong, named on two lines, and the node entered with its real window."""
+    run_before = explore("m", *["right"] * 3, "g", *"0 0", "enter")
     assert snap_compare(make_app(record=False), terminal_size=(60, 18), run_before=run_before)

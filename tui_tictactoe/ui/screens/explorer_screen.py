@@ -596,3 +596,5 @@ class ExplorerScreen(IgnoresStaleResize, Screen[None]):
             self.why.update(self.jumping[1])
         else:
             self.why.update(self.guess_note or why_line(walk))
+        # A guess's grade wraps where the walk's own line is cut (narrow: the CSS).
+        self.why.set_class(self.jumping is None and self.guess_note is not None, "-note")
