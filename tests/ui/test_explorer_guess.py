@@ -174,6 +174,20 @@ async def test_a_bad_guess_stays_to_be_fixed_and_escape_takes_a_guess_back() -> 
         assert isinstance(app.screen, GameScreen)
 
 
+async def test_a_guess_holds_at_most_its_length_and_only_the_characters_of_bounds() -> None:
+    """A bound for hostile input (a spectator over SSH may open the explorer): 40 digits
+    typed keep 24, and a letter that is no part of a bound is not let in."""
+    app = make_app(record=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "5", "t", "m", "right", "g")
+        screen = explorer(app)
+        assert screen.guess_box is not None
+        await pilot.press(*"1" * 40, "x", "q")
+        await pilot.pause()
+        assert screen.guess_box.value == "1" * GUESS_LENGTH
+        assert isinstance(app.screen, ExplorerScreen)  # q typed nothing and quit nothing
+
+
 async def test_g_in_plain_minimax_says_where_it_works() -> None:
     app = make_app(record=False)
     async with app.run_test(size=SIZE) as pilot:
