@@ -1,6 +1,7 @@
 """Snapshots of the search explorer (`t`): plain minimax 20 steps in, at 80x24 and 60x18;
 alpha-beta at its first cut; the engine at its first memory hit; the end with the best line;
-the empty 4x4 board, too big, first level first.
+the empty 4x4 board, too big, first level first; a guess of alpha and beta typed (`g`), and
+graded (60x18).
 
 Plain `def`: `snap_compare` runs the app itself. Look at the SVG before accepting it.
 """
@@ -64,3 +65,15 @@ def test_explorer_too_big_on_the_empty_4x4_board(snap_compare: Snap) -> None:
 
     app = make_app(record=False, board="4")
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_explorer_a_guess_being_typed(snap_compare: Snap) -> None:
+    """`g` in alpha-beta: the box over the keys, the key bar of a guess."""
+    run_before = explore("m", *["right"] * 3, "g", *"-inf 2")
+    assert snap_compare(make_app(record=False), terminal_size=SIZE, run_before=run_before)
+
+
+def test_explorer_a_guess_graded_60x18(snap_compare: Snap) -> None:
+    """Both bounds wrong, named on two lines, and the node entered with its real window."""
+    run_before = explore("m", *["right"] * 3, "g", *"0 0", "enter")
+    assert snap_compare(make_app(record=False), terminal_size=(60, 18), run_before=run_before)

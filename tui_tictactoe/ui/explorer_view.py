@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from tui_tictactoe.engine.board import GameBoard, other
 from tui_tictactoe.engine.geometry import Geometry
+from tui_tictactoe.engine.predictions import Window, WindowGrade
 from tui_tictactoe.engine.search_steps import WIDE, Method, Step, steps
 
 if TYPE_CHECKING:
@@ -361,6 +362,15 @@ class Walk:
     @property
     def at_end(self) -> bool:
         return self._peek() is None
+
+    @property
+    def upcoming(self) -> Step | None:
+        """The step Right takes next (None at the end or the budget): what a guess of the
+        next node's window is about."""
+        step = self._peek()
+        if step is None or (not self._ahead and self._peek_over):
+            return None
+        return step
 
     def set_size(self, size: Size) -> Change:
         """The tree's size is known: a tree too big shows the root's moves at once."""
@@ -715,3 +725,72 @@ def why_line(walk: Walk) -> str:
     if walk.method == "engine":
         total += f", {size.hits:,} hits"
     return f"{name}: {walk.nodes:,} of {total}"
+
+
+# -- guessing alpha and beta (g) ---------------------------------------------------------
+
+GUESS_LENGTH = 24
+"""The most characters a typed guess may hold (two bounds and a space, with room)."""
+
+INFINITIES = {"inf": WIDE, "+inf": WIDE, "∞": WIDE, "+∞": WIDE, "-inf": -WIDE, "-∞": -WIDE}
+
+
+def parse_window(text: str) -> Window:
+    """Two bounds typed by the learner, alpha then beta: whole numbers or -inf/inf (or ∞),
+    apart by spaces or a comma. ValueError, one line, for anything else."""
+    if len(text) > GUESS_LENGTH:
+        raise ValueError(f"at most {GUESS_LENGTH} characters: alpha, a space, beta")
+    words = text.replace(",", " ").split()
+    if len(words) != 2:
+        raise ValueError("type two bounds, alpha then beta, e.g. -inf 3")
+    found = []
+    for word in words:
+        if word.lower() in INFINITIES:
+            found.append(INFINITIES[word.lower()])
+            continue
+        try:
+            value = int(word)
+        except ValueError:
+            raise ValueError(f"{word[:8]!r} is no bound: a whole number, -inf or inf") from None
+        if abs(value) >= WIDE:
+            raise ValueError("a bound beyond any score: use -inf or inf")
+        found.append(value)
+    return found[0], found[1]
+
+
+def guess_target(walk: Walk) -> tuple[Path, Window] | str:
+    """The node a guess is about, the next one Right enters, and its real window in the
+    maximiser's view; or why there is none now (a line to show)."""
+    if walk.method != "alphabeta":
+        return "g guesses alpha and beta in the alpha-beta search: m switches to it"
+    step = walk.upcoming
+    if step is None:
+        return "No node left to guess: the search is over (Home starts again)"
+    if step.kind != "enter" or step.alpha is None or step.beta is None:
+        return "The next step enters no node (a leaf, a value going up or a cut): → on"
+    return step.path, walk.position.window(step.alpha, step.beta)
+
+
+def possessive(name: str) -> str:
+    """ "you" -> "your", "the AI" -> "the AI's", "X" -> "X's"."""
+    return "your" if name == "you" else f"{name}'s"
+
+
+def window_words(found: WindowGrade, position: Position, path: Path) -> str:
+    """The grade of a guess in one line: right, or each wrong bound and what it is (alpha:
+    the maximiser's best so far on the way here; beta: the minimiser's)."""
+    where = position.cells(path)
+    alpha, beta = (bound(value) for value in found.truth)
+    if found.right:
+        return f"Right: alpha {alpha}, beta {beta} at {where}"
+    top = possessive(position.name(position.maximiser))
+    bottom = possessive(position.name(other(position.maximiser)))
+    if not (found.alpha_right or found.beta_right):
+        guessed = tuple(bound(value) for value in found.guess)
+        return (
+            f"At {where}: alpha {alpha}, not {guessed[0]}; beta {beta}, not {guessed[1]} "
+            f"({top} best so far, {bottom})"
+        )
+    if not found.alpha_right:
+        return f"At {where}: alpha is {alpha}, not {bound(found.guess[0])}: {top} best so far"
+    return f"At {where}: beta is {beta}, not {bound(found.guess[1])}: {bottom} best so far"

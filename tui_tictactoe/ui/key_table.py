@@ -196,6 +196,16 @@ ANALYSIS = Command(
     bar_words=("Show analysis", "Hide analysis"),
     needs_ai=True,
 )
+PREDICT = Command(
+    "Predict",
+    "p",
+    binds=_one("p", "predict", "Predict"),
+    help="Predict: mark each empty square win, draw or loss for you (w, d, l or Space, or "
+    "click), Enter grades it and explains each wrong mark, then the analysis shows",
+    brief="predict",
+    menu="Mark each move win, draw or loss, then grade it",
+    needs_ai=True,
+)
 WHY = Command(
     "Why",
     "w",
@@ -220,8 +230,8 @@ EXPLORE = Command(
     "Explore",
     "t",
     binds=_one("t", "explore", "Explore"),
-    help="Explore the search: step through plain minimax, alpha-beta and the engine's own "
-    "search of this position, node by node (Right, Left, Home, End, m, Space; Escape closes)",
+    help="Explore the search: plain minimax, alpha-beta and the engine's own, node by node "
+    "(Right, Left, Home, End, m, Space; g guesses alpha and beta; Escape closes)",
     brief="explore the search",
     menu="Step through the AI's search of this position",
 )
@@ -301,6 +311,7 @@ COMMANDS: tuple[Command, ...] = (
     TAKE_BACK,
     HINT,
     ANALYSIS,
+    PREDICT,
     WHY,
     AI_INFO,
     EXPLORE,

@@ -8,7 +8,9 @@ step with it. The tree holds only nodes reached, and of those only the ones unde
 expanded node: a finished node folds up, and its children are added when it is opened
 again. How big each search is gets counted in a thread, within the node budget; End
 and Left past the cache replay up to that budget, so they run in a thread too, on a walk
-of their own, taken only if no key moved the walk since (`generation`).
+of their own, taken only if no key moved the walk since (`generation`). In alpha-beta, `g`
+asks the learner for the next node's alpha and beta, typed in a box over the keys, and grades
+them against the search's own window before stepping there (`explorer_view.guess_target`).
 """
 
 from __future__ import annotations
@@ -24,12 +26,14 @@ from textual.containers import Container
 from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Static, Tree
+from textual.widgets import Input, Static, Tree
 from textual.widgets.tree import TreeNode
 from textual.worker import get_current_worker
 
+from tui_tictactoe.engine.predictions import grade_window
 from tui_tictactoe.engine.search_steps import METHODS, Method
 from tui_tictactoe.ui.explorer_view import (
+    GUESS_LENGTH,
     METHOD_NAMES,
     Change,
     Path,
@@ -38,12 +42,15 @@ from tui_tictactoe.ui.explorer_view import (
     Size,
     Walk,
     counts_line,
+    guess_target,
     jumped,
     measure,
     node_label,
     panel_lines,
+    parse_window,
     step_line,
     why_line,
+    window_words,
 )
 from tui_tictactoe.ui.screens.stale_resize import IgnoresStaleResize
 from tui_tictactoe.ui.widgets import TitleBar
@@ -61,6 +68,23 @@ KEYS = (
     KeyHint("+/-", "Speed"),
     KeyHint("Esc", "Close", "escape"),
 )
+
+GUESS_KEY = KeyHint("g", "Guess", "g")
+"""Guess the next node's alpha and beta: in the alpha-beta search only, where `g` acts."""
+
+GUESSING_KEYS = (
+    KeyHint("Enter", "Grade the guess"),
+    KeyHint("Esc", "No guess", "escape"),
+)
+"""The key bar while a guess is typed: the other keys type into it or wait."""
+
+
+def explorer_keys(method: Method) -> tuple[KeyHint, ...]:
+    """The key bar for `method`: `g` only where it guesses (alpha-beta)."""
+    if method != "alphabeta":
+        return KEYS
+    return (*KEYS[:4], GUESS_KEY, *KEYS[4:])
+
 
 NARROW = 80
 """Below this width the path panel goes under the tree instead of beside it."""
@@ -93,6 +117,7 @@ class ExplorerScreen(IgnoresStaleResize, Screen[None]):
         Binding("space", "play", "Play", priority=True),
         Binding("plus,equals_sign", "speed(1)", "Faster", priority=True),
         Binding("minus", "speed(-1)", "Slower", priority=True),
+        Binding("g", "guess", "Guess", priority=True),
         Binding("escape,t", "close", "Close", priority=True),
     ]
 
@@ -121,6 +146,11 @@ class ExplorerScreen(IgnoresStaleResize, Screen[None]):
         # walk counts one here, so a jump's walk about an older request is dropped.
         self.generation = 0
         self.jumping: tuple[int | None, str] | None = None  # its target and its note
+        # `g`: the box the learner types alpha and beta into (while it shows), the node the
+        # guess is about, and the last grade's line (until the walk moves on).
+        self.guess_box: Input | None = None
+        self.guessed: Path | None = None
+        self.guess_note: str | None = None
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
@@ -209,7 +239,69 @@ class ExplorerScreen(IgnoresStaleResize, Screen[None]):
             self.timer = self.set_interval(1 / SPEEDS[self.speed], self._tick)
         self._show_state()
 
+    # -- g: guess the next node's alpha and beta ---------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """While a guess is typed, every key but Escape goes to its box (`-` is a minus
+        there, not Slower; Space a space, not Play)."""
+        return self.guess_box is None or action == "close"
+
+    def action_guess(self) -> None:
+        """`g`: before stepping, guess the window the next node is entered with."""
+        self._stop_playing()
+        target = guess_target(self.walk)
+        if isinstance(target, str):
+            self._say(target)
+            return
+        self.guessed = target[0]
+        self._say(f"Guess alpha and beta as the search enters {self.position.cells(target[0])}")
+        box = Input(
+            placeholder="alpha beta, e.g. -inf 3 (Enter grades, Esc: none)",
+            max_length=GUESS_LENGTH,
+            restrict=r"[-+0-9 ,infINF∞]*",
+            id="explorer-guess",
+        )
+        self.guess_box = box
+        self.mount(box, before=self.key_bar)
+        self.set_focus(box)  # immediate: keys typed in a burst land in the box
+        self.key_bar.hints = GUESSING_KEYS
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        if self.guessed is None or self.guess_box is None:
+            return
+        try:
+            guess = parse_window(event.value)
+        except ValueError as bad:
+            self._say(f"{bad}; Esc: no guess")
+            return
+        target = guess_target(self.walk)
+        path = self.guessed
+        self._end_guess()
+        if isinstance(target, str) or target[0] != path:  # the walk moved meanwhile
+            self._say(target if isinstance(target, str) else "The walk moved: g again")
+            return
+        words = window_words(grade_window(guess, target[1]), self.position, path)
+        self.action_step()  # the node is entered: its window shows on the path
+        self._say(words)
+
+    def _end_guess(self) -> None:
+        box, self.guess_box, self.guessed = self.guess_box, None, None
+        if box is not None:
+            box.remove()
+        self.key_bar.hints = explorer_keys(self.method)
+        self.set_focus(self.search_tree)
+
+    def _say(self, line: str) -> None:
+        """A line in place of the walk's own (`why_line`) until the walk moves."""
+        self.guess_note = line
+        self._show_state()
+
     def action_close(self) -> None:
+        if self.guess_box is not None:  # Escape takes back the guess, not the screen
+            self._end_guess()
+            self._say("No guess: → steps on, g guesses again")
+            return
         if self.closed or not self.is_active:
             return  # a burst of Escapes closes it once
         self.closed = True
@@ -232,8 +324,10 @@ class ExplorerScreen(IgnoresStaleResize, Screen[None]):
     # -- jumps, in a thread -------------------------------------------------------------
 
     def _moved(self) -> None:
-        """A key moved the walk: a jump under way is about an older request now."""
+        """A key moved the walk: a jump under way is about an older request now, and a
+        guess's grade is old news."""
         self.generation += 1
+        self.guess_note = None
         if self.jumping is not None:
             self.jumping = None
             self.workers.cancel_group(self, "explorer-jump")
@@ -279,6 +373,7 @@ class ExplorerScreen(IgnoresStaleResize, Screen[None]):
 
     def _switch_to(self, method: Method) -> None:
         self.method = method
+        self.key_bar.hints = explorer_keys(method)
         if self.walks[method] is None:
             self.walks[method] = Walk(self.position, method)
             # After the frame: the count shares the interpreter with the screen's first draw.
@@ -497,4 +592,9 @@ class ExplorerScreen(IgnoresStaleResize, Screen[None]):
         room = NARROW_PANEL if self.has_class("-narrow") else None
         self.panel.update("\n".join(panel_lines(walk, room)))
         self.step_said.update(step_line(walk))
-        self.why.update(self.jumping[1] if self.jumping is not None else why_line(walk))
+        if self.jumping is not None:
+            self.why.update(self.jumping[1])
+        else:
+            self.why.update(self.guess_note or why_line(walk))
+        # A guess's grade wraps where the walk's own line is cut (narrow: the CSS).
+        self.why.set_class(self.jumping is None and self.guess_note is not None, "-note")

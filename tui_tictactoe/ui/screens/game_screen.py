@@ -53,7 +53,7 @@ from tui_tictactoe.controller.status import (
 )
 from tui_tictactoe.engine.board import IllegalMove
 from tui_tictactoe.ui.key_table import PAIR_LETTERS, PLAY, bindings
-from tui_tictactoe.ui.screens.board_screen import MIN_SIZE, PLAY_WIDTH, BoardScreen
+from tui_tictactoe.ui.screens.board_screen import MIN_SIZE, PLAY_WIDTH, BoardScreen, middle
 from tui_tictactoe.ui.thinking_clock import ThinkingClock
 from tui_tictactoe.ui.type_ahead import TypeAhead, after_the_ai
 from tui_tictactoe.ui.widgets import ControlButton, Scoreboard, TitleBar
@@ -66,6 +66,7 @@ from tui_tictactoe.ui.widgets.too_small import (
 )
 
 if TYPE_CHECKING:
+    from tui_tictactoe.engine.predictions import Grade
     from tui_tictactoe.ui.record_link import RecordLink
     from tui_tictactoe.ui.widgets.reasoning_panel import ReasoningPanel
 
@@ -345,6 +346,30 @@ class GameScreen(BoardScreen):
         else:
             self.status.say(FINDING_HINT)
             self._run("hint", request)
+
+    @after_the_ai
+    def action_predict(self) -> None:
+        """`p`: before the overlay, the player marks each empty cell win, draw or loss and the
+        solver grades it (`PredictScreen`); back with a grade, the overlay shows the truth."""
+        from tui_tictactoe.ui.screens.predict_screen import PredictScreen, predict_refusal
+
+        refusal = predict_refusal(self.controller)
+        if refusal is not None:
+            self.status.say(refusal)
+            return
+        board, symbol = self.controller.board.copy(), self.controller.human_symbol
+        cursor = middle(self.geometry) if self.cursor_on_controls else self.cursor
+        self.app.push_screen(PredictScreen(board, symbol, cursor), self._predicted)
+
+    def _predicted(self, found: Grade | None) -> None:
+        """Back from `p`: graded, the overlay shows the truth and the note says the score;
+        cancelled (Escape), nothing changed."""
+        if found is None or self.app.return_code is not None:
+            return
+        from tui_tictactoe.ui.screens.predict_screen import graded_status
+
+        self.show_analysis = True
+        self.status.say(graded_status(found))
 
     def action_explore(self) -> None:
         """`t`: the search explorer on the position as it stands, whoever is to move."""
