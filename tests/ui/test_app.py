@@ -257,6 +257,20 @@ async def test_easy_ai_can_be_beaten(make_app) -> None:
 # -- moves that change nothing ----------------------------------------------------
 
 
+async def test_a_quick_second_click_on_the_cell_just_played_is_answered(make_app) -> None:
+    """Textual 8.2.8's `Button.__init__` sets a 0.2 s press flash on each instance, over
+    the cell's class-wide 0, and a click during the flash is dropped: a player who
+    double-clicks heard nothing of the second click (fails with the instance's 0.2 s)."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert await pilot.click("#cell-0-0")
+        assert await pilot.click("#cell-0-0")  # at once: no settle, no pause between
+        await settle(pilot)
+        assert board(app)[0] == "X"
+        assert note(app) == "Cell 1 is already taken by X."
+
+
 async def test_occupied_cell_changes_nothing_and_says_why(make_app, scripted) -> None:
     app = make_app(strategy=scripted((0, 0)))
     async with app.run_test(size=SIZE) as pilot:
