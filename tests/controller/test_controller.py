@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from itertools import pairwise
 from typing import cast
 
@@ -12,7 +13,6 @@ import pytest
 from controller_tools import ai_moves, ai_reply, requested
 
 from tui_tictactoe.controller import AIReply, GameController, GameOptions, MoveRefused, Score
-from tui_tictactoe.controller.rounds import Tally
 from tui_tictactoe.engine import (
     STANDARD,
     GameBoard,
@@ -138,15 +138,15 @@ def test_custom_strategy_is_used_and_is_not_minimax() -> None:
 # -- turns -----------------------------------------------------------------------
 
 
-def test_switch_player_alternates() -> None:
-    controller = GameController()
+def test_the_turn_passes_with_each_move() -> None:
+    controller = GameController(rng=random.Random(0))
     first = controller.current_player  # named: mypy would keep it the human's below
     assert first is controller.human
-    controller.switch_player()
+    controller.play_human_move(1, 1)
     second = controller.current_player
     assert second is controller.ai
     assert controller.is_ai_turn and not controller.is_human_turn
-    controller.switch_player()
+    assert controller.apply(ai_reply(controller))
     assert controller.current_player is controller.human
 
 
@@ -293,8 +293,9 @@ def test_a_failed_or_illegal_reply_stops_the_round_with_the_reason() -> None:
         controller.play_human_move(0, 0)
     controller.new_round()
     assert controller.ai_error is None and controller.is_ai_turn
+    controller.board.make_move(0, 0, "O")  # a position made by hand, the AI's (O's) turn:
     controller.board.make_move(1, 1, "X")
-    controller.generation += 1  # a position made by hand: the test plays the UI's part
+    controller.generation += 1  # the test plays the UI's part
     request = requested(controller)
     assert controller.apply(AIReply(request.generation, (1, 1)))
     assert controller.ai_error is not None and "already taken" in controller.ai_error
@@ -411,13 +412,13 @@ def test_nothing_is_played_or_counted_after_game_over() -> None:
     assert not controller.apply(AIReply(controller.generation, (2, 2)))
     assert controller.ai_error is None
     assert not controller.is_human_turn and not controller.is_ai_turn
-    assert controller.hint() is None
+    assert controller.teacher.hint() is None
     assert state(controller) == before
     assert controller.score == Score(human=1)
 
 
 def test_tally_over_several_rounds_counts_each_round_once() -> None:
-    tally_of: dict[str, Tally] = {"human": "human", "ai": "ai", "draw": "draws"}
+    tally_of = {"human": "human", "ai": "ai", "draw": "draws"}
     ai_cells = {"human": HUMAN_WINS[1], "ai": AI_WINS[1], "draw": DRAW[1]}
     human_cells = {"human": HUMAN_WINS[0], "ai": AI_WINS[0], "draw": DRAW[0]}
     expected = Score()
@@ -431,7 +432,8 @@ def test_tally_over_several_rounds_counts_each_round_once() -> None:
         controller.ai.strategy = Scripted(ai_cells[result])
         play_round(controller, human_cells[result])
         assert controller.result is not None
-        expected = expected.plus(tally_of[result])
+        counter = tally_of[result]
+        expected = replace(expected, **{counter: getattr(expected, counter) + 1})
         assert controller.score == expected
     assert controller.score == Score(human=2, ai=2, draws=3)
 
@@ -505,8 +507,8 @@ def test_hint_is_one_of_the_best_moves_for_the_human() -> None:
     controller.play_human_move(0, 1)
     ai_moves(controller)
     # X X . / . O . / . . O  O did not block: the only best move is to win at (0, 2).
-    assert controller.hint() == (0, 2)
-    assert controller.analysis().best == ((0, 2),)
+    assert controller.teacher.hint() == (0, 2)
+    assert controller.teacher.analysis().best == ((0, 2),)
 
 
 def test_hint_blocks_a_threat() -> None:
@@ -515,25 +517,27 @@ def test_hint_blocks_a_threat() -> None:
     ai_moves(controller)
     controller.play_human_move(2, 2)
     ai_moves(controller)
-    assert controller.hint() == (1, 2)
+    assert controller.teacher.hint() == (1, 2)
 
 
 def test_hint_is_none_off_turn_and_seeded() -> None:
     controller = GameController(GameOptions(first="ai"), rng=random.Random(0))
-    assert controller.hint() is None
+    assert controller.teacher.hint() is None
     # On an empty board every cell is best; the seeded RNG makes the hint repeatable.
-    hints = [GameController(rng=random.Random(9)).hint() for _ in range(3)]
+    hints = [GameController(rng=random.Random(9)).teacher.hint() for _ in range(3)]
     assert len(set(hints)) == 1 and hints[0] is not None
-    assert {GameController(rng=random.Random(seed)).hint() for seed in range(30)} != {hints[0]}
+    assert {GameController(rng=random.Random(seed)).teacher.hint() for seed in range(30)} != {
+        hints[0]
+    }
 
 
 def test_analysis_is_for_the_side_to_move() -> None:
     controller = GameController(GameOptions(symbol="O", first="human"), rng=random.Random(0))
-    analysis = controller.analysis()
+    analysis = controller.teacher.analysis()
     assert analysis.to_move == "O" and analysis.status == "in_progress"
     assert len(analysis.moves) == 9
     controller.play_human_move(1, 1)
-    analysis = controller.analysis()
+    analysis = controller.teacher.analysis()
     assert analysis.to_move == "X" and len(analysis.moves) == 8
     assert analysis.board == "....O...."
 
@@ -550,7 +554,7 @@ def test_analysis_after_the_round_ends(
     human, ai = script
     controller = scripted(ai, symbol=human_symbol)
     play_round(controller, human)
-    analysis = controller.analysis()
+    analysis = controller.teacher.analysis()
     if human_symbol == "O":  # the same cells, colours swapped
         status = {"X_wins": "O_wins", "O_wins": "X_wins", "draw": "draw"}[status]
     assert analysis.status == status
@@ -561,7 +565,7 @@ def test_analysis_after_the_ai_wins_moving_first() -> None:
     # The AI (O) starts and wins with more marks than the human: the human would move next.
     controller = scripted([0, 1, 2], symbol="X", first="ai")
     play_round(controller, [3, 4])
-    analysis = controller.analysis()
+    analysis = controller.teacher.analysis()
     assert analysis.status == "O_wins" and analysis.to_move == "X"
 
 
@@ -597,11 +601,10 @@ def test_a_new_round_in_the_middle_of_one_counts_it_as_abandoned() -> None:
     assert controller.score == Score()
 
 
-def test_the_score_is_a_value_compared_field_by_field_and_replaced_never_changed() -> None:
-    """A score handed out stays as it was: the controller counts into a new one (`plus`)."""
+def test_the_score_is_a_value_compared_field_by_field_and_never_changed() -> None:
+    """A score handed out stays as it was: the controller reads a new one from its round."""
     score, a_tuple = Score(human=1), cast(object, (1,))
     assert score == Score(1) and score != Score(ai=1) and score != a_tuple
-    assert score.plus("draws") == Score(human=1, draws=1) and score == Score(human=1)
     assert repr(score) == "Score(human=1, ai=0, draws=0, abandoned=0, take_backs=0, x=0, o=0)"
     assert hash(score) == hash(Score(human=1))
     with pytest.raises(AttributeError):

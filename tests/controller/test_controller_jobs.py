@@ -85,8 +85,8 @@ def state(controller: GameController) -> tuple[object, ...]:
     return (
         controller.board.to_string(),
         controller.generation,
-        controller.hinted,
-        controller.analysis_found,
+        controller.teacher.hinted,
+        controller.teacher.analysis_found,
         controller.score,
     )
 
@@ -96,13 +96,13 @@ def state(controller: GameController) -> tuple[object, ...]:
 
 def test_a_big_board_hint_is_computed_on_another_thread_and_is_a_best_move() -> None:
     controller = four_by_four()
-    request = controller.hint_request()
+    request = controller.teacher.hint_request()
     assert request is not None and not request.instant
     assert request.board == controller.board and request.board is not controller.board
     reply = in_a_thread(request.compute)
     assert reply == HintReply(controller.generation, reply.cell)
     assert controller.apply(reply)
-    assert controller.hinted == reply.cell
+    assert controller.teacher.hinted == reply.cell
     assert reply.cell in analyse(controller.board).best
 
 
@@ -111,14 +111,14 @@ def test_a_hint_that_arrives_after_the_position_changed_is_dropped(
     change: Callable[[GameController], None],
 ) -> None:
     controller = four_by_four()
-    request = controller.hint_request()
+    request = controller.teacher.hint_request()
     assert request is not None
     reply = in_a_thread(request.compute)
     assert reply.cell is not None and not reply.cancelled
     change(controller)
     before = state(controller)
     assert not controller.apply(reply)
-    assert state(controller) == before and controller.hinted is None
+    assert state(controller) == before and controller.teacher.hinted is None
 
 
 @pytest.mark.parametrize("change", CHANGES)
@@ -126,21 +126,21 @@ def test_a_hint_given_is_forgotten_once_the_position_changes(
     change: Callable[[GameController], None],
 ) -> None:
     controller = four_by_four()
-    request = controller.hint_request()
+    request = controller.teacher.hint_request()
     assert request is not None and controller.apply(request.compute())
-    assert controller.hinted is not None
+    assert controller.teacher.hinted is not None
     change(controller)
-    assert controller.hinted is None
+    assert controller.teacher.hinted is None
 
 
 def test_a_hint_search_stops_once_the_position_moved_on() -> None:
     # The real perfect search on an open 5x5 board, cold and without the opening book:
     # seconds of work, unless it is told to stop.
     controller = past_the_book()
-    controller.hint_strategy = lambda rng: MinimaxStrategy(
+    controller.teacher.hint_strategy = lambda rng: MinimaxStrategy(
         rng=rng, search=Search(geometry(5, 4)), book={}
     )
-    request = controller.hint_request()
+    request = controller.teacher.hint_request()
     assert request is not None and request.cancelled is not None
     assert not request.cancelled()
     controller.new_round()
@@ -153,7 +153,7 @@ def test_a_hint_search_stops_once_the_position_moved_on() -> None:
 def test_a_new_hint_search_stops_the_one_before() -> None:
     """`h` pressed again and again on an open 5x5 board runs one search, not one each."""
     controller = past_the_book()
-    first, second = controller.hint_request(), controller.hint_request()
+    first, second = controller.teacher.hint_request(), controller.teacher.hint_request()
     assert first is not None and first.cancelled is not None and first.cancelled()
     assert second is not None and second.cancelled is not None and not second.cancelled()
     controller.play_human_move(2, 2)
@@ -173,22 +173,24 @@ def test_a_hint_in_the_5x5_opening_is_read_not_searched() -> None:
     assert request is not None and controller.apply(request.compute())
     search = shared_search(controller.board.geometry)
     nodes = search.nodes
-    hint = controller.hint_request()
+    hint = controller.teacher.hint_request()
     assert hint is not None and hint.instant
     reply = hint.compute()
     assert reply.cell in analyse(controller.board).best and search.nodes == nodes
-    assert controller.apply(reply) and controller.hinted == reply.cell
+    assert controller.apply(reply) and controller.teacher.hinted == reply.cell
 
 
 def test_a_3x3_hint_is_answered_at_once_from_the_seeded_rng_as_before() -> None:
-    request = GameController(rng=random.Random(9)).hint_request()
+    request = GameController(rng=random.Random(9)).teacher.hint_request()
     assert request is not None and request.instant
-    assert request.compute().cell == GameController(rng=random.Random(9)).hint()
+    assert request.compute().cell == GameController(rng=random.Random(9)).teacher.hint()
 
 
 def test_no_hint_request_off_the_humans_turn() -> None:
     assert (
-        GameController(GameOptions(first="ai", board="4"), rng=random.Random(0)).hint_request()
+        GameController(
+            GameOptions(first="ai", board="4"), rng=random.Random(0)
+        ).teacher.hint_request()
         is None
     )
 
@@ -198,24 +200,24 @@ def test_no_hint_request_off_the_humans_turn() -> None:
 
 def test_the_analysis_fills_in_cell_by_cell_and_ends_exact() -> None:
     controller = four_by_four()
-    request = controller.analysis_request()
+    request = controller.teacher.analysis_request()
     assert request is not None
-    assert controller.analysis_request() is None  # one search per position
+    assert controller.teacher.analysis_request() is None  # one search per position
     replies = in_a_thread(lambda: list(request.compute()))
     # Nothing is known of a 4x4 position before a search: one reply per cell, in order.
     assert [reply.scores[0][0] for reply in replies] == controller.board.legal_moves()
     assert all(len(reply.scores) == 1 for reply in replies)
     assert controller.apply(replies[0])
-    found = controller.analysis_found
+    found = controller.teacher.analysis_found
     assert found is not None and (found.found, found.total) == (1, 4) and not found.done
     assert not found.analysis.best  # the best cells are known once every cell is
     for reply in replies[1:]:
         assert controller.apply(reply)
-    found = controller.analysis_found
+    found = controller.teacher.analysis_found
     assert found is not None and found.done
     exact = analyse(controller.board)
     assert sorted(found.analysis.moves) == sorted(exact.moves)
-    assert controller.analysis_request() is None  # done: nothing more to search
+    assert controller.teacher.analysis_request() is None  # done: nothing more to search
 
 
 @pytest.mark.parametrize("change", CHANGES)
@@ -223,7 +225,7 @@ def test_analysis_cells_that_arrive_after_the_position_changed_are_dropped(
     change: Callable[[GameController], None],
 ) -> None:
     controller = four_by_four()
-    request = controller.analysis_request()
+    request = controller.teacher.analysis_request()
     assert request is not None
     replies = in_a_thread(lambda: list(request.compute()))
     assert controller.apply(replies[0])
@@ -231,28 +233,28 @@ def test_analysis_cells_that_arrive_after_the_position_changed_are_dropped(
     assert request.cancelled()  # a search still running would stop
     before = state(controller)
     assert not any(controller.apply(reply) for reply in replies[1:])
-    assert state(controller) == before and controller.analysis_found is None
+    assert state(controller) == before and controller.teacher.analysis_found is None
 
 
 def test_an_analysis_switched_off_stops_and_starts_over_when_shown_again() -> None:
     controller = four_by_four()
-    request = controller.analysis_request()
+    request = controller.teacher.analysis_request()
     assert request is not None
     replies = in_a_thread(lambda: list(request.compute()))
-    controller.stop_analysis()
+    controller.teacher.stop_analysis()
     assert request.cancelled()
-    assert not controller.apply(replies[0]) and controller.analysis_found is None
-    again = controller.analysis_request()  # shown again: a new search, from nothing
+    assert not controller.apply(replies[0]) and controller.teacher.analysis_found is None
+    again = controller.teacher.analysis_request()  # shown again: a new search, from nothing
     assert again is not None and not again.cancelled()
-    found = controller.analysis_found
+    found = controller.teacher.analysis_found
     assert found is not None and found.found == 0
     assert controller.apply(next(again.compute()))
 
 
 def test_an_analysis_search_stops_once_the_position_moved_on() -> None:
     controller = past_the_book()
-    controller.analysis_search = lambda g: Search(g)  # cold: a search for each cell
-    request = controller.analysis_request()
+    controller.teacher.analysis_search = lambda g: Search(g)  # cold: a search for each cell
+    request = controller.teacher.analysis_request()
     assert request is not None
     controller.play_human_move(2, 2)
     assert in_a_thread(lambda: list(request.compute())) == []
@@ -265,17 +267,19 @@ def test_the_5x5_opening_overlay_is_whole_at_once_without_a_thread_or_a_search()
     controller = GameController(GameOptions(board="5"), rng=random.Random(1))
     search = shared_search(controller.board.geometry)
     nodes = search.nodes
-    assert controller.analysis_request() is None
-    found = controller.analysis_found
+    assert controller.teacher.analysis_request() is None
+    found = controller.teacher.analysis_found
     assert found is not None and found.done and found.total == 25
     assert found.analysis == analyse(controller.board) and search.nodes == nodes
-    assert controller.analysis_request() is None  # done: nothing more to search
+    assert controller.teacher.analysis_request() is None  # done: nothing more to search
 
 
 def test_no_analysis_request_on_3x3_or_off_the_humans_turn() -> None:
-    assert GameController(rng=random.Random(0)).analysis_request() is None  # instant there
+    assert GameController(rng=random.Random(0)).teacher.analysis_request() is None  # instant there
     assert (
-        GameController(GameOptions(first="ai", board="4"), rng=random.Random(0)).analysis_request()
+        GameController(
+            GameOptions(first="ai", board="4"), rng=random.Random(0)
+        ).teacher.analysis_request()
         is None
     )
 

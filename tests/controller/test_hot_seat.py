@@ -193,10 +193,10 @@ def test_the_status_says_the_result(keys: tuple[int, ...], said: str) -> None:
 
 def test_no_hint_and_no_analysis_between_people() -> None:
     controller = people()
-    assert controller.hint() is None and controller.hint_request() is None
+    assert controller.teacher.hint() is None and controller.teacher.hint_request() is None
     assert hint_status(controller, None).text == "No hints in a game between people."
     big = people(board="4")
-    assert big.hint_request() is None and big.analysis_request() is None
+    assert big.teacher.hint_request() is None and big.teacher.analysis_request() is None
 
 
 def test_the_title_says_who_plays() -> None:

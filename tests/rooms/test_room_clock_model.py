@@ -83,7 +83,7 @@ class Table:
             assert room.deadline is None and room.offer is None
         gained = sum(room.score) - sum(self.score)
         counted = new and room.result != "abandoned"
-        assert gained == int(counted) or room.score == [0, 0, 0], "a result scored twice"
+        assert gained == int(counted) or room.score == (0, 0, 0), "a result scored twice"
         self.score = list(room.score)
         if room.deadline is not None:
             assert room.moves and room.to_move() is not None
@@ -119,9 +119,9 @@ def test_a_take_back_rebuilds_the_board_and_counts() -> None:
     for kind, seat, cell in (("move", "X", 1), ("move", "O", 5), ("take_back", "O", 0)):
         table.act(kind, seat, cell)
     table.act("yes", "X", 0)
-    assert room.moves == [1] and room.take_backs == 1 and room.to_move() == "O"
+    assert room.moves == (1,) and room.take_backs == 1 and room.to_move() == "O"
     table.act("move", "O", 5)  # the same cell is free again
-    assert room.moves == [1, 5]
+    assert list(room.moves) == [1, 5]
 
 
 def test_a_player_watching_their_own_round_sees_no_analysis() -> None:
@@ -131,5 +131,5 @@ def test_a_player_watching_their_own_round_sees_no_analysis() -> None:
     assert may_analyse(room.view(), Person("carol", "SHA256:carol"))
     assert may_analyse(room.view(), Person("ann"))  # a guest: no key to tell
     table.act("move", "X", 1)
-    room.result = "X"
+    room.game_round.end("X")
     assert may_analyse(room.view(), PEOPLE["X"])  # the round is over: analyse away

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from dataclasses import fields
 
+from tui_tictactoe.engine.round import Round, Tally
+from tui_tictactoe.options import board_geometry
 from tui_tictactoe.rooms.postgres import rows
-from tui_tictactoe.rooms.room import Room
+from tui_tictactoe.rooms.room import ROUND_FIELDS, Room
 from tui_tictactoe.rooms.view import Answer, Offer, Person, RoomView
 
 NOT_THE_ROOMS = {"unreachable": "the hub's: its database out of reach", "opener": "a seat's"}
@@ -18,19 +20,20 @@ STORED_ELSEWHERE = {
     "watchers": "room_watchers",
     "owner": "owner_address",
     "now": "not stored: the time of the change being made",
+    "game_round": "its fields' columns (`ROUND_FIELDS`)",
 }
 """Fields of the room that are no column of its row, and where they are kept."""
 
 
-def test_every_field_of_the_view_is_the_rooms_or_said_whose() -> None:
-    room_fields = {each.name for each in fields(Room)}
+def test_every_field_of_the_view_is_the_rooms_or_its_rounds_or_said_whose() -> None:
+    room_fields = {each.name for each in fields(Room)} | set(ROUND_FIELDS)
     for name in RoomView._fields:
         assert name in room_fields or name in NOT_THE_ROOMS, name
 
 
-def test_every_field_of_the_room_has_a_column_or_said_where() -> None:
-    for each in fields(Room):
-        assert each.name in rows.COLUMNS or each.name in STORED_ELSEWHERE, each.name
+def test_every_field_of_the_room_and_its_round_has_a_column_or_said_where() -> None:
+    for name in [each.name for each in fields(Room)] + list(ROUND_FIELDS):
+        assert name in rows.COLUMNS or name in STORED_ELSEWHERE, name
 
 
 def test_a_room_is_shown_and_stored_field_by_field() -> None:
@@ -40,10 +43,6 @@ def test_a_room_is_shown_and_stored_field_by_field() -> None:
         "O",
         generation=9,
         board_generation=8,
-        round=3,
-        moves=[6, 1],
-        score=[2, 1, 4],
-        result="draw",
         left_by="X",
         rematch={"O"},
         closed=True,
@@ -58,19 +57,28 @@ def test_a_room_is_shown_and_stored_field_by_field() -> None:
         grace=45.0,
         deadline=1234.5,
         cause="claimed",
-        take_backs=1,
         matched=True,
         opening_time=15.0,
         aborted_by="O",
         unrated=True,
         answered=Answer("draw", "O", True),
     )
+    room.game_round = Round(
+        board_geometry(4),
+        "O",
+        number=3,
+        score=Tally(2, 1, 4),
+        moves=[6, 1],
+        result="draw",
+        take_backs=1,
+    )
     room.seats["O"].person = Person("bob")
     view = room.view()
-    for each in fields(Room):
-        shown_otherwise = ("moves", "score", "rematch", "seats", "watchers")
-        if each.name in RoomView._fields and each.name not in shown_otherwise:
-            assert getattr(view, each.name) == getattr(room, each.name), each.name
+    for name in [each.name for each in fields(Room)] + list(ROUND_FIELDS):
+        shown_otherwise = ("first", "rematch", "seats", "watchers")
+        if name in RoomView._fields and name not in shown_otherwise:
+            assert getattr(view, name) == getattr(room, name), name
+    assert (view.first, view.round, view.take_backs) == ("O", 3, 1)
     assert (view.moves, view.score, view.rematch) == ((6, 1), (2, 1, 4), ("O",))
     values = rows.room_values(room, 0.0, incarnation=77)
     loaded = rows._room(tuple(values[column] for column in rows.COLUMNS))

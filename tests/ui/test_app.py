@@ -246,7 +246,7 @@ async def test_easy_ai_can_be_beaten(make_app) -> None:
     app = make_app(difficulty="easy", seed=3)
     async with app.run_test(size=SIZE) as pilot:
         while not app.controller.game_over:
-            move = app.controller.hint()
+            move = app.controller.teacher.hint()
             assert move is not None
             await press(pilot, str(app.controller.board.geometry.key(*move)))
         assert board(app) == "X.OX.OX.."

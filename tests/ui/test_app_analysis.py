@@ -26,7 +26,7 @@ def shown_verdicts(app: TicTacToeApp) -> dict[tuple[int, int], str]:
 
 def assert_overlay_matches_the_engine(app: TicTacToeApp) -> None:
     """Every empty cell shows the engine's verdict and best marks, in its border, not its label."""
-    analysis = app.controller.analysis()
+    analysis = app.controller.teacher.analysis()
     expected = {move.cell: str(move.verdict) for move in analysis.moves}
     assert expected, "the overlay is only checked while the human is to move"
     for position, cell in cells(app).items():
@@ -114,7 +114,7 @@ async def test_the_5x5_opening_overlay_is_read_whole_without_a_search(make_app) 
     each cell, ~120 s, and waited here at the gate with 'analysing 0/25…')."""
     gate = threading.Event()  # never opened
     app = make_app(board="5", record=False)
-    app.controller.analysis_search = lambda g: GatedSearch(shared_search(g), gate)
+    app.controller.teacher.analysis_search = lambda g: GatedSearch(shared_search(g), gate)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await pilot.press("a")
@@ -178,7 +178,7 @@ async def test_hint_marks_a_best_move_until_the_next_move(make_app, scripted) ->
         assert not any(cell.has_class("-hint") for cell in cells(app).values())
         await press(pilot, "h")
         (hint,) = [pos for pos, cell in cells(app).items() if cell.has_class("-hint")]
-        assert hint in app.controller.analysis().best
+        assert hint in app.controller.teacher.analysis().best
 
 
 async def test_hint_waits_for_the_ai_and_is_refused_after_the_round(make_app, scripted) -> None:
@@ -189,7 +189,7 @@ async def test_hint_waits_for_the_ai_and_is_refused_after_the_round(make_app, sc
         strategy.gate.set()
         await settle(pilot)
         (hinted,) = [pos for pos, cell in cells(app).items() if cell.has_class("-hint")]
-        assert hinted in app.controller.analysis().best
+        assert hinted in app.controller.teacher.analysis().best
         assert note(app).startswith("Hint: cell ")
 
     app = make_app(strategy=scripted((1, 0), (1, 1)))

@@ -74,7 +74,7 @@ async def test_the_teaching_keys_say_why_they_do_nothing(make_app) -> None:
             assert note(app) == said
             assert status(app) == "X played 5. O to play."
         assert not app.game.show_analysis and not app.game.show_info
-        assert app.controller.hinted is None
+        assert app.controller.teacher.hinted is None
         assert "Hint" not in bar(app) and "Analysis" not in bar(app) and "AI info" not in bar(app)
         assert "u Take back" in bar(app)
 

@@ -41,7 +41,7 @@ def drawn(cell: GameCell) -> str:
 
 async def until_analysed(app: TicTacToeApp, pilot: Pilot[None]) -> None:
     for _ in range(400):  # cell by cell, in a thread; bounded by steps, not by time
-        found = app.controller.analysis_found
+        found = app.controller.teacher.analysis_found
         if found is not None and found.done:
             break
         await pilot.pause(0.05)
@@ -67,7 +67,7 @@ async def test_on_4x4_with_the_analysis_on_the_status_says_each_ai_move() -> Non
 async def test_the_analysis_counts_its_cells_in_the_title_while_the_status_keeps_the_turn() -> None:
     gate = threading.Event()
     app = make_app(board="4", record=False)
-    app.controller.analysis_search = lambda g: GatedSearch(shared_search(g), gate)
+    app.controller.teacher.analysis_search = lambda g: GatedSearch(shared_search(g), gate)
     async with app.run_test(size=SIZE) as pilot:
         await press(pilot, "enter")
         played = status(app)
@@ -178,12 +178,12 @@ async def test_the_hint_and_the_info_panel_name_the_cell_as_it_is_drawn() -> Non
     async with app.run_test(size=SIZE) as pilot:
         await press(pilot, "enter", "i", "h")
         for _ in range(200):  # the hint is found in a thread
-            if app.controller.hinted is not None:
+            if app.controller.teacher.hinted is not None:
                 break
             await pilot.pause(0.05)
         await pilot.pause()
-        assert app.controller.hinted is not None and app.controller.last_ai_move is not None
-        hinted = app.game.grid.cell(*app.controller.hinted)
+        assert app.controller.teacher.hinted is not None and app.controller.last_ai_move is not None
+        hinted = app.game.grid.cell(*app.controller.teacher.hinted)
         assert note(app) == f"Hint: cell {drawn(hinted)} is a best move."
         ai = app.game.grid.cell(*app.controller.last_ai_move)
         panel = str(app.game.query_one("#info").render())

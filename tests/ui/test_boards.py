@@ -240,11 +240,11 @@ async def test_big_board_analysis_fills_in_and_the_hint_is_a_best_move() -> None
         assert best == {Verdict.from_score(value, 14)}
         await press(pilot, "h")  # found in a thread, like the AI's moves
         for _ in range(200):
-            if app.controller.hinted is not None:
+            if app.controller.teacher.hinted is not None:
                 break
             await pilot.pause(0.05)
-        assert app.controller.hinted is not None
-        hinted = app.game.grid.cell(*app.controller.hinted)
+        assert app.controller.teacher.hinted is not None
+        hinted = app.game.grid.cell(*app.controller.teacher.hinted)
         assert hinted.verdict is not None and hinted.verdict.best
         assert "-hint" in hinted.classes
         assert note(app).startswith(f"Hint: cell {hinted.key} ")
@@ -259,7 +259,7 @@ async def test_the_analysis_progress_never_hides_why_a_key_was_refused() -> None
     status line keeps the AI's move and the refusal under it."""
     gate = threading.Event()
     app = make_app(board="4", record=False)
-    app.controller.analysis_search = lambda g: GatedSearch(shared_search(g), gate)
+    app.controller.teacher.analysis_search = lambda g: GatedSearch(shared_search(g), gate)
     async with app.run_test(size=SIZE) as pilot:
         await press(pilot, "enter")  # (2, 2), and the AI's reply
         await pilot.press("a", "enter")  # the overlay on (held at the gate); (2, 2) again
@@ -269,11 +269,11 @@ async def test_the_analysis_progress_never_hides_why_a_key_was_refused() -> None
         said = app.game.status.note
         assert said is not None and said.tone == "refused" and "taken" in refusal
         assert (app.game.sub_title or "").endswith("· analysing 0/14…")
-        found = app.controller.analysis_found
+        found = app.controller.teacher.analysis_found
         assert found is not None and found.found == 0
         gate.set()  # now the cells are found, after the refusal
         for _ in range(200):  # bounded by steps, not time
-            found = app.controller.analysis_found
+            found = app.controller.teacher.analysis_found
             if found is not None and found.done:
                 break
             await pilot.pause(0.05)
@@ -296,7 +296,7 @@ async def test_a_long_big_board_analysis_never_holds_up_the_game(scripted) -> No
     (held shut here: as long as a real one) never holds up a move, `a` or a quit."""
     gate = threading.Event()  # never opened: each searched cell waits until stopped
     app = make_app(board="5", strategy=scripted((0, 0), (4, 4), (0, 4)), record=False)
-    app.controller.analysis_search = lambda g: GatedSearch(shared_search(g), gate)
+    app.controller.teacher.analysis_search = lambda g: GatedSearch(shared_search(g), gate)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await pilot.press("a")  # the empty board: stored, done without a search
@@ -414,7 +414,7 @@ async def test_a_slow_big_board_hint_never_holds_up_the_game_and_a_late_one_is_d
     GatedHintSearch.gate.clear()
     ai = ScriptedStrategy((0, 4), (0, 3), (4, 4), (4, 3))
     app = make_app(board="5", record=False, strategy=ai)
-    app.controller.hint_strategy = lambda rng: GatedHintSearch(rng=rng)
+    app.controller.teacher.hint_strategy = lambda rng: GatedHintSearch(rng=rng)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         # The centre, then (0, 0), (0, 1) and (4, 1), each answered by the AI.
@@ -439,7 +439,7 @@ async def test_a_slow_big_board_hint_never_holds_up_the_game_and_a_late_one_is_d
         GatedHintSearch.gate.set()  # the hint about the old position comes now: dropped
         await settle(pilot)  # every worker, the hint's too, has finished
         assert app.controller.board.moves == played
-        assert app.controller.hinted is None
+        assert app.controller.teacher.hinted is None
         assert not any("-hint" in c.classes for c in app.game.grid.cells)
         assert not note(app).startswith("Hint")
         await pilot.press("h", "ctrl+q")  # quitting stops a hint's search too

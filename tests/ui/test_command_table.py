@@ -210,7 +210,7 @@ MENU_RESULTS: dict[str, Callable[[TicTacToeApp], bool]] = {
     "Reset": lambda app: app.controller.round == 2,
     "New game": _screen("NewGameScreen"),
     "Take back": lambda app: app.controller.board.to_string() == ".........",
-    "Hint": lambda app: app.controller.hinted is not None,
+    "Hint": lambda app: app.controller.teacher.hinted is not None,
     "Analysis": lambda app: app.game.show_analysis,
     "Predict": _screen("PredictScreen"),
     # 3x3: the overlay says it all; `w` says so (its pairs are 6x6's: tests/ui/test_why.py).

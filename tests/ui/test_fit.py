@@ -20,7 +20,6 @@ from tui_tictactoe.controller import (
     GameController,
     GameOptions,
     MoveRefused,
-    Score,
     Status,
     analysis_status,
     hint_status,
@@ -40,6 +39,7 @@ from tui_tictactoe.controller.status import (
 )
 from tui_tictactoe.controller.teaching import AnalysisFound
 from tui_tictactoe.engine.analysis import Analysis
+from tui_tictactoe.engine.round import Tally
 from tui_tictactoe.engine.solver import Verdict
 from tui_tictactoe.engine.strategies import Decision
 from tui_tictactoe.ui.screens.game_screen import MIN_SIZE, PANEL_ROOM, PLAY_WIDTH
@@ -154,8 +154,9 @@ async def test_nothing_is_cut(make_app, steady, size: tuple[int, int], info: boo
         assert shown.endswith("q Quit") and all(len(line) <= width for line in lines)
 
         # The score line, with two-digit counts of everything.
-        app.controller.score = Score(human=12, ai=34, draws=56, abandoned=78, take_backs=90)
-        app.controller.round = 99
+        score = Tally(x=12, o=34, draws=56, abandoned=78, take_backs=90)  # you play X
+        app.controller.game_round.score = score
+        app.controller.game_round.number = 99
         game._show_all()
         await pilot.pause()
         scoreboard = game.query_one(Scoreboard)

@@ -9,15 +9,12 @@ from typing import Literal
 
 from tui_tictactoe.controller.ai_turn import AIReply, AIRequest, Decisions
 from tui_tictactoe.controller.game_options import GameOptions, Side
-from tui_tictactoe.controller.rounds import Result, RoundSummary, Score, TakeBack, Tally
+from tui_tictactoe.controller.rounds import Result, RoundSummary, Score, TakeBack
 from tui_tictactoe.controller.seats import Seats
-from tui_tictactoe.controller.teaching import (
-    HintReply,
-    Reply,
-    TeachingAids,
-)
-from tui_tictactoe.engine.board import EMPTY, Cell, GameBoard, IllegalMove, Outcome, Symbol, other
+from tui_tictactoe.controller.teaching import Lesson, Reply, Teacher
+from tui_tictactoe.engine.board import EMPTY, Cell, GameBoard, IllegalMove, Outcome, Symbol
 from tui_tictactoe.engine.players import AIPlayer, HumanPlayer, Player
+from tui_tictactoe.engine.round import Round
 from tui_tictactoe.engine.strategies import Decision, MinimaxStrategy, MoveStrategy, strategy_for
 
 GameRefusal = Literal["over", "ai-failed", "not-your-turn", "taken"]
@@ -43,8 +40,9 @@ class MoveRefused(IllegalMove):
         self.refusal = refusal
 
 
-class GameController(TeachingAids):
-    """Owns the board, both seats, whose turn it is, the round and the score.
+class GameController:
+    """Owns both seats, the round (`game_round`: the board, who opened, the score) and
+    whose turn it is; its `teacher` gives hints and the analysis overlay.
 
     A seat holds a `HumanPlayer` or an `AIPlayer` (`seats.Seats`): `opponent` "ai" is a
     game against the AI, "human" two people at one keyboard (hot seat), both seats human.
@@ -62,7 +60,7 @@ class GameController(TeachingAids):
         ValueError names a bad one."""
         self.rng = rng if rng is not None else random.Random()
         self.injected_strategy = strategy
-        self._init_teaching()
+        self.teacher = Teacher(self.rng, self._lesson)
         self.decisions = Decisions()  # why the AI played each move (the info panel)
         self.generation = 0
         # Set when the generation moves on: a search still running for it stops early.
@@ -83,7 +81,7 @@ class GameController(TeachingAids):
         before the player has moved).
         """
         options = options.validated()
-        if abandon and getattr(self, "board", None) is not None and self.in_progress:
+        if abandon and getattr(self, "game_round", None) is not None and self.in_progress:
             self._ended("abandoned")
         self.options = options
         people = options.opponent == "human"
@@ -93,15 +91,43 @@ class GameController(TeachingAids):
         self.seats = Seats(options, brain)
         self.human: HumanPlayer = self.seats.home
         self.ai: AIPlayer | None = self.seats.ai  # None between people
-        self.score = Score()
-        self.round = 0
-        self.opener: Symbol = self.seats.opener(options.first)  # the seat that moves first
-        self.new_round()
+        opener = self.seats.opener(options.first)
+        self.game_round = Round(options.geometry, opener, alternate=options.alternate)
+        self._round_begins()
+
+    @property
+    def board(self) -> GameBoard:
+        return self.game_round.board
+
+    @property
+    def round(self) -> int:
+        """The round's number, from 1 in each game."""
+        return self.game_round.number
+
+    @property
+    def opener(self) -> Symbol:
+        """The seat that moved first this round."""
+        return self.game_round.opener
+
+    @property
+    def took_back(self) -> bool:
+        """A person took a move back this round."""
+        return self.game_round.take_backs > 0
+
+    @property
+    def score(self) -> Score:
+        """The round's tally as the scoreboard shows it: the person's and the AI's wins,
+        or between people X's and O's."""
+        tally = self.game_round.score
+        rest = {"draws": tally.draws, "abandoned": tally.abandoned, "take_backs": tally.take_backs}
+        if self.between_people:
+            return Score(x=tally.x, o=tally.o, **rest)
+        return Score(tally.wins(self.human.symbol), tally.wins(self.seats.away.symbol), **rest)
 
     @property
     def in_progress(self) -> bool:
         """A move has been played and the round is not over (nor left: see `leave`)."""
-        return bool(self.board.moves) and not self.game_over and not self._recorded
+        return self.game_round.in_progress
 
     def leave(self) -> bool:
         """The player quits mid-round: the round counts as abandoned, as a new round would
@@ -109,30 +135,27 @@ class GameController(TeachingAids):
         The generation moves on, so an AI reply still on its way is dropped."""
         if not self.in_progress:
             return False
-        self._recorded = True
-        self.score = self.score.plus("abandoned")
+        self.game_round.abandon()
         self._changed()
         self._ended("abandoned")
         return True
 
     def new_round(self) -> None:
-        """A fresh board; with `alternate`, the side that did not start last time starts.
+        """A fresh board; with `alternate`, the side that did not start last time starts
+        (`Round.next`).
 
         A round left in progress counts as abandoned: a new round in the middle of a
         lost position must not make the loss disappear from the score.
         """
-        if self.round and self.in_progress:
-            self.score = self.score.plus("abandoned")
+        if self.in_progress:
+            self.game_round.abandon()
             self._ended("abandoned")
-        self.round += 1
-        if self.round > 1 and self.options.alternate:
-            self.opener = other(self.opener)
-        self.board = GameBoard(self.options.geometry)
+        self.game_round.next()
+        self._round_begins()
+
+    def _round_begins(self) -> None:
         self.decisions.clear()
-        self.current_player: Player = self.seats[self.opener]
         self.ai_error: str | None = None
-        self.took_back = False
-        self._recorded = False
         self._changed()
 
     def _changed(self) -> None:
@@ -141,7 +164,15 @@ class GameController(TeachingAids):
         self.generation += 1
         self.stop_thinking()
         self._stale = threading.Event()
-        self.hinted = None
+        self.teacher.moved_on()
+
+    def _lesson(self) -> Lesson:
+        """What the teacher reads: the position now, and the person playing the AI while
+        it is their turn (hints and the overlay are for them)."""
+        teaches = self.is_human_turn and not self.between_people
+        pupil = self.human.symbol if teaches else None
+        round_ = self.game_round
+        return Lesson(round_.board, self.generation, round_.mover, pupil, self.stale)
 
     @property
     def stale(self) -> Callable[[], bool]:
@@ -191,6 +222,11 @@ class GameController(TeachingAids):
         ]
 
     @property
+    def current_player(self) -> Player:
+        """The seat whose turn it is (once the round is over, the seat that would move)."""
+        return self.seats[self.game_round.mover]
+
+    @property
     def is_human_turn(self) -> bool:
         """A person is to move (between people, always, until the round is over)."""
         return isinstance(self.current_player, HumanPlayer) and not self.game_over
@@ -203,7 +239,8 @@ class GameController(TeachingAids):
 
     @property
     def game_over(self) -> bool:
-        return self.board.is_game_over()
+        """The round has ended: played out, or left (`leave`)."""
+        return self.game_round.over
 
     @property
     def outcome(self) -> Outcome | None:
@@ -226,9 +263,6 @@ class GameController(TeachingAids):
         if self.ai is None:
             return self.board.moves[-1] if self.board.moves else None
         return self.last_ai_move
-
-    def switch_player(self) -> None:
-        self.current_player = self.seats.next_after(self.current_player)
 
     @property
     def result(self) -> str | None:
@@ -257,7 +291,7 @@ class GameController(TeachingAids):
         taken = self._mark_at(row, col)
         if taken is not None:
             raise MoveRefused("taken", taken, self.board.geometry.key(row, col))
-        player.make_move(self.board, row, col)  # the seat's player plays (`IllegalMove`)
+        self.game_round.play(row, col, player)  # the seat's player plays (`IllegalMove`)
         self._played()
 
     def _mark_at(self, row: int, col: int) -> str | None:
@@ -284,12 +318,7 @@ class GameController(TeachingAids):
             return False
         if isinstance(reply, AIReply):
             return self._apply_ai_reply(reply)
-        if isinstance(reply, HintReply):
-            if reply.cell is None or not self.is_human_turn:
-                return False
-            self.hinted = reply.cell
-            return True
-        return self._analysis is not None and self._analysis.add(reply)
+        return self.teacher.apply(reply)
 
     def _apply_ai_reply(self, reply: AIReply) -> bool:
         """A reply that is current but has no legal move (the strategy raised, or
@@ -301,7 +330,7 @@ class GameController(TeachingAids):
             self.ai_error = reply.error or "no move"
         else:
             try:
-                self.board.make_move(*reply.move, self.current_player.symbol)
+                self.game_round.play(*reply.move)
                 self._played()
             except IllegalMove as illegal:
                 self.ai_error = f"it chose an illegal move. {illegal}"
@@ -313,28 +342,13 @@ class GameController(TeachingAids):
         return True
 
     def _played(self) -> None:
-        """After a move the board took: the game ends (recorded) or the turn passes."""
+        """After a move the round took (the turn passes with it): a round it ended (the
+        round scored it) is reported."""
         self._changed()
-        if self.board.outcome() is not None:
-            self._record()
-            return
-        self.switch_player()
-
-    def _record(self) -> None:
-        if self._recorded:
-            return
-        self._recorded = True
         outcome = self.board.outcome()
-        assert outcome is not None
+        if outcome is None:
+            return
         winner = outcome.winner
-        tally: Tally
-        if winner is None:
-            tally = "draws"
-        elif self.between_people:
-            tally = "x" if winner == "X" else "o"
-        else:
-            tally = "human" if winner == self.human.symbol else "ai"
-        self.score = self.score.plus(tally)
         # Between people the result is X's (`RoundSummary`).
         mine = "X" if self.between_people else self.human.symbol
         self._ended("draw" if winner is None else "win" if winner == mine else "loss", winner)
@@ -369,21 +383,15 @@ class GameController(TeachingAids):
         """
         if self.game_over:
             return TakeBack((), "over")
-        board = self.board
         mine = self._people_moves()
         if not mine:
             return TakeBack((), "nothing")
         row, col = mine[-1]
-        self.current_player = self.seats[board.game_board[row][col]]  # who moves again
-        undone = [board.undo()]
-        while undone[-1] != mine[-1]:
-            undone.append(board.undo())
+        taker = self.seats[self.board.game_board[row][col]]  # who moves again
+        undone = self.game_round.take_back(taker.symbol)
         self.ai_error = None
-        if not self.took_back:
-            self.took_back = True
-            self.score = self.score.plus("take_backs")
         self._changed()
-        return TakeBack(tuple(undone))
+        return TakeBack(undone)
 
     @property
     def strategy(self) -> MoveStrategy | None:

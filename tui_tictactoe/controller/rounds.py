@@ -6,7 +6,7 @@ controller itself, and the status wording can be tested without a UI.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
 from tui_tictactoe.engine.board import Cell, Symbol
@@ -15,17 +15,13 @@ Result = Literal["win", "loss", "draw", "abandoned"]
 """A round's result from the human's side (between people, X's); the record's `RESULTS`."""
 
 
-Tally = Literal["human", "ai", "draws", "abandoned", "take_backs", "x", "o"]
-"""One of the score's counters (`Score.plus`)."""
-
-
 @dataclass(frozen=True, slots=True)
 class Score:
     """The running tally of one game: against the AI `human` and `ai` count the wins; between
     people (hot seat) `x` and `o` count each seat's.
 
-    A value: the controller replaces it (`plus`) rather than changing it, so a score handed
-    to the screen or the record stays what it was when handed."""
+    A value, read from the round's `engine.round.Tally` (by seat) for the person's side
+    (`GameController.score`): a score handed to the screen stays what it was when handed."""
 
     human: int = 0
     ai: int = 0
@@ -34,10 +30,6 @@ class Score:
     take_backs: int = 0  # rounds in which the human took a move back
     x: int = 0  # rounds X won, between people
     o: int = 0  # rounds O won, between people
-
-    def plus(self, tally: Tally) -> Score:
-        """This score with one more in `tally`."""
-        return replace(self, **{tally: getattr(self, tally) + 1})
 
 
 class RoundSummary(NamedTuple):

@@ -1,8 +1,10 @@
-"""Hints and the big-board analysis as data: requests the controller hands out, like the AI's.
+"""Hints and the big-board analysis as data: requests the game's `Teacher` hands out, like the AI's.
 
-Each request carries what its search needs (its own copy of the board, the side to
-help, the engine to ask) and the generation of the position it was asked about, so
-its `compute()` can run on any thread without touching the game. The controller
+The `Teacher` is a part the controller owns (`GameController.teacher`): it reads the game
+through one `Lesson` (the board, the side to move, whom to teach, the generation), never
+the controller itself. Each request carries what its search needs (its own copy of the
+board, the side to help, the engine to ask) and the generation of the position it was
+asked about, so its `compute()` can run on any thread without touching the game. The controller
 applies a reply only while that generation is current (`GameController.apply`, the
 one place where any background job's reply is judged stale).
 """
@@ -25,11 +27,10 @@ from tui_tictactoe.engine.analysis import (
     move_scores,
     verdicts,
 )
-from tui_tictactoe.engine.board import Cell, GameBoard, Symbol, other
+from tui_tictactoe.engine.board import Cell, GameBoard, Symbol
 from tui_tictactoe.engine.cancel import Cancelled, SearchCancelled
 from tui_tictactoe.engine.geometry import Geometry, is_bounded
 from tui_tictactoe.engine.known import Scores, known_best, known_scores
-from tui_tictactoe.engine.players import Player
 from tui_tictactoe.engine.strategies import MinimaxStrategy, MoveStrategy, search_of
 
 if TYPE_CHECKING:
@@ -211,83 +212,91 @@ Request = AIRequest | HintRequest | AnalysisRequest
 """A background job: `compute()` it off the UI thread, hand its replies to `apply`."""
 
 
-class TeachingAids:
-    """Hints and the analysis overlay. The game supplies the state they read."""
+class Lesson(NamedTuple):
+    """What the teacher reads of the game, handed whole each time it is asked (`Teacher`)."""
 
-    # Supplied by `GameController`: its fields, and (for the type checker only, so that
-    # the game's own properties are what runs) its read-only properties.
-    board: GameBoard
-    rng: random.Random
-    generation: int
-    current_player: Player
+    board: GameBoard  # the game's own: the teacher reads it, and copies it for a request
+    generation: int  # of the position now: a reply about an older one is dropped
+    to_move: Symbol  # the side to move (once the round is over, the side that would move)
+    pupil: Symbol | None  # the person playing the AI, on their turn; None: no one to teach now
+    stale: Cancelled  # True once the position has moved on
 
-    if TYPE_CHECKING:
 
-        @property
-        def game_over(self) -> bool: ...
-        @property
-        def is_human_turn(self) -> bool: ...
-        @property
-        def between_people(self) -> bool: ...
-        @property
-        def human_symbol(self) -> Symbol: ...
-        @property
-        def stale(self) -> Callable[[], bool]: ...
+class Teacher:
+    """Hints, "why can't I win?" and the analysis overlay: a part the game owns
+    (`GameController.teacher`), which reads the game only through `lesson`, a `Lesson`
+    of the position now, and keeps its own: the hint given, the overlay's run, the
+    engines behind them (tests hold those at a gate)."""
 
-    def _init_teaching(self) -> None:
-        # The engine behind the big boards' hints and analysis (tests hold it at a gate).
+    def __init__(self, rng: random.Random, lesson: Callable[[], Lesson]) -> None:
+        """`rng`: the game's seeded generator (hints are drawn from it, so a seeded game's
+        hints are repeatable)."""
+        self.rng = rng
+        self.lesson = lesson
         self.hint_strategy: HintStrategy = perfect_hint
         self.analysis_search: Callable[[Geometry], MoveScorer] = search_of
         self.hinted: Cell | None = None  # the hint given for the position now
         self._analysis: AnalysisRun | None = None  # the big board's overlay, as found
         self._hint_stop = threading.Event()  # set when a newer hint search takes over
 
-    @property
-    def _teaches(self) -> bool:
-        """A person plays the AI and it is their turn: hints and the overlay are for them."""
-        return self.is_human_turn and not self.between_people
+    def moved_on(self) -> None:
+        """The position changed: the hint given is about the last one."""
+        self.hinted = None
+
+    def apply(self, reply: HintReply | CellScores) -> bool:
+        """Keep a hint or cells' scores the game judged current (`GameController.apply`);
+        False, changing nothing, for a hint off the pupil's turn or an overlay switched off."""
+        if isinstance(reply, HintReply):
+            if reply.cell is None or self.lesson().pupil is None:
+                return False
+            self.hinted = reply.cell
+            return True
+        return self._analysis is not None and self._analysis.add(reply)
 
     def analysis(self) -> Analysis:
         """Verdicts of every move for the side to move now (none once the round is over)."""
-        # After the last move the turn does not pass, so the side to move is the other one.
-        mover = self.current_player.symbol
-        return analyse(self.board, other(mover) if self.game_over else mover)
+        lesson = self.lesson()
+        return analyse(lesson.board, lesson.to_move)
 
     @property
     def analysis_ready(self) -> bool:
         """`analysis()` is instant on every 3x3 position only: on the big boards the game screen
         runs `analysis_request` in a thread (one reply where every verdict is known, as in the
         5x5 opening; else one per searched cell)."""
-        return self.board.geometry.cells <= 9
+        return self.lesson().board.geometry.cells <= 9
 
     def hint(self) -> Cell | None:
-        """A best move for the human (random among equals, from the seeded RNG); None off-turn,
-        between people and on boards bigger than 3x3 (see `analysis_ready`)."""
-        if not self._teaches or not self.analysis_ready:
+        """A best move for the pupil (random among equals, from the seeded RNG); None when
+        there is no one to teach (off-turn, between people) and on boards bigger than 3x3
+        (see `analysis_ready`)."""
+        if self.lesson().pupil is None or not self.analysis_ready:
             return None
         best = self.analysis().best
         return best[0] if len(best) == 1 else self.rng.choice(best)
 
     def why(self) -> Proof | None:
-        """ "Why can't I win?" on the human's turn on 6x6 (`proven.why_not`): the AI's pairing
-        held now, or the human's own forced line of fours; None where neither is proven (and
+        """ "Why can't I win?" on the pupil's turn on 6x6 (`proven.why_not`): the AI's pairing
+        held now, or the pupil's own forced line of fours; None where neither is proven (and
         off-turn, between people, on the solved boards: their overlay says it all)."""
-        if not self._teaches or not is_bounded(self.board.geometry):
+        lesson = self.lesson()
+        board, pupil = lesson.board, lesson.pupil
+        if pupil is None or not is_bounded(board.geometry):
             return None
         from tui_tictactoe.engine.proven import why_not  # 6x6 only
 
-        me, them = self.board.masks_for(self.human_symbol)
-        return why_not(self.board.geometry, me, them)
+        me, them = board.masks_for(pupil)
+        return why_not(board.geometry, me, them)
 
     def hint_request(self) -> HintRequest | None:
-        """A hint to ask for now (None off the human's turn): answered already where the
+        """A hint to ask for now (None off the pupil's turn): answered already where the
         engine knows the best moves without searching (3x3, `hint`; the 5x5 opening: the
         stored scores, the book); else a search for a thread, which stops the one before."""
-        if not self._teaches:
+        lesson = self.lesson()
+        if lesson.pupil is None:
             return None
-        board, symbol = self.board.copy(), self.human_symbol
+        board, symbol, generation = lesson.board.copy(), lesson.pupil, lesson.generation
         if self.analysis_ready:
-            return HintRequest(self.generation, board, symbol, None, self.hint())
+            return HintRequest(generation, board, symbol, None, self.hint())
         # The AI's random tie-breaks stay the AI's: the hint draws its own seed, from
         # the game's seeded RNG, so a seeded game's hints are repeatable too.
         rng = random.Random(self.rng.random())
@@ -295,38 +304,36 @@ class TeachingAids:
         geometry = board.geometry
         known = known_best(geometry, me, them, empty_cells(geometry, me, them))
         if known:
-            return HintRequest(
-                self.generation, board, symbol, None, geometry.coords(rng.choice(known))
-            )
+            return HintRequest(generation, board, symbol, None, geometry.coords(rng.choice(known)))
         strategy = self.hint_strategy(rng)
         self._hint_stop.set()
         self._hint_stop = threading.Event()
-        stop, stale = self._hint_stop.is_set, self.stale
+        stop, stale = self._hint_stop.is_set, lesson.stale
         cancelled = lambda: stop() or stale()  # noqa: E731
-        return HintRequest(self.generation, board, symbol, strategy, None, cancelled)
+        return HintRequest(generation, board, symbol, strategy, None, cancelled)
 
     def analysis_request(self) -> AnalysisRequest | None:
-        """A search for the big board's overlay on the human's turn, unless one for this
+        """A search for the big board's overlay on the pupil's turn, unless one for this
         position is under way or done; None on 3x3, where `analysis()` answers at once, and
         where every verdict is known at once (the 5x5 opening: `analysis_found` is whole)."""
-        run = self._analysis
-        if self.analysis_ready or not self._teaches:
+        lesson, run = self.lesson(), self._analysis
+        if self.analysis_ready or lesson.pupil is None:
             return None
-        if run and run.live(self.generation):
+        if run and run.live(lesson.generation):
             return None
-        self._analysis = AnalysisRun(self.generation, self.board.copy(), self.human_symbol)
+        self._analysis = AnalysisRun(lesson.generation, lesson.board.copy(), lesson.pupil)
         if self._analysis.whole:  # known at once (the 5x5 opening): `analysis_found` has it
             return None
-        return self._analysis.request(self.analysis_search, self.stale)
+        return self._analysis.request(self.analysis_search, lesson.stale)
 
     @property
     def analysis_found(self) -> AnalysisFound | None:
         """The big board's overlay as far as found, for the position now (else None)."""
         run = self._analysis
-        return run.found() if run is not None and run.live(self.generation) else None
+        return run.found() if run is not None and run.live(self.lesson().generation) else None
 
     def stop_analysis(self) -> None:
-        """The overlay is off (or waits for the human's turn): its search stops, and
+        """The overlay is off (or waits for the pupil's turn): its search stops, and
         starts over when it is shown again."""
         if self._analysis is not None:
             self._analysis.stop.set()

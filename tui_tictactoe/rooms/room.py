@@ -5,9 +5,12 @@ time run out is the first thing due), and the rules after it in the same change 
 that `now` (a move sets the next mover's deadline from it). So the hub's clock, the
 database's on PostgreSQL, or a test's, is the only one.
 
-Every method that changes the room leaves it consistent (the board rebuilt from the
-moves, the result read from the board) and the hub then moves `generation` on and
-sends the new `view()` to everyone. Refusals are full sentences for a status line.
+The round itself (its board, who opened it, its result, the take-backs in it, the
+pair's score) is an `engine.round.Round`, the one the game at a terminal plays too
+(`game_round`): the rules of play are its; the room adds who may act, its offers, its
+clock and its seats. Every method that changes the room leaves it consistent and the
+hub then moves `generation` on and sends the new `view()` to everyone. Refusals are
+full sentences for a status line.
 
 Who may know a room exists is decided here too, for both hubs: a private room is never
 listed, and a room its players closed to spectators answers a stranger's watch (or a
@@ -18,10 +21,12 @@ wrong code), so no answer, count or wording tells a guesser that a code is live.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
-from dataclasses import dataclass, field, fields
+from collections.abc import Callable, Iterable
+from dataclasses import InitVar, dataclass, field, fields
+from typing import TypedDict
 
 from tui_tictactoe.engine.board import GameBoard, other
+from tui_tictactoe.engine.round import Round, Tally
 from tui_tictactoe.options import BOARDS, board_geometry
 from tui_tictactoe.rooms import refusals
 from tui_tictactoe.rooms.limits import DEFAULTS, RoomLimits
@@ -59,6 +64,60 @@ Gone = tuple[str, ...]
 places it ended (their updates end after the new view), usually none."""
 Keys = Callable[[], str]
 """The hub's maker of fresh round keys, called by a rule that starts a round."""
+Score = tuple[int, int, int]
+"""A room's score as shown and stored: X's wins, O's wins, draws."""
+
+
+class RoundFields(TypedDict):
+    """The view's fields (and the row's columns) that are the room's round's."""
+
+    round: int
+    first: SeatName
+    moves: tuple[int, ...]
+    score: Score
+    result: Result | None
+    take_backs: int
+
+
+ROUND_FIELDS = tuple(RoundFields.__annotations__)
+
+
+def round_fields(round_: Round) -> RoundFields:
+    """The round as the view and the row have it (`ROUND_FIELDS`): moves as cell keys,
+    the score as X's wins, O's wins and draws."""
+    tally = round_.score
+    return RoundFields(
+        round=round_.number,
+        first=round_.opener,
+        moves=round_.keys,
+        score=(tally.x, tally.o, tally.draws),
+        result=round_.result,
+        take_backs=round_.take_backs,
+    )
+
+
+def stored_round(
+    size: int,
+    first: SeatName,
+    number: int,
+    moves: Iterable[object],
+    score: Iterable[int],
+    result: Result | None,
+    take_backs: int,
+) -> Round:
+    """A room's round as its row keeps it (`round_fields`); the board from the moves'
+    legal prefix (a stored move the board refuses ends it there)."""
+    x, o, draws = score
+    tally = Tally(x, o, draws)
+    return Round(
+        board_geometry(size),
+        first,
+        number=number,
+        score=tally,
+        moves=moves,
+        result=result,
+        take_backs=take_backs,
+    )
 
 
 def check_new_room(size: object, first: object) -> None:
@@ -102,18 +161,15 @@ class Seat:
 
 @dataclass
 class Room:
-    """A room: seats, spectators, the round on its board, the score."""
+    """A room: seats, spectators, offers, the clock, and the round on its board with the
+    pair's score (`game_round`)."""
 
     code: str
     size: int
-    first: SeatName
+    first: InitVar[SeatName]  # who opens the first round (then `game_round.opener`)
     generation: int = 1
     board_generation: int = 1  # the generation at the last change to the position
-    round: int = 1
-    moves: list[int] = field(default_factory=list)
     seats: dict[SeatName, Seat] = field(default_factory=lambda: {s: Seat() for s in SEATS})
-    score: list[int] = field(default_factory=lambda: [0, 0, 0])
-    result: Result | None = None
     left_by: SeatName | None = None
     rematch: set[SeatName] = field(default_factory=set)
     watchers: dict[str, Person] = field(default_factory=dict)  # token -> spectator
@@ -129,16 +185,45 @@ class Room:
     grace: float = 0.0  # the reconnect grace it opened under: a claim after half of it
     deadline: float | None = None  # when the mover's time runs out (`_sync_clock`)
     cause: Cause | None = None  # the round ended on "time" or "claimed"
-    take_backs: int = 0  # moves taken back by consent this round
     matched: bool = False  # a quick match's: its opening is timed, its seats' places kept
     opening_time: float = 0.0  # seconds for the first move and for the first reply (0: none)
     aborted_by: SeatName | None = None  # the seat whose opening ran out, left or declined
     unrated: bool = False  # the pair at the table came from one address: no round is rated
     answered: Answer | None = None  # the last offer's answer, until the position changes
     now: float = 0.0  # the time of the change being made: set by `flag_fall`, not stored
+    game_round: Round = field(init=False)  # a row's is `stored_round`
 
-    def __post_init__(self) -> None:
-        self.board = GameBoard(board_geometry(self.size))
+    def __post_init__(self, first: SeatName) -> None:
+        self.game_round = Round(board_geometry(self.size), first)
+
+    # The round as the rules below read it (changed only through `game_round`).
+
+    @property
+    def board(self) -> GameBoard:
+        return self.game_round.board
+
+    @property
+    def round(self) -> int:
+        return self.game_round.number
+
+    @property
+    def moves(self) -> tuple[int, ...]:
+        """The round's moves as cell keys (1 = top-left, reading order)."""
+        return self.game_round.keys
+
+    @property
+    def result(self) -> Result | None:
+        return self.game_round.result
+
+    @property
+    def score(self) -> Score:
+        tally = self.game_round.score
+        return tally.x, tally.o, tally.draws
+
+    @property
+    def take_backs(self) -> int:
+        """Moves taken back by consent this round."""
+        return self.game_round.take_backs
 
     def opened_under(self, limits: RoomLimits, *, matched: bool = False) -> Room:
         """A new room on its hub's terms, kept for its life: the move clock and the
@@ -155,9 +240,8 @@ class Room:
         (`_SHOWN`), and the few it shows otherwise."""
         return RoomView(
             **{name: getattr(self, name) for name in _SHOWN},
-            moves=tuple(self.moves),
+            **round_fields(self.game_round),
             seats=(self.seats["X"].view(), self.seats["O"].view()),
-            score=(self.score[0], self.score[1], self.score[2]),
             rematch=tuple(seat for seat in SEATS if seat in self.rematch),
             watchers=len(self.watchers),
             opener=next((seat for seat in SEATS if self.seats[seat].creator), None),
@@ -178,9 +262,7 @@ class Room:
         return person.name if person is not None else f"the {seat} player"
 
     def to_move(self) -> SeatName | None:
-        if self.result is not None:
-            return None
-        return self.first if len(self.moves) % 2 == 0 else other(self.first)
+        return self.game_round.to_move
 
     # -- who holds what -----------------------------------------------------
 
@@ -310,7 +392,7 @@ class Room:
         round under `next_key`: the newcomer never inherits "you left" or a result that
         was not theirs. The `creator` (opening the room) keeps the say over its listing."""
         self.seats[seat] = Seat(who, token, present=True, creator=creator)
-        self.score = [0, 0, 0]
+        self.game_round.score = Tally()
         held = [s.person.address for s in self.seats.values() if s.person is not None]
         self.unrated = len(held) == 2 and bool(held[0]) and held[0] == held[1]
         self.offered.discard(seat)
@@ -363,8 +445,9 @@ class Room:
         if self.matched and self.round == 1 and not self.moves and self.players() == 2:
             self.abort(seat)
             return
-        if self.result is None and self.moves:
-            self.result, self.left_by = "abandoned", seat
+        if self.game_round.in_progress:
+            self.game_round.abandon()
+            self.left_by = seat
             self.board_generation = self.generation + 1
         self.seats[seat] = Seat()
         self.rematch.clear()
@@ -382,13 +465,10 @@ class Room:
         index = self._cell_index(cell)
         if index in self.moves:
             raise refusals.cell_taken(index)
-        row, col = self.board.geometry.cell_of_key(index)
-        self.board.make_move(row, col, seat)
-        self.moves.append(index)
+        self.game_round.play(*self.board.geometry.cell_of_key(index))  # scored if it ends
         self.offer, self.offered = None, set()  # a move answers every offer: no
         self.answered = None
         self.board_generation = self.generation + 1
-        self._score_if_over()
         self._sync_clock(restart=True)
         return ()
 
@@ -408,9 +488,8 @@ class Room:
         back_by = self.seats[mover].back_by
         if back_by is not None and back_by <= deadline:
             return False
-        winner = other(mover)
-        self.result, self.cause, self.offer = winner, "time", None
-        self.score[SEATS.index(winner)] += 1
+        self.game_round.end(other(mover))  # a win on time
+        self.cause, self.offer = "time", None
         self.board_generation = self.generation + 1
         self._sync_clock()
         return True
@@ -431,8 +510,8 @@ class Room:
         wait = claim_from(held.back_by, self.grace) - self.now
         if wait > 0:
             raise refusals.claim_later(self.name(them), wait)
-        self.result, self.left_by, self.cause = "abandoned", them, "claimed"
-        self.score[SEATS.index(seat)] += 1  # a win for the one who claimed it, as Elo counts it
+        self.game_round.abandon(winner=seat)  # a win for the one who claimed it, as Elo counts it
+        self.left_by, self.cause = them, "claimed"
         self.offer = None
         self.board_generation = self.generation + 1
         self._sync_clock()
@@ -490,11 +569,11 @@ class Room:
             raise refusals.nothing_to_answer()
         self.offer = None
         if yes and offer.kind == "draw":
-            self.result, self.agreed = "draw", True
-            self.score[2] += 1
+            self.game_round.end("draw")
+            self.agreed = True
             self.board_generation = self.generation + 1
         elif yes and offer.kind == "take_back":
-            self._take_back()
+            self._take_back(offer.by)
         self.answered = Answer(offer.kind, offer.by, yes)  # for every screen, the asker's
         self._sync_clock()
         return ()
@@ -523,23 +602,10 @@ class Room:
             raise refusals.no_cell(shown, cells)
         return cell
 
-    def _score_if_over(self) -> None:
-        outcome = self.board.outcome()
-        if outcome is None:
-            return
-        if outcome.winner is None:
-            self.result = "draw"
-            self.score[2] += 1
-        else:
-            self.result = outcome.winner
-            self.score[SEATS.index(outcome.winner)] += 1
-
-    def _take_back(self) -> None:
-        """The last move undone, by consent: the board rebuilt, its maker to move again
-        (with a fresh clock), and one more take-back counted in this round."""
-        self.moves.pop()
-        self.board = GameBoard.from_moves(board_geometry(self.size), self.first, self.moves)
-        self.take_backs += 1
+    def _take_back(self, by: SeatName) -> None:
+        """`by`'s move undone, by consent (the last: `make_offer` takes no other): its maker
+        to move again (with a fresh clock), one more take-back counted in this round."""
+        self.game_round.take_back(by)
         self.offered = set()  # a new position: each may offer again
         self.board_generation = self.generation + 1
         self._sync_clock(restart=True)
@@ -571,13 +637,11 @@ class Room:
         return self.result is None and self.grace > 0
 
     def _new_round(self, round_key: str) -> None:
-        self.first = other(self.first)
+        """The next round (`Round.next`: the other seat opens it) under `round_key`."""
+        self.game_round.next()
         self.round_key = round_key
-        self.round += 1
-        self.moves.clear()
-        self.board = GameBoard(board_geometry(self.size))
-        self.result, self.left_by, self.agreed = None, None, False
-        self.cause, self.take_backs, self.deadline = None, 0, None
+        self.left_by, self.agreed = None, False
+        self.cause, self.deadline = None, None
         self.offer, self.offered, self.answered = None, set(), None
         self.rematch.clear()
         self.board_generation = self.generation + 1
@@ -616,11 +680,11 @@ def _is_generation(generation: object, oldest: int, newest: int) -> bool:
     return oldest <= generation <= newest
 
 
-_SHOWN_OTHERWISE = ("moves", "seats", "score", "rematch", "watchers")
+_SHOWN_OTHERWISE = ("seats", "rematch", "watchers")
 _SHOWN = tuple(
     each.name
     for each in fields(Room)
     if each.name in RoomView._fields and each.name not in _SHOWN_OTHERWISE
 )
 """The fields a room shows in its view as they are (same name, same value): a new one is
-declared in `Room` and `RoomView`, and nothing more here."""
+declared in `Room` and `RoomView`, and nothing more here. Its round's are `round_fields`."""

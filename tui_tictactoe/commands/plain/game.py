@@ -197,10 +197,10 @@ class PlainGame:
 
     def hint(self) -> None:
         game = self.game
-        request = game.hint_request()
+        request = game.teacher.hint_request()
         if request is not None:
             game.apply(request.compute())
-        self.say(hint_status(game, game.hinted).text)
+        self.say(hint_status(game, game.teacher.hinted).text)
 
     def analysis(self) -> None:
         game = self.game
@@ -210,15 +210,15 @@ class PlainGame:
         if not game.is_human_turn:
             self.say("No analysis: the round is over." if game.game_over else "No analysis now.")
             return
-        if game.analysis_ready:
-            found = game.analysis()
+        if game.teacher.analysis_ready:
+            found = game.teacher.analysis()
         else:
-            request = game.analysis_request()
+            request = game.teacher.analysis_request()
             if request is not None:
                 self.say(f"Analysing {len(request.board.legal_moves())} cells...")
                 for score in request.compute():
                     game.apply(score)
-            progress = game.analysis_found
+            progress = game.teacher.analysis_found
             assert progress is not None
             found = progress.analysis
         self.say(analysis_line(found, game.board.geometry))

@@ -17,10 +17,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from tui_tictactoe.engine.board import GameBoard
 from tui_tictactoe.rooms import codes, refusals
 from tui_tictactoe.rooms.limits import RoomLimits
-from tui_tictactoe.rooms.room import Room, Seat, check_room_count
+from tui_tictactoe.rooms.room import Room, Seat, check_room_count, round_fields, stored_round
 from tui_tictactoe.rooms.view import Answer, Offer, Person, Ticket
 
 if TYPE_CHECKING:
@@ -108,10 +107,11 @@ _AS_IS = tuple(
     column
     for column in COLUMNS
     if column in {each.name for each in fields(Room)}
-    and column not in ("moves", "score", "rematch", "offered", "offer", "answered")
+    and column not in ("rematch", "offered", "offer", "answered")
 )
 """The columns that hold a `Room` field of their name as it is: a new one is a line of
-`COLUMNS` (and its migration step), nothing in `room_values` or `_room`."""
+`COLUMNS` (and its migration step), nothing in `room_values` or `_room`. The round's
+columns are its `room.round_fields`."""
 _FIXED = ("code", "incarnation", "size", "owner_address", "matched", "opening_time")
 """Set when a room is made, never changed by a rule."""
 _ROOM = f"SELECT {', '.join(COLUMNS)} FROM rooms WHERE code = ANY(%s)"
@@ -211,16 +211,22 @@ def _room(row: tuple[Any, ...]) -> Loaded:
     answer = (value["answered_by"], value["answered_yes"])
     room = Room(
         **{column: value[column] for column in _AS_IS},
-        moves=list(value["moves"]),
-        score=list(value["score"]),
+        first=value["first"],
         rematch=set(value["rematch"]),
         offered=set(value["offered"]),
         owner=value["owner_address"],
         offer=None if offer is None else Offer(offer, value["offer_by"]),
         answered=None if answered is None else Answer(answered, *answer),
     )
-    # The board, rebuilt from the moves: a stored move the board refuses ends it there.
-    room.board = GameBoard.replay(room.board.geometry, room.first, room.moves)
+    room.game_round = stored_round(
+        room.size,
+        value["first"],
+        value["round"],
+        value["moves"],
+        value["score"],
+        value["result"],
+        value["take_backs"],
+    )
     return Loaded(room, value["incarnation"], {}, value["generation"])
 
 
@@ -254,6 +260,7 @@ def room_values(room: Room, now: float, incarnation: int = 0) -> dict[str, objec
     offer, answered = room.offer, room.answered
     return {
         **{column: getattr(room, column) for column in _AS_IS},
+        **round_fields(room.game_round),
         "incarnation": incarnation,
         "moves": list(room.moves),
         "score": list(room.score),

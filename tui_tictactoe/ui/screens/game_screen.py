@@ -190,8 +190,8 @@ class GameScreen(BoardScreen):
         if isinstance(reply, AIReply):
             self._after_change()
         elif isinstance(reply, HintReply):
-            self.grid.show_marker("-hint", self.controller.hinted)
-            self.status.say(hint_status(self.controller, self.controller.hinted))
+            self.grid.show_marker("-hint", self.controller.teacher.hinted)
+            self.status.say(hint_status(self.controller, self.controller.teacher.hinted))
         else:
             self._draw_analysis()
 
@@ -338,7 +338,7 @@ class GameScreen(BoardScreen):
     @after_the_ai
     def action_hint(self) -> None:
         """Mark a best move: at once on 3x3, found in a thread on the big boards."""
-        request = self.controller.hint_request()
+        request = self.controller.teacher.hint_request()
         if request is None:
             self.status.say(hint_status(self.controller, None))
         elif request.instant:
@@ -388,7 +388,7 @@ class GameScreen(BoardScreen):
         line of fours; or that nothing is proven."""
         from tui_tictactoe.controller.status import why_status  # only when asked
 
-        proof = self.controller.why()
+        proof = self.controller.teacher.why()
         geometry = self.controller.board.geometry
         letters: dict[tuple[int, int], str] = {}
         if proof is not None and proof.kind == "pairing":
@@ -457,22 +457,22 @@ class GameScreen(BoardScreen):
         and the hint. On the big boards the analysis is found cell by cell, in a thread."""
         controller = self.controller
         on = self.show_analysis and controller.is_human_turn
-        if controller.analysis_ready:
-            self.grid.show_analysis(controller.analysis() if on else None)
+        if controller.teacher.analysis_ready:
+            self.grid.show_analysis(controller.teacher.analysis() if on else None)
         elif on:
-            request = controller.analysis_request()  # None: under way for this position
+            request = controller.teacher.analysis_request()  # None: under way for this position
             if request is not None:
                 self._run("analysis", request)
         else:
             self.grid.show_analysis(None)
-            controller.stop_analysis()  # no search for an overlay no one sees
-        self.grid.show_marker("-hint", controller.hinted)
+            controller.teacher.stop_analysis()  # no search for an overlay no one sees
+        self.grid.show_marker("-hint", controller.teacher.hinted)
         self._draw_analysis()
 
     def _draw_analysis(self) -> None:
         """The big board's overlay as far as found, and the title counting its cells: the
         status line keeps the state of play and the note (why a key did nothing)."""
-        found = self.controller.analysis_found if self.show_analysis else None
+        found = self.controller.teacher.analysis_found if self.show_analysis else None
         if found is not None and self.controller.is_human_turn:
             self.grid.show_analysis(found.analysis)
         self.sub_title = game_title(self.controller, self.show_analysis, found) + self.title_tail
