@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 from textbook_search import plain_minimax
 
 from tui_tictactoe.engine.analysis import analyse
-from tui_tictactoe.engine.board import GameBoard, IllegalMove, Symbol, other
+from tui_tictactoe.engine.board import GameBoard, Symbol, other
 from tui_tictactoe.engine.cancel import SearchCancelled
 from tui_tictactoe.engine.geometry import STANDARD
-from tui_tictactoe.engine.review import RANK, judge, review_moves, reviewed, sentence
+from tui_tictactoe.engine.review import RANK, BadMoves, judge, review_moves, reviewed, sentence
 from tui_tictactoe.options import board_geometry
 
 
@@ -133,9 +133,16 @@ def test_the_issue_example_is_said_as_the_issue_says_it() -> None:
 
 
 def test_bad_moves_are_refused_before_anything_is_judged() -> None:
-    for keys in ([5, 5], [0], [10], [1, 4, 2, 5, 3, 9]):
-        with pytest.raises(IllegalMove):
+    cases = {
+        (5, 5): "move 2: cell 5 is taken",
+        (0,): "move 1: 0 is not a cell of 3x3 (1 to 9)",
+        (1, 10): "move 2: 10 is not a cell of 3x3 (1 to 9)",
+        (1, 4, 2, 5, 3, 9): "move 6 (cell 9) comes after the game is over",
+    }
+    for keys, said in cases.items():
+        with pytest.raises(BadMoves) as refused:
             list(reviewed(STANDARD, "X", keys))
+        assert str(refused.value) == said
 
 
 def test_a_review_stops_when_told() -> None:

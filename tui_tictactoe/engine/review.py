@@ -91,7 +91,7 @@ def review_moves(
     on_move: OnMove | None = None,
 ) -> Review:
     """The review of the moves `keys` (cell keys, 1 top-left) played in turn from `first`.
-    `IllegalMove` (a `ValueError`, one line) at the first move the rules refuse;
+    `BadMoves` (a `ValueError`, one line) at the first move the rules refuse;
     `SearchCancelled` once `cancelled` says so."""
     moves = tuple(reviewed(geometry, first, keys, cancelled, on_move))
     board = GameBoard.from_moves(geometry, first, keys)
@@ -106,8 +106,10 @@ def reviewed(
     on_move: OnMove | None = None,
 ) -> Iterator[ReviewedMove]:
     """Each move of `keys` judged in turn, as it is (a screen shows them as they come).
-    The moves are checked whole first: `IllegalMove` before any is judged."""
-    GameBoard.from_moves(geometry, first, keys)  # refuses a bad move before any search
+    The moves are checked whole first: `BadMoves` before any is judged."""
+    problem = refusal(geometry, first, keys)
+    if problem is not None:
+        raise BadMoves(problem)
     board = GameBoard(geometry)
     mover = first
     for number, key in enumerate(keys, 1):
@@ -117,6 +119,28 @@ def reviewed(
         yield judge(board, mover, cell, number, cancelled)
         board.make_move(*geometry.coords(cell), mover)
         mover = other(mover)
+
+
+class BadMoves(ValueError):
+    """Moves no game could have: its one line says the first and why (`refusal`)."""
+
+
+def refusal(geometry: Geometry, first: Symbol, keys: Sequence[int]) -> str | None:
+    """Why the moves `keys` cannot be reviewed, in one line naming the first bad one ("move
+    3: cell 5 is taken"); None if every one is a legal move of a game in play."""
+    board, mover = GameBoard(geometry), first
+    for number, key in enumerate(keys, 1):
+        if isinstance(key, bool) or not isinstance(key, int) or not 1 <= key <= geometry.cells:
+            size = geometry.size
+            return f"move {number}: {key!r} is not a cell of {size}x{size} (1 to {geometry.cells})"
+        if board.is_game_over():
+            return f"move {number} (cell {key}) comes after the game is over"
+        row, col = geometry.cell_of_key(key)
+        if (row, col) not in board.legal_moves():
+            return f"move {number}: cell {key} is taken"
+        board.make_move(row, col, mover)
+        mover = other(mover)
+    return None
 
 
 def judge(
