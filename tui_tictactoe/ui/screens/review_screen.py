@@ -120,6 +120,7 @@ class ReviewScreen(IgnoresStaleResize, Screen[None]):
         self.title_text = title
         self.found: list[ReviewedMove] = []
         self.done = False
+        self.stopped = False  # the worker's search was stopped (the screen closed)
         self.heading = Static(summary((), len(self.keys), False), id="review-summary", markup=False)
         self.list = VerticalScroll(id="review-list")
         self.key_bar = KeyBar(KEYS, id="review-keys")
@@ -145,6 +146,7 @@ class ReviewScreen(IgnoresStaleResize, Screen[None]):
                     return
                 self.post_message(self.Judged(move))
         except SearchCancelled:
+            self.stopped = True
             return
         except ValueError as error:  # moves no game could have (`review.BadMoves`)
             self.post_message(self.Finished(str(error)))
