@@ -39,10 +39,10 @@ class ReplayScreen(Screen[None]):
     CSS_PATH = "replay_screen.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "step(-1)", "Back"),
-        Binding("right,space", "step(1)", "Next move"),
+        Binding("right,space", "step(1)", "Next"),
         Binding("home", "start", "Start", show=False),
         Binding("end", "end", "End", show=False),
-        Binding("escape", "app.pop_screen", "Back to the stats"),
+        Binding("escape", "app.pop_screen", "Stats"),
         Binding("t", "explore", "Explore the search", show=False),
         Binding("v", "review", "Review"),
     ]
