@@ -175,7 +175,7 @@ def test_4x4_moves_agree_with_every_moves_analysis(rng: random.Random, stones: i
     assert move.before == best.verdict
     assert move.best is not None and move.best.cell in every.best
     assert move.played.best == (cell in every.best)
-    top, here = RANK[best.verdict.outcome], RANK[move.after.outcome]  # type: ignore[index]
+    top, here = RANK[best.verdict.outcome], RANK[move.after.outcome]
     assert move.blunder == (here < top)
 
 

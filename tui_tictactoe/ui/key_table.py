@@ -238,7 +238,7 @@ REVIEW = Command(
     binds=_one("v", "review", "Review"),
     help="Review the round once it is over (and in a replay): each move's verdict before and "
     "after it, each blunder said with its line and the cell that held",
-    brief="review the round",
+    brief="review a round",
     bar="v",
     bar_round="over",
     menu="Every move of the round judged, its blunders",
