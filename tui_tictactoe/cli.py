@@ -1,5 +1,5 @@
 """Command line: `tui-tictactoe [play] [options]` starts the game, `analyse BOARD` prints verdicts,
-`stats` the record, `grade` your own AI, `serve-ssh` / `serve-web` host it. This module only parses and
+`review` a round's blunders, `stats` the record, `grade` your own AI, `serve-ssh` / `serve-web` host it. This module only parses and
 dispatches: each command lives in `commands/` or `servers/` (imported only when serving).
 
 Textual is imported only on the `play` path, and only once the terminal has
@@ -66,7 +66,17 @@ BOARD_RULES = (
 game's start-up does not import `commands.analyse`)."""
 
 
-COMMANDS = ("play", "analyse", "analyze", "stats", "grade", "serve-ssh", "serve-web", "admin")
+COMMANDS = (
+    "play",
+    "analyse",
+    "analyze",
+    "review",
+    "stats",
+    "grade",
+    "serve-ssh",
+    "serve-web",
+    "admin",
+)
 
 
 class NotPlainPlay(Exception):
@@ -170,6 +180,19 @@ def build_parser() -> WholeParser:
         action="store_true",
         help="print under each move what proves its verdict: the forcing line, or the pairs",
     )
+    from tui_tictactoe.commands.review import add_review_options
+
+    add_review_options(
+        commands.add_parser(
+            "review",
+            help="review a round: each move's verdict before and after it, and its blunders",
+            description="Review a round move by move: the verdict the mover had and the one "
+            "the move kept; a move that turned a win into a draw or a loss, or a draw into a "
+            "loss, is a blunder, said with its line and the cell that held. A round of your "
+            "record (--round N) or moves typed here (--moves 5 1 9 ...). On 6x6 a verdict "
+            "nothing proves is 'unknown', never a blunder.",
+        )
+    )
     stats_parser = commands.add_parser(
         "stats",
         help="print your record: wins, losses, draws and streaks per difficulty",
@@ -251,6 +274,10 @@ def _main(argv: Sequence[str] | None) -> int:
         from tui_tictactoe.commands.analyse import run_analyse
 
         return run_analyse(args.board, args.to_move, args.json, args.proof)
+    if args.command == "review":
+        from tui_tictactoe.commands.review import run_review
+
+        return run_review(args)
     if args.command == "stats":
         from tui_tictactoe.commands.stats import run_stats
 

@@ -88,3 +88,17 @@ def test_replay_mid_round(snap_compare, make_app, fixed_record, size) -> None:
 def test_replay_at_the_end(snap_compare, make_app, fixed_record) -> None:
     """The last position: the winning line (1 4 7) as the game shows it, no verdicts left."""
     assert snap_compare(make_app(), terminal_size=SIZE, run_before=play(*REPLAY, "end"))
+
+
+@pytest.mark.parametrize("size", [SIZE, (60, 18)], ids=["80x24", "60x18"])
+def test_review_of_a_4x4_replay(snap_compare, make_app, fixed_record, size) -> None:
+    """`v` in the replay of the newest round (4x4, the AI first: 1 6 16 7 2 8 3 5, a loss):
+    every move judged, the blunders with their lines."""
+    keep(ROUNDS_4X4, 4)
+    assert snap_compare(make_app(), terminal_size=size, run_before=play("s", "enter", "v"))
+
+
+def test_review_of_a_6x6_replay(snap_compare, make_app, fixed_record) -> None:
+    """6x6 at its least size: what nothing proves said "not proven", never a blunder."""
+    keep((("hard", "human", (15, 16, 22, 21), "abandoned", False),), 6)
+    assert snap_compare(make_app(), terminal_size=(60, 18), run_before=play("s", "enter", "v"))

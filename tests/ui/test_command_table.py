@@ -211,6 +211,8 @@ MENU_RESULTS: dict[str, Callable[[TicTacToeApp], bool]] = {
     "New game": _screen("NewGameScreen"),
     "Take back": lambda app: app.controller.board.to_string() == ".........",
     "Hint": lambda app: app.controller.teacher.hinted is not None,
+    # Mid-round: it says when (the review itself: tests/ui/test_review_screen.py).
+    "Review": lambda app: "once it is over" in str(app.game.status.note),
     "Analysis": lambda app: app.game.show_analysis,
     "Predict": _screen("PredictScreen"),
     # 3x3: the overlay says it all; `w` says so (its pairs are 6x6's: tests/ui/test_why.py).

@@ -9,6 +9,7 @@ apart from the buttons, and where there is no room it says so instead.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
@@ -120,16 +121,16 @@ def test_every_note_and_state_fits_one_line_of_the_narrowest_status() -> None:
 
 
 def test_the_key_bar_wraps_whole_keys_into_two_lines_from_the_minimum_width() -> None:
-    for digits in (True, False):
-        for analysis in (True, False):
-            hints = game_keys(digits, analysis)
-            for width in range(MIN_SIZE.width, 201):
-                lines, gap = wrap_hints(hints, width)
-                assert len(lines) <= 2, width
-                assert [hint for line in lines for hint in line] == list(hints)
-                for line in lines:
-                    text = (" " * gap).join(f"{h.keys} {h.label}" for h in line)
-                    assert len(text) <= width, (width, text)
+    # Once the round is over `v Review` takes the hint's place: two lines still.
+    for digits, analysis, over in itertools.product((True, False), repeat=3):
+        hints = game_keys(digits, analysis, over=over)
+        for width in range(MIN_SIZE.width, 201):
+            lines, gap = wrap_hints(hints, width)
+            assert len(lines) <= 2, width
+            assert [hint for line in lines for hint in line] == list(hints)
+            for line in lines:
+                text = (" " * gap).join(f"{h.keys} {h.label}" for h in line)
+                assert len(text) <= width, (width, text)
     assert len(wrap_hints(game_keys(True, False), 120)[0]) == 1
 
 

@@ -26,6 +26,11 @@ BarWhen = Literal["always", "3x3", "big"]
 """When the key bar shows a command: on every board, on 3x3 only (the digits name its
 nine cells), or on the bigger boards only (Enter plays there)."""
 
+BarRound = Literal["any", "in_play", "over"]
+"""When in a round the key bar shows a command: always, while the round is in play (a
+hint), or once it is over (its review). The key itself is bound throughout and says why
+it does nothing out of its time."""
+
 
 class Bind(NamedTuple):
     """One Textual binding: key names (comma-separated), its action, its words in the
@@ -59,6 +64,7 @@ class Command(NamedTuple):
     bar: str | None = None
     """Its keys as the key bar shows them; None: not in the bar."""
     bar_when: BarWhen = "always"
+    bar_round: BarRound = "any"
     clickable: bool = True
     """Does a click on its key bar entry press its (first) key? Not for keys that each
     do something else (the arrows, the digits)."""
@@ -183,6 +189,7 @@ HINT = Command(
     bar="h",
     menu="Mark a best move for you",
     needs_ai=True,
+    bar_round="in_play",  # once the round is over the bar offers its review (`v`) there
 )
 ANALYSIS = Command(
     "Analysis",
@@ -234,6 +241,17 @@ EXPLORE = Command(
     "(Right, Left, Home, End, m, Space; g guesses alpha and beta; Escape closes)",
     brief="explore the search",
     menu="Step through the AI's search of this position",
+)
+REVIEW = Command(
+    "Review",
+    "v",
+    binds=_one("v", "review", "Review"),
+    help="Review the round once it is over (and in a replay): each move's verdict before and "
+    "after it, each blunder said with its line and the cell that held",
+    brief="review a round",
+    bar="v",
+    bar_round="over",
+    menu="Every move of the round judged, its blunders",
 )
 STATS = Command(
     "Stats",
@@ -310,6 +328,7 @@ COMMANDS: tuple[Command, ...] = (
     NEW_GAME,
     TAKE_BACK,
     HINT,
+    REVIEW,  # in the hint's place in the key bar once the round is over
     ANALYSIS,
     PREDICT,
     WHY,
@@ -353,10 +372,14 @@ def bindings(on: Literal["game", "app"]) -> list[BindingType]:
     ]
 
 
-def bar_commands(digits: bool) -> tuple[Command, ...]:
-    """The key bar's commands; `digits`: the board is 3x3, where 1-9 play its cells."""
+def bar_commands(digits: bool, over: bool = False) -> tuple[Command, ...]:
+    """The key bar's commands; `digits`: the board is 3x3, where 1-9 play its cells;
+    `over`: the round is over (its review, not a hint)."""
     hidden = "big" if digits else "3x3"
-    return tuple(c for c in COMMANDS if c.bar is not None and c.bar_when != hidden)
+    not_now = "in_play" if over else "over"
+    return tuple(
+        c for c in COMMANDS if c.bar is not None and c.bar_when != hidden and c.bar_round != not_now
+    )
 
 
 def menu_commands(over_game: bool) -> tuple[Command, ...]:

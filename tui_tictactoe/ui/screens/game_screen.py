@@ -318,8 +318,8 @@ class GameScreen(BoardScreen):
     # -- teaching aids ------------------------------------------------------
 
     def _keys(self) -> tuple[KeyHint, ...]:
-        people = self.controller.between_people
-        return game_keys(self.geometry.cells <= 9, self.show_analysis, people=people)
+        people, over = self.controller.between_people, self.controller.game_over
+        return game_keys(self.geometry.cells <= 9, self.show_analysis, people=people, over=over)
 
     async def action_toggle(self, attribute_name: str) -> None:
         """`a` and `i` (and the menu's entries): between people they only say why not."""
@@ -381,6 +381,16 @@ class GameScreen(BoardScreen):
             self.status.say(refused(NOTHING_TO_EXPLORE))
         else:
             self.app.push_screen(ExplorerScreen(position))
+
+    def action_review(self) -> None:
+        """`v`: the round's review, once it is over (`ui/screens/review_screen.py`)."""
+        from tui_tictactoe.ui.screens.review_screen import REVIEW_LATER, review_of_game
+
+        screen = review_of_game(self.controller)
+        if screen is None:
+            self.status.say(refused(REVIEW_LATER))
+        else:
+            self.app.push_screen(screen)
 
     def action_why(self) -> None:
         """`w`, "why can't I win?" (6x6): the AI's pairs drawn on the board as letters, a
@@ -451,6 +461,7 @@ class GameScreen(BoardScreen):
         # question about a round that has just ended (moot: the result shows).
         self.status.show(turn_status(controller))
         self.status.clear_note(keep_question=controller.in_progress)
+        self.key_bar.hints = self._keys()  # the round over: its review in the hint's place
 
     def _show_overlays(self) -> None:
         """The analysis (only on the human's turn: the AI's would flash while it thinks)

@@ -39,11 +39,12 @@ class ReplayScreen(Screen[None]):
     CSS_PATH = "replay_screen.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "step(-1)", "Back"),
-        Binding("right,space", "step(1)", "Next move"),
+        Binding("right,space", "step(1)", "Next"),
         Binding("home", "start", "Start", show=False),
         Binding("end", "end", "End", show=False),
-        Binding("escape", "app.pop_screen", "Back to the stats"),
+        Binding("escape", "app.pop_screen", "Stats"),
         Binding("t", "explore", "Explore the search", show=False),
+        Binding("v", "review", "Review"),
     ]
 
     class Judged(Message):
@@ -123,6 +124,15 @@ class ReplayScreen(Screen[None]):
             self.notify("The round is over here: no search to explore.", markup=False)
         else:
             self.app.push_screen(ExplorerScreen(position))
+
+    def action_review(self) -> None:
+        """`v`: every move of the round judged, its blunders (`review_screen.py`)."""
+        from tui_tictactoe.ui.screens.review_screen import ReviewScreen
+
+        replay = self.replay
+        keys = [replay.geometry.key(*move.cell) for move in replay.moves]
+        title = f"review · {(self.sub_title or '').removeprefix('replay · ')}"
+        self.app.push_screen(ReviewScreen(replay.geometry, replay.first, keys, title))
 
     def _show(self) -> None:
         replay, grid = self.replay, self.grid

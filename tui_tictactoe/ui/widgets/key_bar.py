@@ -28,15 +28,18 @@ class KeyHint(NamedTuple):
     press: str | None = None  # None: shown only (the arrows, the digits)
 
 
-def game_keys(digits: bool, analysis: bool, *, people: bool = False) -> tuple[KeyHint, ...]:
+def game_keys(
+    digits: bool, analysis: bool, *, people: bool = False, over: bool = False
+) -> tuple[KeyHint, ...]:
     """The game screen's keys, from the command table. `digits`: 1-9 play cells (3x3;
     elsewhere Enter plays the cursor's cell). `analysis`: whether the overlay is on,
     which the `a` entry says. `people`: a game between people, where the keys that
-    teach with the AI do nothing (they are left out; pressed, they say why)."""
+    teach with the AI do nothing (they are left out; pressed, they say why). `over`:
+    the round is over, where `v` reviews it in the hint's place."""
     states = {"show_analysis": analysis}
     return tuple(
         KeyHint(command.bar or "", command.bar_label(states), command.press)
-        for command in bar_commands(digits)
+        for command in bar_commands(digits, over)
         if not (people and command.needs_ai)
     )
 
