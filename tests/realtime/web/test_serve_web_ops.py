@@ -24,14 +24,10 @@ from typing import Any
 import aiohttp
 from prometheus_client.parser import text_string_to_metric_families
 from pty_terminal import command
+from server_tools import Served
+from server_tools import serve_web_async as serve_web
 from test_serve_web import STEP_TIMEOUT, Screen, free_port
-from test_serve_web_hostile import (
-    Served,
-    board_shown,
-    handshake_refused,
-    page_refused,
-    serve_web,
-)
+from test_serve_web_hostile import board_shown, handshake_refused, page_refused
 
 Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
 
