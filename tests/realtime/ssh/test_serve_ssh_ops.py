@@ -123,6 +123,25 @@ async def test_livez_and_readyz_say_whether_to_send_players(host: Any) -> None:
     await asyncio.wait_for(hosted.server.drain.done.wait(), STEP_TIMEOUT)  # no game: at once
 
 
+async def test_readyz_says_full_while_every_game_is_taken(host: Any) -> None:
+    """A balancer sends the next player elsewhere while this host is full: /readyz is 503
+    "full" with two real players in its two games, and ready again once one leaves."""
+    hosted = await host(metrics=METRICS, max_sessions=2)
+    port = ops_port(hosted)
+    ann = await play(hosted.port, username="ann")
+    assert await get(port, "/readyz") == (200, "ready\n")
+    bob = await play(hosted.port, username="bob", local="127.0.0.2")
+    assert await get(port, "/readyz") == (503, "not ready: full (2 games at once)\n")
+    ann.send("q")
+    assert await ann.wait_closed() == 0
+    deadline = time.monotonic() + STEP_TIMEOUT
+    while (answer := await get(port, "/readyz")) != (200, "ready\n"):
+        assert time.monotonic() < deadline, answer
+        await asyncio.sleep(0.05)
+    bob.send("q")
+    assert await bob.wait_closed() == 0
+
+
 async def test_a_scrape_that_never_ends_its_request_stalls_no_game(host: Any) -> None:
     """Slow and oversized requests on the metrics port: a game plays on, /livez answers."""
     hosted = await host(metrics=METRICS)

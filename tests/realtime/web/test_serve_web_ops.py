@@ -206,6 +206,31 @@ async def test_a_drain_ends_at_its_timeout_telling_the_tab(tmp_path: Path) -> No
     assert (await until_logged(served, "drain.ended"))[0]["reason"] == "timeout"
 
 
+async def until_ready(port: int, answer: tuple[int, str]) -> None:
+    deadline = time.monotonic() + STEP_TIMEOUT
+    while (said := await get(port, "/readyz")) != answer:
+        assert time.monotonic() < deadline, said
+        await asyncio.sleep(0.05)
+
+
+async def test_readyz_says_full_while_every_game_is_taken(tmp_path: Path) -> None:
+    """A balancer sends the next tab elsewhere while this host is full: /readyz is 503
+    "full" with two real tabs in its two games, and ready again once one leaves."""
+    async with (
+        serve_web(tmp_path, *OPS, "--max-sessions", "2") as served,
+        aiohttp.ClientSession() as http,
+        http.ws_connect(served.ws_url + "?width=80&height=24") as first,
+        http.ws_connect(served.ws_url + "?width=80&height=24") as second,
+    ):
+        port = await metrics_port(served)
+        await board_shown(first)
+        await board_shown(second)
+        await until_ready(port, (503, "not ready: full (2 games at once)\n"))
+        await first.send_str(json.dumps(["stdin", "\x11"]))  # Ctrl+Q: the player quits
+        await said_until_closed(first)
+        await until_ready(port, (200, "ready\n"))
+
+
 async def test_readyz_says_when_the_database_is_out_of_reach(
     tmp_path: Path, pg_cluster: Any
 ) -> None:

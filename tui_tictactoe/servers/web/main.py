@@ -294,6 +294,8 @@ class WebServer(Server):
             return "not listening"
         if self.database is not None and not self.database.reachable():
             return "the database is out of reach"
+        if self.capacity.sessions >= self.capacity.max_sessions:  # the next tab: refused
+            return f"full ({self.capacity.max_sessions} games at once)"
         return None
 
     # -- the drain (`drain.Drain`) ------------------------------------------------------
