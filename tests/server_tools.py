@@ -8,6 +8,7 @@ import argparse
 import asyncio
 import contextlib
 import os
+import shutil
 import socket
 import subprocess
 import time
@@ -30,6 +31,26 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+HAPROXY = shutil.which("haproxy") or next(
+    (path for path in ("/usr/sbin/haproxy", "/usr/local/sbin/haproxy") if Path(path).exists()),
+    None,
+)
+"""Debian's HAProxy (`.ci/run` installs it), for the tests behind a real balancer."""
+
+
+async def until_listening(port: int, proc: subprocess.Popen[bytes]) -> None:
+    """Until `proc` (a balancer, a proxy) accepts on `port` of 127.0.0.1."""
+    deadline = time.monotonic() + START_TIMEOUT
+    while True:
+        assert proc.poll() is None, "HAProxy exited"
+        with contextlib.suppress(OSError):
+            _, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.close()
+            return
+        assert time.monotonic() < deadline, "HAProxy does not listen"
+        await asyncio.sleep(0.05)
 
 
 def game_argv(options: argparse.Namespace) -> list[str]:
