@@ -83,12 +83,17 @@ class Served(NamedTuple):
         return self.log.read_text(errors="replace").splitlines()
 
 
-def start_serve_web(tmp_path: Path, *args: str, port: int | None = None) -> Served:
+def start_serve_web(
+    tmp_path: Path, *args: str, port: int | None = None, env: dict[str, str] | None = None
+) -> Served:
     """The installed `serve-web` with `args` on `port` (a free loopback one if None), its
-    data in `tmp_path` and its stderr in `tmp_path/serve-web.log`; not yet answering."""
+    data in `tmp_path` and its stderr in `tmp_path/serve-web.log`, `env` added to this
+    environment; not yet answering."""
     port = port or free_port()
+    added = env or {}
     env = {k: v for k, v in os.environ.items() if not k.startswith("TEXTUAL")}
     env["TUI_TICTACTOE_DATA_DIR"] = str(tmp_path)
+    env.update(added)
     log = tmp_path / "serve-web.log"
     with log.open("wb") as stderr:
         process = subprocess.Popen(
@@ -141,11 +146,11 @@ def serve_web(tmp_path: Path, *args: str, port: int | None = None) -> Iterator[S
 
 @contextlib.asynccontextmanager
 async def serve_web_async(
-    tmp_path: Path, *args: str, port: int | None = None
+    tmp_path: Path, *args: str, port: int | None = None, env: dict[str, str] | None = None
 ) -> AsyncIterator[Served]:
     """`start_serve_web`, once its page answers (awaited: for the tests in an event loop);
     stopped after."""
-    served = start_serve_web(tmp_path, *args, port=port)
+    served = start_serve_web(tmp_path, *args, port=port, env=env)
     try:
         deadline = time.monotonic() + START_TIMEOUT
         async with aiohttp.ClientSession() as http:
@@ -162,3 +167,28 @@ async def serve_web_async(
         yield served
     finally:
         stop_serve_web(served)
+
+
+# -- a game that writes to its stderr (the relay's tests) -------------------------------
+
+STDERR_LINES = 1000
+"""Lines of the flood `noisy_games` writes, after its three lines."""
+
+
+def noisy_games(directory: Path, when: str) -> dict[str, str]:
+    """An environment for a server whose processes for which the Python expression `when`
+    holds (e.g. a game's variable is set) write to their stderr as they start, before any
+    code of ours runs: a plain line, a 100 KB line, one with escapes and a bell, then
+    STDERR_LINES more at once (a `sitecustomize` on PYTHONPATH: real processes, no hook)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / "sitecustomize.py").write_text(
+        "import os, sys\n"
+        f"if {when}:\n"
+        "    sys.stderr.write('relay test: a plain line\\n')\n"
+        "    sys.stderr.write('long ' + 'x' * 100_000 + '\\n')\n"
+        "    sys.stderr.write('\\x1b[31mred\\x1b[0m and a bell\\a\\n')\n"
+        f"    sys.stderr.write(''.join(f'flood {{n}}\\n' for n in range({STDERR_LINES})))\n"
+        "    sys.stderr.flush()\n"
+    )
+    path = os.environ.get("PYTHONPATH")
+    return {"PYTHONPATH": str(directory) + (os.pathsep + path if path else "")}

@@ -24,10 +24,12 @@ from typing import Any
 import aiohttp
 from prometheus_client.parser import text_string_to_metric_families
 from pty_terminal import command
-from server_tools import Served
+from server_tools import STDERR_LINES, Served, noisy_games
 from server_tools import serve_web_async as serve_web
 from test_serve_web import STEP_TIMEOUT, Screen, free_port
 from test_serve_web_hostile import board_shown, handshake_refused, page_refused
+
+from tui_tictactoe.servers.ops.stderr_relay import MAX_LINE
 
 Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
 
@@ -229,6 +231,34 @@ async def test_readyz_says_full_while_every_game_is_taken(tmp_path: Path) -> Non
         await first.send_str(json.dumps(["stdin", "\x11"]))  # Ctrl+Q: the player quits
         await said_until_closed(first)
         await until_ready(port, (200, "ready\n"))
+
+
+async def test_a_game_s_stderr_is_logged_as_json_lines_of_its_session(tmp_path: Path) -> None:
+    """A real game that writes to its stderr as it starts (`noisy_games`): under
+    --log-format json every line of the server's log is JSON, the game's lines among them
+    with its session's fields, each bounded in length and cleaned, a flood counted."""
+    env = noisy_games(tmp_path / "site", "os.environ.get('TUI_TICTACTOE_WEB_SESSION')")
+    async with (
+        serve_web(tmp_path, "--log-format", "json", env=env) as served,
+        aiohttp.ClientSession() as http,
+    ):
+        async with http.ws_connect(served.ws_url + "?width=80&height=24") as ws:
+            await board_shown(ws)
+            await ws.send_str(json.dumps(["stdin", "\x11"]))  # Ctrl+Q: the player quits
+            await said_until_closed(ws)
+        closed = (await until_logged(served, "connection.closed"))[0]
+    logged = records(served)  # every line JSON, or this fails
+    relayed = [r for r in logged if r["event"] == "game.stderr"]
+    for record in relayed:
+        assert record["session"] == closed["session"] and record["address"] == "127.0.0.1"
+    plain, long, escaped = relayed[:3]
+    assert plain["line"] == "relay test: a plain line" and "truncated" not in plain
+    assert long["truncated"] is True and long["line"].startswith("long xxx")
+    assert len(long["line"].encode()) <= MAX_LINE
+    assert escaped["line"] == "red and a bell"
+    dropped = sum(r["count"] for r in logged if r["event"] == "game.stderr_dropped")
+    assert len(relayed) + dropped == 3 + STDERR_LINES
+    assert len(relayed) < STDERR_LINES / 2  # a burst, then a few a second: the rest counted
 
 
 async def test_readyz_says_when_the_database_is_out_of_reach(

@@ -65,6 +65,7 @@ from tui_tictactoe.servers.database import (
 from tui_tictactoe.servers.ops.drain import DRAIN_SIGNAL, Drain
 from tui_tictactoe.servers.ops.events import ServerEvents, refusal_reason
 from tui_tictactoe.servers.ops.log_format import Event, ServerLog, event_of
+from tui_tictactoe.servers.ops.stderr_relay import GameStderr
 from tui_tictactoe.servers.proxy.forwarded import (
     HEADERS,
     Network,
@@ -364,6 +365,7 @@ class WebServer(Server):
             log=lambda line: self.log(f"{PROG} serve-web: {address} {line}"),
             events=self.events,
             farewell=lambda: RESTARTED if self.drain.draining else None,
+            stderr=GameStderr(self.log, f"{PROG} serve-web: {address} ", address=address),
         )
         if not session.websocket.can_prepare(request).ok:
             self.events.refused(refusal_reason("for websockets"))
