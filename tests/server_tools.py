@@ -87,7 +87,7 @@ def start_serve_web(
     tmp_path: Path, *args: str, port: int | None = None, env: dict[str, str] | None = None
 ) -> Served:
     """The installed `serve-web` with `args` on `port` (a free loopback one if None), its
-    data in `tmp_path` and its stderr in `tmp_path/serve-web.log`, `env` added to this
+    data in `tmp_path` and its stderr and stdout in `tmp_path/serve-web.log`, `env` added to this
     environment; not yet answering."""
     port = port or free_port()
     added = env or {}
@@ -95,11 +95,11 @@ def start_serve_web(
     env["TUI_TICTACTOE_DATA_DIR"] = str(tmp_path)
     env.update(added)
     log = tmp_path / "serve-web.log"
-    with log.open("wb") as stderr:
+    with log.open("wb") as output:  # stdout too, as journald takes both: every line in one log
         process = subprocess.Popen(
             [*command(), "serve-web", "--port", str(port), *args],
-            stdout=subprocess.DEVNULL,
-            stderr=stderr,
+            stdout=output,
+            stderr=output,
             env=env,
         )
     return Served(process, f"http://127.0.0.1:{port}", port, log)
@@ -175,11 +175,12 @@ STDERR_LINES = 1000
 """Lines of the flood `noisy_games` writes, after its three lines."""
 
 
-def noisy_games(directory: Path, when: str) -> dict[str, str]:
+def noisy_games(directory: Path, when: str, exit_status: int | None = None) -> dict[str, str]:
     """An environment for a server whose processes for which the Python expression `when`
     holds (e.g. a game's variable is set) write to their stderr as they start, before any
     code of ours runs: a plain line, a 100 KB line, one with escapes and a bell, then
-    STDERR_LINES more at once (a `sitecustomize` on PYTHONPATH: real processes, no hook)."""
+    STDERR_LINES more at once (a `sitecustomize` on PYTHONPATH: real processes, no hook);
+    then, with `exit_status`, they exit with it (a game that fails to start)."""
     directory.mkdir(parents=True, exist_ok=True)
     (directory / "sitecustomize.py").write_text(
         "import os, sys\n"
@@ -189,6 +190,7 @@ def noisy_games(directory: Path, when: str) -> dict[str, str]:
         "    sys.stderr.write('\\x1b[31mred\\x1b[0m and a bell\\a\\n')\n"
         f"    sys.stderr.write(''.join(f'flood {{n}}\\n' for n in range({STDERR_LINES})))\n"
         "    sys.stderr.flush()\n"
+        + ("" if exit_status is None else f"    os._exit({exit_status})\n")
     )
     path = os.environ.get("PYTHONPATH")
     return {"PYTHONPATH": str(directory) + (os.pathsep + path if path else "")}

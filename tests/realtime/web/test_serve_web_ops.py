@@ -261,6 +261,33 @@ async def test_a_game_s_stderr_is_logged_as_json_lines_of_its_session(tmp_path: 
     assert len(relayed) < STDERR_LINES / 2  # a burst, then a few a second: the rest counted
 
 
+async def test_a_game_that_fails_to_start_is_told_in_json_lines_only(tmp_path: Path) -> None:
+    """A game that exits before its first frame: textual-serve says so through Python's
+    logging, which its own set-up wrote with Rich to stdout; now that is a line of the
+    server's log like any library's warning, and every line (stdout's too) is JSON."""
+    when = "os.environ.get('TUI_TICTACTOE_WEB_SESSION')"
+    env = noisy_games(tmp_path / "site", when, exit_status=3)
+    async with (
+        serve_web(tmp_path, "--log-format", "json", env=env) as served,
+        aiohttp.ClientSession() as http,
+        http.ws_connect(served.ws_url + "?width=80&height=24") as ws,
+    ):
+        deadline = time.monotonic() + STEP_TIMEOUT
+        while not any("failed to start" in line for line in served.log_lines()):
+            assert time.monotonic() < deadline, served.log_lines()[-5:]
+            await asyncio.sleep(0.05)
+        await ws.send_str(json.dumps(["stdin", "x"]))  # a key: the game is found gone
+        await said_until_closed(ws)
+        closed = (await until_logged(served, "connection.closed"))[0]
+    logged = records(served)  # every line JSON, or this fails
+    [failed] = [r for r in logged if "failed to start" in r.get("message", "")]
+    assert failed["event"] == "message"
+    assert failed["message"] == "textual-serve: Application failed to start"
+    assert closed["ending"] == "the game is no longer running"
+    relayed = [r["line"] for r in logged if r["event"] == "game.stderr"]
+    assert relayed[0] == "relay test: a plain line"
+
+
 async def test_readyz_says_when_the_database_is_out_of_reach(
     tmp_path: Path, pg_cluster: Any
 ) -> None:

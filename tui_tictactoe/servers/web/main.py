@@ -74,7 +74,8 @@ from tui_tictactoe.servers.proxy.forwarded import (
     trusted,
     x_forwarded_for_hops,
 )
-from tui_tictactoe.servers.refusal_log import ending_kind
+from tui_tictactoe.servers.refusal_log import RefusalLog as LibraryRefusals
+from tui_tictactoe.servers.refusal_log import ending_kind, library_log
 from tui_tictactoe.servers.web.child import SERVER_VARIABLE
 from tui_tictactoe.servers.web.guard import (
     CLOSE_ORIGIN,
@@ -174,6 +175,12 @@ class WebServer(Server):
         """Every line of the server's: to the log, and as an event to the metrics."""
         self._log(line)
         self.events.heard(*event_of(line))
+
+    def initialize_logging(self) -> None:
+        """Every library's warnings (textual-serve's, aiohttp's, asyncio's) as one bounded line
+        each in the server's log, at a bounded rate (`refusal_log.LibraryLog`): textual-serve's
+        own set-up wrote them with Rich to stdout, tracebacks whole, never as JSON."""
+        library_log(LibraryRefusals(self.log, lambda: f"{PROG} serve-web: "), names=("",))
 
     # -- the application --------------------------------------------------------------
 
