@@ -11,24 +11,19 @@ to SHOTS (looked at before a change is done, as tests/README.md asks).
 from __future__ import annotations
 
 import base64
-import contextlib
-import os
 import shutil
-import subprocess
 import time
-import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 import pytest
-from pty_terminal import command
 from selenium import webdriver
 from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
-from test_serve_web import Screen, free_port
+from test_serve_web import Screen
 
 SHOTS = Path("/tmp/browser-shots")
 WAIT = 30.0  # seconds a page may take to show what a test waits for (a loaded host)
@@ -225,50 +220,3 @@ def open_game(browser: webdriver.Chrome, url: str, phone: bool = False) -> Page:
         browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE)
     browser.get(url)
     return Page(browser)
-
-
-class Served(NamedTuple):
-    process: subprocess.Popen[bytes]
-    url: str
-    port: int
-    log: Path
-
-    def log_lines(self) -> list[str]:
-        return self.log.read_text(errors="replace").splitlines()
-
-
-@contextlib.contextmanager
-def serve_web(tmp_path: Path, *args: str, port: int | None = None) -> Iterator[Served]:
-    """The installed `serve-web` with `args` on `port` (a free one if None), answering
-    on loopback."""
-    port = port or free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("TEXTUAL")}
-    env["TUI_TICTACTOE_DATA_DIR"] = str(tmp_path)
-    log = tmp_path / "serve-web.log"
-    with log.open("wb") as stderr:
-        process = subprocess.Popen(
-            [*command(), "serve-web", "--port", str(port), *args],
-            stdout=subprocess.DEVNULL,
-            stderr=stderr,
-            env=env,
-        )
-    served = Served(process, f"http://127.0.0.1:{port}", port, log)
-    try:
-        until(lambda: answers(served.url + "/"), "serve-web to answer", on_fail=log.read_text())
-        yield served
-    finally:
-        if process.poll() is None:
-            process.terminate()
-            try:
-                process.wait(10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-        process.wait(10)
-
-
-def answers(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(url, timeout=5) as response:
-            return bool(response.status == 200)
-    except OSError:
-        return False

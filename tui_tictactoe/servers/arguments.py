@@ -14,6 +14,7 @@ from tui_tictactoe.addresses import DEFAULT_IPV6_PREFIX, IPV6_PREFIXES
 from tui_tictactoe.rooms.limits import options as room_limit_options
 from tui_tictactoe.servers.config import add_config_options
 from tui_tictactoe.servers.names import DEFAULT_RESERVED
+from tui_tictactoe.servers.proxy.forwarded import HEADERS as FORWARDED_HEADERS
 
 LOG_FORMATS = ("text", "json")  # `log_format.LOG_FORMATS` (not imported: start-up cost)
 
@@ -133,12 +134,13 @@ def add_drain_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
-NETWORKS_LIMIT = 64  # networks in --proxy-protocol-from
+NETWORKS_LIMIT = 64  # networks in --proxy-protocol-from, --forwarded-from
 
 
 def networks(text: str) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
-    """`--proxy-protocol-from CIDR[,CIDR...]`: the balancers' networks (an address alone is
-    one host). Host bits set (10.0.0.1/8) are refused: a typo would trust a whole network."""
+    """`--proxy-protocol-from`, `--forwarded-from CIDR[,CIDR...]`: the balancers' (or the
+    proxies') networks (an address alone is one host). Host bits set (10.0.0.1/8) are
+    refused: a typo would trust a whole network."""
     parts = text.split(",")
     if len(parts) > NETWORKS_LIMIT:
         raise argparse.ArgumentTypeError(f"at most {NETWORKS_LIMIT} networks")
@@ -351,8 +353,26 @@ def add_web_options(parser: argparse.ArgumentParser) -> None:
     add_capacity_options(
         parser,
         "browsers",
-        "behind a reverse proxy every browser has the proxy's address",
+        "behind a reverse proxy, see --forwarded-from",
         "a key or click",
+    )
+    parser.add_argument(
+        "--forwarded-from",
+        type=networks,
+        default=(),
+        metavar="CIDR[,CIDR...]",
+        help="your reverse proxies' networks (and nobody else's): a request from there is "
+        "the visitor its --forwarded-header names (the right-most address outside these "
+        "networks), for --max-per-address and the log; anyone else's header is ignored "
+        "(default: none, every visitor is the address it connects from)",
+    )
+    parser.add_argument(
+        "--forwarded-header",
+        choices=FORWARDED_HEADERS,
+        default=FORWARDED_HEADERS[0],
+        help="the header your proxy writes the visitor's address to: x-forwarded-for (nginx "
+        "$proxy_add_x_forwarded_for, HAProxy option forwardfor) or forwarded (RFC 7239); "
+        "the other one is never read (default x-forwarded-for)",
     )
     add_drain_option(parser)
     add_ops_options(parser)

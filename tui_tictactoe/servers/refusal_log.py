@@ -101,12 +101,15 @@ class LibraryLog(logging.Handler):
             self.refusals.log(line)
 
 
-def library_log(refusals: RefusalLog) -> Callable[[], None]:
-    """From now on asyncio's and asyncssh's warnings go through `LibraryLog`, not to stderr
-    whole (their loggers' only handler: Python's last resort writes nothing); returns what
-    undoes that (the server's `stop`)."""
+def library_log(
+    refusals: RefusalLog, names: tuple[str, ...] = ("asyncio", "asyncssh")
+) -> Callable[[], None]:
+    """From now on the warnings of these loggers (asyncio's and asyncssh's; "" is the root,
+    every library's) go through `LibraryLog`, not to stderr whole (their loggers' only
+    handler: Python's last resort writes nothing); returns what undoes that (the server's
+    `stop`)."""
     handler = LibraryLog(refusals)
-    loggers = [logging.getLogger(name) for name in ("asyncio", "asyncssh")]
+    loggers = [logging.getLogger(name) for name in names]
     kept = [(logger.propagate, logger.level) for logger in loggers]
     for logger in loggers:
         logger.addHandler(handler)

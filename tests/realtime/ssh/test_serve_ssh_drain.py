@@ -23,9 +23,9 @@ from typing import Any
 import pytest
 import test_serve_ssh
 from pg_cluster import free_port
+from server_tools import HAPROXY, until_listening
 from test_serve_ssh import START_TIMEOUT
 from test_serve_ssh_hosts import listening_port, processes, serve_ssh
-from test_serve_ssh_proxy import HAPROXY, until_listening
 from test_serve_ssh_rooms import ANN_KEY, BOB_KEY, FINGERPRINT, enter, new_room, seated, until
 
 from tui_tictactoe.record import Record

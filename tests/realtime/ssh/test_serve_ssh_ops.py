@@ -10,19 +10,26 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import os
 import re
+import subprocess
 import time
+from pathlib import Path
 from typing import Any
 
 import aiohttp
 import pytest
 import test_serve_ssh
 from prometheus_client.parser import text_string_to_metric_families
+from pty_terminal import command
+from server_tools import STDERR_LINES, noisy_games
 from test_serve_ssh import STEP_TIMEOUT, connect, open_game, play
 from test_serve_ssh_rooms import enter, new_room
 
+from tui_tictactoe.servers.games.fork_server import MODULE as FORK_SERVER
 from tui_tictactoe.servers.ops.events import REFUSAL_REASONS, refusal_reason
 from tui_tictactoe.servers.ops.log_format import KNOWN_LINES, ServerLog
+from tui_tictactoe.servers.ops.stderr_relay import MAX_LINE
 
 host = test_serve_ssh.host  # the fixture: a SshServer in the test's loop, with its log
 METRICS = ("127.0.0.1", 0)
@@ -123,6 +130,25 @@ async def test_livez_and_readyz_say_whether_to_send_players(host: Any) -> None:
     await asyncio.wait_for(hosted.server.drain.done.wait(), STEP_TIMEOUT)  # no game: at once
 
 
+async def test_readyz_says_full_while_every_game_is_taken(host: Any) -> None:
+    """A balancer sends the next player elsewhere while this host is full: /readyz is 503
+    "full" with two real players in its two games, and ready again once one leaves."""
+    hosted = await host(metrics=METRICS, max_sessions=2)
+    port = ops_port(hosted)
+    ann = await play(hosted.port, username="ann")
+    assert await get(port, "/readyz") == (200, "ready\n")
+    bob = await play(hosted.port, username="bob", local="127.0.0.2")
+    assert await get(port, "/readyz") == (503, "not ready: full (2 games at once)\n")
+    ann.send("q")
+    assert await ann.wait_closed() == 0
+    deadline = time.monotonic() + STEP_TIMEOUT
+    while (answer := await get(port, "/readyz")) != (200, "ready\n"):
+        assert time.monotonic() < deadline, answer
+        await asyncio.sleep(0.05)
+    bob.send("q")
+    assert await bob.wait_closed() == 0
+
+
 async def test_a_scrape_that_never_ends_its_request_stalls_no_game(host: Any) -> None:
     """Slow and oversized requests on the metrics port: a game plays on, /livez answers."""
     hosted = await host(metrics=METRICS)
@@ -214,3 +240,41 @@ def test_a_bad_metrics_address_is_refused(bad: str) -> None:
 
     with pytest.raises(argparse.ArgumentTypeError):
         metrics_address(bad)
+
+
+def test_the_fork_server_s_stderr_is_logged_as_json_lines(tmp_path: Path) -> None:
+    """A real serve-ssh whose fork server writes to its stderr as it starts (`noisy_games`):
+    under --log-format json every line of the service's log is JSON, the fork server's lines
+    among them (`source: fork_server`), bounded in length and cleaned, a flood counted."""
+    env = {**os.environ, "TUI_TICTACTOE_DATA_DIR": str(tmp_path)}
+    env.update(noisy_games(tmp_path / "site", f"{FORK_SERVER!r} in sys.orig_argv"))
+    log = tmp_path / "serve-ssh.log"
+    with log.open("wb") as stderr:
+        server = subprocess.Popen(
+            [*command(), "serve-ssh", "--port", "0", "--log-format", "json"],
+            stdout=subprocess.DEVNULL,
+            stderr=stderr,
+            env=env,
+        )
+    try:
+        deadline = time.monotonic() + STEP_TIMEOUT
+        while '"game.stderr"' not in log.read_text(errors="replace"):
+            assert server.poll() is None and time.monotonic() < deadline, log.read_text()[-2000:]
+            time.sleep(0.05)
+        server.terminate()
+        assert server.wait(STEP_TIMEOUT) == 0
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+    logged = [json.loads(line) for line in log.read_text().splitlines()]  # each line JSON
+    relayed = [r for r in logged if r["event"] == "game.stderr"]
+    assert {r["source"] for r in relayed} == {"fork_server"}
+    plain, long, escaped = relayed[:3]
+    assert plain["line"] == "relay test: a plain line"
+    assert long["truncated"] is True and len(long["line"].encode()) <= MAX_LINE
+    assert escaped["line"] == "red and a bell"
+    dropped = sum(r["count"] for r in logged if r["event"] == "game.stderr_dropped")
+    assert len(relayed) + dropped == 3 + STDERR_LINES
+    assert len(relayed) < STDERR_LINES / 2
+    assert logged[-1]["event"] == "server.stopped"

@@ -16,7 +16,6 @@ import contextlib
 import ipaddress
 import os
 import re
-import shutil
 import signal
 import socket
 import subprocess
@@ -30,7 +29,7 @@ import pytest
 import test_serve_ssh
 from proxy_headers import v1, v2
 from pty_terminal import command
-from server_tools import game_pids
+from server_tools import HAPROXY, game_pids, until_listening
 from test_serve_ssh import (
     START_TIMEOUT,
     STEP_TIMEOUT,
@@ -314,11 +313,6 @@ async def until(condition: Callable[[], bool]) -> None:
 
 # -- through a real HAProxy ------------------------------------------------------------
 
-HAPROXY = shutil.which("haproxy") or next(
-    (path for path in ("/usr/sbin/haproxy", "/usr/local/sbin/haproxy") if Path(path).exists()),
-    None,
-)
-
 
 def free_port() -> int:
     with socket.socket() as sock:
@@ -367,18 +361,6 @@ async def haproxy(tmp_path: Path) -> AsyncIterator[Callable[[dict[str, str]], An
         proc.wait(10)
         assert proc.stderr is not None
         proc.stderr.close()
-
-
-async def until_listening(port: int, proc: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + STEP_TIMEOUT
-    while True:
-        assert proc.poll() is None, "HAProxy exited"
-        with contextlib.suppress(OSError):
-            _, writer = await asyncio.open_connection("127.0.0.1", port)
-            writer.close()
-            return
-        assert time.monotonic() < deadline, "HAProxy does not listen"
-        await asyncio.sleep(0.05)
 
 
 async def test_through_haproxy_each_client_has_its_own_address(host: Any, haproxy: Any) -> None:

@@ -17,13 +17,14 @@ import threading
 import urllib.request
 from pathlib import Path
 
-from browser_tools import Page, browser, new_tab, open_game, serve_web, shot, until
+from browser_tools import Page, browser, new_tab, open_game, shot, until
 from selenium import webdriver
 from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.actions.interaction import POINTER_TOUCH
 from selenium.webdriver.common.actions.pointer_input import PointerInput
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from server_tools import serve_web
 from test_serve_web import free_port
 
 __all__ = ["browser"]  # the module's browser, a fixture

@@ -45,8 +45,9 @@ from flood_tools import (
     size_at,
     until_a_key_acts,
 )
+from server_tools import serve_web_async as serve_web
 from test_serve_web import STEP_TIMEOUT, Screen, free_port
-from test_serve_web_hostile import board_shown, from_address, serve_web, wait_for_games
+from test_serve_web_hostile import board_shown, from_address, wait_for_games
 from test_serve_web_ops import scrape
 
 from tui_tictactoe.servers import control_budget, input_budget

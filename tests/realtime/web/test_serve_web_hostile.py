@@ -17,73 +17,19 @@ import json
 import os
 import re
 import signal
-import subprocess
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import NamedTuple
 
 import aiohttp
-from pty_terminal import command
-from test_serve_web import START_TIMEOUT, STEP_TIMEOUT, Screen, descendants, free_port, read_until
+from server_tools import Served
+from server_tools import serve_web_async as serve_web
+from test_serve_web import START_TIMEOUT, STEP_TIMEOUT, Screen, descendants, read_until
 
 from tui_tictactoe.servers.web.session import HEARTBEAT
 
 MAX_GAME_MEMORY = 200 * 1024 * 1024  # bytes: a game at the size cap stays under this
 CURSOR_MOVE = re.compile(rb"\x1b\[(\d+);(\d+)H")
-
-
-class Served(NamedTuple):
-    process: subprocess.Popen[bytes]
-    url: str
-    port: int
-    log: Path
-
-    @property
-    def ws_url(self) -> str:
-        return self.url.replace("http", "ws", 1) + "/ws"
-
-    def log_lines(self) -> list[str]:
-        return self.log.read_text(errors="replace").splitlines()
-
-
-@contextlib.asynccontextmanager
-async def serve_web(tmp_path: Path, *args: str) -> AsyncIterator[Served]:
-    """The installed `serve-web` with `args`, answering on a free loopback port."""
-    port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("TEXTUAL")}
-    env["TUI_TICTACTOE_DATA_DIR"] = str(tmp_path)
-    log = tmp_path / "serve-web.log"
-    with log.open("wb") as stderr:
-        process = subprocess.Popen(
-            [*command(), "serve-web", "--port", str(port), *args],
-            stdout=subprocess.DEVNULL,
-            stderr=stderr,
-            env=env,
-        )
-    served = Served(process, f"http://127.0.0.1:{port}", port, log)
-    try:
-        deadline = time.monotonic() + START_TIMEOUT
-        async with aiohttp.ClientSession() as http:
-            while True:
-                try:
-                    async with http.get(served.url + "/") as response:
-                        if response.status == 200:
-                            break
-                except aiohttp.ClientConnectionError:
-                    pass
-                assert process.poll() is None, log.read_text()
-                assert time.monotonic() < deadline, "serve-web did not answer"
-                await asyncio.sleep(0.05)
-        yield served
-    finally:
-        if process.poll() is None:  # as an operator stops it: its games end with it
-            process.terminate()
-            try:
-                process.wait(10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-        process.wait(10)
 
 
 def alive(pid: int) -> bool:

@@ -24,14 +24,12 @@ from typing import Any
 import aiohttp
 from prometheus_client.parser import text_string_to_metric_families
 from pty_terminal import command
+from server_tools import STDERR_LINES, Served, noisy_games
+from server_tools import serve_web_async as serve_web
 from test_serve_web import STEP_TIMEOUT, Screen, free_port
-from test_serve_web_hostile import (
-    Served,
-    board_shown,
-    handshake_refused,
-    page_refused,
-    serve_web,
-)
+from test_serve_web_hostile import board_shown, handshake_refused, page_refused
+
+from tui_tictactoe.servers.ops.stderr_relay import MAX_LINE
 
 Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
 
@@ -208,6 +206,86 @@ async def test_a_drain_ends_at_its_timeout_telling_the_tab(tmp_path: Path) -> No
         assert b"this server is restarting" in await said_until_closed(ws)
         assert served.process.wait(STEP_TIMEOUT) == 0
     assert (await until_logged(served, "drain.ended"))[0]["reason"] == "timeout"
+
+
+async def until_ready(port: int, answer: tuple[int, str]) -> None:
+    deadline = time.monotonic() + STEP_TIMEOUT
+    while (said := await get(port, "/readyz")) != answer:
+        assert time.monotonic() < deadline, said
+        await asyncio.sleep(0.05)
+
+
+async def test_readyz_says_full_while_every_game_is_taken(tmp_path: Path) -> None:
+    """A balancer sends the next tab elsewhere while this host is full: /readyz is 503
+    "full" with two real tabs in its two games, and ready again once one leaves."""
+    async with (
+        serve_web(tmp_path, *OPS, "--max-sessions", "2") as served,
+        aiohttp.ClientSession() as http,
+        http.ws_connect(served.ws_url + "?width=80&height=24") as first,
+        http.ws_connect(served.ws_url + "?width=80&height=24") as second,
+    ):
+        port = await metrics_port(served)
+        await board_shown(first)
+        await board_shown(second)
+        await until_ready(port, (503, "not ready: full (2 games at once)\n"))
+        await first.send_str(json.dumps(["stdin", "\x11"]))  # Ctrl+Q: the player quits
+        await said_until_closed(first)
+        await until_ready(port, (200, "ready\n"))
+
+
+async def test_a_game_s_stderr_is_logged_as_json_lines_of_its_session(tmp_path: Path) -> None:
+    """A real game that writes to its stderr as it starts (`noisy_games`): under
+    --log-format json every line of the server's log is JSON, the game's lines among them
+    with its session's fields, each bounded in length and cleaned, a flood counted."""
+    env = noisy_games(tmp_path / "site", "os.environ.get('TUI_TICTACTOE_WEB_SESSION')")
+    async with (
+        serve_web(tmp_path, "--log-format", "json", env=env) as served,
+        aiohttp.ClientSession() as http,
+    ):
+        async with http.ws_connect(served.ws_url + "?width=80&height=24") as ws:
+            await board_shown(ws)
+            await ws.send_str(json.dumps(["stdin", "\x11"]))  # Ctrl+Q: the player quits
+            await said_until_closed(ws)
+        closed = (await until_logged(served, "connection.closed"))[0]
+    logged = records(served)  # every line JSON, or this fails
+    relayed = [r for r in logged if r["event"] == "game.stderr"]
+    for record in relayed:
+        assert record["session"] == closed["session"] and record["address"] == "127.0.0.1"
+    plain, long, escaped = relayed[:3]
+    assert plain["line"] == "relay test: a plain line" and "truncated" not in plain
+    assert long["truncated"] is True and long["line"].startswith("long xxx")
+    assert len(long["line"].encode()) <= MAX_LINE
+    assert escaped["line"] == "red and a bell"
+    dropped = sum(r["count"] for r in logged if r["event"] == "game.stderr_dropped")
+    assert len(relayed) + dropped == 3 + STDERR_LINES
+    assert len(relayed) < STDERR_LINES / 2  # a burst, then a few a second: the rest counted
+
+
+async def test_a_game_that_fails_to_start_is_told_in_json_lines_only(tmp_path: Path) -> None:
+    """A game that exits before its first frame: textual-serve says so through Python's
+    logging, which its own set-up wrote with Rich to stdout; now that is a line of the
+    server's log like any library's warning, and every line (stdout's too) is JSON."""
+    when = "os.environ.get('TUI_TICTACTOE_WEB_SESSION')"
+    env = noisy_games(tmp_path / "site", when, exit_status=3)
+    async with (
+        serve_web(tmp_path, "--log-format", "json", env=env) as served,
+        aiohttp.ClientSession() as http,
+        http.ws_connect(served.ws_url + "?width=80&height=24") as ws,
+    ):
+        deadline = time.monotonic() + STEP_TIMEOUT
+        while not any("failed to start" in line for line in served.log_lines()):
+            assert time.monotonic() < deadline, served.log_lines()[-5:]
+            await asyncio.sleep(0.05)
+        await ws.send_str(json.dumps(["stdin", "x"]))  # a key: the game is found gone
+        await said_until_closed(ws)
+        closed = (await until_logged(served, "connection.closed"))[0]
+    logged = records(served)  # every line JSON, or this fails
+    [failed] = [r for r in logged if "failed to start" in r.get("message", "")]
+    assert failed["event"] == "message"
+    assert failed["message"] == "textual-serve: Application failed to start"
+    assert closed["ending"] == "the game is no longer running"
+    relayed = [r["line"] for r in logged if r["event"] == "game.stderr"]
+    assert relayed[0] == "relay test: a plain line"
 
 
 async def test_readyz_says_when_the_database_is_out_of_reach(

@@ -42,10 +42,14 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from tui_tictactoe.commands.play_arguments import PROG
 from tui_tictactoe.servers.games.command import CHILD_COMMAND
 from tui_tictactoe.servers.games.process import Child, Launch, spawn
+
+if TYPE_CHECKING:
+    from tui_tictactoe.servers.ops.stderr_relay import StderrRelay
 
 MODULE = "tui_tictactoe.servers.games.fork_server"
 MESSAGE_LIMIT = 1 << 20  # bytes of one message (a game's environment is a few KiB)
@@ -116,6 +120,7 @@ class ForkServer:
         self._starting: dict[int, asyncio.Future[int]] = {}
         self._games: dict[int, Forked] = {}
         self._reader = self._loop.create_task(self._read())
+        self.stderr: tuple[StderrRelay, asyncio.ReadTransport] | None = None  # read into the log
 
     @classmethod
     async def start(
@@ -124,7 +129,12 @@ class ForkServer:
         """Start the fork server with the games' common environment, keeping `warm` games
         forked ahead of demand; it imports the game in the background, and `launch` waits
         for it."""
+        from tui_tictactoe.servers.ops.stderr_relay import StderrRelay, relay_pipe
+
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        # Its stderr (and its warm games', until they take their pty) is read by the server
+        # and logged line by line as events (JSON under --log-format json), not written raw.
+        errors, its_errors = os.pipe()
         try:
             process = await asyncio.create_subprocess_exec(
                 sys.executable,
@@ -134,17 +144,23 @@ class ForkServer:
                 str(warm),
                 pass_fds=(theirs.fileno(),),
                 stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,  # its stderr is the server's: tracebacks go to the log
+                stdout=subprocess.DEVNULL,
+                stderr=its_errors,
                 env=env,
                 start_new_session=True,  # Ctrl+C at the server's terminal is the server's to handle
             )
         except BaseException:
             ours.close()
+            os.close(errors)
             raise
         finally:
             theirs.close()
+            os.close(its_errors)
         ours.setblocking(False)
-        return cls(process, ours, log)
+        relay = StderrRelay(log, f"{PROG} serve-ssh: fork server ", source="fork_server")
+        forks = cls(process, ours, log)
+        forks.stderr = relay, await relay_pipe(errors, relay)
+        return forks
 
     def launch(self, args: list[str], env: dict[str, str]) -> Launch:
         """How to start a game with `commands.play.main(args)`: forked if the fork server is alive and
@@ -252,6 +268,11 @@ class ForkServer:
                 self.process.kill()
             await self.process.wait()
         await self._reader
+        if self.stderr is not None:  # its last lines (it has gone: the pipe ends), then closed
+            relay, transport = self.stderr
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(relay.closed.wait(), END_GRACE)
+            transport.close()
 
 
 # -- the fork server's side (no threads, no event loop) -----------------------------

@@ -2,9 +2,10 @@
 
 - `/metrics`: Prometheus' text format (`metrics.Metrics`).
 - `/livez`: 200 "ok" while the event loop answers (the answer itself is the proof).
-- `/readyz`: 200 "ready" when the server listens, its rooms' hub (and database) answer
-  and it is not draining; else 503 with the reason, one line. A load balancer's health
-  check (HAProxy `option httpchk GET /readyz`) then sends new players elsewhere.
+- `/readyz`: 200 "ready" when the server listens, its rooms' hub (and database) answer,
+  it is not draining and a game is free; else 503 with the reason, one line ("not ready:
+  full (N games at once)" while every game is taken). A load balancer's health check
+  (HAProxy `option httpchk GET /readyz`) then sends new players elsewhere.
 
 A scrape must never stall the SSH relay or the games: the port takes a few connections
 at a time (`MAX_IN_FLIGHT` requests, more get 503 at once), requests are small (a GET

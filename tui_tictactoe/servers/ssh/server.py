@@ -238,6 +238,9 @@ class SshServer:
         postgres = self.rooms.postgres if self.rooms is not None else None
         if postgres is not None and not postgres.readers.reached:
             return "the database is out of reach"
+        admission = self.admission
+        if len(admission.admitted) >= admission.max_sessions:  # the next player: refused
+            return f"full ({admission.max_sessions} games at once)"
         return None
 
     # -- the drain (`drain.Drain`) ------------------------------------------------------

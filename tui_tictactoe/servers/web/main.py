@@ -21,7 +21,9 @@ What textual-serve's `Server` leaves open to any client, and where it is closed 
 - its `serve` (aiohttp's default one-minute shutdown, sessions left open) is replaced
   by one that ends every session with a message and stops every game, in seconds, and
   that runs what `serve-ssh` runs as a service: `--metrics` with `/livez` and `/readyz`
-  (`ops.endpoint`), the drain on SIGUSR1 (`drain`), `--log-format json` (`log_format`);
+  (`ops.endpoint`), the drain on SIGUSR1 (`drain`), `--log-format json` (`log_format`),
+  and, behind a reverse proxy, `--forwarded-from`: each visitor named by the proxy's
+  header (`proxy.forwarded`), not by the proxy's address;
 - its page (`servers/web/page/index.html` here, with textual-serve's textual.js, styles and font):
   loaded a web font from a third-party site, named absolute URLs of `--public-url` (so
   a page opened under another name of the host lost its font), had no title, icon or
@@ -63,7 +65,17 @@ from tui_tictactoe.servers.database import (
 from tui_tictactoe.servers.ops.drain import DRAIN_SIGNAL, Drain
 from tui_tictactoe.servers.ops.events import ServerEvents, refusal_reason
 from tui_tictactoe.servers.ops.log_format import Event, ServerLog, event_of
-from tui_tictactoe.servers.refusal_log import ending_kind
+from tui_tictactoe.servers.ops.stderr_relay import GameStderr
+from tui_tictactoe.servers.proxy.forwarded import (
+    HEADERS,
+    Network,
+    client_address,
+    forwarded_hops,
+    trusted,
+    x_forwarded_for_hops,
+)
+from tui_tictactoe.servers.refusal_log import RefusalLog as LibraryRefusals
+from tui_tictactoe.servers.refusal_log import ending_kind, library_log
 from tui_tictactoe.servers.web.child import SERVER_VARIABLE
 from tui_tictactoe.servers.web.guard import (
     CLOSE_ORIGIN,
@@ -143,6 +155,8 @@ class WebServer(Server):
         self.origins = allowed_origins(args.host, args.port, args.public_url)
         self.public_url_given = args.public_url is not None
         self.capacity = Capacity(args.max_sessions, args.max_per_address)
+        self.forwarded_from: tuple[Network, ...] = getattr(args, "forwarded_from", ())
+        self.forwarded_header: str = getattr(args, "forwarded_header", HEADERS[0])
         self.idle_timeout: float = args.idle_timeout
         self._log = log
         self.log_refusal = RefusalLog(self.log, prefix=f"{PROG} serve-web: ")
@@ -161,6 +175,12 @@ class WebServer(Server):
         """Every line of the server's: to the log, and as an event to the metrics."""
         self._log(line)
         self.events.heard(*event_of(line))
+
+    def initialize_logging(self) -> None:
+        """Every library's warnings (textual-serve's, aiohttp's, asyncio's) as one bounded line
+        each in the server's log, at a bounded rate (`refusal_log.LibraryLog`): textual-serve's
+        own set-up wrote them with Rich to stdout, tracebacks whole, never as JSON."""
+        library_log(LibraryRefusals(self.log, lambda: f"{PROG} serve-web: "), names=("",))
 
     # -- the application --------------------------------------------------------------
 
@@ -294,6 +314,8 @@ class WebServer(Server):
             return "not listening"
         if self.database is not None and not self.database.reachable():
             return "the database is out of reach"
+        if self.capacity.sessions >= self.capacity.max_sessions:  # the next tab: refused
+            return f"full ({self.capacity.max_sessions} games at once)"
         return None
 
     # -- the drain (`drain.Drain`) ------------------------------------------------------
@@ -340,7 +362,7 @@ class WebServer(Server):
         """A tab's game: refused (a foreign page: 403 or CLOSE_ORIGIN; full or stopping:
         503, CLOSE_FULL or CLOSE_DRAINING; too many from one address: 429 or
         CLOSE_TOO_MANY), else played."""
-        address = request.remote or "?"
+        address = self.client_address(request)
         self.events.connection_opened()
         session = WebSession(
             request,
@@ -350,6 +372,7 @@ class WebServer(Server):
             log=lambda line: self.log(f"{PROG} serve-web: {address} {line}"),
             events=self.events,
             farewell=lambda: RESTARTED if self.drain.draining else None,
+            stderr=GameStderr(self.log, f"{PROG} serve-web: {address} ", address=address),
         )
         if not session.websocket.can_prepare(request).ok:
             self.events.refused(refusal_reason("for websockets"))
@@ -370,6 +393,18 @@ class WebServer(Server):
             self.capacity.release(address)
             self._log_session(session, address)
         return session.websocket
+
+    def client_address(self, request: web.Request) -> str:
+        """Who the tab is: its peer, or with `--forwarded-from` the visitor a trusted proxy
+        names (`proxy.forwarded`); what the caps count and the log says."""
+        peer = request.remote or "?"
+        if not trusted(peer, self.forwarded_from):
+            return peer
+        if self.forwarded_header == "forwarded":
+            hops = forwarded_hops(request.forwarded)  # aiohttp's RFC 7239 parser
+        else:
+            hops = x_forwarded_for_hops(request.headers.getall("X-Forwarded-For", []))
+        return client_address(peer, self.forwarded_from, hops)
 
     def _log_session(self, session: WebSession, address: str) -> None:
         dropped = [

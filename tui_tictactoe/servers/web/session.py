@@ -21,6 +21,9 @@ this class is the websocket side, which textual-serve's own handler does not bou
   `guard.CLOSE_QUIT`, ...), the game's last frame left on its screen; a program (no
   `Origin`) also reads the notice in its terminal, restored first. The log names the
   tab's side of an end: a message too large, a heartbeat lost, or closed by the player.
+- **The game's stderr goes to the server's log**, line by line as events with the session's
+  fields (`ops.stderr_relay.GameStderr`), not to textual-serve, which held it all in memory
+  and wrote it raw at the game's end.
 - **Every end is bounded**: closing the websocket, and stopping the game, each have a
   deadline; a game still running after STOP_TIMEOUT is killed. Its process is found by
   a random token in its environment, as `AppService` keeps the process to itself.
@@ -49,6 +52,7 @@ from tui_tictactoe.servers.games.process import DRAWN, RESTORE_TERMINAL
 from tui_tictactoe.servers.input_budget import InputBudget
 from tui_tictactoe.servers.ops.drain import DRAIN_SIGNAL
 from tui_tictactoe.servers.ops.events import ServerEvents
+from tui_tictactoe.servers.ops.stderr_relay import GameStderr
 from tui_tictactoe.servers.web.guard import (
     CLOSE_IDLE,
     CLOSE_QUIT,
@@ -92,11 +96,15 @@ class WebSession:
         log: Callable[[str], None] = lambda _line: None,
         events: ServerEvents | None = None,
         farewell: Callable[[], str | None] = lambda: None,
+        stderr: GameStderr | None = None,
     ) -> None:
         self.request = request
         self.events = events or ServerEvents()  # counted with --metrics
         self.farewell = farewell  # what the tab reads when its game ends itself (a drain's)
         self.session_id = secrets.token_hex(4)  # names the session in the JSON log
+        self.stderr = stderr  # the game's stderr, to the server's log (`ops.stderr_relay`)
+        if stderr is not None:
+            stderr.relay.fields["session"] = self.session_id
         self.log = log  # a line about this session (dropped input), the server's prefix added
         self.budget = InputBudget()
         self.resizes = Resizes()  # sizes reach the game at most 4 a second, the last always
@@ -144,8 +152,11 @@ class WebSession:
         """Play until the tab or the game goes (or the server ends the session)."""
         try:
             await self.websocket.prepare(self.request)
+            command = self.command
+            if self.stderr is not None:
+                command = await self.stderr.open() + command
             self.service = AppService(
-                self.command,
+                command,
                 write_bytes=self._queue,
                 write_str=self._queue,
                 close=self._game_exited,
@@ -175,6 +186,8 @@ class WebSession:
                 if timer is not None:
                     timer.cancel()
             await self._stop_game()
+            if self.stderr is not None:  # its last lines, then the FIFO goes
+                await self.stderr.close()
             if self._game_started:
                 self.events.game_exited("killed" if self._killed else "exited")
             if self._tasks:  # the goodbye, bounded by its own deadlines
