@@ -12,6 +12,8 @@ Nothing is timed: each wait is for a screen.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import re
 import subprocess
 from collections.abc import Callable, Iterator
@@ -172,6 +174,7 @@ def test_a_reload_gets_a_guest_their_seat_back(browser: webdriver.Chrome, tmp_pa
         browser.switch_to.window(bob_tab)
         bob.until_drawn(lambda p: "Your turn: you play O." in p.text(), "bob's turn")
 
+        secret = json.loads(token)["token"]
         browser.refresh()  # the tab's session storage keeps the seat; the address has no token
         again = Page(browser)
         again.until_drawn(lambda p: "Your turn: you play O." in p.text(), "bob's seat back")
@@ -179,9 +182,37 @@ def test_a_reload_gets_a_guest_their_seat_back(browser: webdriver.Chrome, tmp_pa
         assert again.board() is not None and again.board()[(1, 1)] == "X"  # type: ignore[index]
         shot(browser, "rooms-browser-reload-seat-back")
         assert kept_seat(again) != token  # the seat's new token, kept again
+        assert secret not in browser.current_url
+        assert not any(secret in line for line in command_lines())  # nor on a command line
         again.keys("1")
         browser.switch_to.window(ann_tab)
         ann.until_drawn(lambda p: "guest played 1. Your turn" in p.text(), "the move after reload")
+        watcher = new_tab(browser, f"{web.url}/?watch={code}")  # a spectator, from the page
+        watcher.until_drawn(lambda p: "guest to play." in p.text(), "the room watched")
+        assert kept_seat(watcher) is None  # a spectator holds no seat
+
+
+def command_lines() -> list[str]:
+    """Every process's command line on this machine (what any local user can read)."""
+    lines = []
+    for path in Path("/proc").glob("[0-9]*/cmdline"):
+        with contextlib.suppress(OSError):
+            lines.append(path.read_bytes().replace(b"\0", b" ").decode(errors="replace"))
+    return lines
+
+
+def test_rooms_opened_from_browsers_are_counted_per_address(
+    browser: webdriver.Chrome, tmp_path: Path
+) -> None:
+    with serve_web(tmp_path, "--rooms-per-address", "1") as web:
+        first = open_game(browser, f"{web.url}/?room=new")
+        room_code(first)
+        second = new_tab(browser, f"{web.url}/?room=new")
+        second.until_drawn(
+            lambda p: "This address has 1 rooms open: close one first." in p.text(),
+            "the second room refused",
+        )
+        shot(browser, "rooms-browser-rooms-per-address")
 
 
 def test_a_bad_room_address_is_told_on_the_page(browser: webdriver.Chrome, tmp_path: Path) -> None:
