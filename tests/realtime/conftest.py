@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 
 HERE = Path(__file__).parent
-for _folder in ("ssh", "web"):  # a test of both servers imports the helpers of each
-    if str(HERE / _folder) not in sys.path:
-        sys.path.append(str(HERE / _folder))
 
 
 @pytest.hookimpl(tryfirst=True)

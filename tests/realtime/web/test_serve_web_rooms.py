@@ -20,15 +20,19 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
+import asyncssh
 import pytest
 from browser_tools import Page, Served, browser, new_tab, open_game, serve_web, shot, until
 from selenium import webdriver
-from test_serve_ssh_hosts import listening_port, processes, serve_ssh
-from test_serve_ssh_rooms import ANN_KEY, BOB_KEY, FINGERPRINT, Session, enter, new_room
+from selenium.webdriver.common.keys import Keys
+from ssh_player import SshPlayer, enter, serve_ssh
 
 from tui_tictactoe.record.location import DATABASE_URL_ENV
 
-__all__ = ["browser", "processes"]  # fixtures
+__all__ = ["browser"]  # the module's browser, a fixture
+
+ANN_KEY = asyncssh.generate_private_key("ssh-ed25519")
+BOB_KEY = asyncssh.generate_private_key("ssh-ed25519")
 
 SEAT_KEY = "tui-tictactoe.seat"
 
@@ -46,7 +50,7 @@ def kept_seat(page: Page) -> Any:
     return page.browser.execute_script(f"return window.sessionStorage.getItem('{SEAT_KEY}');")
 
 
-async def play(moves: list[tuple[Session | Page, str]], others: Callable[[str], Any]) -> None:
+async def play(moves: list[tuple[SshPlayer | Page, str]], others: Callable[[str], Any]) -> None:
     """Each move in turn, waiting for the other side to hear of it (`others(cell)`)."""
     for mover, cell in moves:
         if isinstance(mover, Page):
@@ -68,21 +72,27 @@ class World(NamedTuple):
 
 
 @pytest.fixture
-def world(pg_url: str, tmp_path: Path, processes: list[subprocess.Popen[bytes]]) -> Iterator[World]:
-    ssh_server = serve_ssh(
-        ["--port", "0", "--database-url", pg_url, "--no-fork-server"], tmp_path / "ssh"
-    )
-    processes.append(ssh_server)
-    port, _ = asyncio.run(listening_port(ssh_server))
-    with serve_web(tmp_path, "--database-url", pg_url) as web:
-        yield World(port, web, pg_url)
+def world(pg_url: str, tmp_path: Path) -> Iterator[World]:
+    ssh_server, port = serve_ssh(["--database-url", pg_url, "--no-fork-server"], tmp_path / "ssh")
+    try:
+        with serve_web(tmp_path, "--database-url", pg_url) as web:
+            yield World(port, web, pg_url)
+    finally:
+        ssh_server.terminate()
+        try:
+            ssh_server.wait(10)
+        except subprocess.TimeoutExpired:
+            ssh_server.kill()
+            ssh_server.wait(10)
 
 
 async def test_a_browser_guest_joins_an_ssh_players_room_and_they_play_it_to_the_end(
     browser: webdriver.Chrome, world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     port, web, database = world
-    ann, code = await new_room(port, key=ANN_KEY)
+    ann = await enter(port, "--room new", "ann", ANN_KEY)
+    found = await ann.matches(r"Waiting for a second player: give them the code ([A-Z]{4})\.")
+    code = found.group(1)
     page = await asyncio.to_thread(open_game, browser, f"{web.url}/?join={code}")
     await shows(page, "Waiting for ann (X).")
     await shows(page, f"Room {code} · ann (X) vs guest (O)")
@@ -117,7 +127,7 @@ async def test_a_browser_guest_joins_an_ssh_players_room_and_they_play_it_to_the
     from tui_tictactoe.record import Record
 
     record = Record.open()
-    rounds = record.people_rounds(FINGERPRINT[ANN_KEY])
+    rounds = record.people_rounds(ANN_KEY.get_fingerprint("sha256"))
     assert [(r.symbol, r.opponent, r.result, r.rated) for r in rounds] == [
         ("X", "guest", "win", False)  # a browser guest is a guest: unrated
     ]
@@ -213,6 +223,11 @@ def test_rooms_opened_from_browsers_are_counted_per_address(
             "the second room refused",
         )
         shot(browser, "rooms-browser-rooms-per-address")
+        lobby = new_tab(browser, f"{web.url}/?lobby")  # the lobby, as serve-ssh's
+        lobby.until_drawn(lambda p: "Play someone (quick match)" in p.text(), "the lobby")
+        lobby.keys(Keys.DOWN + Keys.ENTER)  # a new room: refused for this address too
+        lobby.until_drawn(lambda p: "This address has 1 rooms open" in p.text(), "refused")
+        shot(browser, "rooms-browser-lobby")
 
 
 def test_a_bad_room_address_is_told_on_the_page(browser: webdriver.Chrome, tmp_path: Path) -> None:

@@ -8,6 +8,11 @@ Every visitor plays as a guest, as an SSH client without a key does: a web page
 says nothing about who is at the other end, so no visitor plays as the server's
 user, with that user's record, settings and theme, and nothing a visitor plays is kept.
 
+The rooms are serve-ssh's (`room_service.RoomService`, the same options): a hub in this
+process's memory for its own tabs, or on `--database-url` the world every serve-ssh and
+serve-web host there shares. Where a tab goes first is in the page's address (`web.rooms`:
+`?lobby`, `?join=CODE`, `?match`, ...); a guest's seat is kept by the tab for a reload.
+
 What textual-serve's `Server` leaves open to any client, and where it is closed here
 (a subclass that uses its public methods and attributes only; nothing of it is patched):
 
