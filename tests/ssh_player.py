@@ -110,17 +110,20 @@ async def enter(
 
 
 def serve_ssh(args: list[str], data: Path) -> tuple[subprocess.Popen[bytes], int]:
-    """`tui-tictactoe serve-ssh --port 0 ARGS` in a process of its own (its data in `data`),
-    and the port it listens on (from its first line)."""
+    """`tui-tictactoe serve-ssh --port 0 ARGS` in a process of its own (its data and its log,
+    `serve-ssh.log`, in `data`), and the port it listens on (from its first line)."""
     environ = {key: value for key, value in os.environ.items() if key != DATABASE_URL_ENV}
     environ["TUI_TICTACTOE_DATA_DIR"] = str(data)
-    server = subprocess.Popen(
-        [*command(), "serve-ssh", "--port", "0", *args], stderr=subprocess.PIPE, env=environ
-    )
-    assert server.stderr is not None
-    line = server.stderr.readline()
-    found = re.search(rb"listening on 127\.0\.0\.1:(\d+) ", line)
-    if found is None:
-        server.kill()
-        pytest.fail(f"serve-ssh did not start: {line!r}")
+    data.mkdir(parents=True, exist_ok=True)
+    log = data / "serve-ssh.log"
+    with log.open("wb") as stderr:  # a file: a pipe nobody reads would stall the server
+        server = subprocess.Popen(
+            [*command(), "serve-ssh", "--port", "0", *args], stderr=stderr, env=environ
+        )
+    deadline = time.monotonic() + WAIT
+    while (found := re.search(r"listening on 127\.0\.0\.1:(\d+) ", log.read_text())) is None:
+        if server.poll() is not None or time.monotonic() > deadline:
+            server.kill()
+            pytest.fail(f"serve-ssh did not start: {log.read_text()!r}")
+        time.sleep(0.05)
     return server, int(found.group(1))
