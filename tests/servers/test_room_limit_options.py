@@ -1,5 +1,5 @@
 """`rooms.limits.RoomLimits` is the one declaration of the hubs' limits: `serve-ssh`'s
-options, their defaults, their help and `--print-config` are made from it, and what the
+(and `serve-web`'s) options, their defaults, their help and `--print-config` are made from it, and what the
 command line says reaches the server's settings whole. Both servers share one set of
 capacity options. Nothing here names a limit: the fields are read from the dataclass."""
 
@@ -13,6 +13,7 @@ import pytest
 from tui_tictactoe.cli import build_parser
 from tui_tictactoe.rooms.limits import DEFAULTS, Option, RoomLimits, options
 from tui_tictactoe.servers.config import render_config
+from tui_tictactoe.servers.room_service import room_limits
 from tui_tictactoe.servers.ssh.main import settings_from
 
 LIMITS = options()
@@ -90,3 +91,22 @@ def _accepts(action: argparse.Action, text: str) -> object:
         return action.type(text)  # type: ignore[misc,operator]  # argparse's type= is any callable
     except (argparse.ArgumentTypeError, ValueError):
         return None
+
+
+@pytest.mark.parametrize("name", LIMITS)
+def test_serve_web_takes_every_limit_option_of_serve_ssh(name: str) -> None:
+    """One declaration for both servers' rooms: serve-web's option is serve-ssh's (name,
+    default, help), and what it is given reaches its hub's limits whole."""
+    a, b = _option(_subparser("serve-ssh"), name), _option(_subparser("serve-web"), name)
+    assert (a.option_strings, a.default, a.metavar, a.help) == (
+        b.option_strings,
+        b.default,
+        b.metavar,
+        b.help,
+    )
+    option, default = LIMITS[name]
+    value = _other_value(option, default)
+    args = build_parser().parse_args(["serve-web", "--" + name.replace("_", "-"), value])
+    limits = room_limits(args)
+    assert getattr(limits, name) == type(getattr(limits, name))(value)
+    assert room_limits(build_parser().parse_args(["serve-web"])).max_rooms == 16  # --max-sessions

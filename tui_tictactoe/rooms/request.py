@@ -17,6 +17,13 @@ from tui_tictactoe.rooms.view import Person, SeatName, Ticket
 
 ROOM_ADDRESS_ENV = "TUI_TICTACTOE_ROOM_ADDRESS"
 """Set by serve-ssh for its games: "HOST PORT", the address players ssh to."""
+ROOM_URL_ENV = "TUI_TICTACTOE_ROOM_URL"
+"""Set by serve-web for its games: the page's address (`--public-url`), which a room names
+for a friend instead (`?join=CODE`); a guest's seat is kept by the tab (its session storage)."""
+SEAT_META = "tictactoe_seat"
+"""The type of the meta message a game under serve-web writes on taking or leaving a seat
+(`{"type": SEAT_META, "code": CODE, "token": TOKEN}`, both "" on leaving): the server
+hands it to the tab, which keeps it so that a reload gets the seat back."""
 ROOMS_KEPT_ENV = "TUI_TICTACTOE_ROOMS_KEPT"
 """Set ("1") by serve-ssh for its games when its rooms outlive it (`--database-url`: another
 host goes on with them); unset, the rooms are in the server's memory and end with it."""
@@ -27,6 +34,8 @@ DEFAULT_PORT = 2222
 UNKNOWN_HOST = "HOST"
 _HOST_LIMIT = 253  # the longest DNS name
 _HOST_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:[]_")
+_URL_LIMIT = 200
+_URL_CHARS = _HOST_CHARS | frozenset("/%~")
 
 Kind = Literal["lobby", "new", "join", "watch", "match"]
 
@@ -56,20 +65,32 @@ class RoomsEntry(NamedTuple):
 
 
 class RoomAddress(NamedTuple):
-    """Where players reach this server; `HOST` and 2222 when the server did not say."""
+    """Where players reach this server; `HOST` and 2222 when the server did not say. `url`:
+    a serve-web page's address (`ROOM_URL_ENV`), which friends open instead."""
 
     host: str = UNKNOWN_HOST
     port: int = DEFAULT_PORT
+    url: str = ""
 
     def command(self, arguments: str) -> str:
-        """The whole line to type: `ssh -t -p PORT HOST -- ARGUMENTS`."""
+        """The whole line to type: `ssh -t -p PORT HOST -- ARGUMENTS`; for a page, its
+        address with the room's parameter (`--join CODE`: `URL/?join=CODE`)."""
+        if self.url:
+            option, _, value = arguments.partition(" ")
+            return f"{self.url}/?{option.removeprefix('--')}={value}"
         return f"ssh -t -p {self.port} {self.host} -- {arguments}"
 
 
 def room_address(environ: Mapping[str, str] | None = None) -> RoomAddress:
     """The address in `ROOM_ADDRESS_ENV`, checked (a host name's characters, a port
-    1-65535); anything else gives the placeholders."""
+    1-65535); anything else gives the placeholders. A page's address (`ROOM_URL_ENV`:
+    http(s)://, a host's characters and a path) is named instead, when valid."""
     env = os.environ if environ is None else environ
+    url = env.get(ROOM_URL_ENV, "")
+    url = url.rstrip("/") if len(url) <= _URL_LIMIT else ""
+    scheme, colon, rest = url.partition("://")
+    if scheme in ("http", "https") and colon and rest and set(rest) <= _URL_CHARS:
+        return RoomAddress(url=url)
     words = env.get(ROOM_ADDRESS_ENV, "")[: _HOST_LIMIT + 8].split()
     if len(words) != 2:
         return RoomAddress()

@@ -313,7 +313,8 @@ def score_line(game: RoomGame) -> str:
 
 def invite_lines(game: RoomGame, address: RoomAddress, guest: bool) -> tuple[str, ...]:
     """How others get in (join while a seat is free, else watch), and for a guest the
-    seat token that gives their seat back after a dropped link."""
+    seat token that gives their seat back after a dropped link (in a browser, the tab
+    keeps it: reloading gives the seat back)."""
     view = game.view
     code = game.ticket.code
     lines = []
@@ -324,7 +325,9 @@ def invite_lines(game: RoomGame, address: RoomAddress, guest: bool) -> tuple[str
         lines.append("Watching is off: w lets people with the code watch.")
     else:
         lines.append(f"Watch: {address.command(f'--watch {code}')}")
-    if guest and game.is_player and game.ticket.token:
+    if guest and game.is_player and game.ticket.token and address.url:
+        lines.append("Your seat back: reload this page (this tab keeps it)")
+    elif guest and game.is_player and game.ticket.token:
         lines.append(f"Your seat back: --join {code} --seat {game.ticket.token}")
     return tuple(lines)
 

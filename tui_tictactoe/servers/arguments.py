@@ -224,21 +224,7 @@ def add_ssh_options(parser: argparse.ArgumentParser) -> None:
     add_database_option(
         parser, "the record and the rooms, so that several hosts on one database are one world"
     )
-    parser.add_argument(
-        "--database-listen-url",
-        metavar="URL",
-        help="the same database reached directly, for the rooms' one LISTEN connection, when "
-        "--database-url names a PgBouncer in transaction mode (default: --database-url)",
-    )
-    parser.add_argument(
-        "--database-connections",
-        type=_whole("database_connections", 1, 64),
-        default=DATABASE_CONNECTIONS,
-        metavar="N",
-        help="connections the rooms' hub keeps to --database-url (default "
-        f"{DATABASE_CONNECTIONS}): that many rooms "
-        "change at once; a pooler needs every host's N, plus one LISTEN each if it goes there",
-    )
+    add_room_database_options(parser)
     parser.add_argument(
         "--no-fork-server",
         dest="fork_server",
@@ -301,15 +287,38 @@ def add_database_option(parser: argparse.ArgumentParser, what: str) -> None:
     )
 
 
-def add_room_options(parser: argparse.ArgumentParser) -> None:
+def add_room_database_options(parser: argparse.ArgumentParser) -> None:
+    """`--database-listen-url` and `--database-connections`: the rooms' hub on PostgreSQL,
+    alike on both servers (`room_service.RoomService`)."""
+    parser.add_argument(
+        "--database-listen-url",
+        metavar="URL",
+        help="the same database reached directly, for the rooms' one LISTEN connection, when "
+        "--database-url names a PgBouncer in transaction mode (default: --database-url)",
+    )
+    parser.add_argument(
+        "--database-connections",
+        type=_whole("database_connections", 1, 64),
+        default=DATABASE_CONNECTIONS,
+        metavar="N",
+        help="connections the rooms' hub keeps to --database-url (default "
+        f"{DATABASE_CONNECTIONS}): that many rooms "
+        "change at once; a pooler needs every host's N, plus one LISTEN each if it goes there",
+    )
+
+
+def add_room_options(parser: argparse.ArgumentParser, ssh: bool = True) -> None:
     """Rooms: players playing each other, on a hub in the server's process. The hub's
     limits with an option are made from `rooms.limits.RoomLimits` (names, defaults,
-    help): `servers.ssh.main.room_limits` reads them back by their field names."""
+    help): `room_service.room_limits` reads them back by their field names. `serve-web`
+    (`ssh` False) has no `--public-address`: its rooms name `--public-url`."""
     parser.add_argument(
         "--no-rooms",
         dest="rooms",
         action="store_false",
-        help="no rooms: every session plays the AI at once, without the lobby",
+        help="no rooms: every session plays the AI at once, without the lobby"
+        if ssh
+        else "no rooms: the page's ?lobby, ?room=new, ?join=, ?watch= and ?match are refused",
     )
     for name, (option, default) in room_limit_options().items():
         value = "SECONDS" if option.kind == "seconds" else "N"
@@ -321,6 +330,8 @@ def add_room_options(parser: argparse.ArgumentParser) -> None:
             metavar=value,
             help=option.help.format(default=shown),
         )
+    if not ssh:
+        return
     parser.add_argument(
         "--public-address",
         type=public_address,
@@ -374,9 +385,13 @@ def add_web_options(parser: argparse.ArgumentParser) -> None:
         "$proxy_add_x_forwarded_for, HAProxy option forwardfor) or forwarded (RFC 7239); "
         "the other one is never read (default x-forwarded-for)",
     )
+    add_room_options(parser, ssh=False)
     add_drain_option(parser)
     add_ops_options(parser)
     add_database_option(
-        parser, "the record the games read: the leaderboard of every host on that database"
+        parser,
+        "the record the games read and the rooms: serve-ssh and serve-web hosts on one "
+        "database are one world",
     )
+    add_room_database_options(parser)
     add_config_options(parser)

@@ -14,6 +14,7 @@ ends that process, the kernel closes its socket, and the hub counts it as a drop
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import socket
 from collections.abc import Callable
@@ -23,6 +24,7 @@ from tui_tictactoe.commands.play_arguments import PROG
 from tui_tictactoe.record.location import DATABASE_URL_ENV
 from tui_tictactoe.record.moderation import LiveSession
 from tui_tictactoe.rooms.limits import RoomLimits
+from tui_tictactoe.rooms.limits import options as room_limit_options
 from tui_tictactoe.rooms.memory_hub import MemoryHub
 from tui_tictactoe.rooms.request import ROOM_ADDRESS_ENV, ROOMS_KEPT_ENV
 from tui_tictactoe.rooms.socket.server import HubServer, HubServerError
@@ -63,6 +65,15 @@ def friend_address(host: str, port: int, public: tuple[str, int | None] | None) 
     return f"{host} {port}"
 
 
+def room_limits(args: argparse.Namespace) -> RoomLimits:
+    """The hub's limits from either server's options: every `RoomLimits` field with an
+    option, by its name; the others their defaults. No --max-rooms: --max-sessions (a room
+    is a session or two)."""
+    given = {name: getattr(args, name) for name in room_limit_options()}
+    given["max_rooms"] = given.get("max_rooms") or args.max_sessions
+    return RoomLimits(**given)
+
+
 class RoomSettings(Protocol):
     """What `RoomService.of` reads of the server's settings (`ssh.server.Settings`, frozen:
     read-only here too)."""
@@ -98,8 +109,10 @@ class RoomService:
         database_url: str | None = None,
         listen_url: str | None = None,
         connections: int | None = None,
+        server: str = "serve-ssh",
     ) -> None:
-        """`limits`: the hub's, whole (`rooms.limits`)."""
+        """`limits`: the hub's, whole (`rooms.limits`); `server`: the log's name for it."""
+        self.server_name = server
         self.database_url = database_url
         self.postgres: PostgresHub | None = None
         if database_url is None:
@@ -131,7 +144,7 @@ class RoomService:
         try:
             path = await self.server.start()
         except (HubServerError, OSError) as error:
-            self.log(f"{PROG} serve-ssh: no rooms ({error})")
+            self.log(f"{PROG} {self.server_name}: no rooms ({error})")
             if self.postgres is not None:
                 await self.postgres.shutdown()
             return False
@@ -189,7 +202,7 @@ class RoomService:
         try:
             await hub.close(code)
         except Refused as error:  # the database out of reach: the admin may end it again
-            self.log(f"{PROG} serve-ssh: room {code} not closed ({error})")
+            self.log(f"{PROG} {self.server_name}: room {code} not closed ({error})")
 
     async def stop(self) -> None:
         """With a `MemoryHub`: close every room (their screens are told), then every

@@ -143,7 +143,12 @@ class TicTacToeApp(App[None]):
 
             link = self.record_link
             setting = room_setting(
-                self.rooms, link.identity, link.match_ended, link.rating, signals=self
+                self.rooms,
+                link.identity,
+                link.match_ended,
+                link.rating,
+                signals=self,
+                seats=self,
             )
             board_size = int(self.controller.options.board)
             screen = first_screen(setting, self.rooms.request, self._game_screen, board_size)
@@ -309,6 +314,18 @@ class TicTacToeApp(App[None]):
         `turn` again rings nothing; nor does anything with the bell turned off in the
         new-game dialog. True if it rang."""
         return self.record_link.turn_bell.ring_for(turn)
+
+    def keep_seat(self, code: str, token: str) -> None:
+        """A guest's seat for the page to keep (`SeatKeeper`): under serve-web, a meta
+        message its server reads and hands the tab (`rooms.request.SEAT_META`), which
+        keeps it in its session storage; a terminal keeps nothing (the token is on screen).
+        Through the web driver's public `write_meta` (Textual has no call for it)."""
+        from tui_tictactoe.rooms.request import SEAT_META  # only a session with rooms calls
+
+        driver = None if self.is_headless else self.input_gate.driver
+        write_meta = getattr(driver, "write_meta", None) if self.is_web else None
+        if write_meta is not None:
+            write_meta({"type": SEAT_META, "code": code, "token": token})
 
     def set_window_title(self, title: str) -> None:
         """The terminal window's title (OSC 2), written when it changes: a player waiting

@@ -18,11 +18,10 @@ import sys
 from pathlib import Path
 
 from tui_tictactoe.commands.play_arguments import PROG
-from tui_tictactoe.rooms.limits import RoomLimits
-from tui_tictactoe.rooms.limits import options as room_limit_options
 from tui_tictactoe.servers.database import DatabaseUnusable, database_url
 from tui_tictactoe.servers.ops.drain import DRAIN_SIGNAL, RESTARTING
 from tui_tictactoe.servers.ops.log_format import Event, ServerLog
+from tui_tictactoe.servers.room_service import room_limits
 from tui_tictactoe.servers.ssh.host_key import HostKeyError
 from tui_tictactoe.servers.ssh.server import Settings, SshServer
 
@@ -35,14 +34,6 @@ def play_hint(host: str, port: int) -> str:
     if host in ("127.0.0.1", "::1"):
         return f"ssh -t -p {port} localhost"
     return f"ssh -t -p {port} {host}"
-
-
-def room_limits(args: argparse.Namespace) -> RoomLimits:
-    """The hub's limits: every `RoomLimits` field with an option, by its name; the
-    others their defaults. No --max-rooms: --max-sessions (a room is a session or two)."""
-    given = {name: getattr(args, name) for name in room_limit_options()}
-    given["max_rooms"] = given.get("max_rooms") or args.max_sessions
-    return RoomLimits(**given)
 
 
 def settings_from(args: argparse.Namespace) -> Settings:

@@ -8,6 +8,11 @@ Every visitor plays as a guest, as an SSH client without a key does: a web page
 says nothing about who is at the other end, so no visitor plays as the server's
 user, with that user's record, settings and theme, and nothing a visitor plays is kept.
 
+The rooms are serve-ssh's (`room_service.RoomService`, the same options): a hub in this
+process's memory for its own tabs, or on `--database-url` the world every serve-ssh and
+serve-web host there shares. Where a tab goes first is in the page's address (`web.rooms`:
+`?lobby`, `?join=CODE`, `?match`, ...); a guest's seat is kept by the tab for a reload.
+
 What textual-serve's `Server` leaves open to any client, and where it is closed here
 (a subclass that uses its public methods and attributes only; nothing of it is patched):
 
@@ -44,7 +49,8 @@ import os
 import shlex
 import signal
 import sys
-from collections.abc import Callable, Mapping
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -53,8 +59,11 @@ import jinja2
 from aiohttp import web
 from textual_serve.server import Server
 
+from tui_tictactoe.addresses import counting_key
 from tui_tictactoe.commands.play_arguments import PROG
 from tui_tictactoe.identity import guest_environment
+from tui_tictactoe.rooms.request import ROOM_URL_ENV
+from tui_tictactoe.rooms.socket.wire import ENV_VAR as HUB_ENV
 from tui_tictactoe.servers.database import (
     DatabaseProbe,
     DatabaseUnusable,
@@ -76,6 +85,7 @@ from tui_tictactoe.servers.proxy.forwarded import (
 )
 from tui_tictactoe.servers.refusal_log import RefusalLog as LibraryRefusals
 from tui_tictactoe.servers.refusal_log import ending_kind, library_log
+from tui_tictactoe.servers.room_service import RoomService, room_limits
 from tui_tictactoe.servers.web.child import SERVER_VARIABLE
 from tui_tictactoe.servers.web.guard import (
     CLOSE_ORIGIN,
@@ -89,10 +99,12 @@ from tui_tictactoe.servers.web.guard import (
     origin_refusal,
     query_size,
 )
+from tui_tictactoe.servers.web.rooms import GameStart, game_start
 from tui_tictactoe.servers.web.session import CLOSE_TIMEOUT, WebSession, close_reason
 
 if TYPE_CHECKING:
     from tui_tictactoe.servers.ops.endpoint import OpsEndpoint
+    from tui_tictactoe.servers.ops.room_watch import RoomWatch
 
 TITLE = "Tic-Tac-Toe"
 REFUSED_MESSAGE = 1024  # bytes of a message a refused page may send while it is closed
@@ -107,13 +119,21 @@ SECURITY_HEADERS = {
 }
 
 
-def game_command() -> str:
-    """The command line textual-serve runs (through a shell, hence quoted): the game,
-    with the guest's environment assigned in front of it. The shell `exec`s it, so
-    the game is the server's child and can die with it (`web.child`)."""
-    environment = {**guest_environment(), SERVER_VARIABLE: str(os.getpid())}
+def game_command(
+    environment: Mapping[str, str] | None = None, args: Sequence[str] = ("play",)
+) -> str:
+    """The command line textual-serve runs (through a shell, hence quoted): the game with
+    `args`, with the guest's environment (and `environment`: the rooms' hub, for a room's
+    game; none, an empty hub) assigned in front of it. The shell `exec`s it, so the game
+    is the server's child and can die with it (`web.child`)."""
+    environment = {
+        **guest_environment(),
+        SERVER_VARIABLE: str(os.getpid()),
+        HUB_ENV: "",  # a game against the AI: no lobby, whatever the server's environment says
+        **(environment or {}),
+    }
     assigned = " ".join(f"{name}={shlex.quote(value)}" for name, value in environment.items())
-    game = [sys.executable, "-m", "tui_tictactoe.servers.web.child", "play"]
+    game = [sys.executable, "-m", "tui_tictactoe.servers.web.child", *args]
     return f"{assigned} exec {shlex.join(game)}"
 
 
@@ -170,6 +190,19 @@ class WebServer(Server):
         self.drain = Drain(self, getattr(args, "drain_timeout", 600.0), self.log, "serve-web")
         url = database_url(getattr(args, "database_url", None))
         self.database = DatabaseProbe(url) if url is not None else None
+        self.rooms_wanted: bool = getattr(args, "rooms", False)
+        self.rooms: RoomService | None = None  # the rooms' hub, once started (`start_rooms`)
+        self.room_watch: RoomWatch | None = None  # what the metrics learn of the rooms
+        self.room_environment: dict[str, str] = {}  # a room's game's: the hub, the page's URL
+        if self.rooms_wanted:
+            self.rooms = RoomService(
+                room_limits(args),
+                self.log,
+                url,
+                getattr(args, "database_listen_url", None),
+                getattr(args, "database_connections", None),
+                server="serve-web",
+            )
 
     def log(self, line: str) -> None:
         """Every line of the server's: to the log, and as an event to the metrics."""
@@ -248,12 +281,17 @@ class WebServer(Server):
         )
         await runner.setup()
         try:
+            await self.start_rooms()
             await web.TCPSite(runner, self.host, self.port).start()
             if self.metrics_address is not None:
                 from tui_tictactoe.servers.ops.endpoint import start_ops
 
                 self.binding = self.metrics_address
                 self.ops, self.events = await start_ops(self.metrics_address, self)
+                if self.rooms is not None:
+                    from tui_tictactoe.servers.ops.room_watch import RoomWatch
+
+                    self.rooms.server.watch = self.room_watch = RoomWatch(self.events)
             self.listening = True
             self._said_listening()
             await self._until_stopped()
@@ -261,10 +299,30 @@ class WebServer(Server):
         finally:
             served, self.accepting, self.listening = self.listening, False, False
             await runner.cleanup()  # `on_shutdown`: every session told, every game stopped
+            if self.rooms is not None:
+                await self.rooms.stop()
             if self.ops is not None:
                 await self.ops.stop()
         if served:
             self.log(Event("server.stopped", f"{PROG} serve-web: stopped"))
+
+    async def start_rooms(self) -> None:
+        """The rooms' hub of this server (`room_service.RoomService`: in memory, or on
+        `--database-url` shared with every serve-ssh and serve-web host there), served to
+        its games; without it (its socket could not be made) the server runs without rooms.
+        Raises `DatabaseUnusable` if the rooms' database cannot be used."""
+        if self.rooms is None:
+            return
+        if not await self.rooms.start():
+            self.rooms = None
+            return
+        self.room_environment = {**self.rooms.environment, ROOM_URL_ENV: self.public_url}
+
+    def game_for(self, start: GameStart) -> str:
+        """The command line of a tab's game (`game_command`): a room's reaches the hub."""
+        if not start.rooms or self.rooms is None:
+            return self.command
+        return game_command(self.room_environment, start.args)
 
     async def _until_stopped(self) -> None:
         loop = asyncio.get_running_loop()
@@ -296,11 +354,11 @@ class WebServer(Server):
     # -- what the metrics and the health checks read (`ops_http.OpsHost`) ----------------
 
     def sessions_now(self) -> Mapping[str, int]:
-        """Every tab plays the AI as a guest (serve-web has no rooms and no queue)."""
-        return {"ai": len(self.sessions)}
+        """Tabs by what they play (`ops.events.SESSION_KINDS`); serve-web has no queue."""
+        return Counter(session.start.kind for session in self.sessions)
 
     def rooms_now(self) -> int:
-        return 0
+        return self.room_watch.rooms if self.room_watch is not None else 0
 
     @property
     def draining(self) -> bool:
@@ -316,6 +374,8 @@ class WebServer(Server):
             return "the database is out of reach"
         if self.capacity.sessions >= self.capacity.max_sessions:  # the next tab: refused
             return f"full ({self.capacity.max_sessions} games at once)"
+        if self.rooms_wanted and self.rooms is None:
+            return "no rooms hub"
         return None
 
     # -- the drain (`drain.Drain`) ------------------------------------------------------
@@ -364,15 +424,18 @@ class WebServer(Server):
         CLOSE_TOO_MANY), else played."""
         address = self.client_address(request)
         self.events.connection_opened()
+        start = game_start(request.query, self.rooms is not None)
         session = WebSession(
             request,
-            self.command,
+            self.game_for(start) if isinstance(start, GameStart) else self.command,
             self.download_manager,
             self.idle_timeout,
             log=lambda line: self.log(f"{PROG} serve-web: {address} {line}"),
             events=self.events,
             farewell=lambda: RESTARTED if self.drain.draining else None,
             stderr=GameStderr(self.log, f"{PROG} serve-web: {address} ", address=address),
+            start=start if isinstance(start, GameStart) else GameStart(),
+            address=counting_key(address),
         )
         if not session.websocket.can_prepare(request).ok:
             self.events.refused(refusal_reason("for websockets"))
@@ -380,6 +443,8 @@ class WebServer(Server):
         reason = origin_refusal(request.headers, self.origins)
         if reason is not None:
             return await self._refused(request, address, Refusal(403, reason, CLOSE_ORIGIN))
+        if isinstance(start, Refusal):  # the page's address asks for what is not here
+            return await self._refused(request, address, start)
         refusal: Refusal | None = DRAINING if self.drain.draining else SHUTTING_DOWN
         if self.accepting:
             refusal = self.capacity.admit(address)
@@ -418,7 +483,7 @@ class WebServer(Server):
                 + "; ".join([ending, *dropped]),
                 session=session.session_id,
                 address=address,
-                kind="ai",
+                kind=session.start.kind,
                 seconds=round(session.seconds, 1),
                 ending=ending_kind(ending),
             )
@@ -472,6 +537,9 @@ def serve(args: argparse.Namespace) -> int:
     server = WebServer(args, ServerLog(args.log_format))
     try:
         server.serve()
+    except DatabaseUnusable as error:  # the rooms' database (the record's was checked)
+        print(f"{PROG} serve-web: {error}", file=sys.stderr)
+        return 1
     except OSError as error:
         host, port = server.binding
         where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"

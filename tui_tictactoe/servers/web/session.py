@@ -47,6 +47,7 @@ from aiohttp import WebSocketError, WSCloseCode, WSMsgType, web
 from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
 
+from tui_tictactoe.rooms.request import SEAT_META
 from tui_tictactoe.servers.control_budget import Flood, Resizes, packets
 from tui_tictactoe.servers.games.process import DRAWN, RESTORE_TERMINAL
 from tui_tictactoe.servers.input_budget import InputBudget
@@ -63,6 +64,15 @@ from tui_tictactoe.servers.web.guard import (
     Resize,
     Stdin,
     parse_message,
+)
+from tui_tictactoe.servers.web.rooms import (
+    AI_GAME,
+    READ_SECRETS,
+    SEAT_WAIT,
+    GameStart,
+    seat_message,
+    seat_token,
+    secrets_line,
 )
 
 MAX_BACKLOG = 8 * 1024 * 1024
@@ -97,8 +107,12 @@ class WebSession:
         events: ServerEvents | None = None,
         farewell: Callable[[], str | None] = lambda: None,
         stderr: GameStderr | None = None,
+        start: GameStart = AI_GAME,
+        address: str = "?",
     ) -> None:
         self.request = request
+        self.start = start  # what the page's address asked for (`web.rooms.game_start`)
+        self.address = address  # as the per-address rules count it, for the rooms' hub
         self.events = events or ServerEvents()  # counted with --metrics
         self.farewell = farewell  # what the tab reads when its game ends itself (a drain's)
         self.session_id = secrets.token_hex(4)  # names the session in the JSON log
@@ -116,7 +130,10 @@ class WebSession:
         # The shell ignores the drain's signal first: the game inherits it ignored through
         # `exec` until it handles it (`ui.server_restart`), so a game still starting is
         # never killed by it. The token then marks the game's process (`game_pids`).
-        self.command = f"trap '' {IGNORED}; {SESSION_VARIABLE}={self.token} {command}"
+        # A room's game reads the player's address and seat token from its input first
+        # (`web.rooms.READ_SECRETS`): never on a command line, which any local user reads.
+        reads = READ_SECRETS if start.rooms else ""
+        self.command = f"trap '' {IGNORED}; {reads}{SESSION_VARIABLE}={self.token} {command}"
         # A page (browsers send an Origin) reads why its game ended from the close frame
         # (servers/web/page/tictactoe.js) beside the game's last frame; a program reads it
         # in the terminal, after the terminal is restored.
@@ -152,10 +169,11 @@ class WebSession:
         """Play until the tab or the game goes (or the server ends the session)."""
         try:
             await self.websocket.prepare(self.request)
+            seat = await self._seat_token() if self.start.token_follows else ""
             command = self.command
             if self.stderr is not None:
                 command = await self.stderr.open() + command
-            self.service = AppService(
+            self.service = GameService(
                 command,
                 write_bytes=self._queue,
                 write_str=self._queue,
@@ -168,6 +186,9 @@ class WebSession:
             except OSError:
                 self.events.game_exited("not_started")
                 raise
+            if self.start.rooms:  # before anything else reaches the game's input
+                self.service.stdin.write(secrets_line(self.address, seat))
+            self.service.on_seat = self._queue
             self.events.game_started()
             self._game_started = True
             if self.idle_timeout:
@@ -196,6 +217,15 @@ class WebSession:
                 if task is not None:
                     task.cancel()
             self.done.set()
+
+    async def _seat_token(self) -> str:
+        """A reloaded tab's seat token, its first message (`["seat", TOKEN]`), awaited
+        SEAT_WAIT seconds at most; "" for none (the game then joins as anyone would)."""
+        with contextlib.suppress(TimeoutError, RuntimeError, ConnectionError):
+            message = await self.websocket.receive(timeout=SEAT_WAIT)
+            if message.type == WSMsgType.TEXT:
+                return seat_token(message.data)
+        return ""
 
     def end(self, reason: str, code: int = 1000, notice: str | None = None) -> None:
         """End the session (once): show `notice` in the tab, then close its websocket,
@@ -426,6 +456,27 @@ class WebSession:
     @property
     def seconds(self) -> float:
         return time.monotonic() - self.started
+
+
+class GameService(AppService):
+    """textual-serve's `AppService`, also reading the one meta message of ours a game
+    writes (`rooms.request.SEAT_META`: the seat a guest holds), checked, for the tab."""
+
+    on_seat: Callable[[str], Coroutine[Any, Any, None]] | None = None
+
+    async def on_meta(self, data: bytes) -> None:
+        try:
+            meta = json.loads(data)
+        except ValueError:
+            meta = None
+        said = seat_message(meta) if isinstance(meta, dict) else None
+        if said is not None:
+            if self.on_seat is not None:
+                await self.on_seat(said)
+            return
+        if isinstance(meta, dict) and meta.get("type") == SEAT_META:
+            return  # ours, but not well formed: dropped
+        await super().on_meta(data)
 
 
 def game_pids(token: str) -> list[int]:

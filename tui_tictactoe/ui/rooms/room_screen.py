@@ -134,6 +134,7 @@ class RoomScreen(BoardScreen):
         yield self.too_small
 
     def on_mount(self) -> None:
+        self._keep_seat()
         self._show()
         self.run_worker(self._follow(), group="room", exclusive=True, exit_on_error=False)
         self.set_interval(TICK, self._show_state)
@@ -169,6 +170,7 @@ class RoomScreen(BoardScreen):
         self.game = RoomGame(message.ticket)
         self.game.analysis_search = search
         self.entered = True
+        self._keep_seat()
         self._show()
 
     def on_room_screen_updated(self, message: Updated) -> None:
@@ -206,6 +208,7 @@ class RoomScreen(BoardScreen):
             return
         reason = message.reason or ended_reason(self.game)
         self.left = True
+        self._keep_seat()
         self.stop_searching()
         watch = partial(RoomScreen, self.setting, RoomRequest("watch", self.game.ticket.code))
         show_refusal(self, self.entry, reason, watch, self.setting.lobby, self._over_lobby)
@@ -384,6 +387,7 @@ class RoomScreen(BoardScreen):
         if self.left:
             return
         self.left = True
+        self._keep_seat()
         self.workers.cancel_group(self, "room")
         self.stop_searching()
         if self.entered:
@@ -401,6 +405,18 @@ class RoomScreen(BoardScreen):
             screen is not self and not (isinstance(screen, RoomScreen) and screen.left)
             for screen in self.app.screen_stack
         )
+
+    def _keep_seat(self) -> None:
+        """A guest's seat, kept where a reload finds it (`SeatKeeper`), or forgotten once
+        the room is left: a player's ticket has a token, a spectator's does not."""
+        seats = self.setting.seats
+        if seats is None:
+            return
+        ticket = self.game.ticket
+        if self.left or ticket.seat is None or not ticket.token:
+            seats.keep_seat("", "")
+        else:
+            seats.keep_seat(ticket.code, ticket.token)
 
     def stop_searching(self) -> None:
         """Leaving the room (or the app): the overlay's search stops, its thread ends."""

@@ -24,6 +24,14 @@ class TurnSignals(Protocol):
     def set_window_title(self, title: str) -> None: ...
 
 
+class SeatKeeper(Protocol):
+    """Where a guest's seat is kept between two sessions of theirs (`TicTacToeApp`: a
+    browser tab's session storage, told through serve-web; elsewhere nothing, the token is
+    on screen): `keep_seat(code, token)` on taking a seat, `keep_seat("", "")` on leaving."""
+
+    def keep_seat(self, code: str, token: str) -> None: ...
+
+
 class RoomSetting(NamedTuple):
     """What every room screen of a session shares: the hub, who this session is to it
     (a guest is shown their seat token), where others reach the server, and the hub's
@@ -31,7 +39,8 @@ class RoomSetting(NamedTuple):
     a player's finished rounds are kept (`RecordLink.match_ended`), how to make a lobby
     (a refused room's way back: `RoomRefused`; None where there is no lobby), how to read
     this player's rating for a quick match (blocking: the record; None: the starting 1200),
-    how the player hears of their turn in another window (`TurnSignals`: the app)."""
+    how the player hears of their turn in another window (`TurnSignals`: the app), and
+    where a guest's seat token is kept for a reload (`SeatKeeper`: the app)."""
 
     hub: RoomHub
     who: Person
@@ -42,3 +51,4 @@ class RoomSetting(NamedTuple):
     lobby: Callable[[], Screen[None]] | None = None
     rating: Callable[[], int] | None = None  # this player's Elo, read in a thread (quick match)
     signals: TurnSignals | None = None  # the bell and the window's title: the app
+    seats: SeatKeeper | None = None  # a guest's seat, kept for a reload of the page: the app

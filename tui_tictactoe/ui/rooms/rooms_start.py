@@ -20,7 +20,7 @@ from tui_tictactoe.rooms.request import RoomRequest, RoomsEntry, room_address
 from tui_tictactoe.rooms.view import Person
 from tui_tictactoe.ui.rooms.lobby_screen import LobbyScreen
 from tui_tictactoe.ui.rooms.room_screen import RoomScreen
-from tui_tictactoe.ui.rooms.room_setting import RoomSetting, TurnSignals
+from tui_tictactoe.ui.rooms.room_setting import RoomSetting, SeatKeeper, TurnSignals
 
 
 def room_setting(
@@ -29,6 +29,7 @@ def room_setting(
     keep: Callable[[Match], None] | None = None,
     rating: Callable[[str], int] | None = None,
     signals: TurnSignals | None = None,
+    seats: SeatKeeper | None = None,
 ) -> RoomSetting:
     """The hub and who this session is to it: `RoomsEntry.person` as the command layer named
     it, else this process's identity (no key: a guest, who is shown their seat token);
@@ -41,7 +42,15 @@ def room_setting(
     own = None if rating is None or guest else partial(rating, who.key)
     clock = rooms.clock or time.time
     return RoomSetting(
-        rooms.hub, who, guest, room_address(), clock, keep, rating=own, signals=signals
+        rooms.hub,
+        who,
+        guest,
+        room_address(),
+        clock,
+        keep,
+        rating=own,
+        signals=signals,
+        seats=seats if guest else None,
     )
 
 

@@ -8,6 +8,12 @@
 // reads the server's close code and reason into the "ended" panel, holds keys typed before
 // the socket opens, and drops a message larger than the server takes (a paste) instead of
 // letting it end the game.
+//
+// Rooms (tui_tictactoe/servers/web/rooms.py): the page's own parameters (?lobby, ?room=new,
+// ?join=CODE, ?watch=CODE, ?match, with board= and public=) go on to the websocket's address.
+// A guest's seat is kept in this tab's session storage, as the server hands it over
+// (["seat", {code, token}]): a reload asks for ?join=CODE&seat=1 and sends the token as the
+// socket's first message, never in an address.
 "use strict";
 
 (() => {
@@ -39,6 +45,44 @@
   socketUrl.search = "";
   dataset.sessionWebsocketUrl = socketUrl.href;
 
+  // Where the tab goes first: its seat back if it holds one, else what the address asks.
+  const SEAT_KEY = "tui-tictactoe.seat";
+  const ROOM_PARAMETERS = ["lobby", "room", "join", "watch", "match", "board", "public"];
+  function keptSeat() {
+    try {
+      const seat = JSON.parse(window.sessionStorage.getItem(SEAT_KEY) || "null");
+      return seat && typeof seat.code === "string" && typeof seat.token === "string" && seat.code
+        ? seat
+        : null;
+    } catch (error) {
+      return null; // storage off, or not ours
+    }
+  }
+  function keepSeat(seat) {
+    try {
+      if (seat && seat.code && seat.token) {
+        window.sessionStorage.setItem(SEAT_KEY, JSON.stringify(seat));
+      } else {
+        window.sessionStorage.removeItem(SEAT_KEY);
+      }
+    } catch (error) {
+      // no storage: a reload then starts afresh
+    }
+  }
+  const seat = keptSeat();
+  function withRoom(url) {
+    const address = new URL(url, window.location.href);
+    if (seat) {
+      address.searchParams.set("join", seat.code);
+      address.searchParams.set("seat", "1");
+      return address.href;
+    }
+    for (const name of ROOM_PARAMETERS) {
+      if (query.has(name)) address.searchParams.set(name, query.get(name));
+    }
+    return address.href;
+  }
+
   // The largest font (up to 16 px) at which the window holds the game's minimum size.
   function fontSize() {
     const width = window.innerWidth;
@@ -64,6 +108,10 @@
     ],
     1009: ["The page sent the server more than it takes at once.", "Reload the page to play again."],
     1011: ["The game stopped on the server.", "Reload the page to try again."],
+    4400: [
+      "This page's address asks for what the server cannot do.",
+      "Check the room's code in the address, or open the page without its ?… part.",
+    ],
     4000: ["You left the game.", "Reload the page to play again."],
     4001: ["This server restarted after your round.", "Reload the page to play again."],
     4008: ["The game was closed for want of input.", "Reload the page to play again."],
@@ -113,11 +161,18 @@
   const BrowserSocket = window.WebSocket;
   class GameSocket extends BrowserSocket {
     constructor(url, protocols) {
-      super(url, protocols);
+      super(withRoom(url), protocols);
       this.waiting = []; // keys typed before the socket opened
       this.addEventListener("open", () => {
+        if (seat) super.send(JSON.stringify(["seat", seat.token])); // before anything else
         for (const data of this.waiting.splice(0)) super.send(data);
         focusTerminal();
+      });
+      this.addEventListener("message", (event) => {
+        if (typeof event.data === "string" && event.data.startsWith('["seat"')) {
+          const said = JSON.parse(event.data)[1];
+          keepSeat(said && { code: String(said.code), token: String(said.token) });
+        }
       });
       this.addEventListener("close", (event) => showEnding(event.code, event.reason));
     }
