@@ -22,9 +22,10 @@ from typing import Any, NamedTuple
 
 import asyncssh
 import pytest
-from browser_tools import Page, Served, browser, new_tab, open_game, serve_web, shot, until
+from browser_tools import Page, browser, new_tab, open_game, shot, until
 from selenium import webdriver
 from selenium.webdriver.common.keys import Keys
+from server_tools import Served, serve_web
 from ssh_player import SshPlayer, enter, serve_ssh
 
 from tui_tictactoe.record.location import DATABASE_URL_ENV
