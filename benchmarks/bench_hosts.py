@@ -153,7 +153,7 @@ def counted(record: Record, fingerprints: list[str], rounds: int) -> tuple[int, 
     """Rounds lost and doubled, over every player."""
     lost = doubled = 0
     for fingerprint in fingerprints:
-        kept = len(record.people_rounds(fingerprint, limit=10 * rounds + 10))
+        kept = len(record.people.rounds(fingerprint, limit=10 * rounds + 10))
         lost += max(0, rounds - kept)
         doubled += max(0, kept - rounds)
     return lost, doubled

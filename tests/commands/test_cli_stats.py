@@ -358,7 +358,7 @@ def keep_people(player: str) -> None:
             Match(me, ANN, "room", 4, "O", (1, 2), "abandoned", "X", "r3"),
             Match(me, me, "hotseat", 3, "X", (1, 4, 2, 5, 9, 6), "O", None, "r4"),
         ):
-            assert record.save_match(match)
+            assert record.people.save_match(match)
 
 
 def test_stats_json_has_the_people_part_as_documented(capsys: pytest.CaptureFixture[str]) -> None:

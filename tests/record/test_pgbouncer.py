@@ -131,7 +131,9 @@ def test_many_processes_save_rounds_and_rated_matches_through_the_bouncer(
             save(record, player, result, difficulty=level, took_back=took_back)
             for player, level, result, took_back in planned(seed)
         )
-        matches = sum(record.save_match(one) for one in planned_matches(seed, PEOPLE, 20, shared))
+        matches = sum(
+            record.people.save_match(one) for one in planned_matches(seed, PEOPLE, 20, shared)
+        )
         if record.notice:
             print(record.notice)  # what failed, in the child's output
         return 0 if (rounds, matches, record.notice) == (50, 20 + shared, None) else 1

@@ -204,8 +204,8 @@ def test_the_record_keeps_only_lines_that_read_back_as_themselves(tmp_path: Path
     record = Record.open(tmp_path / "record.sqlite3")
     try:
         for line in ("name:*#bot", "name:evil guy", "127.0.0.2", "garbage"):
-            assert not record.add_denied(line), line
-        assert record.add_denied(entry_for("127.0.0.2", reason="why").line())
-        assert record.denied_entries() == ["127.0.0.2/32 # why"]
+            assert not record.moderation.add_denied(line), line
+        assert record.moderation.add_denied(entry_for("127.0.0.2", reason="why").line())
+        assert record.moderation.denied_entries() == ["127.0.0.2/32 # why"]
     finally:
         record.close()

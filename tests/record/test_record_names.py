@@ -85,32 +85,38 @@ def test_a_marked_name_is_displayable_within_the_limit_and_ends_in_its_mark(
 def test_a_key_owns_three_names_and_no_fourth(backend: str) -> None:
     names = ["admin", "root", "moderator", "support", "help"]
     with Record.open() as record:
-        claims = [record.claim_name(ANN, name) for name in names]
+        claims = [record.moderation.claim_name(ANN, name) for name in names]
         assert claims[:NAMES_PER_KEY] == [Claim(ANN, True)] * NAMES_PER_KEY
         assert claims[NAMES_PER_KEY:] == [Claim(None, False, full=True)] * 2  # the key is told
-        assert record.claim_name(ANN, "ROOT") == Claim(ANN, False)  # its own, used again
-        assert record.claim_name(BOB, "support") == Claim(BOB, True)  # still free for others
+        assert record.moderation.claim_name(ANN, "ROOT") == Claim(ANN, False)  # its own, used again
+        assert record.moderation.claim_name(BOB, "support") == Claim(
+            BOB, True
+        )  # still free for others
 
 
 def test_a_look_alike_a_guest_a_reserved_name_and_a_refused_new_name_own_nothing(
     backend: str,
 ) -> None:
     with Record.open() as record:
-        assert record.claim_name(ANN, "alice") == Claim(ANN, True)
+        assert record.moderation.claim_name(ANN, "alice") == Claim(ANN, True)
         for name in LOOK_ALIKES:
-            assert record.claim_name(BOB, name) == Claim(ANN, False)  # ann's: bob is marked
-        assert record.claim_name(None, "carol") == Claim(None, False)  # a guest owns nothing
+            assert record.moderation.claim_name(BOB, name) == Claim(
+                ANN, False
+            )  # ann's: bob is marked
+        assert record.moderation.claim_name(None, "carol") == Claim(
+            None, False
+        )  # a guest owns nothing
         reserved = {name_skeleton("admin")}
-        assert record.claim_name(BOB, "\u0430dmin", reserved) == Claim(None, False)
-        assert record.claim_name(BOB, "dave", may_add=False) == Claim(None, False)
-        assert record.name_owner("dave") is None
-        assert record.claim_name(BOB, "dave") == Claim(BOB, True)
-        assert record.name_owner("\u0430lice") == ANN
+        assert record.moderation.claim_name(BOB, "\u0430dmin", reserved) == Claim(None, False)
+        assert record.moderation.claim_name(BOB, "dave", may_add=False) == Claim(None, False)
+        assert record.moderation.name_owner("dave") is None
+        assert record.moderation.claim_name(BOB, "dave") == Claim(BOB, True)
+        assert record.moderation.name_owner("\u0430lice") == ANN
 
 
 def test_a_name_unused_for_long_lapses_and_anyone_may_take_it(backend: str) -> None:
     with Record.open() as record:
-        assert record.claim_name(ANN, "alice") == Claim(ANN, True)
+        assert record.moderation.claim_name(ANN, "alice") == Claim(ANN, True)
 
         def age(conn: Any) -> bool:
             with record._writing(conn):
@@ -118,7 +124,7 @@ def test_a_name_unused_for_long_lapses_and_anyone_may_take_it(backend: str) -> N
             return True
 
         assert record._run(age, False, "aged")
-        assert record.claim_name(BOB, "alice") == Claim(BOB, True)
+        assert record.moderation.claim_name(BOB, "alice") == Claim(BOB, True)
 
 
 def test_an_older_records_owned_names_are_rekeyed_by_skeleton_and_kept(
@@ -141,6 +147,10 @@ def test_an_older_records_owned_names_are_rekeyed_by_skeleton_and_kept(
 
             assert first._run(legacy, False, "legacy rows")
     with Record.open() as record:  # upgraded
-        assert [record.name_owner(name) for name in ("sam", "sarn", "carol")] == [ANN, ANN, BOB]
-        assert record.claim_name(ANN, "sam") == Claim(ANN, False)  # used now: not lapsed
-        assert record.claim_name(BOB, "Carol") == Claim(BOB, False)
+        assert [record.moderation.name_owner(name) for name in ("sam", "sarn", "carol")] == [
+            ANN,
+            ANN,
+            BOB,
+        ]
+        assert record.moderation.claim_name(ANN, "sam") == Claim(ANN, False)  # used now: not lapsed
+        assert record.moderation.claim_name(BOB, "Carol") == Claim(BOB, False)

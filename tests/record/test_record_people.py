@@ -74,7 +74,7 @@ def match(
 
 
 def ratings_of(record: Record) -> dict[str, tuple[int, int]]:
-    return {entry.player: (entry.rating, entry.games) for entry in record.ratings(100)}
+    return {entry.player: (entry.rating, entry.games) for entry in record.people.ratings(100)}
 
 
 # -- Elo, by hand ----------------------------------------------------------------------
@@ -95,32 +95,32 @@ def test_elo_points_worked_by_hand() -> None:
 
 def test_rated_rounds_move_both_ratings_by_hand_worked_points(backend: str) -> None:
     with Record.open() as record:
-        assert record.save_match(match(ANN, BOB, "X"))  # ann wins: 1216 / 1184
+        assert record.people.save_match(match(ANN, BOB, "X"))  # ann wins: 1216 / 1184
         assert ratings_of(record) == {ANN.key: (1216, 1), BOB.key: (1184, 1)}
-        assert record.save_match(match(BOB, ANN, "draw"))  # bob, lower, gains 1.47 -> 1
+        assert record.people.save_match(match(BOB, ANN, "draw"))  # bob, lower, gains 1.47 -> 1
         assert ratings_of(record) == {ANN.key: (1215, 2), BOB.key: (1185, 2)}
         # ann (1215) leaves against bob (1185): a loss, 32 * -0.5430 = -17.4 -> -17
-        assert record.save_match(match(ANN, BOB, "abandoned", left_by="X"))
+        assert record.people.save_match(match(ANN, BOB, "abandoned", left_by="X"))
         assert ratings_of(record) == {ANN.key: (1198, 3), BOB.key: (1202, 3)}
         # bob leaves a round he started as O: a win for ann (1198 v 1202: 32 * 0.5058 -> 16)
-        assert record.save_match(match(ANN, BOB, "abandoned", first="O", left_by="O"))
+        assert record.people.save_match(match(ANN, BOB, "abandoned", first="O", left_by="O"))
         assert ratings_of(record) == {ANN.key: (1214, 4), BOB.key: (1186, 4)}
-        assert [entry.label for entry in record.ratings(1)] == ["ann (SHA256:annannan…)"]
-        changes = [r.rating_change for r in record.people_rounds(ANN.key)]
+        assert [entry.label for entry in record.people.ratings(1)] == ["ann (SHA256:annannan…)"]
+        changes = [r.rating_change for r in record.people.rounds(ANN.key)]
         assert changes == [16, -17, -1, 16]  # newest first
-        assert [r.rating_change for r in record.people_rounds(BOB.key)] == [-16, 17, 1, -16]
+        assert [r.rating_change for r in record.people.rounds(BOB.key)] == [-16, 17, 1, -16]
 
 
 def test_unrated_rounds_are_kept_and_move_no_rating(backend: str) -> None:
     guest = Seat("guest", None)
     with Record.open() as record:
-        assert record.save_match(match(ANN, ANN, "X", kind="hotseat"))  # one person
-        assert record.save_match(match(ANN, guest, "X"))  # a guest: never rated
-        assert record.save_match(match(ANN, ANN, "O"))  # one key in both seats of a room
-        assert record.save_match(match(ANN, BOB, "abandoned", moves=()))  # no move played
-        assert record.ratings() == []
-        assert len(record.people_rounds(ANN.key, 100)) == 4
-        stats = record.people_stats(ANN.key)
+        assert record.people.save_match(match(ANN, ANN, "X", kind="hotseat"))  # one person
+        assert record.people.save_match(match(ANN, guest, "X"))  # a guest: never rated
+        assert record.people.save_match(match(ANN, ANN, "O"))  # one key in both seats of a room
+        assert record.people.save_match(match(ANN, BOB, "abandoned", moves=()))  # no move played
+        assert record.people.ratings() == []
+        assert len(record.people.rounds(ANN.key, 100)) == 4
+        stats = record.people.stats(ANN.key)
         assert stats.rating is None and stats.rated == 0 and stats.rounds == 4
         assert stats.hot_seat["3x3"].x_wins == 1
         # one key in both seats counts from X's side
@@ -142,9 +142,9 @@ def test_people_stats_count_from_each_players_side_per_board(backend: str) -> No
             on_4x4,
             on_6x6,
         ):
-            assert record.save_match(one)
-        ann, bob = record.people_stats(ANN.key), record.people_stats(BOB.key)
-        guest = record.people_stats(None)
+            assert record.people.save_match(one)
+        ann, bob = record.people.stats(ANN.key), record.people.stats(BOB.key)
+        guest = record.people.stats(None)
     assert ann.rooms["3x3"] == PeopleStanding(wins=1, losses=1, draws=1, abandoned=2, left=1)
     assert bob.rooms["3x3"] == PeopleStanding(wins=1, losses=1, draws=1, abandoned=1, left=1)
     assert ann.rooms["4x4"] == PeopleStanding(losses=1)
@@ -158,9 +158,9 @@ def test_people_stats_count_from_each_players_side_per_board(backend: str) -> No
 
 def test_people_rounds_are_told_from_the_players_side(backend: str) -> None:
     with Record.open() as record:
-        assert record.save_match(match(ANN, BOB, "O", first="O", key="one"))
-        assert record.save_match(match(ANN, ANN, "draw", kind="hotseat", key="two"))
-        ann, bob = record.people_rounds(ANN.key), record.people_rounds(BOB.key)
+        assert record.people.save_match(match(ANN, BOB, "O", first="O", key="one"))
+        assert record.people.save_match(match(ANN, ANN, "draw", kind="hotseat", key="two"))
+        ann, bob = record.people.rounds(ANN.key), record.people.rounds(BOB.key)
     assert [(r.kind, r.symbol, r.opponent, r.result) for r in ann] == [
         ("hotseat", "X", "ann", "draw"),
         ("room", "X", "bob", "loss"),
@@ -177,12 +177,14 @@ def test_people_rounds_are_told_from_the_players_side(backend: str) -> None:
 def test_a_round_saved_again_by_its_key_is_kept_and_rated_once(backend: str) -> None:
     once = match(ANN, BOB, "X", key="room-ABCD-1")
     with Record.open() as record:
-        assert record.save_match(once) and record.save_match(once)
+        assert record.people.save_match(once) and record.people.save_match(once)
     with Record.open() as another:  # the retry of another process, after a lost answer
-        assert another.save_match(once)
-        assert another.save_match(once._replace(result="draw", moves=DRAW))  # the key decides
+        assert another.people.save_match(once)
+        assert another.people.save_match(
+            once._replace(result="draw", moves=DRAW)
+        )  # the key decides
         assert ratings_of(another) == {ANN.key: (1216, 1), BOB.key: (1184, 1)}
-        assert len(another.people_rounds(ANN.key)) == 1
+        assert len(another.people.rounds(ANN.key)) == 1
         assert another.take_notice() is None
 
 
@@ -218,26 +220,26 @@ def test_an_invalid_round_is_refused_before_anything_is_written(
 ) -> None:
     with Record.open() as record:
         with pytest.raises(ValueError):
-            record.save_match(match(ANN, BOB, "X")._replace(**change))
-        assert record.people_rounds(ANN.key) == [] and record.ratings() == []
+            record.people.save_match(match(ANN, BOB, "X")._replace(**change))
+        assert record.people.rounds(ANN.key) == [] and record.people.ratings() == []
 
 
 def test_a_name_too_long_to_keep_is_cut_and_an_error_is_short(backend: str) -> None:
     with Record.open() as record:
-        assert record.save_match(match(Seat("n" * 5000, ANN.key), BOB))
-        assert record.people_rounds(BOB.key)[0].opponent == "n" * 1000
+        assert record.people.save_match(match(Seat("n" * 5000, ANN.key), BOB))
+        assert record.people.rounds(BOB.key)[0].opponent == "n" * 1000
         with pytest.raises(ValueError) as error:
-            record.save_match(match(ANN, BOB)._replace(round_key="\x1b" * 5000))
+            record.people.save_match(match(ANN, BOB)._replace(round_key="\x1b" * 5000))
     assert len(str(error.value)) < 200
 
 
 def test_names_are_stored_as_given(backend: str) -> None:
     hostile = Seat("[b]boss[/b]\x1b[2J\n", "SHA256:hostilehostilehostile")
     with Record.open() as record:
-        assert record.save_match(match(hostile, BOB, "O"))
-        assert record.people_rounds(BOB.key)[0].opponent == hostile.name
-        assert {e.display_name for e in record.ratings()} == {hostile.name, "bob"}
-        shown = next(e.label for e in record.ratings() if e.player == hostile.key)
+        assert record.people.save_match(match(hostile, BOB, "O"))
+        assert record.people.rounds(BOB.key)[0].opponent == hostile.name
+        assert {e.display_name for e in record.people.ratings()} == {hostile.name, "bob"}
+        shown = next(e.label for e in record.people.ratings() if e.player == hostile.key)
     assert shown == "[b]boss[/b] (SHA256:hostileh…)"  # control characters never shown
 
 
@@ -249,7 +251,7 @@ def test_a_failure_after_one_rating_moved_leaves_neither_moved(tmp_path: Path) -
     save: the round and ann's new rating, already written, are rolled back with it."""
     path = tmp_path / DATABASE_NAME
     with Record.open(path) as record:
-        assert record.save_match(match(ANN, BOB, "X"))
+        assert record.people.save_match(match(ANN, BOB, "X"))
     before = stored_ratings(path)
     with sqlite3.connect(path) as conn:
         conn.execute(
@@ -258,7 +260,7 @@ def test_a_failure_after_one_rating_moved_leaves_neither_moved(tmp_path: Path) -
             " BEGIN SELECT RAISE(ABORT, 'bob may not change'); END".replace("?", f"'{BOB.key}'")
         )
     with Record.open(path) as record:
-        assert not record.save_match(match(ANN, BOB, "O"))  # ann is X: written first
+        assert not record.people.save_match(match(ANN, BOB, "O"))  # ann is X: written first
         notice = record.take_notice()
     assert notice and "bob may not change" in notice
     assert stored_ratings(path) == before
@@ -266,7 +268,7 @@ def test_a_failure_after_one_rating_moved_leaves_neither_moved(tmp_path: Path) -
         assert conn.execute("SELECT COUNT(*) FROM matches").fetchone() == (1,)
         conn.execute("DROP TRIGGER refuse_bob")
     with Record.open(path) as record:  # and the same round goes in whole once allowed
-        assert record.save_match(match(ANN, BOB, "O"))
+        assert record.people.save_match(match(ANN, BOB, "O"))
     assert stored_ratings(path) == rebuild_ratings(path) != before
 
 
@@ -298,10 +300,10 @@ def test_ratings_are_conserved_and_equal_a_rebuild_from_the_rounds(
         empty_record(record)  # one record for every example of the test
         for x, o, result, first, left_by, kind in rounds:
             one = match(x, o, result, kind=kind, first=first, left_by=left_by)
-            assert record.save_match(one)
+            assert record.people.save_match(one)
         kept = ratings_of(record)
         for player, (_, games) in kept.items():
-            changes = [r.rating_change for r in record.people_rounds(player, 100)]
+            changes = [r.rating_change for r in record.people.rounds(player, 100)]
             assert sum(1 for c in changes if c) <= games
         # Each rated round moves equal and opposite amounts: the sum is 1200 for each rated player.
         assert kept == rebuild_ratings(where_kept(record)) == stored_ratings(where_kept(record))
@@ -346,7 +348,7 @@ def planned(
 def writer(path: str, seed: int, start: multiprocessing.synchronize.Barrier) -> int:
     start.wait()
     with Record.open(path) as record:
-        saved = sum(record.save_match(one) for one in planned(seed))
+        saved = sum(record.people.save_match(one) for one in planned(seed))
         return saved if record.notice is None else -1
 
 
@@ -396,7 +398,7 @@ def test_an_older_record_is_upgraded_to_the_latest_schema_with_nothing_lost(
         assert record.available and record.take_notice() is None
         stats = record.stats("alice")
         assert stats.rounds > 0
-        assert record.save_match(match(ANN, BOB, "X"))
+        assert record.people.save_match(match(ANN, BOB, "X"))
         assert ratings_of(record) == {ANN.key: (1216, 1), BOB.key: (1184, 1)}
         assert record.stats("alice") == stats
     with sqlite3.connect(path) as conn:
@@ -416,7 +418,9 @@ AGREED = (5, 1)  # a round under way: two moves, then both players took a draw
 def test_an_agreed_draw_is_kept_once_and_rated_as_a_draw(tmp_path: Path) -> None:
     agreed = match(result="draw", moves=AGREED)._replace(agreed=True)
     with Record.open(tmp_path / DATABASE_NAME) as record:
-        assert record.save_match(agreed) and record.save_match(agreed)  # the other player's
+        assert record.people.save_match(agreed) and record.people.save_match(
+            agreed
+        )  # the other player's
         assert ratings_of(record) == {ANN.key: (1200, 1), BOB.key: (1200, 1)}
     with sqlite3.connect(tmp_path / DATABASE_NAME) as conn:
         rows = conn.execute("SELECT result, agreed, moves FROM matches").fetchall()
@@ -453,7 +457,7 @@ def test_a_schema_3_record_is_upgraded_to_4_keeping_its_rounds_between_people(
     before = dump(path, "matches", "ratings")
     with Record.open(path) as record:
         assert record.available and record.take_notice() is None
-        assert record.save_match(match(result="draw", moves=AGREED)._replace(agreed=True))
+        assert record.people.save_match(match(result="draw", moves=AGREED)._replace(agreed=True))
     with sqlite3.connect(path) as conn:
         assert conn.execute("PRAGMA user_version").fetchone()[0] == schema_version()
         agreed = conn.execute("SELECT agreed FROM matches ORDER BY id").fetchall()
@@ -473,7 +477,7 @@ def test_a_failed_upgrade_of_a_schema_2_record_leaves_it_as_it_was(
     monkeypatch.setattr(record_schema, "MIGRATIONS", (*record_schema.MIGRATIONS, broken))
     with Record.open(path) as failed:
         assert not failed.available and failed.take_notice()
-        assert not failed.save_match(match())
+        assert not failed.people.save_match(match())
     assert path.read_bytes() == before
     assert "matches" not in tables(path)
 
@@ -486,8 +490,8 @@ def test_a_record_of_a_newer_schema_is_refused_untouched(tmp_path: Path) -> None
         conn.execute(f"PRAGMA user_version = {schema_version() + 1}")
     before = path.read_bytes()
     with Record.open(path) as record:
-        assert not record.save_match(match())
-        assert record.people_stats(ANN.key).rounds == 0 and record.ratings() == []
+        assert not record.people.save_match(match())
+        assert record.people.stats(ANN.key).rounds == 0 and record.people.ratings() == []
         assert "newer" in (record.take_notice() or "")
     assert path.read_bytes() == before
 
@@ -502,9 +506,11 @@ def test_a_loss_on_time_and_a_claimed_round_are_kept_as_such_and_rated(tmp_path:
     claimed = match(result="abandoned", moves=AGREED, left_by="O", key="c")
     claimed = claimed._replace(cause="claimed")
     with Record.open(tmp_path / DATABASE_NAME) as record:
-        assert record.save_match(on_time) and record.save_match(on_time)  # both players'
+        assert record.people.save_match(on_time) and record.people.save_match(
+            on_time
+        )  # both players'
         assert ratings_of(record) == {ANN.key: (1216, 1), BOB.key: (1184, 1)}  # a win
-        assert record.save_match(claimed)  # bob left: a loss for him, as when the grace ends
+        assert record.people.save_match(claimed)  # bob left: a loss for him, as when the grace ends
         assert ratings_of(record) == {ANN.key: (1231, 2), BOB.key: (1169, 2)}
     with sqlite3.connect(tmp_path / DATABASE_NAME) as conn:
         rows = conn.execute("SELECT result, cause, take_backs FROM matches ORDER BY id").fetchall()
@@ -545,7 +551,7 @@ def test_a_schema_4_record_is_upgraded_keeping_its_rounds_between_people(
     with sqlite3.connect(path) as conn:
         conn.execute(OLD_MATCH, (ANN.key, BOB.key))
     with Record.open(path) as record:
-        assert record.save_match(match(result="X", moves=ON_TIME)._replace(cause="time"))
+        assert record.people.save_match(match(result="X", moves=ON_TIME)._replace(cause="time"))
     with sqlite3.connect(path) as conn:
         assert conn.execute("PRAGMA user_version").fetchone()[0] == schema_version()
         rows = conn.execute("SELECT cause, take_backs FROM matches ORDER BY id").fetchall()
@@ -560,9 +566,9 @@ def test_a_loss_on_time_and_a_claim_are_listed_as_such(tmp_path: Path) -> None:
         cause="claimed"
     )
     with Record.open(tmp_path / DATABASE_NAME) as record:
-        assert record.save_match(on_time) and record.save_match(claimed)
-        ann = [people_round_cells(r)[4] for r in record.people_rounds(ANN.key)]
-        bob = [people_round_cells(r)[4] for r in record.people_rounds(BOB.key)]
+        assert record.people.save_match(on_time) and record.people.save_match(claimed)
+        ann = [people_round_cells(r)[4] for r in record.people.rounds(ANN.key)]
+        bob = [people_round_cells(r)[4] for r in record.people.rounds(BOB.key)]
     assert ann == ["win (claimed)", "win (time)"] and bob == ["you left", "loss (time)"]
 
 
@@ -573,8 +579,8 @@ def test_a_claimed_round_counts_as_the_win_it_is(tmp_path: Path) -> None:
         cause="claimed"
     )
     with Record.open(tmp_path / DATABASE_NAME) as record:
-        assert record.save_match(claimed)
-        ann = record.people_stats(ANN.key).rooms["3x3"]
-        bob = record.people_stats(BOB.key).rooms["3x3"]
+        assert record.people.save_match(claimed)
+        ann = record.people.stats(ANN.key).rooms["3x3"]
+        bob = record.people.stats(BOB.key).rooms["3x3"]
     assert (ann.wins, ann.abandoned, ann.left) == (1, 0, 0)
     assert (bob.wins, bob.losses, bob.abandoned, bob.left) == (0, 0, 1, 1)

@@ -66,7 +66,7 @@ def test_a_schema_1_database_is_upgraded_and_keeps_its_rounds(
     assert query(pg_url, "SELECT to_regclass('matches')") == [(None,)]
     with Record.open_url(pg_url) as record:
         assert record.available and record.take_notice() is None
-        assert record.save_match(match(ANN, BOB, "X"))
+        assert record.people.save_match(match(ANN, BOB, "X"))
         assert record.stats("alice").by_difficulty["hard"].wins == 1
     assert query(pg_url, "SELECT version FROM schema_version") == [(schema_version(),)]
     assert stored_ratings(pg_url) == {ANN.key: (1216, 1), BOB.key: (1184, 1)}
@@ -83,7 +83,7 @@ def test_an_agreed_draw_is_kept_once_as_agreed_and_rated_as_a_draw(
     query(pg_url, old_match.replace(", 1, 16)", ", true, 16)"), (ANN.key, BOB.key))
     agreed = match(ANN, BOB, "draw", moves=(5, 1))._replace(agreed=True)
     with Record.open_url(pg_url) as record:
-        assert record.save_match(agreed) and record.save_match(agreed)
+        assert record.people.save_match(agreed) and record.people.save_match(agreed)
     assert query(pg_url, "SELECT version FROM schema_version") == [(schema_version(),)]
     assert query(pg_url, "SELECT result, agreed FROM matches ORDER BY id") == [  # the old kept
         ("X", False),
@@ -110,7 +110,9 @@ def test_many_processes_rating_the_same_people_at_once_never_deadlock(pg_url: st
 
     def host(seed: int) -> int:
         record = Record.open_url(pg_url)
-        saved = sum(record.save_match(one) for one in planned(seed, PEOPLE, ROUNDS_EACH, SHARED))
+        saved = sum(
+            record.people.save_match(one) for one in planned(seed, PEOPLE, ROUNDS_EACH, SHARED)
+        )
         if record.notice:
             print(record.notice)  # a deadlock or a lock timeout: "busy (a deadlock)"
         return 0 if saved == ROUNDS_EACH + SHARED and record.notice is None else 1
@@ -132,13 +134,13 @@ def test_many_processes_rating_the_same_people_at_once_never_deadlock(pg_url: st
 def test_a_retried_save_counts_once_and_leaves_no_trace(pg_record: Record, pg_url: str) -> None:
     once = match(ANN, BOB, "X", key="room-ABCD-1")
     with Record.open_url(pg_url) as other_host:
-        assert pg_record.save_match(once) and other_host.save_match(once)
+        assert pg_record.people.save_match(once) and other_host.people.save_match(once)
         # The key decides: the same key with another player (cat, never rated) adds nothing,
         # not even the row the save locked for cat before it found the key kept.
-        assert other_host.save_match(once._replace(x=CAT, result="draw", moves=DRAW))
+        assert other_host.people.save_match(once._replace(x=CAT, result="draw", moves=DRAW))
     assert query(pg_url, "SELECT count(*) FROM matches") == [(1,)]
     assert stored_ratings(pg_url) == {ANN.key: (1216, 1), BOB.key: (1184, 1)}
-    assert pg_record.people_stats(CAT.key).rating is None and pg_record.take_notice() is None
+    assert pg_record.people.stats(CAT.key).rating is None and pg_record.take_notice() is None
 
 
 REFUSE_BOB = f"""
@@ -157,19 +159,19 @@ def test_a_failure_between_the_two_rating_writes_leaves_neither(pg_url: str) -> 
     """A real failure (a trigger refusing bob's new rating) after X's rating was written:
     the round, X's rating and cat's first row go back with it."""
     with Record.open_url(pg_url) as record:
-        assert record.save_match(match(ANN, BOB, "X"))
+        assert record.people.save_match(match(ANN, BOB, "X"))
     before = stored_ratings(pg_url)
     query(pg_url, REFUSE_BOB)
     with Record.open_url(pg_url) as record:
-        assert not record.save_match(match(CAT, BOB, "X"))  # cat is X: written first
-        assert not record.save_match(match(ANN, BOB, "O"))
+        assert not record.people.save_match(match(CAT, BOB, "X"))  # cat is X: written first
+        assert not record.people.save_match(match(ANN, BOB, "O"))
         notice = record.take_notice()
     assert notice and "bob may not change" in notice
     assert stored_ratings(pg_url) == before  # and no row for cat
     assert query(pg_url, "SELECT count(*) FROM matches") == [(1,)]
     query(pg_url, "DROP TRIGGER refuse_bob ON ratings")
     with Record.open_url(pg_url) as record:  # the same round goes in whole once allowed
-        assert record.save_match(match(CAT, BOB, "X"))
+        assert record.people.save_match(match(CAT, BOB, "X"))
     assert stored_ratings(pg_url) == rebuild_ratings(pg_url) != before
 
 
@@ -177,13 +179,13 @@ def test_a_rating_held_too_long_loses_that_round_only(
     pg_record: Record, pg_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(pg_connection, "LOCK_TIMEOUT_MS", 200)
-    assert pg_record.save_match(match(ANN, BOB, "X"))
+    assert pg_record.people.save_match(match(ANN, BOB, "X"))
     with psycopg.connect(pg_url) as other, other.transaction():
         other.execute("SELECT * FROM ratings WHERE player = %s FOR UPDATE", (BOB.key,))
-        assert not pg_record.save_match(match(CAT, BOB, "X"))  # another host holds bob's row
+        assert not pg_record.people.save_match(match(CAT, BOB, "X"))  # another host holds bob's row
         assert "busy" in (pg_record.take_notice() or "")
-        assert pg_record.save_match(match(CAT, ANN, "X"))  # other people never wait
-    assert pg_record.available and pg_record.save_match(match(CAT, BOB, "X"))
+        assert pg_record.people.save_match(match(CAT, ANN, "X"))  # other people never wait
+    assert pg_record.available and pg_record.people.save_match(match(CAT, BOB, "X"))
     assert stored_ratings(pg_url) == rebuild_ratings(pg_url)
     assert BOB.key is not None and stored_ratings(pg_url)[BOB.key][1] == 2
 
@@ -197,7 +199,7 @@ def test_a_loss_on_time_is_kept_and_rated_on_postgresql(
             assert first.available
     on_time = match(ANN, BOB, "X", moves=(5, 1, 9))._replace(cause="time", take_backs=1)
     with Record.open_url(pg_url) as record:
-        assert record.save_match(on_time) and record.save_match(on_time)
+        assert record.people.save_match(on_time) and record.people.save_match(on_time)
     assert query(pg_url, "SELECT result, cause, take_backs FROM matches") == [("X", "time", 1)]
     assert stored_ratings(pg_url) == {ANN.key: (1216, 1), BOB.key: (1184, 1)}
     with pytest.raises(psycopg.errors.CheckViolation):  # only a won round is lost on time

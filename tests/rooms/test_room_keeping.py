@@ -106,10 +106,10 @@ async def test_both_sessions_saving_keep_the_round_and_move_the_ratings_once(
         for keeper in (ann_keeper, bob_keeper):
             match = keeper.ended(view)
             assert match is not None
-            assert record.save_match(match)
-        rounds = record.people_rounds("k-ann")
-        assert len(rounds) == 1 and len(record.people_rounds("k-bob")) == 1
-        ratings = {entry.player: (entry.rating, entry.games) for entry in record.ratings()}
+            assert record.people.save_match(match)
+        rounds = record.people.rounds("k-ann")
+        assert len(rounds) == 1 and len(record.people.rounds("k-bob")) == 1
+        ratings = {entry.player: (entry.rating, entry.games) for entry in record.people.ratings()}
         assert ratings == {"k-ann": (1216, 1), "k-bob": (1184, 1)}
     finally:
         record.close()
@@ -126,6 +126,9 @@ async def test_a_6x6_room_round_is_kept_in_the_record_on_both_backends(backend: 
     match = given[-1]
     assert match is not None and (match.board_size, match.result) == (6, "X")
     with Record.open() as record:
-        assert record.save_match(match)
-        ann_stats, bob_stats = record.people_stats("k-ann"), record.people_stats("k-bob")
+        assert record.people.save_match(match)
+        ann_stats, bob_stats = (
+            record.people.stats("k-ann"),
+            record.people.stats("k-bob"),
+        )
     assert ann_stats.rooms["6x6"].wins == 1 and bob_stats.rooms["6x6"].losses == 1

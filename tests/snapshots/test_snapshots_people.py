@@ -24,7 +24,9 @@ def keep(me: Seat) -> None:
     start = datetime(2026, 11, 21, 18, 0, tzinfo=UTC)
     with Record.open() as record:
         for minute, match in enumerate(people_rounds(me)):
-            assert record.save_match(match._replace(ended_at=start + timedelta(minutes=9 * minute)))
+            assert record.people.save_match(
+                match._replace(ended_at=start + timedelta(minutes=9 * minute))
+            )
 
 
 @pytest.fixture

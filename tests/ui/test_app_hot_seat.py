@@ -136,8 +136,8 @@ async def test_a_round_between_people_leaves_the_ai_standings_unchanged_and_is_k
     deadline = time.monotonic() + 10
     while True:
         with Record.open() as record:
-            people = record.people_stats(player)
-            kept = record.people_rounds(player, 10)
+            people = record.people.stats(player)
+            kept = record.people.rounds(player, 10)
             assert record.stats(player) == before
             assert record.recent_rounds(player, 100) == []
         if len(kept) == 3 or time.monotonic() > deadline:

@@ -35,7 +35,7 @@ from tui_tictactoe.ui.screens.people_screen import PeopleScreen
 def keep_match(name: str) -> None:
     """A rated room round: OTHER, under `name`, beats ME ("me")."""
     with Record.open() as record:
-        assert record.save_match(
+        assert record.people.save_match(
             Match(
                 Seat(name, OTHER), Seat("me", ME), "room", 3, "X", (1, 4, 2, 5, 3), "X", None, "r"
             )
@@ -80,7 +80,7 @@ def test_a_hostile_opponent_is_cleaned_in_stats(name: str, shown: str | None) ->
     stored = name if storable(name) else displayable(name)
     keep_match(stored)
     with Record.open() as record:
-        text = "\n".join(format_people(record.people_stats(ME), record.people_rounds(ME)))
+        text = "\n".join(format_people(record.people.stats(ME), record.people.rounds(ME)))
     assert displayable(stored, OPPONENT_SHOWN) in text
     assert "\x1b" not in text and "\x9b" not in text and "\u202e" not in text
     assert max(len(line) for line in text.splitlines()) <= 60

@@ -26,7 +26,7 @@ IDS = ["80x24", "60x18"]
 def keep(matches: tuple[Match, ...]) -> None:
     with Record.open() as record:
         for match in matches:
-            assert record.save_match(match)
+            assert record.people.save_match(match)
 
 
 def local() -> Seat:
@@ -40,7 +40,7 @@ async def test_p_shows_the_rounds_against_people_apart(make_app, size) -> None:
     me = local()
     keep(people_rounds(me))
     with Record.open() as record:
-        rating = record.people_stats(me.key).rating
+        rating = record.people.stats(me.key).rating
     assert rating is not None
     app = make_app()
     async with app.run_test(size=size) as pilot:
@@ -99,7 +99,7 @@ async def test_the_leaderboard_ranks_people_by_elo(make_app, monkeypatch, size) 
     with Record.open() as record:
         expected = [
             [str(place), entry.label, str(entry.rating), str(entry.games)]
-            for place, entry in enumerate(record.ratings(5), 1)
+            for place, entry in enumerate(record.people.ratings(5), 1)
         ]
     assert [row[1].split(" ")[0] for row in expected] == ["me", "ann", "bob"]
     app = make_app()
@@ -138,4 +138,4 @@ async def test_the_app_keeps_a_round_between_people_once_from_both_sessions(make
         assert isinstance(screen, PeopleScreen)
         assert [row[1:] for row in cells(screen.table)] == [["3x3", "ann", "X 1st", "win", "+16"]]
     with Record.open() as record:
-        assert record.people_rounds("g1") == [] and len(record.ratings()) == 2
+        assert record.people.rounds("g1") == [] and len(record.people.ratings()) == 2

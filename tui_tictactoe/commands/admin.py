@@ -151,7 +151,7 @@ def _since() -> str:
 
 
 def _done(record: Record, action: str, target: str, why: str, outcome: str) -> None:
-    record.log_action(_who(), action, target, why, outcome)
+    record.moderation.log_action(_who(), action, target, why, outcome)
     print(f"{action} {target}: {outcome}")
 
 
@@ -159,7 +159,7 @@ def _done(record: Record, action: str, target: str, why: str, outcome: str) -> N
 
 
 def list_live(record: Record, args: argparse.Namespace) -> None:
-    hosts, sessions = record.live(_since())
+    hosts, sessions = record.moderation.live(_since())
     sessions = _held_once(sessions)
     rooms: dict[str, list[str]] = {}  # code -> its sessions, on every host
     for session in sessions:
@@ -237,7 +237,7 @@ def end(record: Record, args: argparse.Namespace) -> None:
     target = target.upper() if is_room else target.lower()
     if not (re.fullmatch(_SESSION, target) or is_room):
         raise AdminError(f"not a session's id (8 hex digits) nor a room's code: {target[:20]!r}")
-    _, sessions = record.live(_since())
+    _, sessions = record.moderation.live(_since())
     hosts = sorted({s.host for s in sessions if s.session == target or target in s.rooms.split()})
     if not hosts:
         _done(record, "end", target, args.reason, "no live session or room")
@@ -253,7 +253,7 @@ def end(record: Record, args: argparse.Namespace) -> None:
 def drain(record: Record, args: argparse.Namespace) -> None:
     import socket
 
-    hosts, _ = record.live(_since())
+    hosts, _ = record.moderation.live(_since())
     if args.host is not None:
         chosen = [host for host in hosts if host.host == args.host]
         if not chosen:
@@ -271,9 +271,9 @@ def _ordered(
 ) -> None:
     """Log the action (first: a server writes it to its log at the look that takes the
     order), leave each host its order, and wait for each to take it."""
-    record.log_action(_who(), action, target, why, f"ordered to {len(orders)} hosts")
+    record.moderation.log_action(_who(), action, target, why, f"ordered to {len(orders)} hosts")
     made = {
-        host: record.add_order(host, action, each, message)
+        host: record.moderation.add_order(host, action, each, message)
         for host, (each, message) in orders.items()
     }
     print(f"{action} {target}: {_waited(record, made)}")
@@ -289,7 +289,11 @@ def _waited(record: Record, orders: dict[str, int | None]) -> str:
     left = dict(orders)
     while left and time.monotonic() < deadline:
         time.sleep(0.2)
-        left = {host: order for host, order in left.items() if not record.order_taken(order or 0)}
+        left = {
+            host: order
+            for host, order in left.items()
+            if not record.moderation.order_taken(order or 0)
+        }
     taken = len(orders) - len(left)
     outcome = f"taken by {taken} of {len(orders)} hosts"
     return outcome + (f" (not yet: {', '.join(left)})" if left else "")
@@ -309,9 +313,9 @@ def deny(record: Record, args: argparse.Namespace) -> None:
     files = _deny_files(record, args.file)
     for path in files:
         _append(path, line)
-    if not record.add_denied(line):
+    if not record.moderation.add_denied(line):
         raise AdminError("the entry could not be kept in the record")
-    record.forget_denied(_expired(record.denied_entries(), datetime.now(UTC)))
+    record.moderation.forget_denied(_expired(record.moderation.denied_entries(), datetime.now(UTC)))
     where = ", ".join(map(str, files)) or "the record only (no deny file)"
     _done(record, "deny", line, args.reason, f"every host's list, and {where}")
 
@@ -336,7 +340,7 @@ def _deny_files(record: Record, named: str | None) -> list[Path]:
 
     if named is not None:
         return [Path(named)]
-    hosts, _ = record.live(_since())
+    hosts, _ = record.moderation.live(_since())
     return sorted(
         {Path(h.deny_file) for h in hosts if h.deny_file and h.machine == socket.gethostname()}
     )
@@ -368,7 +372,7 @@ def rename(record: Record, args: argparse.Namespace) -> None:
     name = args.name.strip()
     if not name or displayable(name, empty="") != name or len(name) > NAME_LIMIT:
         raise AdminError(f"a name is 1 to {NAME_LIMIT} visible characters, no escapes")
-    if not record.rename(args.key.strip(), name):
+    if not record.moderation.rename(args.key.strip(), name):
         raise AdminError("the name could not be changed")
     _done(record, "rename", args.key.strip(), args.reason, f"now called {name!r}")
 

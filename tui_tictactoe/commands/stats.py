@@ -40,8 +40,8 @@ def run_stats(as_json: bool, named: str | None = None) -> int:
             identity = identity._replace(player=player, name="")
         stats = record.stats(identity.player, identity.name or None)
         rounds = [] if as_json else record.recent_rounds(identity.player, RECENT_ROUNDS)
-        people = record.people_stats(identity.player)
-        met = [] if as_json else record.people_rounds(identity.player, RECENT_ROUNDS)
+        people = record.people.stats(identity.player)
+        met = [] if as_json else record.people.rounds(identity.player, RECENT_ROUNDS)
         notice = record.take_notice()
         usable = record.available
     if notice:
@@ -54,7 +54,7 @@ def run_stats(as_json: bool, named: str | None = None) -> int:
 
 def _find_player(record: Record, named: str) -> tuple[str | None, str]:
     """The one player `named` is the key or shown name of, or why there is none."""
-    keys = record.players_named(named)
+    keys = record.people.players_named(named)
     if named in keys:
         return named, ""
     if len(keys) == 1:

@@ -10,19 +10,21 @@ server use:
     record.settings(player)           # {"symbol": "O", "theme": "nord", ...}
     record.save_round(player, FinishedRound(...))  # True once committed
     record.stats(player), record.recent_rounds(player), record.leaderboard()
-    record.save_match(Match(...))     # a round between people; rated ones move both ratings
-    record.people_stats(player), record.people_rounds(player), record.ratings()
+    record.people.save_match(Match(...))  # a round between people; rated ones move both ratings
+    record.people.stats(player), record.people.rounds(player), record.people.ratings()
+    record.moderation.claim_name(player, name)  # the admin's and the servers' side: moderation
     record.take_notice()              # a one-time message for the status line, or None
 
 The modules, from the top: `store` (`Record`), `failures` (what each failure of the
 file means), `sqlite_file` (making, opening and moving aside the file), `schema`
 (tables, the standings' upkeep, migrations), `people` (rounds between people and
-their Elo ratings), `validation` (arguments against
+their Elo ratings: `Record.people`), `access` (the hooks a part of `Record` is handed),
+`validation` (arguments against
 `options.CHOICES`), `values` (what the record hands out), `names` (how a stored
 player is shown), `listing` (the record as the stats screen and `stats` list it),
 `location` (where the file lives), `rounds` (a round checked, and the standings'
 upkeep in SQL, for both backends), `moderation` (what `tui-tictactoe admin` and the servers
-tell each other; who owns a name), `deny_list` (the deny list's lines, read and matched); for PostgreSQL `postgres.store` (`PostgresRecord`),
+tell each other; who owns a name: `Record.moderation`), `deny_list` (the deny list's lines, read and matched); for PostgreSQL `postgres.store` (`PostgresRecord`),
 `postgres.schema` (its tables and migrations) and `postgres.connection` (connecting, and what
 its failures mean).
 

@@ -10,16 +10,16 @@ every host sharing a PostgreSQL database alike: no socket of its own, no second 
 
 A name belongs to the first key that used it (`claim_name`, `name_owners`): another key under
 the same name is shown with its fingerprint and does not take the name's place on the
-leaderboard. Written once for both backends through `Record`'s dialect (`_query`,
-`_writing`, `_run`); times are UTC ISO text, which sorts as time does.
+leaderboard. Written once for both backends on the hooks of the `Record` that owns it
+(`access.Access`); times are UTC ISO text, which sorts as time does.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Sequence
-from contextlib import AbstractContextManager
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
+from collections.abc import Collection, Iterable, Sequence
+from typing import Any, NamedTuple, TypeVar
 
+from tui_tictactoe.record.access import Access
 from tui_tictactoe.record.names import FINGERPRINT, name_skeleton
 
 T = TypeVar("T")
@@ -150,16 +150,13 @@ def now_text() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
-class ModerationRecord:
-    """`Record`'s moderation methods (its base, beside `PeopleRecord`). Like every `Record`
-    method they never raise for the database's sake: a failure returns the fallback and
-    leaves a notice."""
+class Moderation:
+    """The record's moderation (`record.moderation`), on the hooks of the `Record` that owns
+    it (`Access`). Like every `Record` method they never raise for the database's sake: a
+    failure returns the fallback and leaves a notice."""
 
-    if TYPE_CHECKING:
-
-        def _run(self, operation: Callable[[Any], T], fallback: T, lost: str) -> T: ...
-        def _query(self, conn: Any, statement: str, params: Sequence[Any] = ()) -> list[Any]: ...
-        def _writing(self, conn: Any) -> AbstractContextManager[None]: ...
+    def __init__(self, access: Access) -> None:
+        self._access = access
 
     # -- the servers' side ---------------------------------------------------------
 
@@ -167,8 +164,8 @@ class ModerationRecord:
         """The host (its heartbeat: `seen_at`) and all its live sessions, replacing the last."""
 
         def write(conn: Any) -> bool:
-            with self._writing(conn):
-                self._query(
+            with self._access.writing(conn):
+                self._access.query(
                     conn,
                     "INSERT INTO live_hosts (host, machine, pid, deny_file, started_at, seen_at)"
                     " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (host) DO UPDATE SET"
@@ -177,9 +174,9 @@ class ModerationRecord:
                     " seen_at = excluded.seen_at",
                     tuple(host),
                 )
-                self._query(conn, "DELETE FROM live_sessions WHERE host = ?", (host.host,))
+                self._access.query(conn, "DELETE FROM live_sessions WHERE host = ?", (host.host,))
                 for session in sessions:
-                    self._query(
+                    self._access.query(
                         conn,
                         "INSERT INTO live_sessions (host, session, name, player, address, rooms,"
                         " kind, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -187,7 +184,7 @@ class ModerationRecord:
                     )
             return True
 
-        return self._run(write, False, "the live sessions were not published")
+        return self._access.run(write, False, "the live sessions were not published")
 
     def claim_name(
         self, player: str | None, name: str, reserved: Collection[str] = (), may_add: bool = True
@@ -204,13 +201,17 @@ class ModerationRecord:
         def write(conn: Any) -> Claim:
             if not key:
                 return Claim(None, False)
-            with self._writing(conn):
-                self._query(conn, "DELETE FROM name_owners WHERE since < ?", (lapsed_before(),))
-                rows = self._query(conn, "SELECT player FROM name_owners WHERE name = ?", (key,))
+            with self._access.writing(conn):
+                self._access.query(
+                    conn, "DELETE FROM name_owners WHERE since < ?", (lapsed_before(),)
+                )
+                rows = self._access.query(
+                    conn, "SELECT player FROM name_owners WHERE name = ?", (key,)
+                )
                 if rows:
                     owner = str(rows[0][0])
                     if owner == player:
-                        self._query(
+                        self._access.query(
                             conn, "UPDATE name_owners SET since = ? WHERE name = ?", (now, key)
                         )
                     return Claim(owner, False)
@@ -218,35 +219,37 @@ class ModerationRecord:
                     return Claim(None, False)
                 if key in reserved:
                     return Claim(None, False)
-                owned = self._query(
+                owned = self._access.query(
                     conn, "SELECT count(*) FROM name_owners WHERE player = ?", (player,)
                 )
                 if int(owned[0][0]) >= NAMES_PER_KEY:
                     return Claim(None, False, full=True)
-                self._query(
+                self._access.query(
                     conn,
                     "INSERT INTO name_owners (name, player, since) VALUES (?, ?, ?)"
                     " ON CONFLICT (name) DO NOTHING",
                     (key, player, now),
                 )
-                rows = self._query(conn, "SELECT player FROM name_owners WHERE name = ?", (key,))
+                rows = self._access.query(
+                    conn, "SELECT player FROM name_owners WHERE name = ?", (key,)
+                )
             taker = str(rows[0][0]) if rows else None  # another host's, if it came first
             return Claim(taker, taker == player)
 
-        return self._run(write, Claim(None, False), "the name's owner could not be read")
+        return self._access.run(write, Claim(None, False), "the name's owner could not be read")
 
     def name_owner(self, name: str) -> str | None:
         """The key that owns `name`, if one does."""
 
         def read(conn: Any) -> str | None:
-            rows = self._query(
+            rows = self._access.query(
                 conn, "SELECT player FROM name_owners WHERE name = ?", (name_skeleton(name),)
             )
             return str(rows[0][0]) if rows else None
 
-        return self._run(read, None, "the name's owner could not be read")
+        return self._access.run(read, None, "the name's owner could not be read")
 
-    def _with_owners(self, conn: Any, entries: list[T]) -> list[T]:
+    def with_owners(self, conn: Any, entries: list[T]) -> list[T]:
         """`entries` (a leaderboard's rows: `LeaderEntry`, `RatingEntry`) each marked
         whether its key owns its name (`owns_name`)."""
         rows: list[Any] = entries
@@ -256,7 +259,7 @@ class ModerationRecord:
         marks = ", ".join("?" * len(players))
         owned = {
             (name, player)
-            for name, player in self._query(
+            for name, player in self._access.query(
                 conn, f"SELECT name, player FROM name_owners WHERE player IN ({marks})", players
             )
         }
@@ -269,12 +272,12 @@ class ModerationRecord:
         """A host that stops: it and its sessions are no longer live."""
 
         def write(conn: Any) -> bool:
-            with self._writing(conn):
-                self._query(conn, "DELETE FROM live_sessions WHERE host = ?", (host,))
-                self._query(conn, "DELETE FROM live_hosts WHERE host = ?", (host,))
+            with self._access.writing(conn):
+                self._access.query(conn, "DELETE FROM live_sessions WHERE host = ?", (host,))
+                self._access.query(conn, "DELETE FROM live_hosts WHERE host = ?", (host,))
             return True
 
-        return self._run(write, False, "the host's sessions were not removed")
+        return self._access.run(write, False, "the host's sessions were not removed")
 
     def take_orders(self, host: str) -> list[Order]:
         """The orders left for `host` not taken yet, each taken once (marked done)."""
@@ -284,48 +287,50 @@ class ModerationRecord:
                 "SELECT id, action, target, message FROM admin_orders"
                 " WHERE host = ? AND done_at IS NULL ORDER BY id"
             )
-            if not self._query(conn, find, (host,)):  # the usual look: no write lock taken
+            if not self._access.query(conn, find, (host,)):  # the usual look: no write lock taken
                 return []
-            with self._writing(conn):
-                rows = self._query(conn, find, (host,))
+            with self._access.writing(conn):
+                rows = self._access.query(conn, find, (host,))
                 for row in rows:
-                    self._query(
+                    self._access.query(
                         conn,
                         "UPDATE admin_orders SET done_at = ? WHERE id = ?",
                         (now_text(), row[0]),
                     )
             return [Order(*row) for row in rows]
 
-        return self._run(take, [], "the admin's orders could not be read")
+        return self._access.run(take, [], "the admin's orders could not be read")
 
     def denied_entries(self) -> list[str]:
         """Every shared deny entry's line (`deny_list.parse_entry` reads each)."""
 
         def read(conn: Any) -> list[str]:
-            return [row[0] for row in self._query(conn, "SELECT entry FROM denied ORDER BY id")]
+            return [
+                row[0] for row in self._access.query(conn, "SELECT entry FROM denied ORDER BY id")
+            ]
 
-        return self._run(read, [], "the shared deny list could not be read")
+        return self._access.run(read, [], "the shared deny list could not be read")
 
     def admin_names(self) -> dict[str, str]:
         """Names an admin gave players, by key."""
 
         def read(conn: Any) -> dict[str, str]:
-            return dict(self._query(conn, "SELECT player, name FROM admin_names"))
+            return dict(self._access.query(conn, "SELECT player, name FROM admin_names"))
 
-        return self._run(read, {}, "the names set by the admin could not be read")
+        return self._access.run(read, {}, "the names set by the admin could not be read")
 
     def actions_after(self, last: int, limit: int = 100) -> list[AdminAction]:
         """Admin actions with an id above `last`, oldest first (-1: none, just the last id)."""
 
         def read(conn: Any) -> list[AdminAction]:
             if last < 0:
-                rows = self._query(
+                rows = self._access.query(
                     conn,
                     "SELECT id, at, by_user, action, target, reason, outcome FROM admin_actions"
                     " ORDER BY id DESC LIMIT 1",
                 )
             else:
-                rows = self._query(
+                rows = self._access.query(
                     conn,
                     "SELECT id, at, by_user, action, target, reason, outcome FROM admin_actions"
                     " WHERE id > ? ORDER BY id LIMIT ?",
@@ -333,7 +338,7 @@ class ModerationRecord:
                 )
             return [AdminAction(*row) for row in rows]
 
-        return self._run(read, [], "the admin's actions could not be read")
+        return self._access.run(read, [], "the admin's actions could not be read")
 
     # -- the admin's side ----------------------------------------------------------
 
@@ -341,13 +346,13 @@ class ModerationRecord:
         """The hosts seen since `seen_since` (UTC ISO text) and their sessions."""
 
         def read(conn: Any) -> tuple[list[LiveHost], list[LiveSession]]:
-            hosts = self._query(
+            hosts = self._access.query(
                 conn,
                 "SELECT host, machine, pid, deny_file, started_at, seen_at FROM live_hosts"
                 " WHERE seen_at >= ? ORDER BY host",
                 (seen_since,),
             )
-            sessions = self._query(
+            sessions = self._access.query(
                 conn,
                 "SELECT s.host, s.session, s.name, s.player, s.address, s.rooms, s.kind,"
                 " s.started_at FROM live_sessions s JOIN live_hosts h ON h.host = s.host"
@@ -357,14 +362,14 @@ class ModerationRecord:
             return [LiveHost(*row) for row in hosts], [LiveSession(*row) for row in sessions]
 
         nothing: tuple[list[LiveHost], list[LiveSession]] = ([], [])
-        return self._run(read, nothing, "the live sessions could not be read")
+        return self._access.run(read, nothing, "the live sessions could not be read")
 
     def add_order(self, host: str, action: str, target: str, message: str) -> int | None:
         """An order for `host`; its id (to wait for `order_taken`), None if not written."""
 
         def write(conn: Any) -> int:
-            with self._writing(conn):
-                rows = self._query(
+            with self._access.writing(conn):
+                rows = self._access.query(
                     conn,
                     "INSERT INTO admin_orders (host, action, target, message, made_at)"
                     " VALUES (?, ?, ?, ?, ?) RETURNING id",
@@ -372,14 +377,16 @@ class ModerationRecord:
                 )
             return int(rows[0][0])
 
-        return self._run(write, None, "the order was not written")
+        return self._access.run(write, None, "the order was not written")
 
     def order_taken(self, order: int) -> bool:
         def read(conn: Any) -> bool:
-            rows = self._query(conn, "SELECT done_at FROM admin_orders WHERE id = ?", (order,))
+            rows = self._access.query(
+                conn, "SELECT done_at FROM admin_orders WHERE id = ?", (order,)
+            )
             return bool(rows and rows[0][0] is not None)
 
-        return self._run(read, False, "the order could not be read")
+        return self._access.run(read, False, "the order could not be read")
 
     def add_denied(self, entry: str) -> bool:
         """Keep a shared deny entry: only a line every host reads back as itself
@@ -394,31 +401,31 @@ class ModerationRecord:
             return False
 
         def write(conn: Any) -> bool:
-            with self._writing(conn):
-                self._query(
+            with self._access.writing(conn):
+                self._access.query(
                     conn, "INSERT INTO denied (entry, added_at) VALUES (?, ?)", (entry, now_text())
                 )
             return True
 
-        return self._run(write, False, "the deny entry was not kept")
+        return self._access.run(write, False, "the deny entry was not kept")
 
     def forget_denied(self, entries: Sequence[str]) -> bool:
         """Shared deny entries no longer kept (expired ones, which apply nowhere)."""
 
         def write(conn: Any) -> bool:
-            with self._writing(conn):
+            with self._access.writing(conn):
                 for entry in entries:
-                    self._query(conn, "DELETE FROM denied WHERE entry = ?", (entry,))
+                    self._access.query(conn, "DELETE FROM denied WHERE entry = ?", (entry,))
             return True
 
-        return self._run(write, False, "the expired deny entries were not removed")
+        return self._access.run(write, False, "the expired deny entries were not removed")
 
     def log_action(self, by_user: str, action: str, target: str, reason: str, outcome: str) -> bool:
         """One admin action: who (the OS user), what, on what, why, and what came of it."""
 
         def write(conn: Any) -> bool:
-            with self._writing(conn):
-                self._query(
+            with self._access.writing(conn):
+                self._access.query(
                     conn,
                     "INSERT INTO admin_actions (at, by_user, action, target, reason, outcome)"
                     " VALUES (?, ?, ?, ?, ?, ?)",
@@ -426,27 +433,27 @@ class ModerationRecord:
                 )
             return True
 
-        return self._run(write, False, "the admin action was not logged")
+        return self._access.run(write, False, "the admin action was not logged")
 
     def rename(self, player: str, name: str) -> bool:
         """`player` is called `name` from now on: on the leaderboard and ratings at once, in
         its next session's game (the server reads `admin_names`), and `name` is its own."""
 
         def write(conn: Any) -> bool:
-            with self._writing(conn):
-                self._query(
+            with self._access.writing(conn):
+                self._access.query(
                     conn,
                     "INSERT INTO admin_names (player, name) VALUES (?, ?)"
                     " ON CONFLICT (player) DO UPDATE SET name = excluded.name",
                     (player, name),
                 )
                 for table in ("players", "ratings"):
-                    self._query(
+                    self._access.query(
                         conn,
                         f"UPDATE {table} SET display_name = ? WHERE player = ?",
                         (name, player),
                     )
-                self._query(
+                self._access.query(
                     conn,
                     "INSERT INTO name_owners (name, player, since) VALUES (?, ?, ?)"
                     " ON CONFLICT (name) DO UPDATE SET player = excluded.player",
@@ -454,4 +461,4 @@ class ModerationRecord:
                 )
             return True
 
-        return self._run(write, False, "the name was not changed")
+        return self._access.run(write, False, "the name was not changed")

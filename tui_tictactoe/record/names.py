@@ -5,7 +5,7 @@ fingerprint) with the name it last played under. Names were stored uncleaned
 before `identity.displayable` existed, and SSH clients choose theirs, so every
 stored name is cleaned when shown, and a player known by a key shows the start of
 its fingerprint: two "alice"s must look different. On a server a name belongs to the
-first key that used it (`moderation.ModerationRecord.publish` claims it): that key is
+first key that used it (`moderation.Moderation.claim_name` claims it): that key is
 listed under the name alone, every other key under it with its fingerprint.
 """
 

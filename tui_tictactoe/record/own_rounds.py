@@ -89,6 +89,6 @@ def save_ended(record: Record, summary: EndedRound, name: str, player: str | Non
     if player is None:
         return
     if summary.opponent == "human":
-        record.save_match(hot_seat_match(summary, name, player))
+        record.people.save_match(hot_seat_match(summary, name, player))
     else:
         write_round(record, summary, name, player)

@@ -1,4 +1,4 @@
-"""Rounds between people and their Elo ratings: what `Record` does with them.
+"""Rounds between people and their Elo ratings: `Record.people`.
 
 A round between people (`Match`) is saved once, by its `round_key`, and a rated one
 moves both players' ratings in the same transaction: a round kept means both ratings
@@ -21,10 +21,11 @@ The SQL is plain (upserts, `ON CONFLICT`), so a PostgreSQL backend can say the s
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from contextlib import AbstractContextManager
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any
 
+from tui_tictactoe.record.access import Access
 from tui_tictactoe.record.validation import check_match, stored_name, utc_text
 from tui_tictactoe.record.values import (
     HotSeatStanding,
@@ -36,8 +37,6 @@ from tui_tictactoe.record.values import (
     board_name,
     empty_people_stats,
 )
-
-T = TypeVar("T")
 
 START = 1200
 """Everyone's rating before their first rated round."""
@@ -157,22 +156,24 @@ def _people_round(player: str, row: tuple[Any, ...]) -> PeopleRound:
     )  # fmt: skip
 
 
-class PeopleRecord:
-    """`Record`'s methods for rounds between people (its base: `store.py` has the rest),
-    written once for both backends through `Record`'s dialect hooks (`_query`,
-    `_writing`) and the few of their own below (`MATCH_COLUMNS`, `_stored_moves`,
-    `_saving_match`).
+class People:
+    """The record's rounds between people (`record.people`), written once for both backends
+    on the hooks of the `Record` that owns it (`Access`) and the few of their own below
+    (`MATCH_COLUMNS`, `_stored_moves`, `_saving_match`: `PostgresPeople` has its own).
 
-    Like every `Record` method they never raise for the database's sake: `_run` degrades
+    Like every `Record` method they never raise for the database's sake: `run` degrades
     and leaves a notice. An invalid `Match` is the caller's bug: ValueError.
     """
 
-    if TYPE_CHECKING:
-
-        def _run(self, operation: Callable[[Any], T], fallback: T, lost: str) -> T: ...
-        def _query(self, conn: Any, statement: str, params: Sequence[Any] = ()) -> list[Any]: ...
-        def _writing(self, conn: Any) -> AbstractContextManager[None]: ...
-        def _with_owners(self, conn: Any, entries: list[T]) -> list[T]: ...
+    def __init__(
+        self,
+        access: Access,
+        owners: Callable[[Any, list[RatingEntry]], list[RatingEntry]],
+    ) -> None:
+        """`owners` marks each rating's entry whether its key owns its name
+        (`Moderation.with_owners`)."""
+        self._access = access
+        self._owners = owners
 
     MATCH_COLUMNS = (
         "id, ended_at, kind, board_size, x_player, x_name, o_player, o_name, first, moves,"
@@ -187,14 +188,14 @@ class PeopleRecord:
 
     def _saving_match(self, conn: Any) -> AbstractContextManager[Any]:
         """What a save runs in, undone whole when its round is kept already: here the
-        write transaction (`_writing`)."""
-        return self._writing(conn)
+        write transaction (`Access.writing`)."""
+        return self._access.writing(conn)
 
     def save_match(self, match: Match) -> bool:
         """Keep a round between people, and move both ratings if it is rated, in one
         transaction; True once committed (or already kept under its `round_key`)."""
         keys = check_match(match)
-        return self._run(
+        return self._access.run(
             lambda conn: self._save_match(conn, match, keys), False, "this round was not recorded"
         )
 
@@ -216,9 +217,9 @@ class PeopleRecord:
                     seats = sorted((match.x, match.o), key=lambda seat: str(seat.key))
                     rating = {
                         seat.key: int(
-                            self._query(conn, _LOCK, (seat.key, stored_name(seat.name), START))[0][
-                                0
-                            ]
+                            self._access.query(
+                                conn, _LOCK, (seat.key, stored_name(seat.name), START)
+                            )[0][0]
                         )
                         for seat in seats
                     }
@@ -229,36 +230,36 @@ class PeopleRecord:
                        stored_name(match.o.name), match.first, self._stored_moves(keys),
                        match.result, match.left_by, rated, points, match.agreed,
                        match.cause, match.take_backs)  # fmt: skip
-                if not self._query(conn, _INSERT, row):
+                if not self._access.query(conn, _INSERT, row):
                     raise _KeptAlready  # undo the placeholders: count nothing twice
                 if rated:
                     for seat, new in ((match.x, x_rating + points), (match.o, o_rating - points)):
-                        self._query(conn, _RATE, (stored_name(seat.name), new, seat.key))
+                        self._access.query(conn, _RATE, (stored_name(seat.name), new, seat.key))
         except _KeptAlready:
             pass
         return True
 
-    def people_stats(self, player: str | None) -> PeopleStats:
+    def stats(self, player: str | None) -> PeopleStats:
         """The player's rounds against people per board (rooms, hot seat) and rating."""
         if player is None:
             return empty_people_stats("guest")
 
         def read(conn: Any) -> PeopleStats:
-            rows = self._query(conn, _COUNTS, (player, player, player))
-            rating = self._query(
+            rows = self._access.query(conn, _COUNTS, (player, player, player))
+            rating = self._access.query(
                 conn, "SELECT rating, games FROM ratings WHERE player = ? AND games > 0", (player,)
             )
             return read_stats(rows, rating, player)
 
-        return self._run(read, empty_people_stats(player), "the record could not be read")
+        return self._access.run(read, empty_people_stats(player), "the record could not be read")
 
-    def people_rounds(self, player: str | None, limit: int = 10) -> list[PeopleRound]:
+    def rounds(self, player: str | None, limit: int = 10) -> list[PeopleRound]:
         """The player's latest rounds against people, newest first, from their side."""
         if player is None:
             return []
 
         def read(conn: Any) -> list[PeopleRound]:
-            rows = self._query(
+            rows = self._access.query(
                 conn,
                 f"SELECT {self.MATCH_COLUMNS} FROM matches WHERE x_player = ? OR o_player = ?"
                 " ORDER BY id DESC LIMIT ?",
@@ -266,14 +267,14 @@ class PeopleRecord:
             )
             return [_people_round(player, row) for row in rows]
 
-        return self._run(read, [], "the record could not be read")
+        return self._access.run(read, [], "the record could not be read")
 
     def players_named(self, name: str, limit: int = 10) -> list[str]:
         """The keys of the players whose key or shown name is `name` (of rounds against the
         AI or people), sorted: how a host names a player to `stats --player`."""
 
         def read(conn: Any) -> list[str]:
-            rows = self._query(
+            rows = self._access.query(
                 conn,
                 "SELECT player FROM players WHERE player = ? OR display_name = ? UNION"
                 " SELECT player FROM ratings WHERE player = ? OR display_name = ?"
@@ -282,18 +283,18 @@ class PeopleRecord:
             )
             return [row[0] for row in rows]
 
-        return self._run(read, [], "the record could not be read")
+        return self._access.run(read, [], "the record could not be read")
 
     def ratings(self, limit: int = 10) -> list[RatingEntry]:
         """The top `limit` people by Elo rating (most rated rounds first among equals)."""
 
         def read(conn: Any) -> list[RatingEntry]:
-            rows = self._query(
+            rows = self._access.query(
                 conn,
                 "SELECT player, display_name, rating, games FROM ratings WHERE games > 0"
                 " ORDER BY rating DESC, games DESC, player LIMIT ?",
                 (limit,),
             )
-            return self._with_owners(conn, [RatingEntry(*row) for row in rows])
+            return self._owners(conn, [RatingEntry(*row) for row in rows])
 
-        return self._run(read, [], "the leaderboard could not be read")
+        return self._access.run(read, [], "the leaderboard could not be read")

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar, cast
 
 from tui_tictactoe.record.failures import Failure, NewerSchema, classify, reason
 from tui_tictactoe.record.location import DATABASE_URL_ENV, database_path, database_url
-from tui_tictactoe.record.moderation import ModerationRecord
-from tui_tictactoe.record.people import PeopleRecord
+from tui_tictactoe.record.moderation import Moderation
+from tui_tictactoe.record.people import People
 from tui_tictactoe.record.rounds import SAVE_PLAYER, PreparedRound, prepare_round, round_record
 from tui_tictactoe.record.schema import (
     ADD_TO_BOARD_STANDING,
@@ -59,15 +59,37 @@ class Connection(Protocol):
     def close(self) -> None: ...
 
 
-class Record(PeopleRecord, ModerationRecord):
+class _Hooks:
+    """A record's dialect (`_run`, `_query`, `_writing`) as its parts read it (`Access`):
+    looked up at each call, so a backend's own hooks are the ones its parts run on."""
+
+    def __init__(self, record: Record) -> None:
+        self._record = record
+
+    def run(self, operation: Callable[[Any], T], fallback: T, lost: str) -> T:
+        return self._record._run(operation, fallback, lost)
+
+    def query(self, conn: Any, statement: str, params: Sequence[Any] = ()) -> list[Any]:
+        return self._record._query(conn, statement, params)
+
+    def writing(self, conn: Any) -> AbstractContextManager[None]:
+        return self._record._writing(conn)
+
+
+class Record:
     """The record of every player on this machine, and their settings.
 
     Safe to share between threads (one connection behind a lock) and between
-    processes (SQLite's locking, WAL mode, a busy timeout). Rounds between people and
-    their ratings are `PeopleRecord`'s methods (`people.py`). A `Record` that cannot
-    use its file is still a `Record`: reads give empty answers, writes return False,
-    and `notice` says why.
+    processes (SQLite's locking, WAL mode, a busy timeout). Two parts it owns keep the
+    rest, on its hooks: `people` (rounds between people and their ratings, `people.py`)
+    and `moderation` (what the admin and the servers tell each other, who owns a name,
+    `moderation.py`). A `Record` that cannot use its file is still a `Record`: reads
+    give empty answers, writes return False, and `notice` says why.
     """
+
+    PEOPLE: ClassVar[type[People]] = People
+    """The kind of `people` part: a backend that keeps a round between people otherwise
+    has its own (`PostgresPeople`)."""
 
     def __init__(self, path: Path | None, *, max_pages: int | None = None) -> None:
         """Use `Record.open()` or `Record.disabled()`; this does no I/O."""
@@ -77,6 +99,9 @@ class Record(PeopleRecord, ModerationRecord):
         self._conn: Connection | None = None
         self._lock = threading.RLock()
         self._enabled = path is not None
+        hooks = _Hooks(self)
+        self.moderation = Moderation(hooks)
+        self.people = self.PEOPLE(hooks, self.moderation.with_owners)
 
     @classmethod
     def open(
@@ -297,8 +322,8 @@ class Record(PeopleRecord, ModerationRecord):
                 conn, LEADERS.format(column="clean_wins"), (board_size, "medium", limit)
             )
             return Leaderboard(
-                self._with_owners(conn, [LeaderEntry(*row) for row in streaks]),
-                self._with_owners(conn, [LeaderEntry(*row) for row in wins]),
+                self.moderation.with_owners(conn, [LeaderEntry(*row) for row in streaks]),
+                self.moderation.with_owners(conn, [LeaderEntry(*row) for row in wins]),
             )
 
         return self._run(read, Leaderboard([], []), "the leaderboard could not be read")

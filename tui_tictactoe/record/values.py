@@ -179,7 +179,7 @@ class Seat(NamedTuple):
 
 
 class Match(NamedTuple):
-    """One round between people, as `Record.save_match` takes it.
+    """One round between people, as `People.save_match` takes it.
 
     `round_key` is made by the caller once per round (`new_round_key()`) and sent with
     every attempt to save it: a save retried after a lost acknowledgement is kept once.
@@ -210,7 +210,7 @@ def new_round_key() -> str:
 
 
 class PeopleRound(NamedTuple):
-    """A kept round between people, from one player's side (`Record.people_rounds`)."""
+    """A kept round between people, from one player's side (`People.rounds`)."""
 
     id: int
     ended_at: str  # UTC, ISO 8601

@@ -93,7 +93,7 @@ class ModerationLink:
                 )
             )
             return
-        last = await asyncio.to_thread(self.record.actions_after, -1)
+        last = await asyncio.to_thread(self.record.moderation.actions_after, -1)
         self._last_action = last[0].id if last else 0
         self._task = asyncio.get_running_loop().create_task(self._run())
 
@@ -150,23 +150,25 @@ class ModerationLink:
             here = LiveHost(
                 self.host, machine, os.getpid(), self.deny_file, self.started_at, now_text()
             )
-            record.publish(here, sessions)
-        orders = record.take_orders(self.host)
-        denied = tuple(record.denied_entries())
-        names = record.admin_names()
-        actions = record.actions_after(self._last_action)
+            record.moderation.publish(here, sessions)
+        orders = record.moderation.take_orders(self.host)
+        denied = tuple(record.moderation.denied_entries())
+        names = record.moderation.admin_names()
+        actions = record.moderation.actions_after(self._last_action)
         return orders, denied, names, actions, record.take_notice()
 
     async def claim(
         self, player: str | None, name: str, reserved: frozenset[str], may_add: bool
     ) -> Claim:
-        """`Record.claim_name` for a session starting: who owns its name (None: nobody,
+        """`Moderation.claim_name` for a session starting: who owns its name (None: nobody,
         also with no record to ask)."""
         record = self.record
         if record is None or self._task is None:
             return Claim(None, False)
         async with self._using:
-            return await asyncio.to_thread(record.claim_name, player, name, reserved, may_add)
+            return await asyncio.to_thread(
+                record.moderation.claim_name, player, name, reserved, may_add
+            )
 
     def _carry_out(self, order: Order) -> None:
         message = printable(order.message, MESSAGE_LIMIT) or "the host ended this session"
@@ -209,7 +211,7 @@ class ModerationLink:
         if record is not None:
             async with self._using:  # after any claim under way
                 if self._task is not None:
-                    await asyncio.to_thread(record.forget_host, self.host)
+                    await asyncio.to_thread(record.moderation.forget_host, self.host)
                 await asyncio.to_thread(record.close)
 
 

@@ -2,7 +2,7 @@
 
 A reserved name (`--reserved-names`, else `DEFAULT_RESERVED`, and always the host's own
 name) is refused at login, compared by its confusables skeleton (a Cyrillic a in admin is still `admin`). A
-name a key takes for its own (`Record.claim_name`) is counted per address and in all over
+name a key takes for its own (`Moderation.claim_name`) is counted per address and in all over
 an hour (`NewNames`): a client making keys by the dozen takes a few names, not all. The
 count is the host's own, in memory: several hosts on one database each allow as many.
 """

@@ -104,7 +104,7 @@ class RecordLink:
 
         if not player:
             return START
-        rating = self.record().people_stats(player).rating
+        rating = self.record().people.stats(player).rating
         return START if rating is None else rating
 
     # -- opening ---------------------------------------------------------------------
@@ -239,7 +239,7 @@ class RecordLink:
         self._on_ui(self.show_notice)
 
     def _write_match(self, match: Match) -> None:
-        self.record().save_match(match)
+        self.record().people.save_match(match)
 
     def _save_before_exit(
         self,

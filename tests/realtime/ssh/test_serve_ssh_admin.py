@@ -155,8 +155,10 @@ async def test_list_end_deny_and_rename_on_one_host(host: Any, tmp_path: Path) -
     # closed in this process can take the write-ahead log from under the server's.
     record = Record.open()
     try:
-        actions = [(a.action, a.reason) for a in record.actions_after(0)]
-        assert len(record.denied_entries()) == 1  # the expired entry went as one was added
+        actions = [(a.action, a.reason) for a in record.moderation.actions_after(0)]
+        assert (
+            len(record.moderation.denied_entries()) == 1
+        )  # the expired entry went as one was added
     finally:
         record.close()
     assert ("deny", "flooding") in actions and ("rename", "asked to") in actions
@@ -199,7 +201,7 @@ async def test_two_hosts_on_postgresql_share_the_list_the_orders_and_the_denials
     await until_listed(lambda found: len(found["sessions"]) == 3, *url)
     record = Record.open_url(pg_url)
     try:  # the name is the key's that used it first, on whichever host
-        assert record.name_owner("ann") == FINGERPRINT[ANN_KEY]
+        assert record.moderation.name_owner("ann") == FINGERPRINT[ANN_KEY]
     finally:
         record.close()
     other.conn.close()
@@ -226,10 +228,12 @@ async def test_a_name_belongs_to_the_first_key_that_used_it(host: Any, tmp_path:
     first = await play(hosted.port, username="alice", key=ANN_KEY)
     record = Record.open()
     try:
-        await until("the name claimed", lambda: record.name_owner("alice") == ann)
+        await until("the name claimed", lambda: record.moderation.name_owner("alice") == ann)
         second = await play(hosted.port, username=wide("ALICE"), key=BOB_KEY, local="127.0.0.2")
         await until_listed(lambda found: len(found["sessions"]) == 2)
-        assert record.name_owner("Alice") == ann  # NFKC and case: the same name, still ann's
+        assert (
+            record.moderation.name_owner("Alice") == ann
+        )  # NFKC and case: the same name, still ann's
         won = FinishedRound("medium", "X", "human", (1, 4, 2, 5, 3), "win", display_name="alice")
         for key in (bob, ann):  # both keep rounds under the name
             assert record.save_round(key, won)
@@ -286,7 +290,9 @@ async def test_admin_lists_once_and_ends_a_room_both_players_left_on_postgresql(
     try:  # each host publishes both held seats: four rows in the record
         await until(
             "both hosts' held seats published",
-            lambda: [s.kind for s in record.live("")[1] if s.rooms == code] == ["away"] * 4,
+            lambda: (
+                [s.kind for s in record.moderation.live("")[1] if s.rooms == code] == ["away"] * 4
+            ),
         )
     finally:
         record.close()
@@ -388,7 +394,7 @@ async def test_bad_words_are_one_line_and_change_nothing(tmp_path: Path) -> None
     assert file.read_text(encoding="utf-8") == "# the host's own list\n"
     record = Record.open(data / "record.sqlite3")
     try:
-        assert not record.admin_names()
-        assert not record.denied_entries()
+        assert not record.moderation.admin_names()
+        assert not record.moderation.denied_entries()
     finally:
         record.close()

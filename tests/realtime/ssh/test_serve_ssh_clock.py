@@ -38,7 +38,7 @@ LOST_ON_TIME = "bob ran out of time: ann wins!"
 
 
 def ratings(record: Record) -> dict[str, tuple[int, int]]:
-    return {entry.player: (entry.rating, entry.games) for entry in record.ratings()}
+    return {entry.player: (entry.rating, entry.games) for entry in record.people.ratings()}
 
 
 async def test_a_clock_running_out_on_both_screens_and_in_the_record(
@@ -59,7 +59,7 @@ async def test_a_clock_running_out_on_both_screens_and_in_the_record(
 
     record = record_of(tmp_path)
     try:  # kept once as a loss on time, rated as a win for ann
-        await until("the round kept", lambda: record.people_rounds(FINGERPRINT[BOB_KEY]))
+        await until("the round kept", lambda: record.people.rounds(FINGERPRINT[BOB_KEY]))
         assert run_sql(record, "SELECT result, cause, moves FROM matches") == [("X", "time", "5")]
         assert ratings(record) == {FINGERPRINT[ANN_KEY]: (1216, 1), FINGERPRINT[BOB_KEY]: (1184, 1)}
     finally:
@@ -107,7 +107,7 @@ async def test_a_take_back_declined_then_asked_again_next_move_and_taken(
     await ann.shows("Draw agreed.")
     record = record_of(tmp_path)
     try:
-        await until("the round kept", lambda: record.people_rounds(FINGERPRINT[ANN_KEY]))
+        await until("the round kept", lambda: record.people.rounds(FINGERPRINT[ANN_KEY]))
         kept = run_sql(record, "SELECT result, moves, take_backs FROM matches")
         assert kept == [("draw", "5,3", 1)]
     finally:
@@ -134,7 +134,7 @@ async def test_the_player_left_behind_claims_the_round_after_half_the_grace(
     assert (view.result, view.left_by, view.cause) == ("abandoned", "O", "claimed")
     record = record_of(tmp_path)
     try:  # bob's loss, as if his grace had run out
-        await until("the round kept", lambda: record.people_rounds(FINGERPRINT[ANN_KEY]))
+        await until("the round kept", lambda: record.people.rounds(FINGERPRINT[ANN_KEY]))
         kept = run_sql(record, "SELECT result, left_by, cause FROM matches")
         assert kept == [("abandoned", "O", "claimed")]
         assert ratings(record) == {FINGERPRINT[ANN_KEY]: (1216, 1), FINGERPRINT[BOB_KEY]: (1184, 1)}
@@ -221,8 +221,8 @@ async def test_across_two_hosts_the_clock_runs_out_the_same(
     record = Record.open_url(pg_url)
     try:  # once, though both hosts sweep and both players' sessions save it
         ann_fp, bob_fp = FINGERPRINT[ANN_KEY], FINGERPRINT[BOB_KEY]
-        await until("the round kept", lambda: len(record.people_rounds(bob_fp)) == 1)
-        await until("the round kept", lambda: len(record.people_rounds(ann_fp)) == 1)
+        await until("the round kept", lambda: len(record.people.rounds(bob_fp)) == 1)
+        await until("the round kept", lambda: len(record.people.rounds(ann_fp)) == 1)
         assert ratings(record) == {ann_fp: (1216, 1), bob_fp: (1184, 1)}
     finally:
         record.close()

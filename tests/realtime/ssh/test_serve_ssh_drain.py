@@ -124,9 +124,9 @@ async def test_draining_a_host_mid_round_loses_nothing_and_sends_new_players_els
     record = Record.open_url(pg_url)
     try:  # the round kept once for each player
         ann_fp, bob_fp = FINGERPRINT[ANN_KEY], FINGERPRINT[BOB_KEY]
-        await until("the round kept", lambda: len(record.people_rounds(ann_fp)) == 1)
-        await until("the round kept", lambda: len(record.people_rounds(bob_fp)) == 1)
-        assert record.people_rounds(ann_fp)[0].moves == (1, 4, 2, 5, 3)
+        await until("the round kept", lambda: len(record.people.rounds(ann_fp)) == 1)
+        await until("the round kept", lambda: len(record.people.rounds(bob_fp)) == 1)
+        assert record.people.rounds(ann_fp)[0].moves == (1, 4, 2, 5, 3)
     finally:
         record.close()
 

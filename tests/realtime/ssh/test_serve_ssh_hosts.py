@@ -254,14 +254,14 @@ async def test_two_hosts_one_room_and_a_host_killed_mid_round(
     record = Record.open_url(pg_url)  # the games' record: the same database
     try:  # the round once for each, though both sessions saved it; ratings moved once
         ann_fp, bob_fp = FINGERPRINT[ANN_KEY], FINGERPRINT[BOB_KEY]
-        await until("the round kept", lambda: len(record.people_rounds(bob_fp)) == 1)
-        await until("the round kept", lambda: len(record.people_rounds(ann_fp)) == 1)
-        rounds = record.people_rounds(ann_fp) + record.people_rounds(bob_fp)
+        await until("the round kept", lambda: len(record.people.rounds(bob_fp)) == 1)
+        await until("the round kept", lambda: len(record.people.rounds(ann_fp)) == 1)
+        rounds = record.people.rounds(ann_fp) + record.people.rounds(bob_fp)
         assert [(r.kind, r.symbol, r.result, r.moves) for r in rounds] == [
             ("room", "X", "win", (1, 4, 2, 5, 3)),
             ("room", "O", "loss", (1, 4, 2, 5, 3)),
         ]
-        games = {entry.player: entry.games for entry in record.ratings()}
+        games = {entry.player: entry.games for entry in record.people.ratings()}
         assert games == {ann_fp: 1, bob_fp: 1}
     finally:
         record.close()

@@ -66,9 +66,9 @@ async def test_a_matched_round_is_rated_and_the_next_place_names_the_new_rating(
     await bob.shows("ann wins!")
     record = record_of(tmp_path)
     try:
-        await until("the round kept", lambda: record.people_rounds(FINGERPRINT[ANN_KEY]))
-        assert record.people_rounds(FINGERPRINT[ANN_KEY])[0].rated
-        await until("ann rated", lambda: record.people_stats(FINGERPRINT[ANN_KEY]).rating == 1216)
+        await until("the round kept", lambda: record.people.rounds(FINGERPRINT[ANN_KEY]))
+        assert record.people.rounds(FINGERPRINT[ANN_KEY])[0].rated
+        await until("ann rated", lambda: record.people.stats(FINGERPRINT[ANN_KEY]).rating == 1216)
     finally:
         record.close()
     again = await enter(hosted.port, "--match --board 5", "ann", ANN_KEY, local="127.0.0.4")

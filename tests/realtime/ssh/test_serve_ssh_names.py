@@ -60,7 +60,7 @@ async def plain_told(port: int, name: str, key: asyncssh.SSHKey, local: str) -> 
 
 def owners(*named: str) -> list[str | None]:
     with Record.open() as record:
-        return [record.name_owner(name) for name in named]
+        return [record.moderation.name_owner(name) for name in named]
 
 
 async def test_a_key_owns_three_names_and_takes_no_fourth(host: Any) -> None:

@@ -101,11 +101,11 @@ async def test_a_draw_offered_declined_offered_again_and_taken(host: Any, tmp_pa
 
     record = record_of(tmp_path)
     try:  # kept once (both players' sessions save it) as an agreed draw, rated as a draw
-        await until("the round kept", lambda: record.people_rounds(FINGERPRINT[ANN_KEY]))
-        rounds = record.people_rounds(FINGERPRINT[BOB_KEY])
+        await until("the round kept", lambda: record.people.rounds(FINGERPRINT[ANN_KEY]))
+        rounds = record.people.rounds(FINGERPRINT[BOB_KEY])
         assert [(r.result, r.moves, r.rated) for r in rounds] == [("draw", (5, 1), True)]
         assert run_sql(record, "SELECT result, agreed FROM matches") == [("draw", 1)]
-        ratings = {entry.player: (entry.rating, entry.games) for entry in record.ratings()}
+        ratings = {entry.player: (entry.rating, entry.games) for entry in record.people.ratings()}
         assert ratings == {FINGERPRINT[ANN_KEY]: (1200, 1), FINGERPRINT[BOB_KEY]: (1200, 1)}
     finally:
         record.close()

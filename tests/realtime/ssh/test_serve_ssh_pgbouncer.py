@@ -68,9 +68,9 @@ async def test_two_hosts_play_a_round_through_the_bouncer(
     record = Record.open_url(through)  # the games' record, through the bouncer too
     try:  # the round once for each, though both sessions saved it; ratings moved once
         ann_fp, bob_fp = FINGERPRINT[ANN_KEY], FINGERPRINT[BOB_KEY]
-        await until("the round kept", lambda: len(record.people_rounds(bob_fp)) == 1)
-        await until("the round kept", lambda: len(record.people_rounds(ann_fp)) == 1)
-        games = {entry.player: entry.games for entry in record.ratings()}
+        await until("the round kept", lambda: len(record.people.rounds(bob_fp)) == 1)
+        await until("the round kept", lambda: len(record.people.rounds(ann_fp)) == 1)
+        games = {entry.player: entry.games for entry in record.people.ratings()}
         assert games == {ann_fp: 1, bob_fp: 1}
         assert record.notice is None
     finally:

@@ -187,16 +187,16 @@ async def test_create_join_watch_a_round_the_rematch_and_leaving(host: Any, tmp_
     record = record_of(tmp_path)
     try:  # each round kept once though both sessions saved it; both ratings moved once
         await until(
-            "both rounds kept", lambda: len(record.people_rounds(FINGERPRINT[ANN_KEY])) == 2
+            "both rounds kept", lambda: len(record.people.rounds(FINGERPRINT[ANN_KEY])) == 2
         )
-        rounds = record.people_rounds(FINGERPRINT[BOB_KEY])  # newest first, bob's side
+        rounds = record.people.rounds(FINGERPRINT[BOB_KEY])  # newest first, bob's side
         assert [(r.kind, r.symbol, r.first, r.opponent, r.result, r.left_by) for r in rounds] == [
             ("room", "O", "O", "ann", "abandoned", "X"),
             ("room", "O", "X", "ann", "loss", None),
         ]
         assert [r.moves for r in rounds] == [(5,), (1, 4, 2, 5, 3)]
         assert all(r.rated for r in rounds)
-        ratings = {entry.player: (entry.rating, entry.games) for entry in record.ratings()}
+        ratings = {entry.player: (entry.rating, entry.games) for entry in record.people.ratings()}
         # ann won the first (+16), then left the second: her loss, 32 * 0.546 from 1216
         assert ratings == {FINGERPRINT[ANN_KEY]: (1199, 2), FINGERPRINT[BOB_KEY]: (1201, 2)}
     finally:
@@ -317,8 +317,8 @@ async def test_after_the_grace_the_round_is_abandoned_by_the_one_who_left(
     assert (view.result, view.left_by, view.seats[1].person) == ("abandoned", "O", None)
     record = record_of(tmp_path)
     try:  # kept by ann's session alone: bob's was gone
-        await until("the round kept", lambda: record.people_rounds(FINGERPRINT[ANN_KEY]))
-        kept = record.people_rounds(FINGERPRINT[ANN_KEY])[0]
+        await until("the round kept", lambda: record.people.rounds(FINGERPRINT[ANN_KEY]))
+        kept = record.people.rounds(FINGERPRINT[ANN_KEY])[0]
         assert (kept.result, kept.left_by, kept.moves) == ("abandoned", "O", (5,))
         assert (kept.rated, kept.rating_change) == (True, 16)  # bob's leaving: his loss
     finally:

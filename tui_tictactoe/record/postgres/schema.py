@@ -113,7 +113,7 @@ MIGRATIONS: tuple[tuple[str | Callable[[psycopg.Connection], object], ...], ...]
             CHECK ((result = 'abandoned') = (left_by IS NOT NULL)),
             CHECK (rated OR x_gain = 0)
         )""",
-        # people_rounds(player) and people_stats(player): the rounds of either seat.
+        # `People.rounds(player)` and `People.stats(player)`: the rounds of either seat.
         "CREATE INDEX matches_by_x ON matches (x_player, id DESC)",
         "CREATE INDEX matches_by_o ON matches (o_player, id DESC)",
         # Written with the round that moves it, in that round's transaction; a row with no

@@ -22,6 +22,7 @@ from contextlib import AbstractContextManager, nullcontext, suppress
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from tui_tictactoe.record.failures import Failure, NewerSchema
+from tui_tictactoe.record.people import People
 from tui_tictactoe.record.postgres.connection import classify, connect, reason, transaction, where
 from tui_tictactoe.record.postgres.schema import (
     ADD_TO_BOARD_STANDING,
@@ -39,6 +40,25 @@ if TYPE_CHECKING:
     from tui_tictactoe.record.rounds import PreparedRound
 
 T = TypeVar("T")
+
+
+class PostgresPeople(People):
+    """Rounds between people (`people.py`'s methods) as this database keeps them: the
+    time a timestamp, the moves an array, a save a savepoint."""
+
+    MATCH_COLUMNS = (
+        """id, to_char(ended_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), kind,"""
+        " board_size, x_player, x_name, o_player, o_name, first, array_to_string(moves, ','),"
+        " result, left_by, x_gain, rated, cause"
+    )
+
+    def _stored_moves(self, keys: tuple[int, ...]) -> Any:
+        return list(keys)  # smallint[]
+
+    def _saving_match(self, conn: Any) -> AbstractContextManager[Any]:
+        """A savepoint in the operation's transaction: a round kept already undoes the
+        ratings rows the save locked (and a newcomer's placeholder) with it."""
+        return conn.transaction()  # type: ignore[no-any-return]
 
 
 class PostgresRecord(Record, schemes=("postgresql", "postgres")):
@@ -119,21 +139,7 @@ class PostgresRecord(Record, schemes=("postgresql", "postgres")):
 
         return self._run(write, False, "this round was not recorded")
 
-    # -- rounds between people: `people.py`'s methods, on these hooks ------------
-
-    MATCH_COLUMNS = (
-        """id, to_char(ended_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), kind,"""
-        " board_size, x_player, x_name, o_player, o_name, first, array_to_string(moves, ','),"
-        " result, left_by, x_gain, rated, cause"
-    )
-
-    def _stored_moves(self, keys: tuple[int, ...]) -> Any:
-        return list(keys)  # smallint[]
-
-    def _saving_match(self, conn: Any) -> AbstractContextManager[Any]:
-        """A savepoint in the operation's transaction: a round kept already undoes the
-        ratings rows the save locked (and a newcomer's placeholder) with it."""
-        return conn.transaction()  # type: ignore[no-any-return]
+    PEOPLE = PostgresPeople
 
     # -- failures ---------------------------------------------------------------
 

@@ -307,7 +307,7 @@ class SshServer:
     def begin_drain(self) -> None:
         self.drain.begin()
 
-    # -- names (`names`, `Record.claim_name`) -----------------------------------------
+    # -- names (`names`, `Moderation.claim_name`) -----------------------------------------
 
     def name_refusal(self, name: str) -> str | None:
         """Why a client cannot log in under `name` (invisible characters, a reserved

@@ -65,7 +65,9 @@ class LeaderboardScreen(Screen[None]):
 
     def _read(self) -> tuple[Leaderboard, list[RatingEntry]]:
         record = self.link.record()
-        return record.leaderboard(limit=5, board_size=LEADERBOARD_BOARD), record.ratings(limit=5)
+        return record.leaderboard(limit=5, board_size=LEADERBOARD_BOARD), record.people.ratings(
+            limit=5
+        )
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if (

@@ -83,7 +83,7 @@ class PeopleScreen(Screen[None]):
     def _read(self) -> tuple[PeopleStats, list[PeopleRound]]:
         record = self.link.record()
         player = self.link.player
-        return record.people_stats(player), record.people_rounds(player, RECENT_ROUNDS)
+        return record.people.stats(player), record.people.rounds(player, RECENT_ROUNDS)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if (
