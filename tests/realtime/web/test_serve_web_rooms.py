@@ -128,7 +128,7 @@ async def test_a_browser_guest_joins_an_ssh_players_room_and_they_play_it_to_the
     from tui_tictactoe.record import Record
 
     record = Record.open()
-    rounds = record.people_rounds(ANN_KEY.get_fingerprint("sha256"))
+    rounds = record.people.rounds(ANN_KEY.get_fingerprint("sha256"))
     assert [(r.symbol, r.opponent, r.result, r.rated) for r in rounds] == [
         ("X", "guest", "win", False)  # a browser guest is a guest: unrated
     ]
