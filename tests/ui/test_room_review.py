@@ -14,6 +14,7 @@ from tui_tictactoe.options import board_geometry
 from tui_tictactoe.rooms.memory_hub import MemoryHub
 from tui_tictactoe.rooms.request import RoomRequest
 from tui_tictactoe.rooms.view import Ticket
+from tui_tictactoe.ui.app import TicTacToeApp
 from tui_tictactoe.ui.rooms.room_keys import room_keys
 from tui_tictactoe.ui.screens.review_screen import NO_MOVES, REVIEW_LATER, ReviewScreen
 from tui_tictactoe.ui.widgets.key_bar import wrap_hints
@@ -28,7 +29,7 @@ async def play(hub: MemoryHub, *played: tuple[Ticket, int]) -> None:
         await hub.move(ticket, cell, hub.view(ticket.code).generation)
 
 
-def keys(app) -> list[str]:  # type: ignore[no-untyped-def]
+def keys(app: TicTacToeApp) -> list[str]:
     return [hint.keys for hint in room_of(app).key_bar.hints]
 
 
