@@ -173,6 +173,28 @@ def test_room_result(snap_compare) -> None:
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
 
 
+def test_room_review(snap_compare) -> None:
+    """`v` once the room's round is over: the same review screen, the room's moves; bob's
+    4 (move 2) the blunder."""
+    hub = make_hub()
+    app = room_app(hub, RoomRequest("new"))
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        await settle(pilot)
+        ann = room_of(app).game.ticket
+        bob = await hub.join(ann.code, BOB)
+        await moves(hub, (ann, 1), (bob, 4), (ann, 2), (bob, 5), (ann, 3))
+        await settle(pilot)
+        await pilot.press("v")
+        for _ in range(500):  # the review's thread (the room's worker never completes)
+            await pilot.pause(0.01)
+            if getattr(app.screen, "done", False):
+                break
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
 def test_room_guest_at_60x18(snap_compare) -> None:
     hub = make_hub()
     app = room_app(hub, RoomRequest("new"), person=Person("guest"))

@@ -51,6 +51,9 @@ if TYPE_CHECKING:
 
 END_OF_INPUT = "End of input: quitting; the round in play counts as abandoned."
 
+REVIEW_LATER = "v reviews the round once it is over."
+"""As the full-screen game's (`ui.screens.review_screen.REVIEW_LATER`: the UI is above)."""
+
 TOO_LONG_TEXT = f"That line is too long (at most {LINE_LIMIT} bytes): nothing done."
 
 
@@ -223,6 +226,25 @@ class PlainGame:
             found = progress.analysis
         self.say(analysis_line(found, game.board.geometry))
 
+    def review(self) -> None:
+        """`v` once the round is over: the review as `tui-tictactoe review` prints it (its
+        own formatter); mid-round it says when, as the full-screen game does."""
+        from tui_tictactoe.commands.review import format_review
+        from tui_tictactoe.engine.review import review_moves
+
+        game = self.game
+        if not game.game_over or not game.board.moves:
+            self.say(REVIEW_LATER)
+            return
+        geometry = game.board.geometry
+        keys = [geometry.key(*cell) for cell in game.board.moves]
+        if geometry.cells > 9:
+            self.say(f"Reviewing {len(keys)} moves...")
+        review = review_moves(geometry, game.opener, keys)
+        size = geometry.size
+        heading = f"This round: {size}x{size}, {game.opener} first, {len(keys)} moves"
+        self.say(*format_review(review, heading).split("\n"))
+
     def undo(self) -> None:
         result = self.game.take_back()
         self.say(take_back_status(self.game, result).text)
@@ -251,6 +273,7 @@ ACTIONS = {
     "a": PlainGame.analysis,
     "u": PlainGame.undo,
     "r": PlainGame.new_round,
+    "v": PlainGame.review,
     "b": PlainGame.board,
     "s": PlainGame.score,
     "?": PlainGame.help,

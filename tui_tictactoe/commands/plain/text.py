@@ -84,6 +84,7 @@ def help_lines(cells: int) -> list[str]:
         "a: analysis: every empty cell's verdict under perfect play.",
         "u: take back your last move (and the AI's reply).",
         "r: a new round (one left unfinished counts as abandoned).",
+        "v: review the round once it is over: each move's verdict, its blunders.",
         "b: the board again. s: the score.",
         "q: quit (in the middle of a round it asks once).",
         "?: this help.",

@@ -77,6 +77,16 @@ ROOM_DRAW = Command(
     binds=(Bind("d", "offer_draw", "Offer a draw"),),
     help="Mid-round: offer the other player a draw (once a move; any move clears it)",
     bar="d",
+    bar_round="in_play",  # once the round is over the bar offers its review (`v`) there
+)
+ROOM_REVIEW = Command(
+    "Review",
+    "v",
+    binds=(Bind("v", "review", "Review"),),
+    help="Once the round is over (players and spectators): every move's verdict before and "
+    "after it, its blunders",
+    bar="v",
+    bar_round="over",
 )
 ROOM_TAKE_BACK = Command(
     "Undo?",
@@ -119,6 +129,7 @@ ROOM_COMMANDS: tuple[Command, ...] = (
     PLAY_DIGIT,
     REMATCH,
     ROOM_DRAW,
+    ROOM_REVIEW,
     ROOM_TAKE_BACK,
     ROOM_TAKE,
     ROOM_DECLINE,
@@ -258,17 +269,21 @@ def room_keys(
     analysis: bool | None,
     player: bool = True,
     choices: dict[str, bool] | None = None,
+    over: bool = False,
 ) -> tuple[KeyHint, ...]:
     """The key bar: `digits` on 3x3; `analysis` None where the overlay is not offered
     (players, big boards: the entry goes), else whether it is on; a spectator's bar
     has no keys that play. `choices`: the room's `room_public` and `room_watching`,
     `opener` (this player opened the room: only they get `p`) and the states of `WHEN`;
-    None before the first view (none)."""
+    None before the first view (none). `over`: the round is over, where `v` reviews it
+    in the place of `d` (a draw offer)."""
     hidden = "big" if digits else "3x3"
     states = {"show_analysis": bool(analysis), **(choices or {})}
     hints = []
     for command in ROOM_COMMANDS:
         if command.bar is None or command.bar_when == hidden:
+            continue
+        if command.bar_round == ("in_play" if over else "over"):
             continue
         if not player and command in PLAYERS_ONLY:
             continue

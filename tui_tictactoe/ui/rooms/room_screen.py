@@ -308,6 +308,18 @@ class RoomScreen(BoardScreen):
         else:
             self.app.push_screen(ExplorerScreen(position))
 
+    def action_review(self) -> None:
+        """`v`: the round's review once it is over, for players and spectators alike
+        (`ui/screens/review_screen.py`); mid-round it says when."""
+        from tui_tictactoe.ui.screens.review_screen import NO_MOVES, REVIEW_LATER, review_of_room
+
+        screen = review_of_room(self.game)
+        if screen is None:
+            over = self.game.view is not None and not self.game.in_progress
+            self.status.say(refused(NO_MOVES if over else REVIEW_LATER))
+        else:
+            self.app.push_screen(screen)
+
     def action_toggle_analysis(self) -> None:
         said = analysis_refused(self.game, self.setting.who)
         if said is not None:
@@ -430,7 +442,8 @@ class RoomScreen(BoardScreen):
         analysis = self.show_analysis if offered else None
         player = self.game.is_player and self.game.view is not None  # none that play before
         choices = key_states(self.game, self.clock())
-        return room_keys(self.geometry.cells <= 9, analysis, player, choices)
+        over = self.game.view is not None and not self.game.in_progress
+        return room_keys(self.geometry.cells <= 9, analysis, player, choices, over)
 
     def _show(self) -> None:
         game = self.game

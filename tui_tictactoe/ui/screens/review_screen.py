@@ -24,12 +24,14 @@ from tui_tictactoe.engine.board import Symbol
 from tui_tictactoe.engine.cancel import SearchCancelled
 from tui_tictactoe.engine.geometry import Geometry
 from tui_tictactoe.engine.review import ReviewedMove, reviewed, sentence
+from tui_tictactoe.options import board_geometry
 from tui_tictactoe.ui.screens.stale_resize import IgnoresStaleResize
 from tui_tictactoe.ui.widgets import TitleBar
 from tui_tictactoe.ui.widgets.key_bar import KeyBar, KeyHint
 
 if TYPE_CHECKING:
     from tui_tictactoe.controller import GameController
+    from tui_tictactoe.rooms.game import RoomGame
 
 KEYS = (
     KeyHint("↑↓", "Scroll"),
@@ -40,6 +42,8 @@ KEYS = (
 
 REVIEW_LATER = "v reviews the round once it is over."
 """What `v` says mid-round."""
+NO_MOVES = "No moves to review: the round ended before its first."
+"""What `v` says of a room's round that ended before a move."""
 
 
 def review_of_game(game: GameController) -> ReviewScreen | None:
@@ -49,6 +53,16 @@ def review_of_game(game: GameController) -> ReviewScreen | None:
     geometry = game.board.geometry
     keys = [geometry.key(*cell) for cell in game.board.moves]
     return ReviewScreen(geometry, game.opener, keys, f"review · this round · {len(keys)} moves")
+
+
+def review_of_room(game: RoomGame) -> ReviewScreen | None:
+    """The review of a room's round, once it is over (or the room closed); None while it
+    is in play, before the first view, or with no move to review."""
+    view = game.view
+    if view is None or game.in_progress or not view.moves:
+        return None
+    title = f"review · room {view.code} · round {view.round} · {len(view.moves)} moves"
+    return ReviewScreen(board_geometry(view.size), view.first, view.moves, title)
 
 
 def line_text(line: tuple[int, ...]) -> str:
