@@ -25,6 +25,7 @@ import aiohttp
 import pyte
 import pytest
 from pty_terminal import SGR, Box, Cell, Terminal, command
+from server_tools import serve_web_async, stop_serve_web
 
 START_TIMEOUT = 30.0
 STEP_TIMEOUT = 15.0
@@ -186,9 +187,8 @@ async def test_text_is_gzip_compressed_for_a_browser_that_accepts_it_and_plain_o
     compressed to a client that says `Accept-Encoding: gzip`, and as they are to one that
     does not; the compressed body is the plain one once unpacked."""
     _, url = served
-    async with aiohttp.ClientSession() as http:
-        async with http.get(url + "/") as response:
-            page = await response.text()
+    async with aiohttp.ClientSession() as http, http.get(url + "/") as response:
+        page = await response.text()
     names = ["", *(a or b for a, b in URL_IN_PAGE.findall(page))]
     assert "static/js/textual.js" in names and any(n.endswith(".ttf") for n in names), names
     plain_client = aiohttp.ClientSession(skip_auto_headers=["Accept-Encoding"])
@@ -211,6 +211,19 @@ async def test_text_is_gzip_compressed_for_a_browser_that_accepts_it_and_plain_o
             ), sizes
             if name.endswith("textual.js"):
                 assert len(packed) < len(plain) / 3, sizes
+
+
+async def test_the_compressed_files_are_removed_when_the_server_stops(tmp_path: Path) -> None:
+    """The page's files and their gzip copies (`web.compressed`) live in a directory of the
+    server's own while it serves (they are what it sends), and go when SIGTERM stops it."""
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    async with serve_web_async(tmp_path, env={"TMPDIR": str(temporary)}) as served:
+        (made,) = temporary.glob("tui-tictactoe-web-*")
+        assert (made / "static" / "js" / "textual.js.gz").is_file()
+        stop_serve_web(served)
+        assert served.process.returncode == 0
+    assert not made.exists()
 
 
 def rounds_kept(data: Path) -> int:
