@@ -1,7 +1,7 @@
 """The page's files, gzip-compressed once when serve-web starts, not per request.
 
 textual-serve's page pulls ~900 KB of files (its textual.js is 514 KB, its fonts 380 KB)
-that aiohttp sent as they are. aiohttp's own file responses serve a `NAME.gz` beside a
+that aiohttp sent as they are. aiohttp's own file responses serve a file.gz beside a
 file to a client that accepts gzip (with `Content-Encoding`, `Vary`, ETags and sendfile
 as for the plain file), and the plain file to one that does not; it never compresses a
 file on the fly unless asked, and asked it would spend ~30 ms of the server's CPU on
