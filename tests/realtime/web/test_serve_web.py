@@ -9,6 +9,7 @@ the socket closes the game's process must go, and SIGTERM must stop the server.
 from __future__ import annotations
 
 import asyncio
+import gzip
 import json
 import os
 import re
@@ -24,6 +25,7 @@ import aiohttp
 import pyte
 import pytest
 from pty_terminal import SGR, Box, Cell, Terminal, command
+from server_tools import serve_web_async, stop_serve_web
 
 START_TIMEOUT = 30.0
 STEP_TIMEOUT = 15.0
@@ -176,6 +178,52 @@ async def test_the_page_asks_no_other_site_for_anything_and_says_one_line(
     server.send_signal(signal.SIGTERM)
     rest = server.stderr.read().decode()
     assert "web_child" not in first + rest and "Serving" not in rest, rest
+
+
+async def test_text_is_gzip_compressed_for_a_browser_that_accepts_it_and_plain_otherwise(
+    served: tuple[subprocess.Popen[bytes], str],
+) -> None:
+    """Issue 40: the page and the files it names (textual.js alone is 514 KB) go gzip-
+    compressed to a client that says `Accept-Encoding: gzip`, and as they are to one that
+    does not; the compressed body is the plain one once unpacked."""
+    _, url = served
+    async with aiohttp.ClientSession() as http, http.get(url + "/") as response:
+        page = await response.text()
+    names = ["", *(a or b for a, b in URL_IN_PAGE.findall(page))]
+    assert "static/js/textual.js" in names and any(n.endswith(".ttf") for n in names), names
+    plain_client = aiohttp.ClientSession(skip_auto_headers=["Accept-Encoding"])
+    gzip_client = aiohttp.ClientSession(auto_decompress=False, headers={"Accept-Encoding": "gzip"})
+    async with plain_client as plain_http, gzip_client as gzip_http:
+        for name in names:
+            async with plain_http.get(f"{url}/{name}") as response:
+                assert response.status == 200, name
+                assert "Content-Encoding" not in response.headers, name
+                plain = await response.read()
+            async with gzip_http.get(f"{url}/{name}") as response:
+                assert response.status == 200, name
+                assert response.headers.get("Content-Encoding") == "gzip", name
+                packed = await response.read()
+            assert gzip.decompress(packed) == plain, name
+            sizes = (name, len(packed), len(plain))
+            # text of some size to under half (textual.js: a third); the font, an icon: smaller
+            assert len(packed) < len(plain) * (
+                0.5 if len(plain) > 4096 and not name.endswith(".ttf") else 0.9
+            ), sizes
+            if name.endswith("textual.js"):
+                assert len(packed) < len(plain) / 3, sizes
+
+
+async def test_the_compressed_files_are_removed_when_the_server_stops(tmp_path: Path) -> None:
+    """The page's files and their gzip copies (`web.compressed`) live in a directory of the
+    server's own while it serves (they are what it sends), and go when SIGTERM stops it."""
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    async with serve_web_async(tmp_path, env={"TMPDIR": str(temporary)}) as served:
+        (made,) = temporary.glob("tui-tictactoe-web-*")
+        assert (made / "static" / "js" / "textual.js.gz").is_file()
+        stop_serve_web(served)
+        assert served.process.returncode == 0
+    assert not made.exists()
 
 
 def rounds_kept(data: Path) -> int:

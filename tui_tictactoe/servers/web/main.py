@@ -87,6 +87,7 @@ from tui_tictactoe.servers.refusal_log import RefusalLog as LibraryRefusals
 from tui_tictactoe.servers.refusal_log import ending_kind, library_log
 from tui_tictactoe.servers.room_service import RoomService, room_limits
 from tui_tictactoe.servers.web.child import SERVER_VARIABLE
+from tui_tictactoe.servers.web.compressed import CompressedFiles
 from tui_tictactoe.servers.web.guard import (
     CLOSE_ORIGIN,
     DRAINING,
@@ -194,6 +195,7 @@ class WebServer(Server):
         self.rooms: RoomService | None = None  # the rooms' hub, once started (`start_rooms`)
         self.room_watch: RoomWatch | None = None  # what the metrics learn of the rooms
         self.room_environment: dict[str, str] = {}  # a room's game's: the hub, the page's URL
+        self.files: CompressedFiles | None = None  # the page's files and their gzip, once built
         if self.rooms_wanted:
             self.rooms = RoomService(
                 room_limits(args),
@@ -218,8 +220,12 @@ class WebServer(Server):
     # -- the application --------------------------------------------------------------
 
     async def build_app(self) -> web.Application:
-        """The routes of textual-serve's application, with its public handlers."""
+        """The routes of textual-serve's application, with its public handlers; the page's
+        files served gzip-compressed to a browser that accepts it (`web.compressed`)."""
         app = web.Application()
+        files = self.files = CompressedFiles()
+        statics = files.add("static", Path(self.statics_path))
+        page_files = files.add("page", PAGE_FILES)
         aiohttp_jinja2.setup(app, loader=jinja2.DictLoader({PAGE: page_template()}))
         app.add_routes(
             [
@@ -227,8 +233,8 @@ class WebServer(Server):
                 web.get("/ws", self.handle_websocket, name="websocket"),
                 web.get("/download/{key}", self.handle_download, name="download"),
                 web.get("/favicon.ico", self.handle_favicon, name="favicon"),
-                web.static("/static", self.statics_path, show_index=False, name="static"),
-                web.static("/page", PAGE_FILES, show_index=False, name="page"),
+                web.static("/static", statics, show_index=False, name="static"),
+                web.static("/page", page_files, show_index=False, name="page"),
             ]
         )
         app.on_response_prepare.append(self._add_security_headers)
@@ -244,7 +250,9 @@ class WebServer(Server):
             "min_rows": MIN_ROWS,
             "max_message": MAX_MESSAGE,
         }
-        return aiohttp_jinja2.render_template(PAGE, request, context)
+        response = aiohttp_jinja2.render_template(PAGE, request, context)
+        response.enable_compression()  # gzip or deflate if the browser accepts it, else plain
+        return response
 
     @staticmethod
     async def handle_favicon(request: web.Request) -> web.FileResponse:
@@ -299,6 +307,8 @@ class WebServer(Server):
         finally:
             served, self.accepting, self.listening = self.listening, False, False
             await runner.cleanup()  # `on_shutdown`: every session told, every game stopped
+            if self.files is not None:
+                self.files.remove()
             if self.rooms is not None:
                 await self.rooms.stop()
             if self.ops is not None:
