@@ -400,10 +400,16 @@ async def test_a_game_that_stops_reading_is_cut_off_and_dropped() -> None:
         writer.close()
 
 
-def test_directories_of_older_servers_go_once_nobody_listens(tmp_path: Path) -> None:
+def test_directories_of_older_servers_go_once_nobody_listens() -> None:
     """Without an owner file (older servers): swept only once old and its socket refuses;
     a socket with a listener, or a directory just made, stays (`hub_directory`)."""
+    import shutil
     import socket as sockets
+    import tempfile
+
+    # Not pytest's tmp_path: a socket's path holds at most 107 bytes, and pytest's grows
+    # with the number of runs on the machine (pytest-1038/popen-gw2/test_directories_...).
+    tmp_path = Path(tempfile.mkdtemp(prefix="hubs"))
 
     from tui_tictactoe.rooms.socket import directory as hub_directory
 
@@ -427,3 +433,4 @@ def test_directories_of_older_servers_go_once_nobody_listens(tmp_path: Path) -> 
         assert not made["stale"].exists() and made["live"].exists() and made["new"].exists()
     finally:
         listening.close()
+        shutil.rmtree(tmp_path, ignore_errors=True)

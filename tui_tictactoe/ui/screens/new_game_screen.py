@@ -198,8 +198,11 @@ class NewGameScreen(IgnoresStaleResize, ModalScreen[GameOptions | None]):
         need; shown only when one does not fit, in the warning's tone when it is chosen."""
         if self.needs is None or not self.is_mounted:
             return
+        found = self.query("#board-fit").results(Static)
+        shown = next(found, None)
+        if shown is None:  # a resize while the dialog's rows are not (or no longer) there
+            return
         line = fit_line(self.app.size, self.needs)
-        shown = self.query_one("#board-fit", Static)
         shown.display = line is not None
         if line is not None:
             shown.update(line)
