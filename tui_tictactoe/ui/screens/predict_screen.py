@@ -199,10 +199,6 @@ class PredictScreen(IgnoresStaleResize, Screen["Grade | None"]):
         self.sub_title = f"predict · you play {self.symbol}"
         self.set_class(self.app.size.width < NARROW, "-narrow")
         self.grid.show_board(self.board)
-        for cell in self.grid.cells:
-            # Clicks cycle a mark: a second click within Button's 0.2 s "-active" flash would
-            # be dropped. (`Button.__init__` sets it on the instance, over `GameCell`'s 0.)
-            cell.active_effect_duration = 0
         if not is_bounded(self.geometry):
             self.truth = known_analysis(self.board, self.symbol)  # no search: at once
         if self.truth is None:
