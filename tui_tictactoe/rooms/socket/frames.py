@@ -73,11 +73,6 @@ class FrameDecoder(Generic[T]):
         """Whether part of a frame has arrived (the server times its remainder)."""
         return bool(self._buffer) or self._need is not None
 
-    @property
-    def buffered(self) -> int:
-        """Bytes held for the unfinished frame (at most its header and `limit`)."""
-        return len(self._buffer)
-
     def feed(self, data: bytes) -> list[T]:
         self._buffer += data
         out: list[T] = []
