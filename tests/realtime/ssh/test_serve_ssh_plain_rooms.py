@@ -182,6 +182,17 @@ async def test_v_says_later_mid_round_and_reviews_the_round_once_it_is_over(host
         await each.expect(rb"X  X  X\nO  O  6\n7  8  9\nann wins!")
         assert bytes(each.term.output).count(heading.encode()) == 1
         assert bytes(each.term.output).count(later) == (each is not ann)
+    ann.send("r")
+    bob.send("r")
+    await ann.expect(rb"Waiting for bob \(O\)\.\n")  # round 2: bob starts
+    bob.send("5")
+    await ann.expect(rb"bob played 5\. Your turn")
+    ann.send("q")
+    await ann.expect(rb"Leave and abandon the round\?")
+    ann.send("y")
+    await bob.expect(rb"ann left: the round is abandoned\.")
+    bob.send("v")  # a round over after one move: its review too
+    await bob.expect(f"Room {code}, round 2: 3x3, O first, 1 move\n".encode())
 
 
 async def test_a_long_review_leaves_the_room_answering_and_ends_with_the_player(host: Any) -> None:

@@ -110,7 +110,13 @@ NO_MOVES = "No moves to review: the round ended before its first."
 def reviewing_line(geometry: Geometry, moves: int) -> str | None:
     """Said before a review that may take a while (a 4x4 or 5x5 one searches); None on 3x3,
     answered at once."""
-    return f"Reviewing {moves} moves..." if geometry.cells > 9 else None
+    return f"Reviewing {counted(moves)}..." if geometry.cells > 9 else None
+
+
+def counted(moves: int) -> str:
+    """The count of moves in words, "1 move" or "5 moves": a room's round may end after its
+    first (a player left)."""
+    return f"{moves} move" if moves == 1 else f"{moves} moves"
 
 
 def review_lines(
@@ -129,5 +135,5 @@ def review_lines(
 
     review = review_moves(geometry, first, keys, cancelled)
     size = geometry.size
-    heading = f"{name}: {size}x{size}, {first} first, {len(keys)} moves"
+    heading = f"{name}: {size}x{size}, {first} first, {counted(len(keys))}"
     return format_review(review, heading).split("\n")
