@@ -10,7 +10,7 @@ import pexpect
 from plain_tools import PROMPT, matched, on_pipe, plain_env, play_round
 from pty_terminal import command
 
-from tui_tictactoe.commands.plain.game import REVIEW_LATER
+from tui_tictactoe.commands.plain.text import REVIEW_LATER
 
 
 def test_v_is_refused_mid_round_and_reviews_the_round_once_it_is_over() -> None:

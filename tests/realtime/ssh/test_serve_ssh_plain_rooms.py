@@ -4,8 +4,10 @@ full-screen one share a room. Every wait polls the output with a generous deadli
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +17,7 @@ from test_serve_ssh import connect, open_game
 from test_serve_ssh_plain import Lines
 from test_serve_ssh_rooms import hub_of, new_room
 
+from tui_tictactoe.commands.plain.text import REVIEW_LATER
 from tui_tictactoe.commands.play import HUB_ENV
 
 host = test_serve_ssh.host  # the fixture: a SshServer in the test's loop, with its log
@@ -131,3 +134,99 @@ async def test_plain_players_offer_take_back_and_answer_by_words(host: Any) -> N
     await ann.expect(rb"Waiting for bob \(O\)\.\n")
     bob.send("c")
     await bob.expect(rb"Nothing to claim: your opponent is still here\.\n")
+
+
+async def test_v_says_later_mid_round_and_reviews_the_round_once_it_is_over(host: Any) -> None:
+    """Issue 39: `v` in a plain room is one line mid-round that changes nothing; once the
+    round is over it prints the round's review once, in the plain game's lines
+    (`text.review_lines`), to a player and to a spectator alike."""
+    hosted = await host(rooms=True)
+    ann = await plain(hosted.port, "--room new", "ann")
+    code = (await ann.expect(rb"give them the code ([A-Z]{4})\.")).group(1).decode()
+    bob = await plain(hosted.port, f"--join {code}", "bob", local="127.0.0.2")
+    await ann.expect(rb"Your turn: you play X\.\n")
+    eve = await plain(hosted.port, f"--watch {code}", "eve", local="127.0.0.3")
+    await eve.expect(rb"ann to play\.\n")
+    later = REVIEW_LATER.encode() + b"\n"
+    ann.send("1")
+    await bob.expect(rb"ann played 1\. Your turn: you play O\.\n")
+    for each in (bob, eve):
+        each.send("v")
+        await each.expect(re.escape(later))
+        after = each.read
+        each.send("b")  # the next output is the board asked for: `v` said one line only
+        await each.expect(rb"X  2  3\n4  5  6\n7  8  9\n")
+        assert bytes(each.term.output[after : after + 2]) == b"X "
+    assert hub_of(hosted).view(code).moves == (1,)
+    for mover, other, cell in ((bob, ann, 4), (ann, bob, 2), (bob, ann, 5)):
+        mover.send(str(cell))
+        await other.expect(rb"played %d\. Your turn" % cell)
+    ann.send("3")
+    for each in (ann, bob, eve):
+        await each.expect(rb"ann wins!")
+    kept = subprocess.run(  # the same moves, as `tui-tictactoe review` says them
+        [sys.executable, "-m", "tui_tictactoe", "review", "--moves", "1", "4", "2", "5", "3"],
+        env=plain_env(),
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=TIMEOUT,
+    ).stdout
+    _, _, body = kept.partition("\n")
+    assert "  ! blunder" in body  # O's 4 loses
+    heading = f"Room {code}, round 1: 3x3, X first, 5 moves"
+    for each in (ann, bob, eve):
+        each.send("v")
+        await each.expect(re.escape(f"{heading}\n{body}".encode()))
+        each.send("b")
+        await each.expect(rb"X  X  X\nO  O  6\n7  8  9\nann wins!")
+        assert bytes(each.term.output).count(heading.encode()) == 1
+        assert bytes(each.term.output).count(later) == (each is not ann)
+    ann.send("r")
+    bob.send("r")
+    await ann.expect(rb"Waiting for bob \(O\)\.\n")  # round 2: bob starts
+    bob.send("5")
+    await ann.expect(rb"bob played 5\. Your turn")
+    ann.send("q")
+    await ann.expect(rb"Leave and abandon the round\?")
+    ann.send("y")
+    await bob.expect(rb"ann left: the round is abandoned\.")
+    bob.send("v")  # a round over after one move: its review too
+    await bob.expect(f"Room {code}, round 2: 3x3, O first, 1 move\n".encode())
+
+
+async def test_a_long_review_leaves_the_room_answering_and_ends_with_the_player(host: Any) -> None:
+    """A 5x5 review searches for seconds, in a thread: meanwhile the room still answers the
+    player's lines; leaving the room stops it (no review said, and the session ends well
+    before the review would have: the loop's close does not wait for the search)."""
+    moves = ["1", "2", "3", "4"]
+    began = time.monotonic()
+    subprocess.run(
+        [sys.executable, "-m", "tui_tictactoe", "review", "--board", "5", "--moves", *moves],
+        env=plain_env(),
+        capture_output=True,
+        check=True,
+        timeout=TIMEOUT,
+    )
+    review_time = time.monotonic() - began  # the same review, whole, in a process of its own
+    hosted = await host(rooms=True)
+    ann = await plain(hosted.port, "--room new --board 5", "ann")
+    code = (await ann.expect(rb"give them the code ([A-Z]{4})\.")).group(1).decode()
+    bob = await plain(hosted.port, f"--join {code}", "bob", local="127.0.0.2")
+    await ann.expect(rb"Your turn: you play X\.\n")
+    for mover, other, cell in ((ann, bob, 1), (bob, ann, 2), (ann, bob, 3), (bob, ann, 4)):
+        mover.send(str(cell))
+        await other.expect(rb"played %d\. Your turn" % cell)
+    ann.send("d")
+    await bob.expect(rb"ann offers a draw: y/n\n")
+    bob.send("y")
+    await ann.expect(rb"Draw agreed")
+    ann.send("v")
+    await ann.expect(rb"Reviewing 4 moves\.\.\.\n")
+    ann.send("b")  # answered while the review searches
+    await ann.expect(rb" X   O   X   O   5\n")
+    ann.send("q")  # the round is over: leaving asks nothing
+    left = time.monotonic()
+    assert await ann.term.wait_closed() == 0
+    assert time.monotonic() - left < review_time / 2
+    assert b"Room " + code.encode() + b", round 1" not in bytes(ann.term.output)

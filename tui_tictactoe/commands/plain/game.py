@@ -21,11 +21,14 @@ from tui_tictactoe.commands.plain.lines import LINE_LIMIT, TOO_LONG, LineReader,
 from tui_tictactoe.commands.plain.text import (
     QUIT_PROMPT,
     QUIT_YES,
+    REVIEW_LATER,
     analysis_line,
     ascii_text,
     board_rows,
     help_lines,
     prompt,
+    review_lines,
+    reviewing_line,
     score_line,
 )
 from tui_tictactoe.commands.play_arguments import echo
@@ -50,9 +53,6 @@ if TYPE_CHECKING:
     from tui_tictactoe.engine.strategies import MoveStrategy
 
 END_OF_INPUT = "End of input: quitting; the round in play counts as abandoned."
-
-REVIEW_LATER = "v reviews the round once it is over."
-"""As the full-screen game's (`ui.screens.review_screen.REVIEW_LATER`: the UI is above)."""
 
 TOO_LONG_TEXT = f"That line is too long (at most {LINE_LIMIT} bytes): nothing done."
 
@@ -228,22 +228,17 @@ class PlainGame:
 
     def review(self) -> None:
         """`v` once the round is over: the review as `tui-tictactoe review` prints it (its
-        own formatter); mid-round it says when, as the full-screen game does."""
-        from tui_tictactoe.commands.review import format_review
-        from tui_tictactoe.engine.review import review_moves
-
+        own formatter, `text.review_lines`); mid-round it says when, as the full-screen
+        game does."""
         game = self.game
         if not game.game_over or not game.board.moves:
             self.say(REVIEW_LATER)
             return
         geometry = game.board.geometry
         keys = [geometry.key(*cell) for cell in game.board.moves]
-        if geometry.cells > 9:
-            self.say(f"Reviewing {len(keys)} moves...")
-        review = review_moves(geometry, game.opener, keys)
-        size = geometry.size
-        heading = f"This round: {size}x{size}, {game.opener} first, {len(keys)} moves"
-        self.say(*format_review(review, heading).split("\n"))
+        if said := reviewing_line(geometry, len(keys)):
+            self.say(said)
+        self.say(*review_lines(geometry, game.opener, keys, "This round"))
 
     def undo(self) -> None:
         result = self.game.take_back()

@@ -7,7 +7,9 @@ queue: the thread waits while the queue is full, so a client typing faster than 
 answers is held back at its own pipe, never buffered here without bound. Each view that
 changes the board or the state of play prints the board and the state in the room
 screen's own words (`rooms.status`), so the other player's moves appear as they come.
-No Textual: the rooms' model and wording are below the UI.
+`v` reviews a round once it is over, as the plain game does (`text.review_lines`), in a
+thread (`asyncio.to_thread`): the room's views and lines go on meanwhile, and leaving the
+room stops it. No Textual: the rooms' model and wording are below the UI.
 """
 
 from __future__ import annotations
@@ -20,10 +22,21 @@ from collections.abc import Awaitable, Callable
 from typing import BinaryIO, TextIO
 
 from tui_tictactoe.commands.plain.lines import LINE_LIMIT, TOO_LONG, LineReader, TooLong
-from tui_tictactoe.commands.plain.text import QUIT_YES, ascii_text
+from tui_tictactoe.commands.plain.text import (
+    NO_MOVES,
+    QUIT_YES,
+    REVIEW_HELP,
+    REVIEW_LATER,
+    ascii_text,
+    review_lines,
+    reviewing_line,
+)
 from tui_tictactoe.commands.play_arguments import echo
 from tui_tictactoe.controller.status import PLAYING_ON
-from tui_tictactoe.engine.board import EMPTY
+from tui_tictactoe.engine.board import EMPTY, Symbol
+from tui_tictactoe.engine.cancel import SearchCancelled
+from tui_tictactoe.engine.geometry import Geometry
+from tui_tictactoe.options import board_geometry
 from tui_tictactoe.rooms.game import RoomGame
 from tui_tictactoe.rooms.hub import RoomHub
 from tui_tictactoe.rooms.request import RoomRequest, enter, room_address
@@ -46,6 +59,7 @@ HELP = (
     "r: a rematch, once the round is over (it starts when both players ask).",
     "d: offer a draw. u: ask to take back your move. y or n: answer the other's offer.",
     "c: claim the round of a player who left, after half the wait for them.",
+    REVIEW_HELP,
     "b: the board again. q: leave the room (in the middle of a round it asks once).",
     "?: this help.",
 )
@@ -89,6 +103,8 @@ class PlainRoom:
         self.game: RoomGame | None = None
         self.shown: tuple[str, ...] = ()
         self.asked = False  # the leave question is open
+        self.reviewing: asyncio.Task[None] | None = None  # `v`'s review, in its thread
+        self.stop_review = threading.Event()  # set: the review's search stops
 
     def say(self, *lines: str) -> None:
         with contextlib.suppress(OSError, ValueError):  # an output gone: the end comes next
@@ -125,6 +141,7 @@ class PlainRoom:
                     return 0
         finally:
             follow.cancel()
+            self._stop_reviewing()
         return 0 if follow.cancelled() or follow.result() else 1
 
     def _read(
@@ -210,6 +227,8 @@ class PlainRoom:
                 await self._ask(self.hub.rematch(game.ticket))
         elif word in PLAYERS_WORDS:  # the room screen's keys, the hub's refusals said
             await self._ask(PLAYERS_WORDS[word](self.hub, game.ticket))
+        elif word == "v":
+            self.review()
         elif word == "b" and game.view is not None:
             self.show(again=True)
         elif word in ("?", "help"):
@@ -217,6 +236,52 @@ class PlainRoom:
         elif word:
             self.say(f"Not a command: {echo(line)}. Type a cell number, or ? for help.")
         return False
+
+    def review(self) -> None:
+        """`v`: the review of the round once it is over (or the room closed), for players
+        and spectators alike; mid-round it says when, as the room screen does."""
+        game = self.game
+        assert game is not None
+        view = game.view
+        if view is None or game.in_progress:
+            self.say(REVIEW_LATER)
+        elif not view.moves:
+            self.say(NO_MOVES)
+        elif self.reviewing is not None and not self.reviewing.done():
+            self.say("The review is on its way.")
+        else:
+            geometry = board_geometry(view.size)
+            if said := reviewing_line(geometry, len(view.moves)):
+                self.say(said)
+            self.stop_review = threading.Event()
+            name = f"Room {view.code}, round {view.round}"
+            self.reviewing = asyncio.create_task(
+                self._review(geometry, view.first, view.moves, name, self.stop_review)
+            )
+
+    async def _review(
+        self,
+        geometry: Geometry,
+        first: Symbol,
+        keys: tuple[int, ...],
+        name: str,
+        stop: threading.Event,
+    ) -> None:
+        """The review found in a thread, then said whole (unless the room was left)."""
+        try:
+            lines = await asyncio.to_thread(review_lines, geometry, first, keys, name, stop.is_set)
+            self.say(*lines)
+        except SearchCancelled:  # the room was left: nobody to tell
+            pass
+        except ValueError as error:  # moves no game could have (`review.BadMoves`)
+            self.say(f"No review: {error}.")
+
+    def _stop_reviewing(self) -> None:
+        """The review's task cancelled and its search told to stop (the thread ends at its
+        next check, so that the loop's close does not wait for a whole 5x5 review)."""
+        self.stop_review.set()
+        if self.reviewing is not None:
+            self.reviewing.cancel()
 
     async def _ask(self, call: Awaitable[None]) -> None:
         try:

@@ -1,5 +1,6 @@
 """What the plain game prints, beside the status line's own words (`controller.status`):
-the board as rows of numbers and marks, the prompt, the analysis as a list, the help.
+the board as rows of numbers and marks, the prompt, the analysis as a list, the help, and
+the review of a round (the plain game's and the plain room's `v`, `review_lines`).
 
 Plain ASCII, so that a dumb terminal, a Latin-1 one and a screen reader all read the same
 thing: the status line's typographic characters are spelled out (`ascii_text`).
@@ -7,9 +8,12 @@ thing: the status line's typographic characters are spelled out (`ascii_text`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from tui_tictactoe.controller import GameController
 from tui_tictactoe.engine.analysis import Analysis
-from tui_tictactoe.engine.board import EMPTY
+from tui_tictactoe.engine.board import EMPTY, Symbol
+from tui_tictactoe.engine.cancel import Cancelled
 from tui_tictactoe.engine.geometry import Geometry
 
 TYPOGRAPHY = {"\u2026": "...", "\u00b7": "-", "\u2014": "-", "\u2013": "-"}
@@ -84,8 +88,52 @@ def help_lines(cells: int) -> list[str]:
         "a: analysis: every empty cell's verdict under perfect play.",
         "u: take back your last move (and the AI's reply).",
         "r: a new round (one left unfinished counts as abandoned).",
-        "v: review the round once it is over: each move's verdict, its blunders.",
+        REVIEW_HELP,
         "b: the board again. s: the score.",
         "q: quit (in the middle of a round it asks once).",
         "?: this help.",
     ]
+
+
+REVIEW_HELP = "v: review the round once it is over: each move's verdict, its blunders."
+"""`v` in the help of the plain game and of the plain room."""
+
+REVIEW_LATER = "v reviews the round once it is over."
+"""What `v` says mid-round, as the full-screen game's (`ui.screens.review_screen.REVIEW_LATER`:
+the UI is above)."""
+
+NO_MOVES = "No moves to review: the round ended before its first."
+"""What `v` says of a room's round that ended before a move, as the room screen's
+(`ui.screens.review_screen.NO_MOVES`)."""
+
+
+def reviewing_line(geometry: Geometry, moves: int) -> str | None:
+    """Said before a review that may take a while (a 4x4 or 5x5 one searches); None on 3x3,
+    answered at once."""
+    return f"Reviewing {counted(moves)}..." if geometry.cells > 9 else None
+
+
+def counted(moves: int) -> str:
+    """The count of moves in words, "1 move" or "5 moves": a room's round may end after its
+    first (a player left)."""
+    return f"{moves} move" if moves == 1 else f"{moves} moves"
+
+
+def review_lines(
+    geometry: Geometry,
+    first: Symbol,
+    keys: Sequence[int],
+    name: str,
+    cancelled: Cancelled | None = None,
+) -> list[str]:
+    """The review of the moves `keys` played from `first`, in `tui-tictactoe review`'s words
+    (its formatter) under a heading that begins with `name` ("This round"). Blocking: a 4x4
+    or 5x5 review searches for seconds; `SearchCancelled` once `cancelled` says so,
+    `BadMoves` (a `ValueError`) for moves no game could have."""
+    from tui_tictactoe.commands.review import format_review
+    from tui_tictactoe.engine.review import review_moves
+
+    review = review_moves(geometry, first, keys, cancelled)
+    size = geometry.size
+    heading = f"{name}: {size}x{size}, {first} first, {counted(len(keys))}"
+    return format_review(review, heading).split("\n")
