@@ -57,7 +57,8 @@ QUEUED_LINES = 8
 HELP = (
     "Type a cell's number (1 top-left, in reading order) to play there.",
     "r: a rematch, once the round is over (it starts when both players ask).",
-    "d: offer a draw. u: ask to take back your move. y or n: answer the other's offer.",
+    "d: offer a draw. u: ask to take back your move.",
+    "y or n: answer the other player's offer.",
     "c: claim the round of a player who left, after half the wait for them.",
     REVIEW_HELP,
     "b: the board again. q: leave the room (in the middle of a round it asks once).",
