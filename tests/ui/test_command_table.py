@@ -167,7 +167,7 @@ async def test_the_key_bar_shows_the_table_on_3x3_and_on_4x4() -> None:
             await settle(pilot)
             for analysis in (False, True):
                 hints = app.game.key_bar.hints
-                commands = bar_commands(digits)
+                commands = bar_commands(int(board))
                 states = {"show_analysis": analysis}
                 assert [(h.keys, h.label, h.press) for h in hints] == [
                     (c.bar, c.bar_label(states), c.press) for c in commands

@@ -121,9 +121,10 @@ def test_every_note_and_state_fits_one_line_of_the_narrowest_status() -> None:
 
 
 def test_the_key_bar_wraps_whole_keys_into_two_lines_from_the_minimum_width() -> None:
-    # Once the round is over `v Review` takes the hint's place: two lines still.
-    for digits, analysis, over in itertools.product((True, False), repeat=3):
-        hints = game_keys(digits, analysis, over=over)
+    # Once the round is over `v Review` takes the hint's place, and on 6x6 against the AI
+    # `w Why` is in the bar mid-round (without `s Stats`): two lines still.
+    for side, analysis, over, people in itertools.product((3, 4, 5, 6), *[(True, False)] * 3):
+        hints = game_keys(side, analysis, over=over, people=people)
         for width in range(MIN_SIZE.width, 201):
             lines, gap = wrap_hints(hints, width)
             assert len(lines) <= 2, width
@@ -131,7 +132,7 @@ def test_the_key_bar_wraps_whole_keys_into_two_lines_from_the_minimum_width() ->
             for line in lines:
                 text = (" " * gap).join(f"{h.keys} {h.label}" for h in line)
                 assert len(text) <= width, (width, text)
-    assert len(wrap_hints(game_keys(True, False), 120)[0]) == 1
+    assert len(wrap_hints(game_keys(3, False), 120)[0]) == 1
 
 
 @pytest.mark.parametrize("info", [False, True], ids=["", "info"])

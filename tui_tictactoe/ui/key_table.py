@@ -22,9 +22,10 @@ Where = Literal["game", "app", "textual"]
 """Whose bindings hold a command: the game screen's, the app's (they work on every
 screen: the help, the dialogs), or Textual's own `App` (Ctrl+Q), which are not made here."""
 
-BarWhen = Literal["always", "3x3", "big"]
+BarWhen = Literal["always", "3x3", "big", "6x6"]
 """When the key bar shows a command: on every board, on 3x3 only (the digits name its
-nine cells), or on the bigger boards only (Enter plays there)."""
+nine cells), on the bigger boards only (Enter plays there), or on 6x6 only (`w`: the
+only board whose draw is proven by a pairing, the solved ones' overlay says it all)."""
 
 BarRound = Literal["any", "in_play", "over"]
 """When in a round the key bar shows a command: always, while the round is in play (a
@@ -65,6 +66,10 @@ class Command(NamedTuple):
     """Its keys as the key bar shows them; None: not in the bar."""
     bar_when: BarWhen = "always"
     bar_round: BarRound = "any"
+    bar_yields_to: Command | None = None
+    """A command that takes this one's place in the key bar wherever the bar shows it, so
+    the bar keeps its length (two lines at 60 columns); its key still works, and the help
+    still lists it."""
     clickable: bool = True
     """Does a click on its key bar entry press its (first) key? Not for keys that each
     do something else (the arrows, the digits)."""
@@ -89,6 +94,11 @@ class Command(NamedTuple):
 
     def offered(self, states: Mapping[str, bool]) -> bool:
         return self.when is None or states.get(self.when, False)
+
+    def bar_on(self, side: int) -> bool:
+        """Does the key bar show it on a board of `side` x `side` (its `bar_when`)?"""
+        board = "3x3" if side == 3 else "big"
+        return self.bar_when in ("always", board) or self.bar_when == f"{side}x{side}"
 
     @property
     def menu_action(self) -> str:
@@ -221,6 +231,9 @@ WHY = Command(
     "holds one; take one cell and I take the other",
     brief="why can't I win",
     menu="Why can't I win? The AI's pairs",
+    bar="w",
+    bar_when="6x6",
+    bar_round="in_play",  # once the round is over it only says so (no position to prove)
     needs_ai=True,
 )
 AI_INFO = Command(
@@ -261,6 +274,9 @@ STATS = Command(
     "Enter replays one move by move (Left/Right or Space), with every move's verdict",
     brief="stats",
     bar="s",
+    # On 6x6 against the AI, mid-round, `w` is the more useful key the bar has room for:
+    # with both, its 60 columns would need a third line (and 6x6's compact layout a row).
+    bar_yields_to=WHY,
     menu="Your record, last rounds and replays",
 )
 HELP = Command(
@@ -372,14 +388,21 @@ def bindings(on: Literal["game", "app"]) -> list[BindingType]:
     ]
 
 
-def bar_commands(digits: bool, over: bool = False) -> tuple[Command, ...]:
-    """The key bar's commands; `digits`: the board is 3x3, where 1-9 play its cells;
-    `over`: the round is over (its review, not a hint)."""
-    hidden = "big" if digits else "3x3"
+def bar_commands(side: int, over: bool = False, people: bool = False) -> tuple[Command, ...]:
+    """The key bar's commands on a `side` x `side` board (1-9 on 3x3, Enter elsewhere, `w`
+    on 6x6); `over`: the round is over (its review, not a hint); `people`: a game between
+    people, without the keys that teach with the AI. A command gives its place to the
+    one it yields to where that one is shown (`bar_yields_to`)."""
     not_now = "in_play" if over else "over"
-    return tuple(
-        c for c in COMMANDS if c.bar is not None and c.bar_when != hidden and c.bar_round != not_now
-    )
+    shown = [
+        c
+        for c in COMMANDS
+        if c.bar is not None
+        and c.bar_on(side)
+        and c.bar_round != not_now
+        and not (people and c.needs_ai)
+    ]
+    return tuple(c for c in shown if c.bar_yields_to is None or c.bar_yields_to not in shown)
 
 
 def menu_commands(over_game: bool) -> tuple[Command, ...]:

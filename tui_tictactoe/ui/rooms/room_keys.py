@@ -265,23 +265,22 @@ PLAYERS_ONLY = (MOVE, PLAY, PLAY_DIGIT, REMATCH, ROOM_DRAW, *WHEN, ROOM_WATCHING
 
 
 def room_keys(
-    digits: bool,
+    side: int,
     analysis: bool | None,
     player: bool = True,
     choices: dict[str, bool] | None = None,
     over: bool = False,
 ) -> tuple[KeyHint, ...]:
-    """The key bar: `digits` on 3x3; `analysis` None where the overlay is not offered
+    """The key bar on a `side` x `side` board (1-9 on 3x3); `analysis` None where the overlay is not offered
     (players, big boards: the entry goes), else whether it is on; a spectator's bar
     has no keys that play. `choices`: the room's `room_public` and `room_watching`,
     `opener` (this player opened the room: only they get `p`) and the states of `WHEN`;
     None before the first view (none). `over`: the round is over, where `v` reviews it
     in the place of `d` (a draw offer)."""
-    hidden = "big" if digits else "3x3"
     states = {"show_analysis": bool(analysis), **(choices or {})}
     hints = []
     for command in ROOM_COMMANDS:
-        if command.bar is None or command.bar_when == hidden:
+        if command.bar is None or not command.bar_on(side):
             continue
         if command.bar_round == ("in_play" if over else "over"):
             continue

@@ -443,7 +443,7 @@ class RoomScreen(BoardScreen):
         player = self.game.is_player and self.game.view is not None  # none that play before
         choices = key_states(self.game, self.clock())
         over = self.game.view is not None and not self.game.in_progress
-        return room_keys(self.geometry.cells <= 9, analysis, player, choices, over)
+        return room_keys(self.geometry.size, analysis, player, choices, over)
 
     def _show(self) -> None:
         game = self.game

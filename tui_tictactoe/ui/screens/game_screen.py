@@ -319,7 +319,7 @@ class GameScreen(BoardScreen):
 
     def _keys(self) -> tuple[KeyHint, ...]:
         people, over = self.controller.between_people, self.controller.game_over
-        return game_keys(self.geometry.cells <= 9, self.show_analysis, people=people, over=over)
+        return game_keys(self.geometry.size, self.show_analysis, people=people, over=over)
 
     async def action_toggle(self, attribute_name: str) -> None:
         """`a` and `i` (and the menu's entries): between people they only say why not."""

@@ -29,18 +29,18 @@ class KeyHint(NamedTuple):
 
 
 def game_keys(
-    digits: bool, analysis: bool, *, people: bool = False, over: bool = False
+    side: int, analysis: bool, *, people: bool = False, over: bool = False
 ) -> tuple[KeyHint, ...]:
-    """The game screen's keys, from the command table. `digits`: 1-9 play cells (3x3;
-    elsewhere Enter plays the cursor's cell). `analysis`: whether the overlay is on,
-    which the `a` entry says. `people`: a game between people, where the keys that
-    teach with the AI do nothing (they are left out; pressed, they say why). `over`:
-    the round is over, where `v` reviews it in the hint's place."""
+    """The game screen's keys on a `side` x `side` board, from the command table (1-9
+    play cells on 3x3, elsewhere Enter plays the cursor's cell; `w` on 6x6, instead of
+    `s`). `analysis`: whether the overlay is on, which the `a` entry says. `people`: a
+    game between people, where the keys that teach with the AI do nothing (they are left
+    out; pressed, they say why). `over`: the round is over, where `v` reviews it in the
+    hint's place."""
     states = {"show_analysis": analysis}
     return tuple(
         KeyHint(command.bar or "", command.bar_label(states), command.press)
-        for command in bar_commands(digits, over)
-        if not (people and command.needs_ai)
+        for command in bar_commands(side, over, people)
     )
 
 
