@@ -47,7 +47,7 @@ from tui_tictactoe.ui.screens.game_screen import MIN_SIZE, PANEL_ROOM, PLAY_WIDT
 from tui_tictactoe.ui.screens.new_game_screen import ChoiceRow, NewGameScreen
 from tui_tictactoe.ui.type_ahead import TOO_MANY
 from tui_tictactoe.ui.widgets import Scoreboard, TitleBar
-from tui_tictactoe.ui.widgets.key_bar import KeyBar, game_keys, wrap_hints
+from tui_tictactoe.ui.widgets.key_bar import KeyBar, KeyHint, game_keys, wrap_hints
 from tui_tictactoe.ui.widgets.reasoning_panel import ReasoningPanel
 
 MINIMUM = (MIN_SIZE.width, MIN_SIZE.height)
@@ -123,16 +123,20 @@ def test_every_note_and_state_fits_one_line_of_the_narrowest_status() -> None:
 def test_the_key_bar_wraps_whole_keys_into_two_lines_from_the_minimum_width() -> None:
     # Once the round is over `v Review` takes the hint's place, and on 6x6 against the AI
     # `w Why` is in the bar mid-round (without `s Stats`): two lines still.
-    for side, analysis, over, people in itertools.product((3, 4, 5, 6), *[(True, False)] * 3):
-        hints = game_keys(side, analysis, over=over, people=people)
-        for width in range(MIN_SIZE.width, 201):
-            lines, gap = wrap_hints(hints, width)
-            assert len(lines) <= 2, width
-            assert [hint for line in lines for hint in line] == list(hints)
-            for line in lines:
-                text = (" " * gap).join(f"{h.keys} {h.label}" for h in line)
-                assert len(text) <= width, (width, text)
+    for side in (3, 4, 5, 6):
+        for analysis, over, people in itertools.product((True, False), repeat=3):
+            _check_two_lines(game_keys(side, analysis, over=over, people=people))
     assert len(wrap_hints(game_keys(3, False), 120)[0]) == 1
+
+
+def _check_two_lines(hints: tuple[KeyHint, ...]) -> None:
+    for width in range(MIN_SIZE.width, 201):
+        lines, gap = wrap_hints(hints, width)
+        assert len(lines) <= 2, width
+        assert [hint for line in lines for hint in line] == list(hints)
+        for line in lines:
+            text = (" " * gap).join(f"{h.keys} {h.label}" for h in line)
+            assert len(text) <= width, (width, text)
 
 
 @pytest.mark.parametrize("info", [False, True], ids=["", "info"])

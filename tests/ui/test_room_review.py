@@ -113,7 +113,8 @@ async def test_a_room_closed_before_its_first_move_has_nothing_to_review() -> No
 
 def test_the_room_bar_fits_60_columns_in_two_lines_in_every_state() -> None:
     names = ("room_public", "room_watching", "opener", "offer_to_me", "take_back", "claim")
-    for side, player, over, *states in itertools.product((3, 6), *[(True, False)] * (2 + 6)):
+    flags: list[tuple[bool, ...]] = list(itertools.product((True, False), repeat=2 + 6))
+    for side, (player, over, *states) in itertools.product((3, 6), flags):
         if over and any(states[3:]):
             continue  # an offer, a take-back, a claim: mid-round only
         choices = dict(zip(names, states, strict=True)) if player else None
