@@ -6,7 +6,7 @@ The key bar offers it on 6x6 against the AI, mid-round, in `s Stats`'s room (iss
 from __future__ import annotations
 
 import pytest
-from support import SIZE, GatedStrategy, make_app, note, press, settle
+from support import SIZE, make_app, press
 
 from tui_tictactoe.controller.status import WHY_PAIRS
 from tui_tictactoe.engine.geometry import geometry
@@ -102,28 +102,3 @@ def test_once_the_round_is_over_w_leaves_the_bar_to_s() -> None:
     keys = [hint.keys for hint in game_keys(6, False, over=True)]
     assert "w" not in keys and "s" in keys and "v" in keys
     assert [hint.keys for hint in game_keys(6, False)].count("s") == 0
-
-
-async def test_w_typed_while_the_ai_thinks_answers_after_its_reply() -> None:
-    """Like a hint, `w` is about the position the player will face: typed while the AI
-    thinks it waits for the reply (as the README promises of every key), never "not your
-    turn" and lost."""
-    probe = make_app(board="6", record=False, seed=3)
-    async with probe.run_test(size=SIZE) as pilot:
-        await press(pilot, "enter")
-        (reply,) = [
-            (row, col)
-            for row, line in enumerate(probe.controller.board.game_board)
-            for col, mark in enumerate(line)
-            if mark == "O"
-        ]
-    strategy = GatedStrategy(reply)  # the real AI's own reply, held at a gate
-    app = make_app(board="6", record=False, seed=3, strategy=strategy)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("enter", "w")
-        await pilot.pause()
-        assert strategy.started.is_set() and note(app) == "" and not pair_letters(app)
-        strategy.gate.set()
-        await settle(pilot)
-        await settle(pilot)
-        assert note(app) == WHY_PAIRS and pair_letters(app)

@@ -392,7 +392,6 @@ class GameScreen(BoardScreen):
         else:
             self.app.push_screen(screen)
 
-    @after_the_ai  # about the position the player will face, like a hint
     def action_why(self) -> None:
         """`w`, "why can't I win?" (6x6): the AI's pairs drawn on the board as letters, a
         pair's two cells one letter, until the position changes; or the human's own forced
