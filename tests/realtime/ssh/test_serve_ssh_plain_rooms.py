@@ -28,13 +28,20 @@ async def plain(port: int, command: str, username: str, local: str = "127.0.0.1"
     return Lines(await open_game(conn, f"--plain {command}", term_type=None))
 
 
-async def test_two_plain_players_play_a_round_and_a_third_watches_in_plain(host: Any) -> None:
-    hosted = await host(rooms=True)
-    ann = await plain(hosted.port, "--room new", "ann")
+async def room_of_two(port: int, options: str = "") -> tuple[Lines, Lines, str]:
+    """ann opens a room (with `options`), bob joins it by its code from another address:
+    both plain, ann to play X; the code."""
+    ann = await plain(port, f"--room new {options}".strip(), "ann")
     code = (await ann.expect(rb"give them the code ([A-Z]{4})\.")).group(1).decode()
-    bob = await plain(hosted.port, f"--join {code}", "bob", local="127.0.0.2")
+    bob = await plain(port, f"--join {code}", "bob", local="127.0.0.2")
     await bob.expect(rb"Waiting for ann \(X\)\.\n")
     await ann.expect(rb"Your turn: you play X\.\n")
+    return ann, bob, code
+
+
+async def test_two_plain_players_play_a_round_and_a_third_watches_in_plain(host: Any) -> None:
+    hosted = await host(rooms=True)
+    ann, bob, code = await room_of_two(hosted.port)
     eve = await plain(hosted.port, f"--watch {code}", "eve", local="127.0.0.3")
     await eve.expect(rb"ann to play\.\n")
     for mover, other, cell in ((ann, bob, 1), (bob, ann, 4), (ann, bob, 2), (bob, ann, 5)):
@@ -115,10 +122,7 @@ def test_a_plain_room_never_imports_textual(tmp_path: Path) -> None:
 async def test_plain_players_offer_take_back_and_answer_by_words(host: Any) -> None:
     """The room screen's d, u, y, n as lines: the status says 'y/n' in plain too."""
     hosted = await host(rooms=True)
-    ann = await plain(hosted.port, "--room new", "ann")
-    code = (await ann.expect(rb"give them the code ([A-Z]{4})\.")).group(1).decode()
-    bob = await plain(hosted.port, f"--join {code}", "bob", local="127.0.0.2")
-    await ann.expect(rb"Your turn: you play X\.\n")
+    ann, bob, code = await room_of_two(hosted.port)
     ann.send("5")
     await bob.expect(rb"ann played 5\. Your turn")
     ann.send("u")
@@ -141,10 +145,7 @@ async def test_v_says_later_mid_round_and_reviews_the_round_once_it_is_over(host
     round is over it prints the round's review once, in the plain game's lines
     (`text.review_lines`), to a player and to a spectator alike."""
     hosted = await host(rooms=True)
-    ann = await plain(hosted.port, "--room new", "ann")
-    code = (await ann.expect(rb"give them the code ([A-Z]{4})\.")).group(1).decode()
-    bob = await plain(hosted.port, f"--join {code}", "bob", local="127.0.0.2")
-    await ann.expect(rb"Your turn: you play X\.\n")
+    ann, bob, code = await room_of_two(hosted.port)
     eve = await plain(hosted.port, f"--watch {code}", "eve", local="127.0.0.3")
     await eve.expect(rb"ann to play\.\n")
     later = REVIEW_LATER.encode() + b"\n"
@@ -210,10 +211,7 @@ async def test_a_long_review_leaves_the_room_answering_and_ends_with_the_player(
     )
     review_time = time.monotonic() - began  # the same review, whole, in a process of its own
     hosted = await host(rooms=True)
-    ann = await plain(hosted.port, "--room new --board 5", "ann")
-    code = (await ann.expect(rb"give them the code ([A-Z]{4})\.")).group(1).decode()
-    bob = await plain(hosted.port, f"--join {code}", "bob", local="127.0.0.2")
-    await ann.expect(rb"Your turn: you play X\.\n")
+    ann, bob, code = await room_of_two(hosted.port, "--board 5")
     for mover, other, cell in ((ann, bob, 1), (bob, ann, 2), (ann, bob, 3), (bob, ann, 4)):
         mover.send(str(cell))
         await other.expect(rb"played %d\. Your turn" % cell)
